@@ -1,0 +1,183 @@
+//! Named generators of term streams, each seeded (xoshiro256++), for every format.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::format::{exp_field, round_f64, scaled, Format, Layout};
+
+/// A kind of term stream. The same `(kind, n, seed)` always gives the same terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputKind {
+    /// Uniform in `[0, 1)`.
+    Uniform,
+    /// SSIMULACRA2's `d = 1 - q`, `q` uniform in `[0.5, 1)` on the `2^-p` grid: every second
+    /// term is a tie while the sum is in `[1, 2)`.
+    SsimLike,
+    /// Fourth powers of values uniform in `[0, 0.1)`.
+    Quartic,
+    /// Log-uniform over 70 binades, `[2^-35, 2^35)`.
+    LogUniform,
+    /// Exact powers of two, `2^k` with `k` uniform in `[-40, 10]`.
+    PowersOfTwo,
+    /// Terms growing smoothly over 60 binades along the stream (many crossings).
+    Geometric,
+    /// One term in a thousand non-zero, up to `2^40`; the rest zeros.
+    SparseLarge,
+    /// Random subnormals only.
+    Subnormal,
+    /// Integers uniform in `[0, 1000]`.
+    Integer,
+    /// Each term an odd multiple of half an ulp of the running sum: every add is a tie.
+    AdversarialTies,
+    /// Uniform terms with one in twenty negated (cancellation, downward crossings).
+    Negatives,
+    /// Uniform terms with NaN, both infinities and negatives at random places.
+    Specials,
+    /// Terms near the top of the range, so the sum overflows to infinity.
+    Overflow,
+}
+
+impl InputKind {
+    /// Every kind, in report order.
+    pub const ALL: [InputKind; 13] = [
+        InputKind::Uniform,
+        InputKind::SsimLike,
+        InputKind::Quartic,
+        InputKind::LogUniform,
+        InputKind::PowersOfTwo,
+        InputKind::Geometric,
+        InputKind::SparseLarge,
+        InputKind::Subnormal,
+        InputKind::Integer,
+        InputKind::AdversarialTies,
+        InputKind::Negatives,
+        InputKind::Specials,
+        InputKind::Overflow,
+    ];
+
+    /// The kebab-case name used in experiment files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::Uniform => "uniform",
+            InputKind::SsimLike => "ssim-like",
+            InputKind::Quartic => "quartic",
+            InputKind::LogUniform => "log-uniform",
+            InputKind::PowersOfTwo => "powers-of-two",
+            InputKind::Geometric => "geometric",
+            InputKind::SparseLarge => "sparse-large",
+            InputKind::Subnormal => "subnormal",
+            InputKind::Integer => "integer",
+            InputKind::AdversarialTies => "adversarial-ties",
+            InputKind::Negatives => "negatives",
+            InputKind::Specials => "specials",
+            InputKind::Overflow => "overflow",
+        }
+    }
+
+    /// `n` terms of this kind in format `F` from `seed`.
+    pub fn generate<F: Format>(self, n: usize, seed: u64) -> Vec<F::Value> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ (self as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let bits: Vec<u64> = match self {
+            InputKind::AdversarialTies => return adversarial_ties::<F>(n, &mut rng),
+            _ => (0..n).map(|i| self.term::<F>(i, n, &mut rng)).collect(),
+        };
+        bits.into_iter().map(F::from_bits).collect()
+    }
+
+    fn term<F: Format>(self, i: usize, n: usize, rng: &mut Xoshiro256PlusPlus) -> u64 {
+        let p = F::PRECISION as i32;
+        match self {
+            InputKind::Uniform => round_f64::<F>(rng.random::<f64>()),
+            InputKind::SsimLike => {
+                // q = k 2^-p with k in [2^(p-1), 2^p): d = (2^p - k) 2^-p, exact.
+                let j = rng.random_range(1..=(1u64 << (p - 1)));
+                scaled::<F>(j, -p)
+            }
+            InputKind::Quartic => {
+                let v = F::to_f64(F::from_f64(rng.random::<f64>() * 0.1));
+                round_f64::<F>(v * v * v * v)
+            }
+            InputKind::LogUniform => round_f64::<F>(2f64.powf(rng.random::<f64>() * 70.0 - 35.0)),
+            InputKind::PowersOfTwo => scaled::<F>(1, rng.random_range(-40..=10)),
+            InputKind::Geometric => {
+                let t = if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 };
+                round_f64::<F>(2f64.powf(60.0 * t - 40.0) * (1.0 + rng.random::<f64>()))
+            }
+            InputKind::SparseLarge => {
+                if rng.random_range(0..1000) == 0 {
+                    round_f64::<F>(2f64.powf(rng.random::<f64>() * 40.0))
+                } else {
+                    0
+                }
+            }
+            InputKind::Subnormal => rng.random_range(1..=F::FRAC_MASK),
+            InputKind::Integer => round_f64::<F>(rng.random_range(0..=1000u32) as f64),
+            InputKind::Negatives => {
+                let x = round_f64::<F>(rng.random::<f64>());
+                if rng.random_range(0..20) == 0 {
+                    x | F::SIGN
+                } else {
+                    x
+                }
+            }
+            InputKind::Specials => match rng.random_range(0..2000) {
+                0 => round_f64::<F>(f64::NAN),
+                1 => round_f64::<F>(f64::INFINITY),
+                2 => round_f64::<F>(f64::NEG_INFINITY),
+                3..=40 => round_f64::<F>(-rng.random::<f64>()),
+                _ => round_f64::<F>(rng.random::<f64>()),
+            },
+            InputKind::Overflow => {
+                // Values in [2^(emax-8), 2^(emax-7)): 256 of them reach the top binade.
+                let top = F::BIAS - 8;
+                round_f64::<F>(2f64.powi(top) * (1.0 + rng.random::<f64>()))
+            }
+            InputKind::AdversarialTies => unreachable!("built from the running sum"),
+        }
+    }
+}
+
+/// Terms `(2k + 1) * ulp(s) / 2` of the running sum `s` (k in 0..4): each add is an exact tie
+/// or a multiple-of-half-ulp step, so parity decides every rounding.
+fn adversarial_ties<F: Format>(n: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<F::Value> {
+    let mut out = Vec::with_capacity(n);
+    let mut s = F::from_bits(0);
+    for _ in 0..n {
+        let sb = F::to_bits(s);
+        let e = exp_field::<F>(sb) as i32;
+        let x = if e == 0 || e as u64 == F::EXP_ALL_ONES {
+            round_f64::<F>(1.0)
+        } else {
+            // ulp(s) = 2^(e - BIAS - FRAC); half of it is 2^(e - BIAS - FRAC - 1).
+            let k = rng.random_range(0..4u64);
+            scaled::<F>(2 * k + 1, e - F::BIAS - F::FRAC_BITS as i32 - 1)
+        };
+        let v = F::from_bits(x);
+        out.push(v);
+        s = F::add(s, v);
+    }
+    out
+}
+
+impl fmt::Display for InputKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for InputKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        InputKind::ALL.iter().copied().find(|k| k.name() == s).ok_or_else(|| {
+            let names: Vec<_> = InputKind::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown input kind `{s}` (known: {})", names.join(", "))
+        })
+    }
+}
+
+/// The sizes every pipeline experiment covers: edges of the chunk layout, sizes not divisible
+/// by 4, and one 3840x2160 plane.
+pub const STANDARD_SIZES: [usize; 11] = [0, 1, 2, 3, 7, 1023, 1024, 1025, 4099, 100_003, 8_294_400];

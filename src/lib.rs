@@ -1,0 +1,19 @@
+//! binade: the CPU's sequential floating-point sum, reproduced bit for bit by a parallel
+//! algebra of per-binade integer increments, on the host and on a GPU.
+//!
+//! The loop `s = 0; for x in terms { s = s + x }` is cut into chunks; each chunk becomes a
+//! [`unit::Unit`] (a pair of integer increments, one per parity of the running significand)
+//! valid inside one binade, and a [`walk`] applies the units in order, falling back to the
+//! plain loop for any chunk where a unit does not apply. The result has the loop's bits for
+//! every input and every plan.
+
+pub mod format;
+pub mod inputs;
+pub mod mutant;
+pub mod oracle;
+pub mod plan;
+pub mod unit;
+pub mod walk;
+pub mod plot;
+pub mod provenance;
+pub mod report;

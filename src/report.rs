@@ -1,0 +1,258 @@
+//! Reports: a folder per experiment with `README.md` (provenance, headline, tables, figures),
+//! one CSV per table and PNG plots, written to a temporary folder and renamed into place.
+//!
+//! Guarantee: a report folder is either the previous complete report or the new complete
+//! one; a failed run never leaves half a report.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::plot::Plot;
+use crate::provenance::Provenance;
+
+/// A table: a title, column names and rows of already formatted cells.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// File stem of the table's CSV (`fallback` gives `fallback.csv`).
+    pub stem: String,
+    /// Heading shown above the table in the README.
+    pub title: String,
+    /// Column names.
+    pub headers: Vec<String>,
+    /// Rows, each with one cell per column.
+    pub rows: Vec<Vec<String>>,
+    /// When set, the README shows only the first this many rows (the CSV has all).
+    pub show_rows: Option<usize>,
+}
+
+impl Table {
+    /// An empty table with the given CSV stem, title and columns.
+    pub fn new(stem: &str, title: &str, headers: &[&str]) -> Table {
+        Table {
+            stem: stem.into(),
+            title: title.into(),
+            headers: headers.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+            show_rows: None,
+        }
+    }
+
+    /// Appends a row (cells are formatted by the caller).
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    fn markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "| {} |", self.headers.join(" | "));
+        let _ = writeln!(s, "|{}", " --- |".repeat(self.headers.len()));
+        let shown = self.show_rows.unwrap_or(self.rows.len()).min(self.rows.len());
+        for row in &self.rows[..shown] {
+            let _ = writeln!(s, "| {} |", row.join(" | "));
+        }
+        if shown < self.rows.len() {
+            let _ = writeln!(s, "\n{} of {} rows shown; all are in `{}.csv`.", shown, self.rows.len(), self.stem);
+        }
+        s
+    }
+}
+
+/// One piece of a report's body, in order.
+#[derive(Clone, Debug)]
+enum Block {
+    Text(String),
+    Table(Table),
+    Plot(Plot),
+}
+
+/// A report under construction. Nothing touches the disk until [`Report::write`].
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The experiment's name (the report folder's name).
+    pub name: String,
+    /// The README's title.
+    pub title: String,
+    /// One line for `reports/README.md`: the figure a reader wants first.
+    pub headline: String,
+    blocks: Vec<Block>,
+}
+
+impl Report {
+    /// An empty report for experiment `name`.
+    pub fn new(name: &str, title: &str) -> Report {
+        Report { name: name.into(), title: title.into(), headline: String::new(), blocks: Vec::new() }
+    }
+
+    /// Sets the headline.
+    pub fn headline(&mut self, line: impl Into<String>) {
+        self.headline = line.into();
+    }
+
+    /// Adds a paragraph of markdown.
+    pub fn text(&mut self, markdown: impl Into<String>) {
+        self.blocks.push(Block::Text(markdown.into()));
+    }
+
+    /// Adds a table (shown in the README and written as `<stem>.csv`).
+    pub fn table(&mut self, table: Table) {
+        self.blocks.push(Block::Table(table));
+    }
+
+    /// Adds a figure (drawn as `<stem>.png` and shown in the README).
+    pub fn plot(&mut self, plot: Plot) {
+        self.blocks.push(Block::Plot(plot));
+    }
+
+    /// Writes the report to `dir` (created or replaced whole): into a temporary sibling folder
+    /// first, renamed into place only when every file was written.
+    pub fn write(&self, dir: &Path, provenance: &Provenance) -> Result<()> {
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        let leaf = dir.file_name().and_then(|n| n.to_str()).unwrap_or("report");
+        let tmp = parent.join(format!(".{leaf}.tmp-{}", std::process::id()));
+        if tmp.exists() {
+            fs::remove_dir_all(&tmp)?;
+        }
+        fs::create_dir_all(&tmp)?;
+        let written = self.write_files(&tmp, provenance);
+        if let Err(e) = written {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+        replace_dir(&tmp, dir)
+    }
+
+    fn write_files(&self, tmp: &Path, provenance: &Provenance) -> Result<()> {
+        let mut md = String::new();
+        let _ = writeln!(md, "# {}\n", self.title);
+        let _ = writeln!(md, "<!-- headline -->\n**{}**\n", self.headline);
+        md.push_str(&provenance.markdown());
+        for block in &self.blocks {
+            match block {
+                Block::Text(t) => {
+                    let _ = writeln!(md, "{t}\n");
+                }
+                Block::Table(t) => {
+                    write_csv(&tmp.join(format!("{}.csv", t.stem)), t)?;
+                    let _ = writeln!(md, "### {}\n\n{}\nCSV: [`{}.csv`]({}.csv)\n", t.title, t.markdown(), t.stem, t.stem);
+                }
+                Block::Plot(p) => {
+                    let file = format!("{}.png", p.stem);
+                    p.draw(&tmp.join(&file)).with_context(|| format!("drawing {file}"))?;
+                    let _ = writeln!(md, "![{}]({file})\n", p.title);
+                }
+            }
+        }
+        fs::write(tmp.join("README.md"), md)?;
+        Ok(())
+    }
+}
+
+fn write_csv(path: &Path, t: &Table) -> Result<()> {
+    let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    w.write_record(&t.headers)?;
+    for row in &t.rows {
+        w.write_record(row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Moves the complete folder `tmp` to `dir`, replacing any previous `dir` only after the new
+/// one is complete.
+fn replace_dir(tmp: &Path, dir: &Path) -> Result<()> {
+    if dir.exists() {
+        let old = dir.with_file_name(format!(
+            ".{}.old-{}",
+            dir.file_name().and_then(|n| n.to_str()).unwrap_or("report"),
+            std::process::id()
+        ));
+        fs::rename(dir, &old).with_context(|| format!("moving aside {}", dir.display()))?;
+        fs::rename(tmp, dir).with_context(|| format!("renaming into {}", dir.display()))?;
+        fs::remove_dir_all(&old)?;
+    } else {
+        fs::rename(tmp, dir).with_context(|| format!("renaming into {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Rewrites `root/README.md`, the index of every report folder under `root` with its
+/// headline, atomically (temporary file, then rename).
+pub fn write_index(root: &Path) -> Result<()> {
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    let entries = match fs::read_dir(root) {
+        Ok(e) => e,
+        Err(_) => return Ok(()),
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_string();
+        if !path.is_dir() || name.starts_with('.') {
+            continue;
+        }
+        if let Ok(md) = fs::read_to_string(path.join("README.md")) {
+            let title = md.lines().next().unwrap_or("").trim_start_matches("# ").to_string();
+            let headline = headline_of(&md).unwrap_or_default();
+            rows.push((name, title, headline));
+        }
+    }
+    rows.sort();
+    let mut md = String::from("# Reports\n\nEach folder is written by one experiment (`binade run NAME`, or `just run-experiment NAME`) and is regenerated, never edited. Its README gives the commit, date, machine and the command that made it.\n\n| experiment | what | headline |\n| --- | --- | --- |\n");
+    for (name, title, headline) in rows {
+        let _ = writeln!(md, "| [{name}]({name}/README.md) | {title} | {headline} |");
+    }
+    let tmp: PathBuf = root.join(format!(".README.md.tmp-{}", std::process::id()));
+    fs::write(&tmp, md)?;
+    fs::rename(&tmp, root.join("README.md"))?;
+    Ok(())
+}
+
+fn headline_of(md: &str) -> Option<String> {
+    let mut lines = md.lines();
+    lines.find(|l| l.trim() == "<!-- headline -->")?;
+    lines.next().map(|l| l.trim().trim_matches('*').to_string())
+}
+
+/// Formats a count with thousands separators (`8,294,400`).
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_write_keeps_previous_report() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("exp");
+        let prov = Provenance::for_tests();
+        let mut good = Report::new("exp", "Good");
+        good.headline("first");
+        good.write(&dir, &prov).unwrap();
+        let mut bad = Report::new("exp", "Bad");
+        bad.plot(Plot::failing_for_tests());
+        assert!(bad.write(&dir, &prov).is_err());
+        let md = fs::read_to_string(dir.join("README.md")).unwrap();
+        assert!(md.starts_with("# Good"), "previous report must survive a failed write");
+        let leftovers: Vec<_> = fs::read_dir(root.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(leftovers.len(), 1, "no temporary folder left: {leftovers:?}");
+    }
+
+    #[test]
+    fn thousands_groups() {
+        assert_eq!(thousands(8294400), "8,294,400");
+        assert_eq!(thousands(999), "999");
+    }
+}

@@ -1,0 +1,190 @@
+//! The host pipeline in the kernels' layout, and the walk that makes it exact.
+//!
+//! A chunk is [`CHUNK`] terms: [`LANES`] lanes of [`PER_LANE`] consecutive terms. The four
+//! stages are the device's: [`chunk_sums`] (tree sums, only for the plan), the plan
+//! ([`crate::plan`]), [`chunk_units`] (each lane composes its terms in order, then lanes
+//! compose in an ordered tree) and [`walk`] (the exact sum, chunk by chunk, with a
+//! term-by-term fallback wherever a unit does not apply).
+
+use rayon::prelude::*;
+
+use crate::format::Format;
+use crate::mutant::Mutant;
+use crate::plan::{self, Plan, PlanKind};
+use crate::unit::{apply, compose, term_unit, Binade, Unit};
+
+/// Lanes per chunk (threads per block on the device).
+pub const LANES: usize = 256;
+/// Consecutive terms per lane.
+pub const PER_LANE: usize = 4;
+/// Terms per chunk.
+pub const CHUNK: usize = LANES * PER_LANE;
+
+/// Number of chunks covering `n` terms (the last one may be partial).
+pub fn chunk_count(n: usize) -> usize {
+    n.div_ceil(CHUNK)
+}
+
+/// The sequential loop `s = 0; for x in terms { s = s + x }` in the format's arithmetic.
+pub fn loop_sum<F: Format>(terms: &[F::Value]) -> F::Value {
+    terms.iter().fold(F::from_bits(0), |s, &x| F::add(s, x))
+}
+
+/// The loop continued from `start`.
+pub fn loop_from<F: Format>(start: F::Value, terms: &[F::Value]) -> F::Value {
+    terms.iter().fold(start, |s, &x| F::add(s, x))
+}
+
+/// One chunk's terms added as the device's tree adds them: each lane its terms in order, then
+/// lane `i` takes lane `i + step` for `step = 1, 2, 4, ...`. Only the plan reads these.
+pub fn chunk_tree_sum<F: Format>(chunk: &[F::Value]) -> F::Value {
+    let mut lanes = [F::from_bits(0); LANES];
+    for (lane, terms) in lanes.iter_mut().zip(chunk.chunks(PER_LANE)) {
+        *lane = loop_sum::<F>(terms);
+    }
+    let mut step = 1;
+    while step < LANES {
+        for i in (0..LANES).step_by(2 * step) {
+            lanes[i] = F::add(lanes[i], lanes[i + step]);
+        }
+        step *= 2;
+    }
+    lanes[0]
+}
+
+/// Stage 1: every chunk's tree sum.
+pub fn chunk_sums<F: Format>(terms: &[F::Value]) -> Vec<F::Value> {
+    terms.par_chunks(CHUNK).map(chunk_tree_sum::<F>).collect()
+}
+
+/// One chunk's unit for binade `b`: lanes compose their terms in order, then lanes compose in
+/// the ordered tree of [`chunk_tree_sum`]. Equal to the terms composed left to right.
+pub fn chunk_unit<F: Format>(chunk: &[F::Value], b: Binade, mutant: Mutant) -> Unit {
+    let mut lanes = [Unit::ZERO; LANES];
+    for (lane, terms) in lanes.iter_mut().zip(chunk.chunks(PER_LANE)) {
+        *lane = terms.iter().fold(Unit::ZERO, |acc, &x| {
+            compose(acc, term_unit::<F>(b, F::to_bits(x), mutant), mutant)
+        });
+    }
+    let mut step = 1;
+    while step < LANES {
+        for i in (0..LANES).step_by(2 * step) {
+            lanes[i] = compose(lanes[i], lanes[i + step], mutant);
+        }
+        step *= 2;
+    }
+    lanes[0]
+}
+
+/// Stage 3: every chunk's unit under its planned binade (`Unit::INVALID` where the plan says
+/// term by term).
+pub fn chunk_units<F: Format>(terms: &[F::Value], plan: &Plan, mutant: Mutant) -> Vec<Unit> {
+    terms
+        .par_chunks(CHUNK)
+        .zip(plan.binades.par_iter())
+        .map(|(chunk, b)| match b {
+            Some(b) => chunk_unit::<F>(chunk, *b, mutant),
+            None => Unit::INVALID,
+        })
+        .collect()
+}
+
+/// What a walk returns: the exact sum and how it got there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Walk<V> {
+    /// The sum, equal in bits to the sequential loop (NaN as NaN).
+    pub total: V,
+    /// Chunks whose unit applied (stepped over in one move).
+    pub applied: usize,
+    /// Chunks added term by term.
+    pub fallback: usize,
+}
+
+/// Stage 4: the walk. Starting from `+0`, each chunk's unit is applied when the running sum
+/// is in the planned binade and the result stays at or below `2^(e+1)`; otherwise the
+/// chunk's terms are added one by one with the format's add.
+///
+/// Guarantee (for `Mutant::None`): `total` has the bits of [`loop_sum`] for every input and
+/// every plan, NaN results compared as NaN.
+pub fn walk<F: Format>(terms: &[F::Value], plan: &Plan, units: &[Unit], mutant: Mutant) -> Walk<F::Value> {
+    let mut s = F::from_bits(0);
+    let (mut applied, mut fallback) = (0, 0);
+    for (i, chunk) in terms.chunks(CHUNK).enumerate() {
+        let stepped = plan.binades[i].and_then(|b| apply::<F>(units[i], b, F::to_bits(s), mutant));
+        match stepped {
+            Some(bits) => {
+                s = F::from_bits(bits);
+                applied += 1;
+            }
+            None => {
+                s = loop_from::<F>(s, chunk);
+                fallback += 1;
+            }
+        }
+    }
+    Walk { total: s, applied, fallback }
+}
+
+/// The whole pipeline with a plan of kind `kind` (`stale` feeds [`PlanKind::Stale`]).
+pub fn pipeline<F: Format>(
+    terms: &[F::Value],
+    kind: &PlanKind,
+    stale: Option<&[F::Value]>,
+    mutant: Mutant,
+) -> Walk<F::Value> {
+    let sums = chunk_sums::<F>(terms);
+    let plan = plan::make::<F>(kind, &sums, stale);
+    let units = chunk_units::<F>(terms, &plan, mutant);
+    walk::<F>(terms, &plan, &units, mutant)
+}
+
+/// The sequential sum of `terms` with the default plan, bit for bit the loop's.
+pub fn ordered_sum_of<F: Format>(terms: &[F::Value]) -> F::Value {
+    pipeline::<F>(terms, &PlanKind::TreePrefix, None, Mutant::None).total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{same_result, F32, F64};
+
+    fn check_f64(terms: &[f64]) {
+        let want = loop_sum::<F64>(terms).to_bits();
+        for kind in PlanKind::standard(7) {
+            let got = pipeline::<F64>(terms, &kind, Some(terms), Mutant::None);
+            assert!(same_result::<F64>(got.total.to_bits(), want), "plan {kind}: {:e} vs {:e}", got.total, f64::from_bits(want));
+        }
+    }
+
+    #[test]
+    fn ssim_like_ties_match_the_loop() {
+        let terms: Vec<f64> = (0..5000u64).map(|i| ((i * 7919) % (1 << 20) + 1) as f64 * 2f64.powi(-53)).collect();
+        check_f64(&terms);
+    }
+
+    #[test]
+    fn specials_fall_back() {
+        let mut terms: Vec<f64> = (0..3000).map(|i| i as f64 * 0.5).collect();
+        terms[2500] = -7.0;
+        check_f64(&terms);
+        terms[2600] = f64::INFINITY;
+        check_f64(&terms);
+        terms[2700] = f64::NAN;
+        check_f64(&terms);
+    }
+
+    #[test]
+    fn edge_sizes() {
+        for n in [0usize, 1, 2, 3, 1023, 1024, 1025, 2049] {
+            let terms: Vec<f64> = (0..n).map(|i| 1.0 + i as f64 * 1e-3).collect();
+            check_f64(&terms);
+        }
+    }
+
+    #[test]
+    fn f32_matches_loop() {
+        let terms: Vec<f32> = (0..4000).map(|i| 0.1 + i as f32 * 1e-4).collect();
+        let got = ordered_sum_of::<F32>(&terms);
+        assert_eq!(got.to_bits(), loop_sum::<F32>(&terms).to_bits());
+    }
+}
