@@ -17,3 +17,6 @@ pub mod walk;
 pub mod plot;
 pub mod provenance;
 pub mod report;
+pub mod cli;
+pub mod experiment;
+pub mod sum_cmd;

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `binade` command (see `binade --help`).
+
+fn main() -> std::process::ExitCode {
+    binade::cli::main()
+}

@@ -1,0 +1,13 @@
+# binade recipes. `just --list` shows them.
+
+# Run one experiment and write reports/NAME (add --quick for the short settings).
+run-experiment NAME *ARGS:
+    cargo run --release --quiet -- run {{NAME}} {{ARGS}}
+
+# Run the test suite (release profile: the tests check millions of samples).
+test:
+    cargo test --release
+
+# List the experiments.
+list:
+    cargo run --release --quiet -- list

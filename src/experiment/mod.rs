@@ -1,0 +1,137 @@
+//! Experiments: one TOML file per named experiment in `experiments/`, run by a runner that
+//! returns a report.
+//!
+//! An experiment file has a `description`, a `runner` (which code runs it), a `seed`, and
+//! `[params]`, `[quick]` and `[full]` tables; the chosen mode's table is laid over
+//! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
+
+pub mod config;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::de::DeserializeOwned;
+
+pub use config::{load, ExperimentFile};
+
+use crate::report::Report;
+
+/// Everything a runner needs: the experiment's settings and where the report goes.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// The experiment's name (`experiments/NAME.toml`).
+    pub name: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// True for `--quick`.
+    pub quick: bool,
+    /// The seed (file's `seed` unless `--seed` was given).
+    pub seed: u64,
+    /// `--samples`, when given: overrides the mode's `samples`.
+    pub samples: Option<u64>,
+    /// `[params]` with the mode's table laid over it.
+    pub params: toml::Table,
+    /// The report folder.
+    pub out_dir: PathBuf,
+}
+
+impl Context {
+    /// The parameter `key`, or an error naming the file and the field.
+    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<T, ConfigError> {
+        let value = self.params.get(key).ok_or_else(|| ConfigError::new(&self.file, key, "missing"))?;
+        value.clone().try_into().map_err(|e: toml::de::Error| ConfigError::new(&self.file, key, e.message()))
+    }
+
+    /// The parameter `key`, or `default` when the file does not set it.
+    pub fn get_or<T: DeserializeOwned>(&self, key: &str, default: T) -> Result<T, ConfigError> {
+        if self.params.contains_key(key) {
+            self.get(key)
+        } else {
+            Ok(default)
+        }
+    }
+
+    /// The sample count: `--samples` if given, else the mode's `samples`.
+    pub fn sample_count(&self) -> Result<u64, ConfigError> {
+        match self.samples {
+            Some(n) => Ok(n),
+            None => self.get("samples"),
+        }
+    }
+
+    /// "quick" or "full".
+    pub fn mode(&self) -> &'static str {
+        if self.quick {
+            "quick"
+        } else {
+            "full"
+        }
+    }
+
+    /// A progress bar of `len` steps (hidden when stderr is not a terminal or for short runs).
+    pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
+        let bar = ProgressBar::new(len);
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(what.to_string());
+        bar
+    }
+}
+
+/// A bad experiment file or parameter: names the file and the field.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: field `{field}`: {reason}")]
+pub struct ConfigError {
+    /// The experiment file.
+    pub file: String,
+    /// The field at fault.
+    pub field: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl ConfigError {
+    /// An error about `field` of `file`.
+    pub fn new(file: &std::path::Path, field: &str, reason: impl Into<String>) -> ConfigError {
+        ConfigError { file: file.display().to_string(), field: field.into(), reason: reason.into() }
+    }
+}
+
+/// What a runner returns: the report, and how many checks failed (0 for a clean run).
+#[derive(Debug)]
+pub struct Outcome {
+    /// The report to write.
+    pub report: Report,
+    /// Failed checks (mismatches); a non-zero count makes the run exit with code 1.
+    pub failures: u64,
+}
+
+/// A runner: reads its parameters from the context and returns the report.
+pub type Runner = fn(&Context) -> Result<Outcome>;
+
+/// The runner named `name` in an experiment file's `runner` field.
+pub fn runner(name: &str) -> Option<Runner> {
+    let r: Runner = match name {
+        _ => return None,
+    };
+    #[allow(unreachable_code)]
+    Some(r)
+}
+
+/// The experiment needs a device this machine does not have (no GPU, no driver). The binary
+/// prints the reason in one line and exits with [`EXIT_NO_DEVICE`]; no report is touched.
+#[derive(Debug, thiserror::Error)]
+#[error("no GPU: {0}")]
+pub struct NoDevice(pub String);
+
+/// Exit code: every check passed.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the run finished and its report was written, but some check failed.
+pub const EXIT_FAILED_CHECKS: i32 = 1;
+/// Exit code: bad input (unknown experiment, malformed file, bad parameter or file).
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code: the experiment needs a GPU and none is usable.
+pub const EXIT_NO_DEVICE: i32 = 3;
