@@ -20,3 +20,10 @@ pub mod report;
 pub mod cli;
 pub mod experiment;
 pub mod sum_cmd;
+pub mod api;
+pub mod order;
+
+pub use api::{
+    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format, Mutant, Plan,
+    PlanKind, Unit, Walk, F32, F64,
+};
