@@ -6,6 +6,7 @@
 //! with the next file; the exit code then says that some input was bad.
 
 use std::borrow::Cow;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -186,7 +187,7 @@ pub fn read_npy(bytes: &[u8]) -> Result<Terms, String> {
     let mut data = bytes;
     let header = NpyHeader::from_reader(&mut data).map_err(|e| match e.kind() {
         std::io::ErrorKind::UnexpectedEof => "truncated .npy header".to_string(),
-        _ => format!("malformed .npy header: {e}"),
+        _ => format!("malformed .npy header: {}", one_line(&e.to_string())),
     })?;
     let (dtype, big_endian) = float_dtype(&header.dtype())?;
     if header.order() == Order::Fortran {
@@ -206,6 +207,11 @@ pub fn read_npy(bytes: &[u8]) -> Result<Terms, String> {
         return Err(format!("{} stray bytes after the {n} terms the header announces", have - want));
     }
     Ok(decode(data, dtype, big_endian))
+}
+
+/// `text` with every run of whitespace (newlines included) turned into one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The float type and byte order (true: big-endian) of a `.npy` dtype, or why it is refused.
@@ -433,20 +439,27 @@ fn sum_file(engine: &mut dyn Engine, path: &Path, args: &SumArgs, stale: Option<
 }
 
 /// The text block of one file.
-fn print_text(r: &FileReport) {
-    println!("{}", r.file);
-    println!("  terms   {} {} in {} chunks", r.terms, r.dtype, r.chunks);
-    println!("  sum     {} ({})", r.sum, r.bits);
-    println!(
-        "  engine  {} (plan {}, order {}): {} of {} chunks term by term",
+fn text_block(r: &FileReport) -> String {
+    let mut out = format!("{}\n", r.file);
+    out += &format!("  terms   {} {} in {} chunks\n", r.terms, r.dtype, r.chunks);
+    out += &format!("  sum     {} ({})\n", r.sum, r.bits);
+    out += &format!(
+        "  engine  {} (plan {}, order {}): {} of {} chunks term by term\n",
         r.engine, r.plan, r.order, r.term_by_term_chunks, r.chunks
     );
-    if let Some(c) = &r.check {
-        if c.equal {
-            println!("  check   equal to the loop");
-        } else {
-            println!("  check   DIFFERS from the loop: {} ({})", c.loop_sum, c.loop_bits);
-        }
+    match &r.check {
+        Some(c) if c.equal => out += "  check   equal to the loop\n",
+        Some(c) => out += &format!("  check   DIFFERS from the loop: {} ({})\n", c.loop_sum, c.loop_bits),
+        None => {}
+    }
+    out
+}
+
+/// One file's output in the chosen format (JSON: one line).
+fn render(r: &FileReport, format: OutputFormat) -> String {
+    match format {
+        OutputFormat::Text => text_block(r),
+        OutputFormat::Json => format!("{}\n", serde_json::to_string(r).unwrap_or_default()),
     }
 }
 
@@ -471,7 +484,7 @@ pub fn run(args: &SumArgs) -> i32 {
         Some(p) => match read_terms(p, args.dtype) {
             Ok(t) => Some(t),
             Err(e) => {
-                eprintln!("binade sum: {}: {e} (the --stale-from input)", p.display());
+                eprintln!("binade sum: {}: {} (the --stale-from input)", p.display(), one_line(&e));
                 return EXIT_BAD_INPUT;
             }
         },
@@ -485,26 +498,32 @@ pub fn run(args: &SumArgs) -> i32 {
         }
     };
     let mut code = EXIT_OK;
+    let mut stdout = std::io::stdout().lock();
     for path in &args.files {
-        match sum_file(engine.as_mut(), path, args, stale.as_ref()) {
+        let shown = match sum_file(engine.as_mut(), path, args, stale.as_ref()) {
             Ok(r) => {
                 if r.check.as_ref().is_some_and(|c| !c.equal) {
                     code = code.max(EXIT_FAILED_CHECKS);
                 }
-                match args.format {
-                    OutputFormat::Text => print_text(&r),
-                    OutputFormat::Json => println!("{}", serde_json::to_string(&r).unwrap_or_default()),
-                }
+                render(&r, args.format)
             }
             Err(e) => {
-                eprintln!("binade sum: {}: {e:#}", path.display());
-                if args.format == OutputFormat::Json {
-                    let obj = serde_json::json!({ "file": path.display().to_string(), "error": format!("{e:#}") });
-                    println!("{obj}");
-                }
+                let reason = one_line(&format!("{e:#}"));
+                eprintln!("binade sum: {}: {reason}", path.display());
                 let bad = if e.downcast_ref::<NoDevice>().is_some() { EXIT_NO_DEVICE } else { EXIT_BAD_INPUT };
                 code = code.max(bad);
+                match args.format {
+                    OutputFormat::Json => {
+                        let obj = serde_json::json!({ "file": path.display().to_string(), "error": reason });
+                        format!("{obj}\n")
+                    }
+                    OutputFormat::Text => String::new(),
+                }
             }
+        };
+        // A closed stdout (`| head`) ends the call quietly; the exit code stands.
+        if stdout.write_all(shown.as_bytes()).is_err() {
+            break;
         }
     }
     code
