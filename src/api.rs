@@ -30,7 +30,9 @@ pub use crate::mutant::Mutant;
 pub use crate::order::CpuOrder;
 pub use crate::plan::{self, Plan, PlanKind};
 pub use crate::unit::{apply, compose, run_unit, term_unit, Binade, Unit};
-pub use crate::walk::{chunk_count, chunk_sums, chunk_units, loop_sum, walk, Walk, CHUNK, LANES, PER_LANE};
+pub use crate::walk::{
+    chunk_count, chunk_sums, chunk_units, loop_sum, walk, Walk, CHUNK, LANES, PER_LANE,
+};
 
 /// The sequential sum of f64 `terms`, computed chunk by chunk with the default
 /// (tree-prefix) plan.
@@ -120,14 +122,26 @@ mod tests {
             let want64 = loop_sum::<F64>(&t64).to_bits();
             let want32 = loop_sum::<F32>(&t32).to_bits() as u64;
             let got = ordered_sum(&t64).to_bits();
-            assert!(same_result::<F64>(got, want64), "seed {seed} kind {kind} f64: {got:#x} vs {want64:#x}");
+            assert!(
+                same_result::<F64>(got, want64),
+                "seed {seed} kind {kind} f64: {got:#x} vs {want64:#x}"
+            );
             let got = ordered_sum_f32(&t32).to_bits() as u64;
-            assert!(same_result::<F32>(got, want32), "seed {seed} kind {kind} f32: {got:#x} vs {want32:#x}");
+            assert!(
+                same_result::<F32>(got, want32),
+                "seed {seed} kind {kind} f32: {got:#x} vs {want32:#x}"
+            );
             for plan in PlanKind::standard(seed) {
                 let got = ordered_sum_with(&t64, &plan).total.to_bits();
-                assert!(same_result::<F64>(got, want64), "seed {seed} kind {kind} plan {plan} f64");
+                assert!(
+                    same_result::<F64>(got, want64),
+                    "seed {seed} kind {kind} plan {plan} f64"
+                );
                 let got = ordered_sum_f32_with(&t32, &plan).total.to_bits() as u64;
-                assert!(same_result::<F32>(got, want32), "seed {seed} kind {kind} plan {plan} f32");
+                assert!(
+                    same_result::<F32>(got, want32),
+                    "seed {seed} kind {kind} plan {plan} f32"
+                );
             }
         }
     }

@@ -24,6 +24,6 @@ pub mod api;
 pub mod order;
 
 pub use api::{
-    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format, Mutant, Plan,
-    PlanKind, Unit, Walk, F32, F64,
+    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format,
+    Mutant, Plan, PlanKind, Unit, Walk, F32, F64,
 };

@@ -44,9 +44,13 @@ impl FromStr for CpuOrder {
         }
         let family = s.split(':').next().unwrap_or(s);
         if PLANNED.contains(&family) {
-            Err(format!("CPU order `{s}` is not implemented yet (implemented: sequential)"))
+            Err(format!(
+                "CPU order `{s}` is not implemented yet (implemented: sequential)"
+            ))
         } else {
-            Err(format!("unknown CPU order `{s}` (known: sequential; planned: interleaved:K, rows:W)"))
+            Err(format!(
+                "unknown CPU order `{s}` (known: sequential; planned: interleaved:K, rows:W)"
+            ))
         }
     }
 }

@@ -162,12 +162,13 @@ pub fn read_terms(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String
 }
 
 fn is_npy(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
 }
 
 /// Decodes raw little-endian terms; the length must be a multiple of the term size.
 pub fn read_raw(bytes: &[u8], dtype: Dtype) -> Result<Terms, String> {
-    if bytes.len() % dtype.size() != 0 {
+    if !bytes.len().is_multiple_of(dtype.size()) {
         return Err(format!(
             "{} bytes is not a multiple of {} (the size of one {} term)",
             bytes.len(),
@@ -198,13 +199,20 @@ pub fn read_npy(bytes: &[u8]) -> Result<Terms, String> {
         .iter()
         .try_fold(1u64, |acc, &d| acc.checked_mul(d))
         .ok_or("the shape's element count overflows")?;
-    let want = n.checked_mul(dtype.size() as u64).ok_or("the shape's byte count overflows")?;
+    let want = n
+        .checked_mul(dtype.size() as u64)
+        .ok_or("the shape's byte count overflows")?;
     let have = data.len() as u64;
     if have < want {
-        return Err(format!("truncated data: the header announces {n} terms ({want} bytes), {have} bytes follow it"));
+        return Err(format!(
+            "truncated data: the header announces {n} terms ({want} bytes), {have} bytes follow it"
+        ));
     }
     if have > want {
-        return Err(format!("{} stray bytes after the {n} terms the header announces", have - want));
+        return Err(format!(
+            "{} stray bytes after the {n} terms the header announces",
+            have - want
+        ));
     }
     Ok(decode(data, dtype, big_endian))
 }
@@ -217,17 +225,34 @@ fn one_line(text: &str) -> String {
 /// The float type and byte order (true: big-endian) of a `.npy` dtype, or why it is refused.
 fn float_dtype(dtype: &DType) -> Result<(Dtype, bool), String> {
     let DType::Plain(ts) = dtype else {
-        return Err(format!("structured dtype {} is not supported (f64 and f32 only)", dtype.descr()));
+        return Err(format!(
+            "structured dtype {} is not supported (f64 and f32 only)",
+            dtype.descr()
+        ));
     };
     let kind = match (ts.type_char(), ts.size_field()) {
         (TypeChar::Float, 8) => Dtype::F64,
         (TypeChar::Float, 4) => Dtype::F32,
-        (TypeChar::Float, 2) => return Err(format!("dtype {ts} (float16) is not supported (f64 and f32 only)")),
-        (TypeChar::Float, _) => return Err(format!("dtype {ts} (extended float) is not supported (f64 and f32 only)")),
-        (TypeChar::Int | TypeChar::Uint | TypeChar::Bool, _) => {
-            return Err(format!("dtype {ts} (integer) is not supported (f64 and f32 only)"))
+        (TypeChar::Float, 2) => {
+            return Err(format!(
+                "dtype {ts} (float16) is not supported (f64 and f32 only)"
+            ))
         }
-        (TypeChar::Complex, _) => return Err(format!("dtype {ts} (complex) is not supported (f64 and f32 only)")),
+        (TypeChar::Float, _) => {
+            return Err(format!(
+                "dtype {ts} (extended float) is not supported (f64 and f32 only)"
+            ))
+        }
+        (TypeChar::Int | TypeChar::Uint | TypeChar::Bool, _) => {
+            return Err(format!(
+                "dtype {ts} (integer) is not supported (f64 and f32 only)"
+            ))
+        }
+        (TypeChar::Complex, _) => {
+            return Err(format!(
+                "dtype {ts} (complex) is not supported (f64 and f32 only)"
+            ))
+        }
         _ => return Err(format!("dtype {ts} is not a float type (f64 and f32 only)")),
     };
     match ts.endianness() {
@@ -284,16 +309,30 @@ pub trait Engine {
     /// The engine's name in reports (`loop`, `walk`, `gpu`).
     fn name(&self) -> &'static str;
     /// The sum of f64 terms under plan `plan` (`stale` feeds [`PlanKind::Stale`]).
-    fn sum_f64(&mut self, terms: &[f64], plan: &PlanKind, stale: Option<&[f64]>) -> Result<Walk<f64>>;
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>>;
     /// The sum of f32 terms under plan `plan` (`stale` feeds [`PlanKind::Stale`]).
-    fn sum_f32(&mut self, terms: &[f32], plan: &PlanKind, stale: Option<&[f32]>) -> Result<Walk<f32>>;
+    fn sum_f32(
+        &mut self,
+        terms: &[f32],
+        plan: &PlanKind,
+        stale: Option<&[f32]>,
+    ) -> Result<Walk<f32>>;
 }
 
 /// The plain loop: every chunk is taken term by term.
 struct LoopEngine;
 
 fn loop_walk<F: Format>(terms: &[F::Value]) -> Walk<F::Value> {
-    Walk { total: walk::loop_sum::<F>(terms), applied: 0, fallback: chunk_count(terms.len()) }
+    Walk {
+        total: walk::loop_sum::<F>(terms),
+        applied: 0,
+        fallback: chunk_count(terms.len()),
+    }
 }
 
 impl Engine for LoopEngine {
@@ -315,10 +354,20 @@ impl Engine for HostWalkEngine {
     fn name(&self) -> &'static str {
         "walk"
     }
-    fn sum_f64(&mut self, terms: &[f64], plan: &PlanKind, stale: Option<&[f64]>) -> Result<Walk<f64>> {
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>> {
         Ok(walk::pipeline::<F64>(terms, plan, stale, Mutant::None))
     }
-    fn sum_f32(&mut self, terms: &[f32], plan: &PlanKind, stale: Option<&[f32]>) -> Result<Walk<f32>> {
+    fn sum_f32(
+        &mut self,
+        terms: &[f32],
+        plan: &PlanKind,
+        stale: Option<&[f32]>,
+    ) -> Result<Walk<f32>> {
         Ok(walk::pipeline::<F32>(terms, plan, stale, Mutant::None))
     }
 }
@@ -338,7 +387,9 @@ fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, NoDevice> {
 /// whose `sum_f64`/`sum_f32` run `crate::gpu::GpuOrderedSum`. Until `crate::gpu` is part of
 /// this build there is no device code, so `--engine gpu` reports "no GPU" (exit 3).
 fn open_gpu_engine() -> Result<Box<dyn Engine>, NoDevice> {
-    Err(NoDevice("this build has no GPU engine (crate::gpu is not linked into `binade sum`)".into()))
+    Err(NoDevice(
+        "this build has no GPU engine (crate::gpu is not linked into `binade sum`)".into(),
+    ))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -399,13 +450,22 @@ fn sum_stream<F: Format>(
     let check = check.then(|| {
         let want = walk::loop_sum::<F>(terms);
         let (loop_sum, loop_bits) = show::<F>(want);
-        LoopCheck { equal: same_result::<F>(F::to_bits(got.total), F::to_bits(want)), loop_sum, loop_bits }
+        LoopCheck {
+            equal: same_result::<F>(F::to_bits(got.total), F::to_bits(want)),
+            loop_sum,
+            loop_bits,
+        }
     });
     Ok((got, check))
 }
 
 /// Reads, sums and reports one file.
-fn sum_file(engine: &mut dyn Engine, path: &Path, args: &SumArgs, stale: Option<&Terms>) -> Result<FileReport> {
+fn sum_file(
+    engine: &mut dyn Engine,
+    path: &Path,
+    args: &SumArgs,
+    stale: Option<&Terms>,
+) -> Result<FileReport> {
     let terms = read_terms(path, args.dtype).map_err(anyhow::Error::msg)?;
     match args.order {
         CpuOrder::Sequential => {}
@@ -414,12 +474,20 @@ fn sum_file(engine: &mut dyn Engine, path: &Path, args: &SumArgs, stale: Option<
     let (dtype, total, check, fallback) = match &terms {
         Terms::F64(t) => {
             let stale = stale.map(Terms::as_f64);
-            let (w, c) = sum_stream::<F64>(t, || engine.sum_f64(t, &args.plan, stale.as_deref()), args.check)?;
+            let (w, c) = sum_stream::<F64>(
+                t,
+                || engine.sum_f64(t, &args.plan, stale.as_deref()),
+                args.check,
+            )?;
             (Dtype::F64, show::<F64>(w.total), c, w.fallback)
         }
         Terms::F32(t) => {
             let stale = stale.map(Terms::as_f32);
-            let (w, c) = sum_stream::<F32>(t, || engine.sum_f32(t, &args.plan, stale.as_deref()), args.check)?;
+            let (w, c) = sum_stream::<F32>(
+                t,
+                || engine.sum_f32(t, &args.plan, stale.as_deref()),
+                args.check,
+            )?;
             (Dtype::F32, show::<F32>(w.total), c, w.fallback)
         }
     };
@@ -449,7 +517,12 @@ fn text_block(r: &FileReport) -> String {
     );
     match &r.check {
         Some(c) if c.equal => out += "  check   equal to the loop\n",
-        Some(c) => out += &format!("  check   DIFFERS from the loop: {} ({})\n", c.loop_sum, c.loop_bits),
+        Some(c) => {
+            out += &format!(
+                "  check   DIFFERS from the loop: {} ({})\n",
+                c.loop_sum, c.loop_bits
+            )
+        }
         None => {}
     }
     out
@@ -466,8 +539,12 @@ fn render(r: &FileReport, format: OutputFormat) -> String {
 /// Options that make no sense together, as one line.
 fn check_options(args: &SumArgs) -> Result<(), String> {
     match (&args.plan, &args.stale_from) {
-        (PlanKind::Stale, None) => Err("--plan stale needs --stale-from FILE (the input whose plan it reuses)".into()),
-        (plan, Some(_)) if *plan != PlanKind::Stale => Err(format!("--stale-from is only used by --plan stale, not --plan {plan}")),
+        (PlanKind::Stale, None) => {
+            Err("--plan stale needs --stale-from FILE (the input whose plan it reuses)".into())
+        }
+        (plan, Some(_)) if *plan != PlanKind::Stale => Err(format!(
+            "--stale-from is only used by --plan stale, not --plan {plan}"
+        )),
         _ => Ok(()),
     }
 }
@@ -484,7 +561,11 @@ pub fn run(args: &SumArgs) -> i32 {
         Some(p) => match read_terms(p, args.dtype) {
             Ok(t) => Some(t),
             Err(e) => {
-                eprintln!("binade sum: {}: {} (the --stale-from input)", p.display(), one_line(&e));
+                eprintln!(
+                    "binade sum: {}: {} (the --stale-from input)",
+                    p.display(),
+                    one_line(&e)
+                );
                 return EXIT_BAD_INPUT;
             }
         },
@@ -510,7 +591,11 @@ pub fn run(args: &SumArgs) -> i32 {
             Err(e) => {
                 let reason = one_line(&format!("{e:#}"));
                 eprintln!("binade sum: {}: {reason}", path.display());
-                let bad = if e.downcast_ref::<NoDevice>().is_some() { EXIT_NO_DEVICE } else { EXIT_BAD_INPUT };
+                let bad = if e.downcast_ref::<NoDevice>().is_some() {
+                    EXIT_NO_DEVICE
+                } else {
+                    EXIT_BAD_INPUT
+                };
                 code = code.max(bad);
                 match args.format {
                     OutputFormat::Json => {
@@ -534,7 +619,10 @@ mod tests {
     use super::*;
 
     fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
-        let dict = format!("{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}", if fortran { "True" } else { "False" });
+        let dict = format!(
+            "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+            if fortran { "True" } else { "False" }
+        );
         let mut header = dict.into_bytes();
         while (10 + header.len() + 1) % 64 != 0 {
             header.push(b' ');
@@ -562,7 +650,10 @@ mod tests {
         assert_eq!(bits(&a), bits(&b));
         let ys = [0.25f32, 3.0, -1e-40];
         let be32: Vec<u8> = ys.iter().flat_map(|x| x.to_be_bytes()).collect();
-        assert_eq!(read_npy(&npy(">f4", false, "(1, 3)", &be32)).unwrap(), Terms::F32(ys.to_vec()));
+        assert_eq!(
+            read_npy(&npy(">f4", false, "(1, 3)", &be32)).unwrap(),
+            Terms::F32(ys.to_vec())
+        );
     }
 
     #[test]
@@ -570,11 +661,17 @@ mod tests {
         let eight = 1.0f64.to_le_bytes();
         let cases = [
             (npy("<f8", false, "(2,)", &eight), "truncated data"),
-            (npy("<f8", false, "(1,)", &[eight, eight].concat()), "stray bytes"),
+            (
+                npy("<f8", false, "(1,)", &[eight, eight].concat()),
+                "stray bytes",
+            ),
             (npy("<f8", true, "(1,)", &eight), "Fortran-order"),
             (npy("<i8", false, "(1,)", &eight), "integer"),
             (npy("<f2", false, "(4,)", &eight), "float16"),
-            (npy("<c16", false, "(1,)", &[eight, eight].concat()), "complex"),
+            (
+                npy("<c16", false, "(1,)", &[eight, eight].concat()),
+                "complex",
+            ),
             (b"\x93NUMPY\x01\x00\x40".to_vec(), "truncated .npy header"),
             (b"PK\x03\x04 not numpy".to_vec(), "magic"),
         ];
@@ -583,13 +680,21 @@ mod tests {
             assert!(e.contains(want), "expected `{want}` in `{e}`");
             assert!(!e.contains('\n'), "multi-line error: {e}");
         }
-        assert!(read_raw(&[0u8; 12], Dtype::F64).unwrap_err().contains("not a multiple of 8"));
-        assert_eq!(read_raw(&[0u8; 12], Dtype::F32).unwrap(), Terms::F32(vec![0.0; 3]));
+        assert!(read_raw(&[0u8; 12], Dtype::F64)
+            .unwrap_err()
+            .contains("not a multiple of 8"));
+        assert_eq!(
+            read_raw(&[0u8; 12], Dtype::F32).unwrap(),
+            Terms::F32(vec![0.0; 3])
+        );
     }
 
     #[test]
     fn show_gives_shortest_decimal_and_full_width_hex() {
-        assert_eq!(show::<F64>(0.1), ("0.1".into(), "0x3fb999999999999a".into()));
+        assert_eq!(
+            show::<F64>(0.1),
+            ("0.1".into(), "0x3fb999999999999a".into())
+        );
         assert_eq!(show::<F32>(0.1f32), ("0.1".into(), "0x3dcccccd".into()));
         assert_eq!(show::<F64>(1.0).1.len(), 18);
         assert_eq!(show::<F32>(f32::NAN).0, "NaN");

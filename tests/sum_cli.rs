@@ -40,7 +40,10 @@ fn stderr(o: &Output) -> String {
 
 /// The JSON objects printed on stdout, one per line.
 fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 fn hex(v: &Value) -> u64 {
@@ -88,7 +91,10 @@ fn kind_files() -> Vec<String> {
     for kind in InputKind::ALL {
         for t in ["f64", "f32"] {
             let name = format!("{kind}-{t}.npy");
-            assert!(npy_dir().join(&name).is_file(), "missing fixture {name}: run fixtures/npy/make.py");
+            assert!(
+                npy_dir().join(&name).is_file(),
+                "missing fixture {name}: run fixtures/npy/make.py"
+            );
             files.push(fixture(&name));
         }
     }
@@ -116,22 +122,39 @@ fn walk_equals_loop_on_numpy_files_of_every_input_kind() {
         let (want, is_f64) = npyz_loop_bits(path);
         let got = hex(&w["bits"]);
         assert_eq!(w["dtype"], if is_f64 { "f64" } else { "f32" }, "{name}");
-        assert!(same(got, want, is_f64), "{name}: walk {got:#x}, loop {want:#x}");
+        assert!(
+            same(got, want, is_f64),
+            "{name}: walk {got:#x}, loop {want:#x}"
+        );
         assert_eq!(w["check"]["equal"], true, "{name}");
         assert!(same(hex(&w["check"]["loop_bits"]), want, is_f64), "{name}");
         assert!(same(hex(&l["bits"]), want, is_f64), "{name}: --engine loop");
-        assert!(same(numpy[name], want, is_f64), "{name}: numpy's loop {:#x}", numpy[name]);
+        assert!(
+            same(numpy[name], want, is_f64),
+            "{name}: numpy's loop {:#x}",
+            numpy[name]
+        );
         let (terms, chunks) = (w["terms"].as_u64().unwrap(), w["chunks"].as_u64().unwrap());
         assert_eq!(chunks as usize, chunk_count(terms as usize), "{name}");
-        assert_eq!(l["term_by_term_chunks"], l["chunks"], "{name}: the loop takes every chunk term by term");
+        assert_eq!(
+            l["term_by_term_chunks"], l["chunks"],
+            "{name}: the loop takes every chunk term by term"
+        );
         stepped += chunks - w["term_by_term_chunks"].as_u64().unwrap();
     }
-    assert!(stepped > 0, "the walk never stepped over a chunk: it is not the engine that ran");
+    assert!(
+        stepped > 0,
+        "the walk never stepped over a chunk: it is not the engine that ran"
+    );
 }
 
 #[test]
 fn every_plan_gives_the_loop_bits() {
-    let files = [fixture("uniform-f64.npy"), fixture("adversarial-ties-f32.npy"), fixture("geometric-f64.npy")];
+    let files = [
+        fixture("uniform-f64.npy"),
+        fixture("adversarial-ties-f32.npy"),
+        fixture("geometric-f64.npy"),
+    ];
     for plan in PlanKind::standard(SEED) {
         let name = plan.name();
         let mut args = vec!["--format", "json", "--check", "--plan", name.as_str()];
@@ -141,11 +164,19 @@ fn every_plan_gives_the_loop_bits() {
         }
         args.extend(files.iter().map(String::as_str));
         let out = binade(&args);
-        assert_eq!(out.status.code(), Some(0), "plan {name} (seed {SEED}): {}", stderr(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "plan {name} (seed {SEED}): {}",
+            stderr(&out)
+        );
         for (r, path) in json_lines(&out).iter().zip(&files) {
             assert_eq!(r["plan"], name.as_str());
             let (want, is_f64) = npyz_loop_bits(path);
-            assert!(same(hex(&r["bits"]), want, is_f64), "plan {name} (seed {SEED}) on {path}");
+            assert!(
+                same(hex(&r["bits"]), want, is_f64),
+                "plan {name} (seed {SEED}) on {path}"
+            );
         }
     }
 }
@@ -153,7 +184,11 @@ fn every_plan_gives_the_loop_bits() {
 /// Writes the terms' little-endian bytes to a temporary raw file.
 fn raw_file<T: Copy>(dir: &Path, name: &str, terms: &[T], bytes: impl Fn(T) -> Vec<u8>) -> String {
     let path = dir.join(name);
-    std::fs::write(&path, terms.iter().flat_map(|&x| bytes(x)).collect::<Vec<u8>>()).unwrap();
+    std::fs::write(
+        &path,
+        terms.iter().flat_map(|&x| bytes(x)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
     path.display().to_string()
 }
 
@@ -163,17 +198,34 @@ fn raw_files_from_the_rust_generators_match_the_loop() {
     for kind in InputKind::ALL {
         let t64 = kind.generate::<F64>(3000, SEED);
         let t32 = kind.generate::<F32>(3000, SEED);
-        let f64_path = raw_file(dir.path(), &format!("{kind}.f64"), &t64, |x: f64| x.to_le_bytes().to_vec());
-        let f32_path = raw_file(dir.path(), &format!("{kind}.f32"), &t32, |x: f32| x.to_le_bytes().to_vec());
+        let f64_path = raw_file(dir.path(), &format!("{kind}.f64"), &t64, |x: f64| {
+            x.to_le_bytes().to_vec()
+        });
+        let f32_path = raw_file(dir.path(), &format!("{kind}.f32"), &t32, |x: f32| {
+            x.to_le_bytes().to_vec()
+        });
         for (path, dtype, want, is_f64) in [
             (&f64_path, "f64", loop_sum::<F64>(&t64).to_bits(), true),
-            (&f32_path, "f32", loop_sum::<F32>(&t32).to_bits() as u64, false),
+            (
+                &f32_path,
+                "f32",
+                loop_sum::<F32>(&t32).to_bits() as u64,
+                false,
+            ),
         ] {
             let out = binade(&["--format", "json", "--check", "--dtype", dtype, path]);
-            assert_eq!(out.status.code(), Some(0), "kind {kind} {dtype} seed {SEED}: {}", stderr(&out));
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "kind {kind} {dtype} seed {SEED}: {}",
+                stderr(&out)
+            );
             let r = &json_lines(&out)[0];
             assert_eq!(r["terms"], 3000);
-            assert!(same(hex(&r["bits"]), want, is_f64), "kind {kind} {dtype} seed {SEED}");
+            assert!(
+                same(hex(&r["bits"]), want, is_f64),
+                "kind {kind} {dtype} seed {SEED}"
+            );
         }
     }
 }
@@ -193,10 +245,20 @@ fn nan_infinities_and_negatives_are_valid_terms() {
         assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
         let r = &json_lines(&out)[0];
         let want = loop_sum::<F64>(&terms).to_bits();
-        assert!(same(hex(&r["bits"]), want, true), "{name}: {} vs {want:#x}", r["bits"]);
+        assert!(
+            same(hex(&r["bits"]), want, true),
+            "{name}: {} vs {want:#x}",
+            r["bits"]
+        );
         assert_eq!(r["check"]["equal"], true, "{name}");
     }
-    let out = binade(&["--format", "json", "--dtype", "f64", &dir.path().join("nan").display().to_string()]);
+    let out = binade(&[
+        "--format",
+        "json",
+        "--dtype",
+        "f64",
+        &dir.path().join("nan").display().to_string(),
+    ]);
     assert_eq!(json_lines(&out)[0]["sum"], "NaN");
     assert_eq!(json_lines(&out)[0]["check"], Value::Null);
 }
@@ -214,17 +276,33 @@ fn assert_bad(bad: &str, extra: &[&str], reason: &str) {
         assert_eq!(out.status.code(), Some(2), "{bad}: stderr {err}");
         assert_eq!(err.lines().count(), 1, "{bad}: want one line, got {err:?}");
         let prefix = format!("binade sum: {bad}: ");
-        assert!(err.starts_with(&prefix), "{bad}: {err:?} does not start with {prefix:?}");
-        assert!(err.contains(reason), "{bad}: {err:?} does not say {reason:?}");
+        assert!(
+            err.starts_with(&prefix),
+            "{bad}: {err:?} does not start with {prefix:?}"
+        );
+        assert!(
+            err.contains(reason),
+            "{bad}: {err:?} does not say {reason:?}"
+        );
         let text = stdout(&out);
         if format == "text" {
-            assert_eq!(text.matches("\n  sum ").count(), 2, "{bad}: both good files reported:\n{text}");
+            assert_eq!(
+                text.matches("\n  sum ").count(),
+                2,
+                "{bad}: both good files reported:\n{text}"
+            );
         } else {
             let lines = json_lines(&out);
             assert_eq!(lines.len(), 3, "{bad}");
-            assert!(lines[0]["bits"].is_string() && lines[2]["bits"].is_string(), "{bad}");
+            assert!(
+                lines[0]["bits"].is_string() && lines[2]["bits"].is_string(),
+                "{bad}"
+            );
             assert_eq!(lines[1]["file"], bad);
-            assert!(lines[1]["error"].as_str().unwrap().contains(reason), "{bad}");
+            assert!(
+                lines[1]["error"].as_str().unwrap().contains(reason),
+                "{bad}"
+            );
         }
     }
 }
@@ -243,12 +321,28 @@ fn truncated_and_malformed_npy() {
         std::fs::write(&p, b).unwrap();
         p.display().to_string()
     };
-    assert_bad(&write("short-data.npy", &bytes[..bytes.len() - 5]), &[], "truncated data");
-    assert_bad(&write("short-header.npy", &bytes[..30]), &[], "truncated .npy header");
-    assert_bad(&write("long.npy", &[&bytes[..], &[0u8; 8]].concat()), &[], "stray bytes");
+    assert_bad(
+        &write("short-data.npy", &bytes[..bytes.len() - 5]),
+        &[],
+        "truncated data",
+    );
+    assert_bad(
+        &write("short-header.npy", &bytes[..30]),
+        &[],
+        "truncated .npy header",
+    );
+    assert_bad(
+        &write("long.npy", &[&bytes[..], &[0u8; 8]].concat()),
+        &[],
+        "stray bytes",
+    );
     let mut broken = bytes.clone();
     broken[10..20].copy_from_slice(b"not a dict");
-    assert_bad(&write("broken-header.npy", &broken), &[], "malformed .npy header");
+    assert_bad(
+        &write("broken-header.npy", &broken),
+        &[],
+        "malformed .npy header",
+    );
     assert_bad(&write("text.npy", b"1.0 2.0 3.0\n"), &[], "not a .npy file");
 }
 
@@ -271,7 +365,11 @@ fn raw_length_dtype_and_empty_streams() {
     assert_bad(&odd, &[], "--dtype f64 or --dtype f32 is needed");
     let empty = dir.path().join("empty.raw");
     std::fs::write(&empty, []).unwrap();
-    assert_bad(&empty.display().to_string(), &["--dtype", "f32"], "empty stream");
+    assert_bad(
+        &empty.display().to_string(),
+        &["--dtype", "f32"],
+        "empty stream",
+    );
     assert_bad(&fixture("bad/empty-f64.npy"), &[], "empty stream");
 }
 
@@ -280,20 +378,35 @@ fn assert_option_error(args: &[&str], reason: &str) {
     let out = binade(args);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(reason), "{args:?}: {err:?} does not say {reason:?}");
+    assert!(
+        err.contains(reason),
+        "{args:?}: {err:?} does not say {reason:?}"
+    );
     assert!(stdout(&out).is_empty(), "{args:?}: nothing may be summed");
 }
 
 #[test]
 fn option_errors() {
     let f = fixture("uniform-f64.npy");
-    assert_option_error(&["--plan", "stale", &f], "--plan stale needs --stale-from FILE");
-    assert_option_error(&["--stale-from", &f, &f], "--stale-from is only used by --plan stale");
-    assert_option_error(&["--plan", "stale", "--stale-from", "nope.npy", &f], "nope.npy");
+    assert_option_error(
+        &["--plan", "stale", &f],
+        "--plan stale needs --stale-from FILE",
+    );
+    assert_option_error(
+        &["--stale-from", &f, &f],
+        "--stale-from is only used by --plan stale",
+    );
+    assert_option_error(
+        &["--plan", "stale", "--stale-from", "nope.npy", &f],
+        "nope.npy",
+    );
     assert_option_error(&["--plan", "sideways", &f], "unknown plan `sideways`");
     assert_option_error(&["--order", "interleaved:4", &f], "not implemented yet");
     assert_option_error(&["--order", "rows:1920", &f], "not implemented yet");
-    assert_option_error(&["--order", "backwards", &f], "unknown CPU order `backwards`");
+    assert_option_error(
+        &["--order", "backwards", &f],
+        "unknown CPU order `backwards`",
+    );
     assert_option_error(&["--engine", "fpga", &f], "fpga");
 }
 
@@ -305,9 +418,15 @@ fn text_output_names_every_field() {
     let text = stdout(&out);
     let (want, _) = npyz_loop_bits(&f);
     let want_line = format!("  sum     {:?} (0x{want:08x})", f32::from_bits(want as u32));
-    assert!(text.starts_with(&format!("{f}\n  terms   4099 f32 in 5 chunks\n")), "{text}");
+    assert!(
+        text.starts_with(&format!("{f}\n  terms   4099 f32 in 5 chunks\n")),
+        "{text}"
+    );
     assert!(text.contains(&want_line), "{text}\nwant {want_line}");
-    assert!(text.contains("  engine  walk (plan fixed:10, order sequential): "), "{text}");
+    assert!(
+        text.contains("  engine  walk (plan fixed:10, order sequential): "),
+        "{text}"
+    );
     assert!(text.contains("  check   equal to the loop\n"), "{text}");
 }
 
@@ -317,7 +436,11 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
     let out = binade(&["--engine", "gpu", "--check", "--format", "json", &f]);
     let err = stderr(&out);
     if out.status.code() == Some(3) {
-        assert_eq!(err.lines().count(), 1, "no-GPU message must be one line: {err:?}");
+        assert_eq!(
+            err.lines().count(),
+            1,
+            "no-GPU message must be one line: {err:?}"
+        );
         assert!(err.starts_with("binade sum: no GPU: "), "{err:?}");
         println!("skipped: --engine gpu found no usable GPU ({})", err.trim());
         return;
@@ -336,9 +459,15 @@ fn f32_files_are_summed_in_f32() {
     let terms = [1.0f32, 2f32.powi(-24), 2f32.powi(-24)];
     let in_f32 = loop_sum::<F32>(&terms);
     let in_f64 = loop_sum::<F64>(&terms.map(f64::from)) as f32;
-    assert_ne!(in_f32.to_bits(), in_f64.to_bits(), "the witness must tell the two apart");
+    assert_ne!(
+        in_f32.to_bits(),
+        in_f64.to_bits(),
+        "the witness must tell the two apart"
+    );
     let dir = tempfile::tempdir().unwrap();
-    let path = raw_file(dir.path(), "t.f32", &terms, |x: f32| x.to_le_bytes().to_vec());
+    let path = raw_file(dir.path(), "t.f32", &terms, |x: f32| {
+        x.to_le_bytes().to_vec()
+    });
     let out = binade(&["--format", "json", "--dtype", "f32", &path]);
     assert_eq!(hex(&json_lines(&out)[0]["bits"]), F32::to_bits(in_f32));
 }
