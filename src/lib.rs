@@ -7,6 +7,7 @@
 //! plain loop for any chunk where a unit does not apply. The result has the loop's bits for
 //! every input and every plan.
 
+pub mod algebra;
 pub mod format;
 pub mod inputs;
 pub mod mutant;
