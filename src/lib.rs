@@ -8,6 +8,7 @@
 //! every input and every plan.
 
 pub mod algebra;
+pub mod battery;
 pub mod format;
 pub mod inputs;
 pub mod mutant;
@@ -16,6 +17,7 @@ pub mod plan;
 pub mod unit;
 pub mod walk;
 pub mod plot;
+pub mod sampler;
 pub mod provenance;
 pub mod report;
 pub mod cli;
