@@ -11,6 +11,7 @@ pub mod algebra;
 pub mod battery;
 pub mod format;
 pub mod inputs;
+pub mod kill;
 pub mod mutant;
 pub mod oracle;
 pub mod plan;
