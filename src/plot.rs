@@ -126,7 +126,7 @@ impl Plot {
         if cats.is_empty() || series.is_empty() {
             bail!("bar chart `{}` has no data", self.stem);
         }
-        let width = (cats.len() as u32 * 90).clamp(900, 2400);
+        let width = (cats.len() as u32 * 120 + 160).clamp(900, 3000);
         let root = BitMapBackend::new(path, (width, 640)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let max = series.iter().flat_map(|(_, v)| v.iter().copied()).fold(0.0f64, f64::max).max(1e-9);
@@ -141,7 +141,7 @@ impl Plot {
             }
         };
         let mut builder = ChartBuilder::on(&root);
-        builder.caption(&self.title, ("sans-serif", 22)).margin(12).x_label_area_size(90).y_label_area_size(80);
+        builder.caption(&self.title, ("sans-serif", 22)).margin(12).x_label_area_size(40).y_label_area_size(80);
         macro_rules! finish {
             ($chart:expr, $floor:expr) => {{
                 let mut chart = $chart;
@@ -150,7 +150,7 @@ impl Plot {
                     .disable_x_mesh()
                     .x_labels(cats.len() * 2 + 1)
                     .x_label_formatter(&cat_label)
-                    .x_label_style(("sans-serif", 13).into_font().transform(FontTransform::Rotate90))
+                    .x_label_style(("sans-serif", 12))
                     .y_desc(y_label)
                     .draw()
                     .map_err(err)?;
@@ -177,7 +177,7 @@ impl Plot {
         }
         if log_y {
             let floor = 0.5;
-            let chart = builder.build_cartesian_2d(0.0..n, (floor..max * 4.0).log_scale()).map_err(err)?;
+            let chart = builder.build_cartesian_2d(0.0..n, (floor..max * 40.0).log_scale()).map_err(err)?;
             finish!(chart, floor);
         } else {
             let chart = builder.build_cartesian_2d(0.0..n, 0.0..max * 1.1).map_err(err)?;
@@ -238,7 +238,7 @@ impl Plot {
         if rows.is_empty() || cols.is_empty() {
             bail!("heatmap `{}` has no cells", self.stem);
         }
-        let cell_w = 110u32;
+        let cell_w = 150u32;
         let cell_h = 34u32;
         let width = 260 + cell_w * cols.len() as u32;
         let height = 200 + cell_h * rows.len() as u32;
@@ -248,7 +248,7 @@ impl Plot {
         let mut chart = ChartBuilder::on(&root)
             .caption(&self.title, ("sans-serif", 22))
             .margin(12)
-            .x_label_area_size(120)
+            .x_label_area_size(40)
             .y_label_area_size(220)
             .build_cartesian_2d(0..nc, 0..nr)
             .map_err(err)?;
@@ -261,7 +261,7 @@ impl Plot {
             .y_labels(rows.len() + 1)
             .x_label_formatter(&col_label)
             .y_label_formatter(&row_label)
-            .x_label_style(("sans-serif", 13).into_font().transform(FontTransform::Rotate90))
+            .x_label_style(("sans-serif", 11))
             .y_label_style(("sans-serif", 13))
             .draw()
             .map_err(err)?;

@@ -6,6 +6,8 @@
 //! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
 
 pub mod config;
+pub mod one_term_rule;
+pub mod pipeline_plans;
 
 use std::path::PathBuf;
 
@@ -115,9 +117,10 @@ pub type Runner = fn(&Context) -> Result<Outcome>;
 /// The runner named `name` in an experiment file's `runner` field.
 pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
+        "one-term-rule" => one_term_rule::run,
+        "pipeline-plans" => pipeline_plans::run,
         _ => return None,
     };
-    #[allow(unreachable_code)]
     Some(r)
 }
 
