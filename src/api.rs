@@ -5,7 +5,8 @@
 //! infinities, negative and subnormal terms included. [`ordered_sum_with`] picks the plan and
 //! returns how the walk went. The types and stages re-exported here let you build your own
 //! pipeline (for example to put some stages on a device): make chunk sums, a plan, chunk units,
-//! then walk.
+//! then walk. The stages take the algebra as a value: [`Mutant::None`] is the correct one
+//! (the other mutants exist to prove that the tests catch broken algebras).
 //!
 //! ```
 //! use binade::api::{chunk_sums, chunk_units, plan, walk, Mutant, PlanKind, F64};
@@ -13,8 +14,8 @@
 //! let terms: Vec<f64> = (0..5000).map(|i| 1.0 / (1.0 + i as f64)).collect();
 //! let sums = chunk_sums::<F64>(&terms);
 //! let plan = plan::make::<F64>(&PlanKind::TreePrefix, &sums, None);
-//! let units = chunk_units::<F64>(&terms, &plan, Mutant::None);
-//! let result = walk::<F64>(&terms, &plan, &units, Mutant::None);
+//! let units = chunk_units::<F64, Mutant>(&terms, &plan, &Mutant::None);
+//! let result = walk::<F64, Mutant>(&terms, &plan, &units, &Mutant::None);
 //!
 //! let mut s = 0.0f64;
 //! for x in &terms {
@@ -23,15 +24,14 @@
 //! assert_eq!(result.total.to_bits(), s.to_bits());
 //! ```
 
-use crate::walk::pipeline;
-
+pub use crate::algebra::Algebra;
 pub use crate::format::{same_result, Format, F32, F64};
 pub use crate::mutant::Mutant;
 pub use crate::order::CpuOrder;
 pub use crate::plan::{self, Plan, PlanKind};
 pub use crate::unit::{apply, compose, run_unit, term_unit, Binade, Unit};
 pub use crate::walk::{
-    chunk_count, chunk_sums, chunk_units, loop_sum, walk, Walk, CHUNK, LANES, PER_LANE,
+    chunk_count, chunk_sums, chunk_units, loop_sum, pipeline, walk, Walk, CHUNK, LANES, PER_LANE,
 };
 
 /// The sequential sum of f64 `terms`, computed chunk by chunk with the default
@@ -76,7 +76,7 @@ pub fn ordered_sum_f32(terms: &[f32]) -> f32 {
 ///
 /// Guarantee: `total` has the loop's bits for every plan; a plan only moves chunks between
 /// `applied` and `fallback`. [`PlanKind::Stale`] has no other input to borrow a plan from
-/// here, so it takes every chunk term by term (use [`crate::walk::pipeline`] to give it one).
+/// here, so it takes every chunk term by term (use [`pipeline`] to give it one).
 ///
 /// ```
 /// use binade::PlanKind;
@@ -89,7 +89,7 @@ pub fn ordered_sum_f32(terms: &[f32]) -> f32 {
 /// assert!(good.applied > bad.applied);
 /// ```
 pub fn ordered_sum_with(terms: &[f64], plan: &PlanKind) -> Walk<f64> {
-    pipeline::<F64>(terms, plan, None, Mutant::None)
+    pipeline::<F64, Mutant>(terms, plan, None, &Mutant::None)
 }
 
 /// [`ordered_sum_with`] for f32 terms, summed in f32.
@@ -105,7 +105,7 @@ pub fn ordered_sum_with(terms: &[f64], plan: &PlanKind) -> Walk<f64> {
 /// assert_eq!((w.applied, w.fallback), (0, 2));
 /// ```
 pub fn ordered_sum_f32_with(terms: &[f32], plan: &PlanKind) -> Walk<f32> {
-    pipeline::<F32>(terms, plan, None, Mutant::None)
+    pipeline::<F32, Mutant>(terms, plan, None, &Mutant::None)
 }
 
 #[cfg(test)]

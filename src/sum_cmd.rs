@@ -360,7 +360,12 @@ impl Engine for HostWalkEngine {
         plan: &PlanKind,
         stale: Option<&[f64]>,
     ) -> Result<Walk<f64>> {
-        Ok(walk::pipeline::<F64>(terms, plan, stale, Mutant::None))
+        Ok(walk::pipeline::<F64, Mutant>(
+            terms,
+            plan,
+            stale,
+            &Mutant::None,
+        ))
     }
     fn sum_f32(
         &mut self,
@@ -368,7 +373,12 @@ impl Engine for HostWalkEngine {
         plan: &PlanKind,
         stale: Option<&[f32]>,
     ) -> Result<Walk<f32>> {
-        Ok(walk::pipeline::<F32>(terms, plan, stale, Mutant::None))
+        Ok(walk::pipeline::<F32, Mutant>(
+            terms,
+            plan,
+            stale,
+            &Mutant::None,
+        ))
     }
 }
 
