@@ -152,3 +152,8 @@ mod tests {
         assert_eq!(ordered_sum_f32(&[]).to_bits(), 0);
     }
 }
+
+/// The Rust examples of `docs/sum.md`, run as doc tests so the documentation stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/sum.md")]
+struct SumDocExamples;

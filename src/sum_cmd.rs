@@ -393,9 +393,14 @@ fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, NoDevice> {
 
 /// GPU CONNECTION POINT (the only place `--engine gpu` reaches the device).
 ///
-/// To connect: open the device with `crate::gpu::Gpu::open()?` and return a boxed [`Engine`]
-/// whose `sum_f64`/`sum_f32` run `crate::gpu::GpuOrderedSum`. Until `crate::gpu` is part of
-/// this build there is no device code, so `--engine gpu` reports "no GPU" (exit 3).
+/// To connect: open the device with `crate::gpu::Gpu::open()?`, build
+/// `crate::gpu::GpuOrderedSum::new(&gpu, Mutant::None)` (a compile error becomes a
+/// `NoDevice` reason) and return it boxed as an [`Engine`]: `sum_f64` runs
+/// `sums_of(terms, &[0..terms.len()], plan, stale_sums)` where `stale_sums` are
+/// `walk::chunk_sums::<F64>(stale)` (the device plan takes the stale input's chunk sums, this
+/// trait passes its terms), and maps the one `GpuSum` to a [`Walk`]; `sum_f32` reports that
+/// the device sums f64 only, until it has an f32 pipeline. Until `crate::gpu` is part of this
+/// build there is no device code, so `--engine gpu` reports "no GPU" (exit 3).
 fn open_gpu_engine() -> Result<Box<dyn Engine>, NoDevice> {
     Err(NoDevice(
         "this build has no GPU engine (crate::gpu is not linked into `binade sum`)".into(),
