@@ -308,6 +308,10 @@ fn decode(bytes: &[u8], dtype: Dtype, big_endian: bool) -> Terms {
 pub trait Engine {
     /// The engine's name in reports (`loop`, `walk`, `gpu`).
     fn name(&self) -> &'static str;
+    /// True when the engine follows a plan (false for the plain loop, which has none).
+    fn planned(&self) -> bool {
+        true
+    }
     /// The sum of f64 terms under plan `plan` (`stale` feeds [`PlanKind::Stale`]).
     fn sum_f64(
         &mut self,
@@ -338,6 +342,9 @@ fn loop_walk<F: Format>(terms: &[F::Value]) -> Walk<F::Value> {
 impl Engine for LoopEngine {
     fn name(&self) -> &'static str {
         "loop"
+    }
+    fn planned(&self) -> bool {
+        false
     }
     fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
         Ok(loop_walk::<F64>(terms))
@@ -424,8 +431,8 @@ pub struct FileReport {
     pub chunks: usize,
     /// The engine's name.
     pub engine: &'static str,
-    /// The plan's name.
-    pub plan: String,
+    /// The plan's name (`null` for the loop engine, which follows no plan).
+    pub plan: Option<String>,
     /// The CPU order reproduced.
     pub order: &'static str,
     /// The engine's sum, shortest decimal that reads back to the same value.
@@ -485,7 +492,7 @@ fn sum_file(
     match args.order {
         CpuOrder::Sequential => {}
     }
-    let name = engine.name();
+    let (name, planned) = (engine.name(), engine.planned());
     let (dtype, total, check, fallback) = match &terms {
         Terms::F64(t) => {
             let stale = stale.map(Terms::as_f64);
@@ -512,7 +519,7 @@ fn sum_file(
         terms: terms.len(),
         chunks: chunk_count(terms.len()),
         engine: name,
-        plan: args.plan.name(),
+        plan: planned.then(|| args.plan.name()),
         order: args.order.name(),
         sum: total.0,
         bits: total.1,
@@ -526,9 +533,14 @@ fn text_block(r: &FileReport) -> String {
     let mut out = format!("{}\n", r.file);
     out += &format!("  terms   {} {} in {} chunks\n", r.terms, r.dtype, r.chunks);
     out += &format!("  sum     {} ({})\n", r.sum, r.bits);
+    let plan = r
+        .plan
+        .as_ref()
+        .map(|p| format!("plan {p}, "))
+        .unwrap_or_default();
     out += &format!(
-        "  engine  {} (plan {}, order {}): {} of {} chunks term by term\n",
-        r.engine, r.plan, r.order, r.term_by_term_chunks, r.chunks
+        "  engine  {} ({plan}order {}): {} of {} chunks term by term\n",
+        r.engine, r.order, r.term_by_term_chunks, r.chunks
     );
     match &r.check {
         Some(c) if c.equal => out += "  check   equal to the loop\n",
