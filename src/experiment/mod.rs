@@ -6,6 +6,8 @@
 //! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
 
 pub mod config;
+pub mod mutations;
+pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
 
@@ -119,6 +121,7 @@ pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
         "one-term-rule" => one_term_rule::run,
         "pipeline-plans" => pipeline_plans::run,
+        "mutations" => mutations::run,
         _ => return None,
     };
     Some(r)
