@@ -5,6 +5,7 @@
 //! `[params]`, `[quick]` and `[full]` tables; the chosen mode's table is laid over
 //! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
 
+pub mod cargo_mutants;
 pub mod config;
 pub mod mutations;
 pub mod mutations_extra;
@@ -122,6 +123,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "one-term-rule" => one_term_rule::run,
         "pipeline-plans" => pipeline_plans::run,
         "mutations" => mutations::run,
+        "cargo-mutants" => cargo_mutants::run,
         _ => return None,
     };
     Some(r)
