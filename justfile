@@ -11,3 +11,8 @@ test:
 # List the experiments.
 list:
     cargo run --release --quiet -- list
+
+# Generic mutation testing of the algebra modules (installs cargo-mutants if needed).
+mutants *ARGS:
+    command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
+    cargo run --release --quiet -- run cargo-mutants {{ARGS}}

@@ -5,7 +5,10 @@
 //! `[params]`, `[quick]` and `[full]` tables; the chosen mode's table is laid over
 //! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
 
+pub mod cargo_mutants;
 pub mod config;
+pub mod mutations;
+pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
 
@@ -119,6 +122,8 @@ pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
         "one-term-rule" => one_term_rule::run,
         "pipeline-plans" => pipeline_plans::run,
+        "mutations" => mutations::run,
+        "cargo-mutants" => cargo_mutants::run,
         _ => return None,
     };
     Some(r)
