@@ -716,6 +716,50 @@ mod tests {
         );
     }
 
+    /// The walk under a broken algebra: what `--check` exists to catch.
+    struct TieAlwaysUpEngine;
+
+    impl Engine for TieAlwaysUpEngine {
+        fn name(&self) -> &'static str {
+            "walk/tie-always-up"
+        }
+        fn sum_f64(&mut self, t: &[f64], p: &PlanKind, s: Option<&[f64]>) -> Result<Walk<f64>> {
+            Ok(walk::pipeline::<F64, Mutant>(t, p, s, &Mutant::TieAlwaysUp))
+        }
+        fn sum_f32(&mut self, t: &[f32], p: &PlanKind, s: Option<&[f32]>) -> Result<Walk<f32>> {
+            Ok(walk::pipeline::<F32, Mutant>(t, p, s, &Mutant::TieAlwaysUp))
+        }
+    }
+
+    fn sum_args(argv: &[&str]) -> SumArgs {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from(["binade", "sum"].iter().chain(argv)).unwrap();
+        match cli.command {
+            crate::cli::Command::Sum(args) => args,
+            other => panic!("parsed as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn check_reports_a_wrong_engine() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/npy/adversarial-ties-f64.npy"
+        );
+        let args = sum_args(&["--check", path]);
+        let report = sum_file(&mut TieAlwaysUpEngine, Path::new(path), &args, None).unwrap();
+        let check = report.check.clone().unwrap();
+        assert!(
+            !check.equal,
+            "a tie-always-up walk must differ on {path}: {report:?}"
+        );
+        assert_ne!(report.bits, check.loop_bits);
+        assert!(text_block(&report).contains("  check   DIFFERS from the loop: "));
+        let right = sum_file(&mut HostWalkEngine, Path::new(path), &args, None).unwrap();
+        assert_eq!(right.bits, check.loop_bits);
+        assert!(right.check.unwrap().equal);
+    }
+
     #[test]
     fn show_gives_shortest_decimal_and_full_width_hex() {
         assert_eq!(
