@@ -7,17 +7,17 @@
 //! plain loop for any chunk where a unit does not apply. The result has the loop's bits for
 //! every input and every plan.
 
-pub mod cli;
-pub mod device_header;
-pub mod experiment;
 pub mod format;
 pub mod inputs;
 pub mod mutant;
 pub mod oracle;
 pub mod plan;
+pub mod unit;
+pub mod walk;
+pub mod device_header;
 pub mod plot;
 pub mod provenance;
 pub mod report;
+pub mod cli;
+pub mod experiment;
 pub mod sum_cmd;
-pub mod unit;
-pub mod walk;
