@@ -15,6 +15,7 @@ pub mod plan;
 pub mod unit;
 pub mod walk;
 pub mod device_header;
+pub mod gpu;
 pub mod plot;
 pub mod provenance;
 pub mod report;
