@@ -11,3 +11,14 @@ test:
 # List the experiments.
 list:
     cargo run --release --quiet -- list
+
+# Build here and stage the binary and the experiment files in .devbin/ (ignored) for the GPU
+# machine, then print the command to run there (carry `.devbin`). ARGS go to both runs (e.g. --quick).
+gpu *ARGS:
+    cargo build --release
+    mkdir -p .devbin
+    cp target/release/binade .devbin/binade
+    rm -rf .devbin/experiments && cp -r experiments .devbin/experiments
+    grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
+    @echo 'device command (carry [".devbin"]); the reports come back as $OUT/gpu-reports.tar.gz:'
+    @echo 'cd .devbin && for p in python3 /opt/torch/.venv/bin/python; do "$p" -c "import cupy" 2>/dev/null && export BINADE_PYTHON="$p" && break; done; rc=0; ./binade run gpu-parity {{ARGS}} --experiments experiments --out reports/gpu-parity || rc=$?; ./binade run gpu-timing {{ARGS}} --experiments experiments --out reports/gpu-timing || rc=$?; tar czf "$OUT/gpu-reports.tar.gz" reports; exit $rc'

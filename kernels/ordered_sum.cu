@@ -208,6 +208,7 @@ extern "C" __global__ void ordered_totals(const double *__restrict__ terms, cons
             __syncthreads();
             if (threadIdx.x == 0) {
                 double acc = __longlong_as_double((long long)s);
+#pragma unroll 8
                 for (unsigned int t = 0; t < count; t++) acc = __dadd_rn(acc, st_terms[t]);
                 s = (u64)__double_as_longlong(acc);
                 fallback++;
@@ -231,7 +232,9 @@ extern "C" __global__ void loop_sums(const double *__restrict__ terms, const u64
     if (k >= nseg) return;
     double s = 0.0;
     const double *p = terms + seg_start[k];
-    for (u64 i = 0; i < seg_len[k]; i++) s = __dadd_rn(s, p[i]);
+    const u64 n = seg_len[k];
+#pragma unroll 8
+    for (u64 i = 0; i < n; i++) s = __dadd_rn(s, p[i]);
     totals[k] = s;
 }
 

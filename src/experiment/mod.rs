@@ -6,6 +6,8 @@
 //! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
 
 pub mod config;
+pub mod gpu_parity;
+pub mod gpu_timing;
 
 use std::path::PathBuf;
 
@@ -115,6 +117,8 @@ pub type Runner = fn(&Context) -> Result<Outcome>;
 /// The runner named `name` in an experiment file's `runner` field.
 pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
+        "gpu-parity" => gpu_parity::run,
+        "gpu-timing" => gpu_timing::run,
         _ => return None,
     };
     #[allow(unreachable_code)]

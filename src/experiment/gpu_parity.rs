@@ -1,0 +1,531 @@
+//! `gpu-parity`: every exact GPU sum against the CPU loop, bit for bit, for every input kind,
+//! size and plan kind, plus long streams; and the plain tree sum's distance from the loop
+//! (what a port has before it is exact).
+
+use std::ops::Range;
+
+use anyhow::Result;
+use rayon::prelude::*;
+
+use super::{ConfigError, Context, Outcome};
+use crate::format::{same_result, F64};
+use crate::gpu::{Gpu, GpuOrderedSum, GpuSum};
+use crate::inputs::{InputKind, STANDARD_SIZES};
+use crate::mutant::Mutant;
+use crate::plan::PlanKind;
+use crate::plot::{Plot, PlotKind};
+use crate::report::{thousands, Report, Table};
+use crate::walk::{chunk_count, chunk_sums, loop_sum};
+
+/// One exact sum checked against the loop.
+#[derive(Clone, Debug)]
+struct Check {
+    kind: InputKind,
+    n: usize,
+    plan: String,
+    got: GpuSum,
+    want: f64,
+}
+
+impl Check {
+    fn ok(&self) -> bool {
+        same_result::<F64>(self.got.total.to_bits(), self.want.to_bits())
+    }
+}
+
+/// One tree sum (and the one-lane loop, where run) against the loop.
+#[derive(Clone, Debug)]
+struct Baseline {
+    kind: InputKind,
+    n: usize,
+    want: f64,
+    tree: f64,
+    lane_loop: Option<f64>,
+}
+
+/// Distance of `got` from `want`: absolute, relative and in units in the last place (None
+/// where a NaN or an infinity makes it meaningless).
+fn distance(got: f64, want: f64) -> Option<(f64, f64, u64)> {
+    if !got.is_finite() || !want.is_finite() {
+        return None;
+    }
+    let ordered = |x: f64| {
+        let b = x.to_bits();
+        if b >> 63 == 1 {
+            -((b & !(1 << 63)) as i128)
+        } else {
+            b as i128
+        }
+    };
+    let abs = (got - want).abs();
+    let rel = if want != 0.0 { abs / want.abs() } else { abs };
+    Some((
+        abs,
+        rel,
+        (ordered(got) - ordered(want)).unsigned_abs() as u64,
+    ))
+}
+
+fn parse_list<T: std::str::FromStr<Err = String>>(
+    ctx: &Context,
+    key: &str,
+    default: Vec<String>,
+) -> Result<Vec<T>> {
+    let names: Vec<String> = ctx.get_or(key, default)?;
+    names
+        .iter()
+        .map(|s| {
+            s.parse::<T>()
+                .map_err(|e| ConfigError::new(&ctx.file, key, e).into())
+        })
+        .collect()
+}
+
+/// `n` terms of `kind` for a long stream: built from independently seeded pieces in parallel
+/// (kinds whose terms depend on the position or the running sum are built in one piece).
+pub fn stream_terms(kind: InputKind, n: usize, seed: u64) -> Vec<f64> {
+    const PIECE: usize = 1 << 22;
+    if n <= PIECE || matches!(kind, InputKind::AdversarialTies | InputKind::Geometric) {
+        return kind.generate::<F64>(n, seed);
+    }
+    let mut out = vec![0.0f64; n];
+    out.par_chunks_mut(PIECE)
+        .enumerate()
+        .for_each(|(i, piece)| {
+            let s = seed ^ (i as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03);
+            piece.copy_from_slice(&kind.generate::<F64>(piece.len(), s));
+        });
+    out
+}
+
+/// The experiment's settings.
+struct Settings {
+    kinds: Vec<InputKind>,
+    sizes: Vec<usize>,
+    streams: Vec<usize>,
+    plans: Vec<PlanKind>,
+    stream_plans: Vec<PlanKind>,
+    mutant: Mutant,
+}
+
+fn settings(ctx: &Context) -> Result<Settings> {
+    let all_kinds = InputKind::ALL
+        .iter()
+        .map(|k| k.name().to_string())
+        .collect();
+    let stream_plans = parse_list::<PlanKind>(ctx, "stream_plans", vec!["tree-prefix".into()])?;
+    let mutant: String = ctx.get_or("mutant", "none".to_string())?;
+    Ok(Settings {
+        kinds: parse_list::<InputKind>(ctx, "kinds", all_kinds)?,
+        sizes: ctx.get_or("sizes", STANDARD_SIZES.to_vec())?,
+        streams: ctx.get("streams")?,
+        plans: PlanKind::standard(ctx.seed),
+        stream_plans,
+        mutant: mutant
+            .parse()
+            .map_err(|e: String| ConfigError::new(&ctx.file, "mutant", e))?,
+    })
+}
+
+/// Runs the experiment (needs a GPU).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let gpu = Gpu::open()?;
+    let set = settings(ctx)?;
+    let sum = GpuOrderedSum::new(&gpu, set.mutant)?;
+    let mut checks = Vec::new();
+    let mut baselines = Vec::new();
+    let bar = ctx.progress(set.kinds.len() as u64, "gpu-parity");
+    for (i, &kind) in set.kinds.iter().enumerate() {
+        let next = set.kinds[(i + 1) % set.kinds.len()];
+        let max = set.sizes.iter().copied().max().unwrap_or(0);
+        let stale = chunk_sums::<F64>(&next.generate::<F64>(max, ctx.seed ^ 0x57a1e));
+        standard_sizes(
+            &sum,
+            ctx.seed,
+            kind,
+            &set,
+            &stale,
+            &mut checks,
+            &mut baselines,
+        )?;
+        for &n in &set.streams {
+            stream(
+                &sum,
+                ctx.seed,
+                kind,
+                n,
+                &set.stream_plans,
+                &stale,
+                &mut checks,
+                &mut baselines,
+            )?;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(outcome(ctx, &gpu, &set, &checks, &baselines))
+}
+
+fn segments_of(sizes: &[usize]) -> Vec<Range<usize>> {
+    let mut at = 0;
+    sizes
+        .iter()
+        .map(|&n| {
+            at += n;
+            at - n..at
+        })
+        .collect()
+}
+
+/// All standard sizes of one kind as segments of one buffer: one launch sequence per plan.
+fn standard_sizes(
+    sum: &GpuOrderedSum,
+    seed: u64,
+    kind: InputKind,
+    set: &Settings,
+    stale: &[f64],
+    checks: &mut Vec<Check>,
+    baselines: &mut Vec<Baseline>,
+) -> Result<()> {
+    let pieces: Vec<Vec<f64>> = set
+        .sizes
+        .iter()
+        .map(|&n| kind.generate::<F64>(n, seed ^ n as u64))
+        .collect();
+    let wants: Vec<f64> = pieces.iter().map(|p| loop_sum::<F64>(p)).collect();
+    let all: Vec<f64> = pieces.concat();
+    let segments = segments_of(&set.sizes);
+    let dev = sum.upload(&all)?;
+    let mut job = sum.job(dev.slice(0..all.len()), &segments)?;
+    for plan in &set.plans {
+        let got = sum.run(&mut job, plan, Some(stale))?;
+        for (k, g) in got.into_iter().enumerate() {
+            checks.push(Check {
+                kind,
+                n: set.sizes[k],
+                plan: plan.name(),
+                got: g,
+                want: wants[k],
+            });
+        }
+    }
+    let tree = sum.tree_sums(&mut job)?;
+    let lane = sum.loop_sums(&mut job)?;
+    for k in 0..set.sizes.len() {
+        baselines.push(Baseline {
+            kind,
+            n: set.sizes[k],
+            want: wants[k],
+            tree: tree[k],
+            lane_loop: Some(lane[k]),
+        });
+    }
+    Ok(())
+}
+
+/// One long stream of `kind`: the plans of `plans` and the tree sum.
+#[allow(clippy::too_many_arguments)]
+fn stream(
+    sum: &GpuOrderedSum,
+    seed: u64,
+    kind: InputKind,
+    n: usize,
+    plans: &[PlanKind],
+    stale: &[f64],
+    checks: &mut Vec<Check>,
+    baselines: &mut Vec<Baseline>,
+) -> Result<()> {
+    let terms = stream_terms(kind, n, seed ^ 0x5173 ^ n as u64);
+    let want = loop_sum::<F64>(&terms);
+    let dev = sum.upload(&terms)?;
+    drop(terms);
+    let mut job = sum.job(dev.slice(0..n), &[0..n])?;
+    for plan in plans {
+        let got = sum.run(&mut job, plan, Some(stale))?;
+        checks.push(Check {
+            kind,
+            n,
+            plan: plan.name(),
+            got: got[0],
+            want,
+        });
+    }
+    let tree = sum.tree_sums(&mut job)?;
+    baselines.push(Baseline {
+        kind,
+        n,
+        want,
+        tree: tree[0],
+        lane_loop: None,
+    });
+    Ok(())
+}
+
+fn outcome(
+    ctx: &Context,
+    gpu: &Gpu,
+    set: &Settings,
+    checks: &[Check],
+    baselines: &[Baseline],
+) -> Outcome {
+    let failures = checks.iter().filter(|c| !c.ok()).count() as u64;
+    let tree_same = baselines
+        .iter()
+        .filter(|b| same_result::<F64>(b.tree.to_bits(), b.want.to_bits()))
+        .count();
+    let max_ulps = baselines
+        .iter()
+        .filter_map(|b| distance(b.tree, b.want))
+        .map(|d| d.2)
+        .max()
+        .unwrap_or(0);
+    let mut r = Report::new(
+        &ctx.name,
+        "GPU ordered sums against the CPU loop, bit for bit",
+    );
+    r.headline(format!(
+        "{} of {} exact GPU sums have the CPU loop's bits ({} input kinds, {} plan kinds, up to {} terms); the plain tree sum matched {} of {}, off by up to {} ulps",
+        checks.len() as u64 - failures,
+        checks.len(),
+        set.kinds.len(),
+        set.plans.len(),
+        thousands(set.sizes.iter().chain(&set.streams).copied().max().unwrap_or(0) as u64),
+        tree_same,
+        baselines.len(),
+        thousands(max_ulps)
+    ));
+    r.text(format!(
+        "Device: {} ({}). Mutant: `{}`. Every sum is `s = 0; for x in terms {{ s += x }}` on the host CPU (the reference) and on the device through the four kernels of `kernels/ordered_sum.cu` (chunk sums, plan, chunk units, walk). The standard sizes of one input kind are segments of one buffer, summed in one launch sequence per plan; streams of {} terms are one sum each, with the plans {}. `stale` plans use the chunk sums of the next input kind. Bits are compared with `to_bits()` (NaN equal to NaN).",
+        gpu.name,
+        gpu.arch,
+        set.mutant,
+        set.streams.iter().map(|&n| thousands(n as u64)).collect::<Vec<_>>().join(" and "),
+        set.stream_plans.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+    ));
+    r.table(plan_table(checks));
+    r.table(kind_table(set, checks));
+    r.table(before_after_table(set, checks, baselines));
+    r.plot(identical_plot(set, checks, baselines));
+    r.table(detail_table(baselines, checks));
+    if failures > 0 {
+        r.table(mismatch_table(ctx.seed, checks));
+    }
+    Outcome {
+        report: r,
+        failures,
+    }
+}
+
+fn plan_table(checks: &[Check]) -> Table {
+    let mut t = Table::new(
+        "by_plan",
+        "Exact sums by plan kind",
+        &[
+            "plan",
+            "sums",
+            "identical",
+            "mismatches",
+            "chunks applied",
+            "chunks term by term",
+        ],
+    );
+    let mut names: Vec<String> = Vec::new();
+    for c in checks {
+        if !names.contains(&c.plan) {
+            names.push(c.plan.clone());
+        }
+    }
+    for name in names {
+        let of: Vec<&Check> = checks.iter().filter(|c| c.plan == name).collect();
+        let ok = of.iter().filter(|c| c.ok()).count();
+        let applied: u64 = of.iter().map(|c| c.got.applied).sum();
+        let fallback: u64 = of.iter().map(|c| c.got.fallback).sum();
+        t.row(vec![
+            name,
+            of.len().to_string(),
+            ok.to_string(),
+            (of.len() - ok).to_string(),
+            thousands(applied),
+            thousands(fallback),
+        ]);
+    }
+    t
+}
+
+fn kind_table(set: &Settings, checks: &[Check]) -> Table {
+    let mut t = Table::new(
+        "by_kind",
+        "Exact sums by input kind (chunk counts under the tree-prefix plan)",
+        &[
+            "input kind",
+            "sums",
+            "identical",
+            "chunks",
+            "term by term (tree-prefix)",
+        ],
+    );
+    for &kind in &set.kinds {
+        let of: Vec<&Check> = checks.iter().filter(|c| c.kind == kind).collect();
+        let ok = of.iter().filter(|c| c.ok()).count();
+        let tree: Vec<&&Check> = of.iter().filter(|c| c.plan == "tree-prefix").collect();
+        let chunks: usize = tree.iter().map(|c| chunk_count(c.n)).sum();
+        let fallback: u64 = tree.iter().map(|c| c.got.fallback).sum();
+        t.row(vec![
+            kind.name().into(),
+            of.len().to_string(),
+            ok.to_string(),
+            thousands(chunks as u64),
+            thousands(fallback),
+        ]);
+    }
+    t
+}
+
+/// Worst distances from the loop over a set of (got, want) pairs.
+fn worst(pairs: &[(f64, f64)]) -> (usize, String, String, String) {
+    let same = pairs
+        .iter()
+        .filter(|(g, w)| same_result::<F64>(g.to_bits(), w.to_bits()))
+        .count();
+    let d: Vec<(f64, f64, u64)> = pairs.iter().filter_map(|&(g, w)| distance(g, w)).collect();
+    let abs = d.iter().map(|x| x.0).fold(0.0, f64::max);
+    let rel = d.iter().map(|x| x.1).fold(0.0, f64::max);
+    let ulps = d.iter().map(|x| x.2).max().unwrap_or(0);
+    (
+        same,
+        format!("{abs:.3e}"),
+        format!("{rel:.3e}"),
+        thousands(ulps),
+    )
+}
+
+fn before_after_table(set: &Settings, checks: &[Check], baselines: &[Baseline]) -> Table {
+    let mut t = Table::new(
+        "before_after",
+        "Before (plain tree sum) and after (exact pipeline, tree-prefix plan): distance from the CPU loop",
+        &["input kind", "sums", "tree identical", "tree max abs", "tree max rel", "tree max ulps", "exact identical", "exact max abs", "exact max rel", "exact max ulps"],
+    );
+    for &kind in &set.kinds {
+        let tree: Vec<(f64, f64)> = baselines
+            .iter()
+            .filter(|b| b.kind == kind)
+            .map(|b| (b.tree, b.want))
+            .collect();
+        let exact: Vec<(f64, f64)> = checks
+            .iter()
+            .filter(|c| c.kind == kind && c.plan == "tree-prefix")
+            .map(|c| (c.got.total, c.want))
+            .collect();
+        let (ts, ta, tr, tu) = worst(&tree);
+        let (es, ea, er, eu) = worst(&exact);
+        t.row(vec![
+            kind.name().into(),
+            tree.len().to_string(),
+            ts.to_string(),
+            ta,
+            tr,
+            tu,
+            es.to_string(),
+            ea,
+            er,
+            eu,
+        ]);
+    }
+    t
+}
+
+fn identical_plot(set: &Settings, checks: &[Check], baselines: &[Baseline]) -> Plot {
+    let share = |pairs: Vec<(f64, f64)>| {
+        let same = pairs
+            .iter()
+            .filter(|(g, w)| same_result::<F64>(g.to_bits(), w.to_bits()))
+            .count();
+        100.0 * same as f64 / pairs.len().max(1) as f64
+    };
+    let tree = set
+        .kinds
+        .iter()
+        .map(|&k| {
+            share(
+                baselines
+                    .iter()
+                    .filter(|b| b.kind == k)
+                    .map(|b| (b.tree, b.want))
+                    .collect(),
+            )
+        })
+        .collect();
+    let exact = set
+        .kinds
+        .iter()
+        .map(|&k| {
+            share(
+                checks
+                    .iter()
+                    .filter(|c| c.kind == k)
+                    .map(|c| (c.got.total, c.want))
+                    .collect(),
+            )
+        })
+        .collect();
+    Plot {
+        stem: "identical".into(),
+        title: "Sums with the CPU loop's bits, by input kind: plain tree sum vs exact pipeline (all plans)".into(),
+        kind: PlotKind::Bars {
+            categories: set.kinds.iter().map(|k| k.name().to_string()).collect(),
+            series: vec![("plain tree sum".into(), tree), ("exact pipeline".into(), exact)],
+            y_label: "% of sums identical to the loop".into(),
+            log_y: false,
+        },
+    }
+}
+
+fn detail_table(baselines: &[Baseline], checks: &[Check]) -> Table {
+    let mut t = Table::new(
+        "detail",
+        "Every sum: the loop, the tree sum's distance, the one-lane GPU loop and the exact sums (all plans)",
+        &["input kind", "terms", "loop", "tree sum", "tree abs diff", "tree ulps", "one-lane GPU loop identical", "exact identical (plans)"],
+    );
+    for b in baselines {
+        let d = distance(b.tree, b.want);
+        let lane = b.lane_loop.map_or("not run".to_string(), |l| {
+            same_result::<F64>(l.to_bits(), b.want.to_bits()).to_string()
+        });
+        let of: Vec<&Check> = checks
+            .iter()
+            .filter(|c| c.kind == b.kind && c.n == b.n)
+            .collect();
+        let ok = of.iter().filter(|c| c.ok()).count();
+        t.row(vec![
+            b.kind.name().into(),
+            thousands(b.n as u64),
+            format!("{:e}", b.want),
+            format!("{:e}", b.tree),
+            d.map_or("n/a".into(), |d| format!("{:.3e}", d.0)),
+            d.map_or("n/a".into(), |d| thousands(d.2)),
+            lane,
+            format!("{ok}/{}", of.len()),
+        ]);
+    }
+    t.show_rows = Some(40);
+    t
+}
+
+fn mismatch_table(seed: u64, checks: &[Check]) -> Table {
+    let mut t = Table::new(
+        "mismatches",
+        &format!("Mismatching exact sums (seed {seed})"),
+        &["input kind", "terms", "plan", "gpu", "loop"],
+    );
+    for c in checks.iter().filter(|c| !c.ok()) {
+        t.row(vec![
+            c.kind.name().into(),
+            c.n.to_string(),
+            c.plan.clone(),
+            format!("{:#018x}", c.got.total.to_bits()),
+            format!("{:#018x}", c.want.to_bits()),
+        ]);
+    }
+    t.show_rows = Some(40);
+    t
+}
