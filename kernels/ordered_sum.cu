@@ -11,6 +11,9 @@
  * 3. chunk_units: each lane composes its terms in order, then lanes compose in the same tree.
  * 4. ordered_totals: lane 0 walks the chunks, staged through shared memory; a chunk whose unit
  *    does not apply is added term by term (the block stages its terms, lane 0 adds them).
+ * Beyond the seed: group_units composes runs of 256 chunks planned for one binade and
+ * ordered_totals_grouped steps over whole groups, descending into a group only where its unit
+ * does not apply.
  * Baselines: loop_sums (one lane per segment, in order), and the tree sum, which is
  * chunk_sums applied again to the chunk sums until one value per segment is left.
  */
@@ -109,17 +112,28 @@ extern "C" __global__ void chunk_sums(const double *__restrict__ terms, const u6
     if (threadIdx.x == 0) sums[c] = s;
 }
 
-/* Stage 2: one lane per segment follows the prefix of the chunk sums in order; chunk c is
- * planned for the binade of the sum of the chunks before it (0 where that prefix is zero,
- * subnormal, negative or not finite). Equal to plan::tree_prefix. */
+/* Stage 2: one block per segment; the chunk sums are staged in shared memory and lane 0
+ * follows their prefix in order: chunk c is planned for the binade of the sum of the chunks
+ * before it (0 where that prefix is zero, subnormal, negative or not finite). Equal to
+ * plan::tree_prefix. */
 extern "C" __global__ void chunk_plan(const double *__restrict__ sums, const u64 *chunk_base, unsigned int nseg,
                                       unsigned int *__restrict__ binades) {
-    unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ double st_sums[BINADE_STAGE];
+    unsigned int k = blockIdx.x;
     if (k >= nseg) return;
+    const u64 c0 = chunk_base[k], c1 = chunk_base[k + 1];
     double prefix = 0.0;
-    for (u64 c = chunk_base[k]; c < chunk_base[k + 1]; c++) {
-        binades[c] = binade_of_f64((u64)__double_as_longlong(prefix));
-        prefix = __dadd_rn(prefix, sums[c]);
+    for (u64 base = c0; base < c1; base += BINADE_STAGE) {
+        unsigned int cnt = (c1 - base) < BINADE_STAGE ? (unsigned int)(c1 - base) : BINADE_STAGE;
+        for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) st_sums[i] = sums[base + i];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (unsigned int i = 0; i < cnt; i++) {
+                binades[base + i] = binade_of_f64((u64)__double_as_longlong(prefix));
+                prefix = __dadd_rn(prefix, st_sums[i]);
+            }
+        }
+        __syncthreads();
     }
 }
 
@@ -157,10 +171,58 @@ extern "C" __global__ void chunk_units(const double *__restrict__ terms, const u
     }
 }
 
-/* Stage 4: one block per segment. Lane 0 walks the chunks from +0, applying each unit where
- * it applies; elsewhere the block stages the chunk's terms in shared memory and lane 0 adds
- * them in order. totals[k] is the loop's sum; counts[2k] chunks applied, counts[2k+1] chunks
- * added term by term. */
+/* The walk over `cnt` staged chunks (units and binades in shared memory) whose first is the
+ * global chunk `first_chunk`: lane 0 applies each unit where it applies; elsewhere the block
+ * stages the chunk's terms in shared memory and lane 0 adds them in order. Every thread of the
+ * block calls this; *s, *applied and *fallback are meaningful on lane 0 only. */
+__device__ static inline void walk_window(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                                          const u64 *chunk_base, unsigned int nseg, const u64 *st_units,
+                                          const unsigned int *st_binades, unsigned int cnt, u64 first_chunk,
+                                          double *st_terms, unsigned int *next_fail, u64 *s, u64 *applied,
+                                          u64 *fallback) {
+    unsigned int i = 0;
+    while (i < cnt) {
+        if (threadIdx.x == 0) {
+            u64 sum = *s, done = 0;
+            unsigned int j = i;
+            for (; j < cnt; j++) {
+                unsigned int b = st_binades[j];
+                binade_unit u;
+                u.even = st_units[2 * j];
+                u.odd = st_units[2 * j + 1];
+                u64 out;
+                if (b == 0u || !binade_apply_f64(u, b, sum, &out)) break;
+                sum = out;
+                done++;
+            }
+            *s = sum;
+            *applied += done;
+            *next_fail = j;
+        }
+        __syncthreads();
+        unsigned int j = *next_fail;
+        if (j >= cnt) break;
+        u64 first;
+        unsigned int count;
+        chunk_span(seg_start, seg_len, chunk_base, nseg, first_chunk + j, &first, &count);
+        for (unsigned int t = threadIdx.x; t < count; t += blockDim.x) st_terms[t] = terms[first + t];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double acc = __longlong_as_double((long long)*s);
+#pragma unroll 8
+            for (unsigned int t = 0; t < count; t++) acc = __dadd_rn(acc, st_terms[t]);
+            *s = (u64)__double_as_longlong(acc);
+            *fallback += 1;
+        }
+        __syncthreads();
+        i = j + 1;
+    }
+    __syncthreads();
+}
+
+/* Stage 4: one block per segment walks its chunks from +0, staged BINADE_STAGE at a time.
+ * totals[k] is the loop's sum; counts[2k] chunks applied, counts[2k+1] chunks added term by
+ * term. */
 extern "C" __global__ void ordered_totals(const double *__restrict__ terms, const u64 *seg_start,
                                           const u64 *seg_len, const u64 *chunk_base, unsigned int nseg,
                                           const unsigned int *__restrict__ binades, const u64 *__restrict__ units,
@@ -172,8 +234,7 @@ extern "C" __global__ void ordered_totals(const double *__restrict__ terms, cons
     unsigned int k = blockIdx.x;
     if (k >= nseg) return;
     const u64 c0 = chunk_base[k], c1 = chunk_base[k + 1];
-    u64 s = 0ull; /* bits of the running sum, on lane 0 */
-    u64 applied = 0ull, fallback = 0ull;
+    u64 s = 0ull, applied = 0ull, fallback = 0ull;
     for (u64 base = c0; base < c1; base += BINADE_STAGE) {
         unsigned int cnt = (c1 - base) < BINADE_STAGE ? (unsigned int)(c1 - base) : BINADE_STAGE;
         for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) {
@@ -182,38 +243,109 @@ extern "C" __global__ void ordered_totals(const double *__restrict__ terms, cons
             st_units[2 * i + 1] = units[2 * (base + i) + 1];
         }
         __syncthreads();
+        walk_window(terms, seg_start, seg_len, chunk_base, nseg, st_units, st_binades, cnt, base, st_terms,
+                    &next_fail, &s, &applied, &fallback);
+    }
+    if (threadIdx.x == 0) {
+        totals[k] = __longlong_as_double((long long)s);
+        counts[2 * k] = applied;
+        counts[2 * k + 1] = fallback;
+    }
+}
+
+/* Groups: BINADE_GROUP consecutive chunks of one segment; segment k's groups are the global
+ * group indices group_base[k] .. group_base[k+1]. A group whose chunks are all planned for the
+ * same binade gets their units composed in order (the same lane tree); its binade is 0
+ * otherwise. */
+#define BINADE_GROUP 256
+
+extern "C" __global__ void group_units(const u64 *chunk_base, const u64 *group_base, unsigned int nseg,
+                                       const unsigned int *__restrict__ binades, const u64 *__restrict__ units,
+                                       unsigned int *__restrict__ gbinades, u64 *__restrict__ gunits) {
+    __shared__ u64 warp_units[2 * (BINADE_LANES / 32)];
+    u64 g = blockIdx.x + (u64)blockIdx.y * gridDim.x;
+    if (g >= group_base[nseg]) return;
+    unsigned int k = segment_of(group_base, nseg, g);
+    u64 c0 = chunk_base[k] + (g - group_base[k]) * BINADE_GROUP;
+    u64 c1 = chunk_base[k + 1] < c0 + BINADE_GROUP ? chunk_base[k + 1] : c0 + BINADE_GROUP;
+    u64 c = c0 + threadIdx.x;
+    unsigned int b0 = binades[c0];
+    binade_unit u = binade_unit_zero();
+    int same = 1;
+    if (c < c1) {
+        same = binades[c] == b0;
+        u.even = units[2 * c];
+        u.odd = units[2 * c + 1];
+    }
+    int all = __syncthreads_and(same);
+    u = lane_tree_unit(u, warp_units);
+    if (threadIdx.x == 0) {
+        gbinades[g] = all ? b0 : 0u;
+        gunits[2 * g] = u.even;
+        gunits[2 * g + 1] = u.odd;
+    }
+}
+
+/* Stage 4 over groups: lane 0 steps over a whole group where its composed unit applies;
+ * elsewhere the block stages the group's chunks and walks them as ordered_totals does. The
+ * bits are the loop's for every plan (a group's unit applies only if the sum is in its binade
+ * and the group's end stays at or below 2^(e+1), which bounds every chunk inside it). */
+extern "C" __global__ void ordered_totals_grouped(const double *__restrict__ terms, const u64 *seg_start,
+                                                  const u64 *seg_len, const u64 *chunk_base, const u64 *group_base,
+                                                  unsigned int nseg, const unsigned int *__restrict__ binades,
+                                                  const u64 *__restrict__ units,
+                                                  const unsigned int *__restrict__ gbinades,
+                                                  const u64 *__restrict__ gunits, double *__restrict__ totals,
+                                                  u64 *__restrict__ counts) {
+    __shared__ u64 st_gunits[2 * BINADE_STAGE];
+    __shared__ unsigned int st_gbinades[BINADE_STAGE];
+    __shared__ u64 st_units[2 * BINADE_GROUP];
+    __shared__ unsigned int st_binades[BINADE_GROUP];
+    __shared__ double st_terms[BINADE_CHUNK];
+    __shared__ unsigned int next_fail, next_group;
+    unsigned int k = blockIdx.x;
+    if (k >= nseg) return;
+    const u64 c0 = chunk_base[k], c1 = chunk_base[k + 1];
+    const u64 g0 = group_base[k], g1 = group_base[k + 1];
+    u64 s = 0ull, applied = 0ull, fallback = 0ull;
+    for (u64 base = g0; base < g1; base += BINADE_STAGE) {
+        unsigned int cnt = (g1 - base) < BINADE_STAGE ? (unsigned int)(g1 - base) : BINADE_STAGE;
+        for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) {
+            st_gbinades[i] = gbinades[base + i];
+            st_gunits[2 * i] = gunits[2 * (base + i)];
+            st_gunits[2 * i + 1] = gunits[2 * (base + i) + 1];
+        }
+        __syncthreads();
         unsigned int i = 0;
         while (i < cnt) {
             if (threadIdx.x == 0) {
                 unsigned int j = i;
                 for (; j < cnt; j++) {
-                    unsigned int b = st_binades[j];
+                    unsigned int b = st_gbinades[j];
                     binade_unit u;
-                    u.even = st_units[2 * j];
-                    u.odd = st_units[2 * j + 1];
+                    u.even = st_gunits[2 * j];
+                    u.odd = st_gunits[2 * j + 1];
                     u64 out;
                     if (b == 0u || !binade_apply_f64(u, b, s, &out)) break;
                     s = out;
-                    applied++;
+                    u64 first = c0 + (base - g0 + j) * BINADE_GROUP;
+                    applied += (c1 - first) < BINADE_GROUP ? (c1 - first) : BINADE_GROUP;
                 }
-                next_fail = j;
+                next_group = j;
             }
             __syncthreads();
-            unsigned int j = next_fail;
+            unsigned int j = next_group;
             if (j >= cnt) break;
-            u64 first;
-            unsigned int count;
-            chunk_span(seg_start, seg_len, chunk_base, nseg, base + j, &first, &count);
-            for (unsigned int t = threadIdx.x; t < count; t += blockDim.x) st_terms[t] = terms[first + t];
-            __syncthreads();
-            if (threadIdx.x == 0) {
-                double acc = __longlong_as_double((long long)s);
-#pragma unroll 8
-                for (unsigned int t = 0; t < count; t++) acc = __dadd_rn(acc, st_terms[t]);
-                s = (u64)__double_as_longlong(acc);
-                fallback++;
+            u64 first = c0 + (base - g0 + j) * BINADE_GROUP;
+            unsigned int nch = (c1 - first) < BINADE_GROUP ? (unsigned int)(c1 - first) : BINADE_GROUP;
+            for (unsigned int t = threadIdx.x; t < nch; t += blockDim.x) {
+                st_binades[t] = binades[first + t];
+                st_units[2 * t] = units[2 * (first + t)];
+                st_units[2 * t + 1] = units[2 * (first + t) + 1];
             }
             __syncthreads();
+            walk_window(terms, seg_start, seg_len, chunk_base, nseg, st_units, st_binades, nch, first, st_terms,
+                        &next_fail, &s, &applied, &fallback);
             i = j + 1;
         }
         __syncthreads();

@@ -3,7 +3,7 @@
 //! every input kind and plan kind. Skipped, with the reason printed, where a piece is missing.
 
 use binade::format::{same_result, F64};
-use binade::gpu::{self, ordered_sum, Gpu, GpuOrderedSum};
+use binade::gpu::{self, ordered_sum, Gpu, GpuOrderedSum, WalkKind};
 use binade::inputs::InputKind;
 use binade::mutant::Mutant;
 use binade::plan::PlanKind;
@@ -51,17 +51,22 @@ fn device_sums_equal_the_loop() {
             return;
         }
     };
-    let sum = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
+    let base = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
     let seed = 0x6a7u64;
     for kind in InputKind::ALL {
         for n in [0usize, 1, 3, 1023, 1025, 4099, 100_003] {
             let terms = kind.generate::<F64>(n, seed);
             let want = loop_sum::<F64>(&terms).to_bits();
-            for plan in PlanKind::standard(seed) {
+            for (plan, walk) in PlanKind::standard(seed)
+                .into_iter()
+                .flat_map(|p| WalkKind::ALL.map(|w| (p.clone(), w)))
+            {
+                let sum = base.clone().with_walk(walk);
                 let got = sum.sums_of(&terms, &[0..n], &plan, Some(&terms)).unwrap();
                 assert!(
                     same_result::<F64>(got[0].total.to_bits(), want),
-                    "kind {kind} n {n} plan {plan} seed {seed:#x}: {:e} vs {:e}",
+                    "kind {kind} n {n} plan {plan} {} seed {seed:#x}: {:e} vs {:e}",
+                    walk.name(),
                     got[0].total,
                     f64::from_bits(want)
                 );

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
-use crate::gpu::{Gpu, GpuOrderedSum, GpuSum};
+use crate::gpu::{Gpu, GpuOrderedSum, GpuSum, WalkKind};
 use crate::inputs::{InputKind, STANDARD_SIZES};
 use crate::mutant::Mutant;
 use crate::plan::PlanKind;
@@ -23,6 +23,7 @@ struct Check {
     kind: InputKind,
     n: usize,
     plan: String,
+    walk: WalkKind,
     got: GpuSum,
     want: f64,
 }
@@ -197,16 +198,20 @@ fn standard_sizes(
     let segments = segments_of(&set.sizes);
     let dev = sum.upload(&all)?;
     let mut job = sum.job(dev.slice(0..all.len()), &segments)?;
-    for plan in &set.plans {
-        let got = sum.run(&mut job, plan, Some(stale))?;
-        for (k, g) in got.into_iter().enumerate() {
-            checks.push(Check {
-                kind,
-                n: set.sizes[k],
-                plan: plan.name(),
-                got: g,
-                want: wants[k],
-            });
+    for walk in WalkKind::ALL {
+        let sum = sum.clone().with_walk(walk);
+        for plan in &set.plans {
+            let got = sum.run(&mut job, plan, Some(stale))?;
+            for (k, g) in got.into_iter().enumerate() {
+                checks.push(Check {
+                    kind,
+                    n: set.sizes[k],
+                    plan: plan.name(),
+                    walk,
+                    got: g,
+                    want: wants[k],
+                });
+            }
         }
     }
     let tree = sum.tree_sums(&mut job)?;
@@ -240,15 +245,19 @@ fn stream(
     let dev = sum.upload(&terms)?;
     drop(terms);
     let mut job = sum.job(dev.slice(0..n), &[0..n])?;
-    for plan in plans {
-        let got = sum.run(&mut job, plan, Some(stale))?;
-        checks.push(Check {
-            kind,
-            n,
-            plan: plan.name(),
-            got: got[0],
-            want,
-        });
+    for walk in WalkKind::ALL {
+        let sum = sum.clone().with_walk(walk);
+        for plan in plans {
+            let got = sum.run(&mut job, plan, Some(stale))?;
+            checks.push(Check {
+                kind,
+                n,
+                plan: plan.name(),
+                walk,
+                got: got[0],
+                want,
+            });
+        }
     }
     let tree = sum.tree_sums(&mut job)?;
     baselines.push(Baseline {
@@ -319,8 +328,9 @@ fn outcome(
 fn plan_table(checks: &[Check]) -> Table {
     let mut t = Table::new(
         "by_plan",
-        "Exact sums by plan kind",
+        "Exact sums by walk and plan kind",
         &[
+            "walk",
             "plan",
             "sums",
             "identical",
@@ -329,18 +339,22 @@ fn plan_table(checks: &[Check]) -> Table {
             "chunks term by term",
         ],
     );
-    let mut names: Vec<String> = Vec::new();
+    let mut names: Vec<(WalkKind, String)> = Vec::new();
     for c in checks {
-        if !names.contains(&c.plan) {
-            names.push(c.plan.clone());
+        if !names.contains(&(c.walk, c.plan.clone())) {
+            names.push((c.walk, c.plan.clone()));
         }
     }
-    for name in names {
-        let of: Vec<&Check> = checks.iter().filter(|c| c.plan == name).collect();
+    for (walk, name) in names {
+        let of: Vec<&Check> = checks
+            .iter()
+            .filter(|c| c.plan == name && c.walk == walk)
+            .collect();
         let ok = of.iter().filter(|c| c.ok()).count();
         let applied: u64 = of.iter().map(|c| c.got.applied).sum();
         let fallback: u64 = of.iter().map(|c| c.got.fallback).sum();
         t.row(vec![
+            walk.name().into(),
             name,
             of.len().to_string(),
             ok.to_string(),
@@ -355,7 +369,7 @@ fn plan_table(checks: &[Check]) -> Table {
 fn kind_table(set: &Settings, checks: &[Check]) -> Table {
     let mut t = Table::new(
         "by_kind",
-        "Exact sums by input kind (chunk counts under the tree-prefix plan)",
+        "Exact sums by input kind, both walks (chunk counts: tree-prefix plan, chunk walk)",
         &[
             "input kind",
             "sums",
@@ -367,7 +381,10 @@ fn kind_table(set: &Settings, checks: &[Check]) -> Table {
     for &kind in &set.kinds {
         let of: Vec<&Check> = checks.iter().filter(|c| c.kind == kind).collect();
         let ok = of.iter().filter(|c| c.ok()).count();
-        let tree: Vec<&&Check> = of.iter().filter(|c| c.plan == "tree-prefix").collect();
+        let tree: Vec<&&Check> = of
+            .iter()
+            .filter(|c| c.plan == "tree-prefix" && c.walk == WalkKind::Chunks)
+            .collect();
         let chunks: usize = tree.iter().map(|c| chunk_count(c.n)).sum();
         let fallback: u64 = tree.iter().map(|c| c.got.fallback).sum();
         t.row(vec![
@@ -515,12 +532,13 @@ fn mismatch_table(seed: u64, checks: &[Check]) -> Table {
     let mut t = Table::new(
         "mismatches",
         &format!("Mismatching exact sums (seed {seed})"),
-        &["input kind", "terms", "plan", "gpu", "loop"],
+        &["input kind", "terms", "walk", "plan", "gpu", "loop"],
     );
     for c in checks.iter().filter(|c| !c.ok()) {
         t.row(vec![
             c.kind.name().into(),
             c.n.to_string(),
+            c.walk.name().into(),
             c.plan.clone(),
             format!("{:#018x}", c.got.total.to_bits()),
             format!("{:#018x}", c.want.to_bits()),

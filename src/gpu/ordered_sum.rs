@@ -35,6 +35,33 @@ const SEGMENT_BLOCK: u32 = 128;
 /// Largest grid x dimension.
 const GRID_X_MAX: u64 = (1 << 31) - 1;
 
+/// Chunks per group of the grouped walk (`BINADE_GROUP` in the kernels).
+pub const GROUP: u64 = 256;
+
+/// How the last stage walks a sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WalkKind {
+    /// The seed's walk: lane 0 visits every chunk (`ordered_totals`).
+    Chunks,
+    /// Runs of 256 chunks planned for one binade are composed into one unit
+    /// (`group_units`) and the walk steps over whole groups where they apply
+    /// (`ordered_totals_grouped`), visiting the chunks of the other groups one by one.
+    Groups,
+}
+
+impl WalkKind {
+    /// Both walks, the seed's first.
+    pub const ALL: [WalkKind; 2] = [WalkKind::Chunks, WalkKind::Groups];
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            WalkKind::Chunks => "chunk walk",
+            WalkKind::Groups => "group walk",
+        }
+    }
+}
+
 /// One exact sum and how the walk reached it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GpuSum {
@@ -55,6 +82,9 @@ pub struct GpuOrderedSum {
     k_plan: CudaFunction,
     k_units: CudaFunction,
     k_totals: CudaFunction,
+    k_group: CudaFunction,
+    k_totals_grouped: CudaFunction,
+    walk: WalkKind,
     k_loop: CudaFunction,
     k_fill: CudaFunction,
     k_checksum: CudaFunction,
@@ -67,8 +97,10 @@ struct Level {
     start: CudaSlice<u64>,
     len: CudaSlice<u64>,
     base: CudaSlice<u64>,
+    gbase: CudaSlice<u64>,
     host_len: Vec<u64>,
     host_base: Vec<u64>,
+    host_gbase: Vec<u64>,
     out: CudaSlice<f64>,
 }
 
@@ -80,11 +112,18 @@ impl Level {
             base.push(base[base.len() - 1] + l.div_ceil(CHUNK as u64));
         }
         let chunks = base[base.len() - 1] as usize;
+        let mut gbase = Vec::with_capacity(len.len() + 1);
+        gbase.push(0u64);
+        for w in base.windows(2) {
+            gbase.push(gbase[gbase.len() - 1] + (w[1] - w[0]).div_ceil(GROUP));
+        }
         let s = gpu.stream();
         Ok(Level {
             start: s.clone_htod(&start)?,
             len: s.clone_htod(&len)?,
             base: s.clone_htod(&base)?,
+            gbase: s.clone_htod(&gbase)?,
+            host_gbase: gbase,
             out: s.alloc_zeros::<f64>(chunks.max(1))?,
             host_len: len,
             host_base: base,
@@ -97,6 +136,10 @@ impl Level {
 
     fn chunks(&self) -> u64 {
         self.host_base[self.host_base.len() - 1]
+    }
+
+    fn groups(&self) -> u64 {
+        self.host_gbase[self.host_gbase.len() - 1]
     }
 
     /// The next level of the tree sum: each segment's chunk sums as its values.
@@ -116,6 +159,8 @@ pub struct SumJob<'a> {
     tree: Vec<Level>,
     binades: CudaSlice<u32>,
     units: CudaSlice<u64>,
+    gbinades: CudaSlice<u32>,
+    gunits: CudaSlice<u64>,
     totals: CudaSlice<f64>,
     counts: CudaSlice<u64>,
 }
@@ -171,10 +216,24 @@ impl GpuOrderedSum {
             k_plan: m.function("chunk_plan")?,
             k_units: m.function("chunk_units")?,
             k_totals: m.function("ordered_totals")?,
+            k_group: m.function("group_units")?,
+            k_totals_grouped: m.function("ordered_totals_grouped")?,
+            walk: WalkKind::Groups,
             k_loop: m.function("loop_sums")?,
             k_fill: m.function("fill_hash")?,
             k_checksum: m.function("bits_checksum")?,
         })
+    }
+
+    /// The same kernels with the walk `walk` (the default is [`WalkKind::Groups`]).
+    pub fn with_walk(mut self, walk: WalkKind) -> GpuOrderedSum {
+        self.walk = walk;
+        self
+    }
+
+    /// The walk the pipeline uses.
+    pub fn walk(&self) -> WalkKind {
+        self.walk
     }
 
     /// The mutant the kernels were compiled with.
@@ -217,12 +276,15 @@ impl GpuOrderedSum {
             last = &tree[tree.len() - 1];
         }
         let chunks = first.chunks() as usize;
+        let groups = first.groups() as usize;
         let s = self.gpu.stream();
         let nseg = segments.len().max(1);
         Ok(SumJob {
             terms,
             binades: s.alloc_zeros::<u32>(chunks.max(1))?,
             units: s.alloc_zeros::<u64>(2 * chunks.max(1))?,
+            gbinades: s.alloc_zeros::<u32>(groups.max(1))?,
+            gunits: s.alloc_zeros::<u64>(2 * groups.max(1))?,
             totals: s.alloc_zeros::<f64>(nseg)?,
             counts: s.alloc_zeros::<u64>(2 * nseg)?,
             first,
@@ -262,8 +324,13 @@ impl GpuOrderedSum {
                 .arg(&job.first.base)
                 .arg(&nseg)
                 .arg(&mut job.binades);
+            let cfg = LaunchConfig {
+                grid_dim: (nseg, 1, 1),
+                block_dim: (LANES, 1, 1),
+                shared_mem_bytes: 0,
+            };
             // SAFETY: argument types match chunk_plan's signature; buffers hold `chunks` entries.
-            unsafe { b.launch(segment_grid(nseg)) }.context("launching chunk_plan")?;
+            unsafe { b.launch(cfg) }.context("launching chunk_plan")?;
             return Ok(());
         }
         let sums = self.gpu.stream().clone_dtoh(&job.first.out)?;
@@ -296,8 +363,63 @@ impl GpuOrderedSum {
         Ok(())
     }
 
-    /// Stage 4: the walk, one block per sum.
+    /// Between stages 3 and 4 of the group walk: each group's composed unit and binade.
+    pub fn launch_group_units(&self, job: &mut SumJob) -> Result<()> {
+        let (nseg, groups) = (job.first.nseg(), job.first.groups());
+        if groups == 0 {
+            return Ok(());
+        }
+        let l = &job.first;
+        let mut b = self.gpu.stream().launch_builder(&self.k_group);
+        b.arg(&l.base)
+            .arg(&l.gbase)
+            .arg(&nseg)
+            .arg(&job.binades)
+            .arg(&job.units);
+        b.arg(&mut job.gbinades).arg(&mut job.gunits);
+        // SAFETY: argument types match group_units; gbinades and gunits hold `groups` entries.
+        unsafe { b.launch(chunk_grid(groups)) }.context("launching group_units")?;
+        Ok(())
+    }
+
+    /// Stage 4: the walk, one block per sum, of this object's [`WalkKind`] (the group walk
+    /// needs [`Self::launch_group_units`] first).
     pub fn launch_totals(&self, job: &mut SumJob) -> Result<()> {
+        match self.walk {
+            WalkKind::Chunks => self.launch_chunk_walk(job),
+            WalkKind::Groups => self.launch_group_walk(job),
+        }
+    }
+
+    fn launch_group_walk(&self, job: &mut SumJob) -> Result<()> {
+        let nseg = job.first.nseg();
+        if nseg == 0 {
+            return Ok(());
+        }
+        let l = &job.first;
+        let mut b = self.gpu.stream().launch_builder(&self.k_totals_grouped);
+        b.arg(&job.terms)
+            .arg(&l.start)
+            .arg(&l.len)
+            .arg(&l.base)
+            .arg(&l.gbase)
+            .arg(&nseg);
+        b.arg(&job.binades)
+            .arg(&job.units)
+            .arg(&job.gbinades)
+            .arg(&job.gunits);
+        b.arg(&mut job.totals).arg(&mut job.counts);
+        let cfg = LaunchConfig {
+            grid_dim: (nseg, 1, 1),
+            block_dim: (LANES, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: argument types match ordered_totals_grouped; totals and counts hold nseg entries.
+        unsafe { b.launch(cfg) }.context("launching ordered_totals_grouped")?;
+        Ok(())
+    }
+
+    fn launch_chunk_walk(&self, job: &mut SumJob) -> Result<()> {
         let nseg = job.first.nseg();
         if nseg == 0 {
             return Ok(());
@@ -337,18 +459,26 @@ impl GpuOrderedSum {
             .collect())
     }
 
-    /// The whole pipeline (four stages) and its results: every sum exact, whatever the plan.
+    /// The whole pipeline and its results: every sum exact, whatever the plan.
     pub fn run(
         &self,
         job: &mut SumJob,
         kind: &PlanKind,
         stale: Option<&[f64]>,
     ) -> Result<Vec<GpuSum>> {
+        self.launch(job, kind, stale)?;
+        self.results(job)
+    }
+
+    /// Launches the whole pipeline (four stages, plus the group units for the group walk).
+    pub fn launch(&self, job: &mut SumJob, kind: &PlanKind, stale: Option<&[f64]>) -> Result<()> {
         self.launch_chunk_sums(job)?;
         self.launch_plan(job, kind, stale)?;
         self.launch_chunk_units(job)?;
-        self.launch_totals(job)?;
-        self.results(job)
+        if self.walk == WalkKind::Groups {
+            self.launch_group_units(job)?;
+        }
+        self.launch_totals(job)
     }
 
     /// Convenience: the exact sums of `segments` of host `terms` (copied to the device).
