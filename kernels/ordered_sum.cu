@@ -128,6 +128,7 @@ extern "C" __global__ void chunk_plan(const double *__restrict__ sums, const u64
         for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) st_sums[i] = sums[base + i];
         __syncthreads();
         if (threadIdx.x == 0) {
+#pragma unroll 8
             for (unsigned int i = 0; i < cnt; i++) {
                 binades[base + i] = binade_of_f64((u64)__double_as_longlong(prefix));
                 prefix = __dadd_rn(prefix, st_sums[i]);

@@ -53,21 +53,34 @@ fn device_sums_equal_the_loop() {
     };
     let base = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
     let seed = 0x6a7u64;
+    let sizes = [0usize, 1, 3, 1023, 1025, 4099, 100_003];
     for kind in InputKind::ALL {
-        for n in [0usize, 1, 3, 1023, 1025, 4099, 100_003] {
-            let terms = kind.generate::<F64>(n, seed);
-            let want = loop_sum::<F64>(&terms).to_bits();
-            for (plan, walk) in PlanKind::standard(seed)
-                .into_iter()
-                .flat_map(|p| WalkKind::ALL.map(|w| (p.clone(), w)))
-            {
-                let sum = base.clone().with_walk(walk);
-                let got = sum.sums_of(&terms, &[0..n], &plan, Some(&terms)).unwrap();
+        // Every size is one segment of one buffer: many sums in one launch sequence.
+        let pieces: Vec<Vec<f64>> = sizes
+            .iter()
+            .map(|&n| kind.generate::<F64>(n, seed ^ n as u64))
+            .collect();
+        let mut segments = Vec::new();
+        let mut at = 0;
+        for p in &pieces {
+            segments.push(at..at + p.len());
+            at += p.len();
+        }
+        let all = pieces.concat();
+        for (plan, walk) in PlanKind::standard(seed)
+            .into_iter()
+            .flat_map(|p| WalkKind::ALL.map(|w| (p.clone(), w)))
+        {
+            let sum = base.clone().with_walk(walk);
+            let got = sum.sums_of(&all, &segments, &plan, Some(&all)).unwrap();
+            for (k, p) in pieces.iter().enumerate() {
+                let want = loop_sum::<F64>(p).to_bits();
                 assert!(
-                    same_result::<F64>(got[0].total.to_bits(), want),
-                    "kind {kind} n {n} plan {plan} {} seed {seed:#x}: {:e} vs {:e}",
+                    same_result::<F64>(got[k].total.to_bits(), want),
+                    "kind {kind} n {} plan {plan} {} seed {seed:#x}: {:e} vs {:e}",
+                    p.len(),
                     walk.name(),
-                    got[0].total,
+                    got[k].total,
                     f64::from_bits(want)
                 );
             }

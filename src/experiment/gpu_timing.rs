@@ -284,7 +284,7 @@ fn term_by_term_cost(sum: &GpuOrderedSum, set: &Settings, seed: u64) -> Result<T
     let n = set.term_by_term_n;
     let mut pool = sum.gpu().stream().alloc_zeros::<f64>(n.max(1))?;
     sum.fill_uniform(&mut pool, seed ^ 0x7bb7)?;
-    let mut jobs = vec![sum.job(pool.slice(0..n), &[0..n])?];
+    let mut jobs = vec![sum.job(pool.slice(0..n), std::slice::from_ref(&(0..n)))?];
     let host = sum.gpu().stream().clone_dtoh(&pool.slice(0..n))?;
     let want = loop_sum::<F64>(&host);
     let mut rows = Vec::new();
