@@ -12,8 +12,7 @@ test:
 list:
     cargo run --release --quiet -- list
 
-# Build here and stage the binary and the experiment files in .devbin/ (ignored) for the GPU
-# machine, then print the command to run there (carry `.devbin`). ARGS go to both runs (e.g. --quick).
+# Build, stage binary + experiments in .devbin/ and print the GPU machine's command (ARGS: e.g. --quick).
 gpu *ARGS:
     cargo build --release
     mkdir -p .devbin

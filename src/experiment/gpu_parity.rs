@@ -9,13 +9,13 @@ use rayon::prelude::*;
 
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
-use crate::gpu::{Gpu, GpuOrderedSum, GpuSum, WalkKind};
+use crate::gpu::{Gpu, GpuOrderedSum, GpuSum, Stages, WalkKind};
 use crate::inputs::{InputKind, STANDARD_SIZES};
 use crate::mutant::Mutant;
-use crate::plan::PlanKind;
+use crate::plan::{tree_prefix, PlanKind};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
-use crate::walk::{chunk_count, chunk_sums, loop_sum};
+use crate::walk::{chunk_count, chunk_sums, chunk_units, loop_sum};
 
 /// One exact sum checked against the loop.
 #[derive(Clone, Debug)]
@@ -42,6 +42,67 @@ struct Baseline {
     want: f64,
     tree: f64,
     lane_loop: Option<f64>,
+}
+
+/// The device's first three stages against the host's layout, for one input kind's segments
+/// under the tree-prefix plan: chunks whose bits differ.
+#[derive(Clone, Debug)]
+struct StageCheck {
+    kind: InputKind,
+    chunks: usize,
+    sums_differ: usize,
+    plan_differs: usize,
+    units_differ: usize,
+}
+
+impl StageCheck {
+    fn failures(&self) -> u64 {
+        (self.sums_differ + self.plan_differs + self.units_differ) as u64
+    }
+}
+
+/// Compares the device's chunk sums, plan and units with `walk::chunk_sums`,
+/// `plan::tree_prefix` and `walk::chunk_units` of every segment (`pieces`, in order).
+fn compare_stages(
+    kind: InputKind,
+    pieces: &[Vec<f64>],
+    dev: &Stages,
+    mutant: Mutant,
+) -> StageCheck {
+    let mut c = StageCheck {
+        kind,
+        chunks: dev.sums.len(),
+        sums_differ: 0,
+        plan_differs: 0,
+        units_differ: 0,
+    };
+    for (k, p) in pieces.iter().enumerate() {
+        let (lo, hi) = (dev.chunk_base[k] as usize, dev.chunk_base[k + 1] as usize);
+        let sums = chunk_sums::<F64>(p);
+        let plan = tree_prefix::<F64>(&sums);
+        let units = chunk_units::<F64>(p, &plan, mutant);
+        let binades: Vec<u32> = plan.binades.iter().map(|b| b.map_or(0, |b| b.0)).collect();
+        if hi - lo != sums.len() {
+            c.sums_differ += sums.len().max(hi - lo);
+            continue;
+        }
+        c.sums_differ += sums
+            .iter()
+            .zip(&dev.sums[lo..hi])
+            .filter(|(h, d)| !same_result::<F64>(h.to_bits(), d.to_bits()))
+            .count();
+        c.plan_differs += binades
+            .iter()
+            .zip(&dev.binades[lo..hi])
+            .filter(|(h, d)| h != d)
+            .count();
+        c.units_differ += units
+            .iter()
+            .zip(&dev.units[lo..hi])
+            .filter(|(h, d)| h != d)
+            .count();
+    }
+    c
 }
 
 /// Distance of `got` from `want`: absolute, relative and in units in the last place (None
@@ -135,6 +196,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let sum = GpuOrderedSum::new(&gpu, set.mutant)?;
     let mut checks = Vec::new();
     let mut baselines = Vec::new();
+    let mut stage_checks = Vec::new();
     let bar = ctx.progress(set.kinds.len() as u64, "gpu-parity");
     for (i, &kind) in set.kinds.iter().enumerate() {
         let next = set.kinds[(i + 1) % set.kinds.len()];
@@ -148,6 +210,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             &stale,
             &mut checks,
             &mut baselines,
+            &mut stage_checks,
         )?;
         for &n in &set.streams {
             stream(
@@ -164,7 +227,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(outcome(ctx, &gpu, &set, &checks, &baselines))
+    Ok(outcome(ctx, &gpu, &set, &checks, &baselines, &stage_checks))
 }
 
 fn segments_of(sizes: &[usize]) -> Vec<Range<usize>> {
@@ -179,6 +242,7 @@ fn segments_of(sizes: &[usize]) -> Vec<Range<usize>> {
 }
 
 /// All standard sizes of one kind as segments of one buffer: one launch sequence per plan.
+#[allow(clippy::too_many_arguments)]
 fn standard_sizes(
     sum: &GpuOrderedSum,
     seed: u64,
@@ -187,6 +251,7 @@ fn standard_sizes(
     stale: &[f64],
     checks: &mut Vec<Check>,
     baselines: &mut Vec<Baseline>,
+    stage_checks: &mut Vec<StageCheck>,
 ) -> Result<()> {
     let pieces: Vec<Vec<f64>> = set
         .sizes
@@ -214,6 +279,13 @@ fn standard_sizes(
             }
         }
     }
+    sum.launch(&mut job, &PlanKind::TreePrefix, None)?;
+    stage_checks.push(compare_stages(
+        kind,
+        &pieces,
+        &sum.stages(&job)?,
+        sum.mutant(),
+    ));
     let tree = sum.tree_sums(&mut job)?;
     let lane = sum.loop_sums(&mut job)?;
     for k in 0..set.sizes.len() {
@@ -276,8 +348,11 @@ fn outcome(
     set: &Settings,
     checks: &[Check],
     baselines: &[Baseline],
+    stage_checks: &[StageCheck],
 ) -> Outcome {
-    let failures = checks.iter().filter(|c| !c.ok()).count() as u64;
+    let bad_sums = checks.iter().filter(|c| !c.ok()).count() as u64;
+    let bad_chunks: u64 = stage_checks.iter().map(StageCheck::failures).sum();
+    let failures = bad_sums + bad_chunks;
     let tree_same = baselines
         .iter()
         .filter(|b| same_result::<F64>(b.tree.to_bits(), b.want.to_bits()))
@@ -294,7 +369,7 @@ fn outcome(
     );
     r.headline(format!(
         "{} of {} exact GPU sums have the CPU loop's bits ({} input kinds, {} plan kinds, 2 walks, up to {} terms); the plain tree sum matched {} of {}, off by up to {} ulps",
-        checks.len() as u64 - failures,
+        checks.len() as u64 - bad_sums,
         checks.len(),
         set.kinds.len(),
         set.plans.len(),
@@ -304,7 +379,7 @@ fn outcome(
         thousands(max_ulps)
     ));
     r.text(format!(
-        "Device: {} ({}). Mutant: `{}`. Every sum is `s = 0; for x in terms {{ s += x }}` on the host CPU (the reference) and on the device through the four kernels of `kernels/ordered_sum.cu` (chunk sums, plan, chunk units, walk). The standard sizes of one input kind are segments of one buffer, summed in one launch sequence per plan; streams of {} terms are one sum each, with the plans {}. `stale` plans use the chunk sums of the next input kind. Bits are compared with `to_bits()` (NaN equal to NaN).",
+        "Device: {} ({}). Mutant: `{}`. Every sum is `s = 0; for x in terms {{ s += x }}` on the host CPU (the reference) and on the device through the four kernels of `kernels/ordered_sum.cu` (chunk sums, plan, chunk units, walk), once with the seed's walk over every chunk and once with the group walk (runs of 256 chunks planned for one binade composed into one unit, stepped over whole where it applies). The standard sizes of one input kind are segments of one buffer, summed in one launch sequence per plan; streams of {} terms are one sum each, with the plans {}. `stale` plans use the chunk sums of the next input kind. Bits are compared with `to_bits()` (NaN equal to NaN). The failure count is the number of mismatching exact sums ({bad_sums}) plus the number of chunks whose device stages differ from the host's layout ({bad_chunks}).",
         gpu.name,
         gpu.arch,
         set.mutant,
@@ -313,6 +388,7 @@ fn outcome(
     ));
     r.table(plan_table(checks));
     r.table(kind_table(set, checks));
+    r.table(stage_table(stage_checks));
     r.table(before_after_table(set, checks, baselines));
     r.plot(identical_plot(set, checks, baselines));
     r.table(detail_table(baselines, checks));
@@ -323,6 +399,24 @@ fn outcome(
         report: r,
         failures,
     }
+}
+
+fn stage_table(stage_checks: &[StageCheck]) -> Table {
+    let mut t = Table::new(
+        "stages",
+        "The device's stages chunk by chunk against the host's layout (standard sizes, tree-prefix plan): walk::chunk_sums, plan::tree_prefix, walk::chunk_units",
+        &["input kind", "chunks", "chunk sums differing", "planned binades differing", "units differing"],
+    );
+    for c in stage_checks {
+        t.row(vec![
+            c.kind.name().into(),
+            thousands(c.chunks as u64),
+            c.sums_differ.to_string(),
+            c.plan_differs.to_string(),
+            c.units_differ.to_string(),
+        ]);
+    }
+    t
 }
 
 fn plan_table(checks: &[Check]) -> Table {
@@ -545,4 +639,37 @@ fn mismatch_table(seed: u64, checks: &[Check]) -> Table {
     }
     t.show_rows = Some(40);
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_counts_ulps_across_zero_and_binades() {
+        assert_eq!(distance(1.0, 1.0), Some((0.0, 0.0, 0)));
+        let next = f64::from_bits(1.0f64.to_bits() + 3);
+        assert_eq!(distance(next, 1.0).map(|d| d.2), Some(3));
+        // Just below 1 to 1: one ulp across the binade edge.
+        let below = f64::from_bits(1.0f64.to_bits() - 1);
+        assert_eq!(distance(below, 1.0).map(|d| d.2), Some(1));
+        // -0 and +0 are the same value, adjacent on the ordered line.
+        assert_eq!(distance(-0.0, 0.0).map(|d| d.2), Some(0));
+        assert_eq!(distance(-5e-324, 5e-324).map(|d| d.2), Some(2));
+        assert_eq!(distance(f64::NAN, 1.0), None);
+        assert_eq!(distance(f64::INFINITY, 1.0), None);
+    }
+
+    #[test]
+    fn segments_tile_the_buffer_in_order() {
+        assert_eq!(segments_of(&[0, 3, 0, 2]), vec![0..0, 0..3, 3..3, 3..5]);
+    }
+
+    #[test]
+    fn streams_are_reproducible() {
+        let a = stream_terms(InputKind::Uniform, (1 << 22) + 5, 9);
+        let b = stream_terms(InputKind::Uniform, (1 << 22) + 5, 9);
+        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+        assert_eq!(a.len(), (1 << 22) + 5);
+    }
 }

@@ -502,3 +502,30 @@ fn tbt_table(t: &TermByTerm) -> Table {
     }
     tab
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_are_disjoint_and_inside_the_pool() {
+        for (pool, n) in [
+            (32_000_000usize, 1_000usize),
+            (32_000_000, 10_000_000),
+            (100, 1_000),
+            (1_000, 1_000),
+        ] {
+            let w = windows(pool.max(n), n);
+            assert!(!w.is_empty() && w.len() <= MAX_OFFSETS, "pool {pool} n {n}");
+            assert!(
+                w.iter()
+                    .all(|r| r.end - r.start == n && r.end <= pool.max(n)),
+                "pool {pool} n {n}"
+            );
+            assert!(
+                w.windows(2).all(|p| p[0].end <= p[1].start),
+                "pool {pool} n {n}"
+            );
+        }
+    }
+}

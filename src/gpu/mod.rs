@@ -16,7 +16,7 @@ use cudarc::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions, Ptx};
 
 use crate::experiment::NoDevice;
 
-pub use ordered_sum::{GpuOrderedSum, GpuSum, SumJob, WalkKind};
+pub use ordered_sum::{GpuOrderedSum, GpuSum, Stages, SumJob, WalkKind};
 
 /// An open device: its context, one stream all work goes on, and what it is.
 ///

@@ -12,6 +12,7 @@ use crate::device_header::HEADER;
 use crate::format::F64;
 use crate::mutant::Mutant;
 use crate::plan::{self, PlanKind};
+use crate::unit::Unit;
 use crate::walk::CHUNK;
 
 /// The kernels' source (compiled with [`HEADER`] prepended).
@@ -71,6 +72,20 @@ pub struct GpuSum {
     pub applied: u64,
     /// Chunks added term by term.
     pub fallback: u64,
+}
+
+/// What the first three stages of the last launch sequence left on the device, downloaded:
+/// for comparing with the host's layout (`walk::chunk_sums`, `plan::make`, `walk::chunk_units`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stages {
+    /// Every chunk's tree sum, all segments' chunks in order.
+    pub sums: Vec<f64>,
+    /// Every chunk's planned binade (0: term by term).
+    pub binades: Vec<u32>,
+    /// Every chunk's unit under its planned binade.
+    pub units: Vec<Unit>,
+    /// Segment `k`'s chunks are `chunk_base[k] .. chunk_base[k+1]`.
+    pub chunk_base: Vec<u64>,
 }
 
 /// The compiled kernels for one mutant, and the launches of the pipeline and baselines.
@@ -443,6 +458,28 @@ impl GpuOrderedSum {
         // SAFETY: argument types match ordered_totals; totals and counts hold nseg entries.
         unsafe { b.launch(cfg) }.context("launching ordered_totals")?;
         Ok(())
+    }
+
+    /// Downloads the chunk sums, plan and chunk units of the last launch sequence.
+    pub fn stages(&self, job: &SumJob) -> Result<Stages> {
+        let chunks = job.chunks() as usize;
+        let s = self.gpu.stream();
+        let sums = s.clone_dtoh(&job.first.out)?;
+        let binades = s.clone_dtoh(&job.binades)?;
+        let units = s.clone_dtoh(&job.units)?;
+        Ok(Stages {
+            sums: sums[..chunks].to_vec(),
+            binades: binades[..chunks].to_vec(),
+            units: units
+                .chunks_exact(2)
+                .take(chunks)
+                .map(|p| Unit {
+                    even: p[0],
+                    odd: p[1],
+                })
+                .collect(),
+            chunk_base: job.first.host_base.clone(),
+        })
     }
 
     /// Downloads the totals and counts of the last [`Self::launch_totals`].
