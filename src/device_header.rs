@@ -2,6 +2,8 @@
 //! code, behind safe wrappers. The GPU runs the same source through NVRTC, so testing these
 //! functions against [`crate::unit`] and MPFR tests the device arithmetic without a GPU.
 
+use crate::algebra::Algebra;
+use crate::format::{F32, F64};
 use crate::mutant::Mutant;
 use crate::unit::{Binade, Unit};
 
@@ -121,6 +123,41 @@ pub fn apply_f32(u: Unit, b: Binade, s: u32, mutant: Mutant) -> Option<u32> {
     (applied == 1).then_some(out)
 }
 
+/// The header's algebra (its host build) as an [`Algebra`], for f64 and f32, under a mutant:
+/// the same walks and batteries that check the Rust algebra run on the device's source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeaderAlgebra(pub Mutant);
+
+impl Algebra<F64> for HeaderAlgebra {
+    fn term_unit(&self, b: Binade, x: u64) -> Unit {
+        term_unit_f64(b, x, self.0)
+    }
+    fn compose(&self, a: Unit, b: Unit) -> Unit {
+        compose(a, b, self.0)
+    }
+    fn apply(&self, u: Unit, b: Binade, s: u64) -> Option<u64> {
+        apply_f64(u, b, s, self.0)
+    }
+    fn label(&self) -> String {
+        format!("header/{}", self.0.name())
+    }
+}
+
+impl Algebra<F32> for HeaderAlgebra {
+    fn term_unit(&self, b: Binade, x: u64) -> Unit {
+        term_unit_f32(b, x as u32, self.0)
+    }
+    fn compose(&self, a: Unit, b: Unit) -> Unit {
+        compose(a, b, self.0)
+    }
+    fn apply(&self, u: Unit, b: Binade, s: u64) -> Option<u64> {
+        apply_f32(u, b, s as u32, self.0).map(u64::from)
+    }
+    fn label(&self) -> String {
+        format!("header/{}", self.0.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +165,24 @@ mod tests {
     #[test]
     fn every_mutant_has_a_host_build() {
         assert_eq!(mutant_count() as usize, Mutant::ALL.len());
+    }
+
+    #[test]
+    fn header_algebra_walks_like_the_loop() {
+        use crate::plan::PlanKind;
+        use crate::walk::{loop_sum, pipeline};
+        let terms: Vec<f64> = (0..5000u64)
+            .map(|i| ((i * 7919) % (1 << 20) + 1) as f64 * 2f64.powi(-53))
+            .collect();
+        let want = loop_sum::<F64>(&terms).to_bits();
+        let got = pipeline::<F64, _>(
+            &terms,
+            &PlanKind::TreePrefix,
+            None,
+            &HeaderAlgebra(Mutant::None),
+        );
+        assert_eq!(got.total.to_bits(), want);
+        assert!(got.applied > 0, "the header's units never applied");
     }
 
     #[test]

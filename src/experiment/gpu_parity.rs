@@ -80,7 +80,7 @@ fn compare_stages(
         let (lo, hi) = (dev.chunk_base[k] as usize, dev.chunk_base[k + 1] as usize);
         let sums = chunk_sums::<F64>(p);
         let plan = tree_prefix::<F64>(&sums);
-        let units = chunk_units::<F64>(p, &plan, mutant);
+        let units = chunk_units::<F64, Mutant>(p, &plan, &mutant);
         let binades: Vec<u32> = plan.binades.iter().map(|b| b.map_or(0, |b| b.0)).collect();
         if hi - lo != sums.len() {
             c.sums_differ += sums.len().max(hi - lo);
