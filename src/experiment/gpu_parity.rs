@@ -660,6 +660,44 @@ mod tests {
         assert_eq!(distance(f64::INFINITY, 1.0), None);
     }
 
+    /// The host layout laid out as the device's stages are: all segments' chunks in order.
+    fn host_stages(pieces: &[Vec<f64>]) -> Stages {
+        let mut st = Stages {
+            sums: vec![],
+            binades: vec![],
+            units: vec![],
+            chunk_base: vec![0],
+        };
+        for p in pieces {
+            let sums = chunk_sums::<F64>(p);
+            let plan = tree_prefix::<F64>(&sums);
+            st.units
+                .extend(chunk_units::<F64, Mutant>(p, &plan, &Mutant::None));
+            st.binades
+                .extend(plan.binades.iter().map(|b| b.map_or(0, |b| b.0)));
+            st.sums.extend(sums);
+            st.chunk_base.push(st.sums.len() as u64);
+        }
+        st
+    }
+
+    #[test]
+    fn stage_comparison_finds_exactly_the_changed_chunks() {
+        let pieces: Vec<Vec<f64>> = [0usize, 5, 3000, 1024]
+            .iter()
+            .map(|&n| InputKind::Uniform.generate::<F64>(n, n as u64))
+            .collect();
+        let st = host_stages(&pieces);
+        let c = compare_stages(InputKind::Uniform, &pieces, &st, Mutant::None);
+        assert_eq!((c.chunks, c.failures()), (st.sums.len(), 0));
+        let mut bad = st.clone();
+        bad.sums[2] = f64::from_bits(bad.sums[2].to_bits() ^ 1);
+        bad.binades[3] += 1;
+        bad.units[4].odd += 1;
+        let c = compare_stages(InputKind::Uniform, &pieces, &bad, Mutant::None);
+        assert_eq!((c.sums_differ, c.plan_differs, c.units_differ), (1, 1, 1));
+    }
+
     #[test]
     fn segments_tile_the_buffer_in_order() {
         assert_eq!(segments_of(&[0, 3, 0, 2]), vec![0..0, 0..3, 3..3, 3..5]);
