@@ -405,12 +405,28 @@ impl Engine for GpuEngine {
     fn name(&self) -> &'static str {
         "gpu"
     }
-    fn sum_f64(&mut self, terms: &[f64], plan: &PlanKind, stale: Option<&[f64]>) -> Result<Walk<f64>> {
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>> {
         // The device plan takes the stale input's chunk sums; this trait passes its terms.
         let stale_sums = stale.map(walk::chunk_sums::<F64>);
-        let sums = self.0.sums_of(terms, std::slice::from_ref(&(0..terms.len())), plan, stale_sums.as_deref())?;
-        let s = sums.first().ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
-        Ok(Walk { total: s.total, applied: s.applied as usize, fallback: s.fallback as usize })
+        let sums = self.0.sums_of(
+            terms,
+            std::slice::from_ref(&(0..terms.len())),
+            plan,
+            stale_sums.as_deref(),
+        )?;
+        let s = sums
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
+        Ok(Walk {
+            total: s.total,
+            applied: s.applied as usize,
+            fallback: s.fallback as usize,
+        })
     }
     fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
         anyhow::bail!("--engine gpu sums f64 streams only (the device has no f32 pipeline yet)")
@@ -421,8 +437,12 @@ impl Engine for GpuEngine {
 /// no device or kernels that do not compile give `NoDevice` with a one-line reason.
 fn open_gpu_engine() -> Result<Box<dyn Engine>, NoDevice> {
     let gpu = crate::gpu::Gpu::open()?;
-    let sum = crate::gpu::GpuOrderedSum::new(&gpu, Mutant::None)
-        .map_err(|e| NoDevice(format!("compiling the ordered-sum kernels: {}", one_line(&format!("{e:#}")))))?;
+    let sum = crate::gpu::GpuOrderedSum::new(&gpu, Mutant::None).map_err(|e| {
+        NoDevice(format!(
+            "compiling the ordered-sum kernels: {}",
+            one_line(&format!("{e:#}"))
+        ))
+    })?;
     Ok(Box::new(GpuEngine(sum)))
 }
 

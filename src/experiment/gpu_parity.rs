@@ -241,7 +241,10 @@ fn sanitizers(ctx: &Context, out: &mut Outcome) -> Result<()> {
     }
     let experiment: String = ctx.get("sanitize_experiment")?;
     let timeout: u64 = ctx.get_or("sanitize_timeout", 300)?;
-    let dir = ctx.file.parent().unwrap_or(std::path::Path::new("experiments"));
+    let dir = ctx
+        .file
+        .parent()
+        .unwrap_or(std::path::Path::new("experiments"));
     let runs = super::sanitize::run_tools(&tools, dir, &experiment, timeout);
     out.failures += runs.iter().filter(|r| !r.clean).count() as u64;
     out.report.text(format!(

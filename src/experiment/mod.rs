@@ -7,13 +7,13 @@
 
 pub mod cargo_mutants;
 pub mod config;
+pub mod gpu_parity;
+pub mod gpu_timing;
 pub mod mutations;
 pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
 pub mod sanitize;
-pub mod gpu_parity;
-pub mod gpu_timing;
 
 use std::path::PathBuf;
 

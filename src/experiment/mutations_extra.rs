@@ -15,7 +15,10 @@ use crate::walk::{chunk_sums, loop_sum};
 /// Kill-matrix rows for the CUDA header compiled for the host (the f64 and f32 checks; the
 /// tiny-format checks are not applicable to it).
 pub fn header_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
-    let bar = ctx.progress((Mutant::ALL.len() * Check::ALL.len()) as u64, "header mutants");
+    let bar = ctx.progress(
+        (Mutant::ALL.len() * Check::ALL.len()) as u64,
+        "header mutants",
+    );
     let rows = Mutant::ALL
         .iter()
         .map(|&m| {
@@ -27,7 +30,11 @@ pub fn header_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
                     run_wide(c, &alg, b)
                 })
                 .collect();
-            MatrixRow { implementation: "header (host build)".into(), mutant: m, cells }
+            MatrixRow {
+                implementation: "header (host build)".into(),
+                mutant: m,
+                cells,
+            }
         })
         .collect();
     bar.finish_and_clear();
@@ -51,7 +58,11 @@ impl DeviceColumn {
         if !implementation.starts_with("header") {
             return "n/a".into();
         }
-        self.cells.iter().find(|(x, _)| *x == m).map(|(_, c)| c.clone()).unwrap_or_else(|| "not run".into())
+        self.cells
+            .iter()
+            .find(|(x, _)| *x == m)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| "not run".into())
     }
 }
 
@@ -75,7 +86,11 @@ pub fn device_rows(ctx: &Context, b: &Budget) -> DeviceColumn {
         let text = match device_check(&gpu, m, b) {
             Ok((sums, Some(first))) => {
                 failures += (m == Mutant::None) as u64;
-                format!("killed@{} (of {} sums)", thousands(first + 1), thousands(sums))
+                format!(
+                    "killed@{} (of {} sums)",
+                    thousands(first + 1),
+                    thousands(sums)
+                )
             }
             Ok((sums, None)) => format!("survived ({} sums)", thousands(sums)),
             Err(e) => {
@@ -110,7 +125,9 @@ fn device_check(gpu: &Gpu, m: Mutant, b: &Budget) -> anyhow::Result<(u64, Option
             let want = loop_sum::<F64>(&terms).to_bits();
             for plan in &b.plans {
                 let got = sum.sums_of(&terms, std::slice::from_ref(&(0..n)), plan, Some(&stale))?;
-                let same = got.first().is_some_and(|g| same_result::<F64>(g.total.to_bits(), want));
+                let same = got
+                    .first()
+                    .is_some_and(|g| same_result::<F64>(g.total.to_bits(), want));
                 if !same && first.is_none() {
                     first = Some(count);
                 }
