@@ -18,6 +18,10 @@ pub enum VifError {
     /// The two planes differ in size or depth.
     #[error("reference is {0}x{1} at {2} bits, distorted is {3}x{4} at {5} bits")]
     Mismatch(usize, usize, u32, usize, usize, u32),
+    /// The row-parallel sum was asked for but the binade algebra (`kernels/binade.cuh`) was
+    /// not compiled in.
+    #[error("the binade algebra (kernels/binade.cuh) is not part of this build")]
+    NoBinade,
     /// A scale is too small for its filter to mirror inside the plane.
     #[error("scale {scale} is {w}x{h}, smaller than its filter's radius {radius} + 1")]
     TooSmall {
