@@ -8,17 +8,17 @@
 //! every input and every plan.
 
 pub mod algebra;
-pub mod cli;
-pub mod experiment;
 pub mod format;
 pub mod inputs;
 pub mod mutant;
 pub mod oracle;
 pub mod plan;
+pub mod unit;
+pub mod walk;
 pub mod plot;
 pub mod provenance;
 pub mod report;
+pub mod cli;
+pub mod experiment;
 pub mod sum_cmd;
-pub mod unit;
 pub mod vif;
-pub mod walk;
