@@ -257,6 +257,10 @@ FVIF_FN double fvif_segment_estimate(const float *terms, int lo, int hi, long lo
     return acc;
 }
 
+#if defined(BINADE_CUH) && !defined(FVIF_WITH_BINADE)
+#define FVIF_WITH_BINADE 1
+#endif
+
 #if defined(FVIF_WITH_BINADE)
 /* The binade algebra (kernels/binade.cuh): a row's ordered fp32 sum from per-segment units.
  * A segment's unit is the composition, in order, of its terms' units for the binade planned
