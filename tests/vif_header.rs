@@ -21,19 +21,33 @@ fn log2_header_equals_reference_on_a_sweep_of_all_bit_patterns() {
     let inputs: Vec<f32> = (0..=u32::MAX).step_by(251).map(f32::from_bits).collect();
     let got = host::log2_approx_batch(&inputs);
     for (x, g) in inputs.iter().zip(&got) {
-        assert_eq!(g.to_bits(), log2f_approx(*x).to_bits(), "x bits {:08x}", x.to_bits());
+        assert_eq!(
+            g.to_bits(),
+            log2f_approx(*x).to_bits(),
+            "x bits {:08x}",
+            x.to_bits()
+        );
     }
     assert!(inputs.len() > 17_000_000);
-    assert_eq!(host::log2_approx(0.0).to_bits(), log2f_approx(0.0).to_bits());
+    assert_eq!(
+        host::log2_approx(0.0).to_bits(),
+        log2f_approx(0.0).to_bits()
+    );
 }
 
 #[test]
 fn log2_header_equals_reference_on_the_statistics_range() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    let inputs: Vec<f32> = (0..4_000_000).map(|_| 1.0 + rng.random::<f32>() * rng.random_range(0.0..1.0e6_f32)).collect();
+    let inputs: Vec<f32> = (0..4_000_000)
+        .map(|_| 1.0 + rng.random::<f32>() * rng.random_range(0.0..1.0e6_f32))
+        .collect();
     let got = host::log2_approx_batch(&inputs);
     for (k, (x, g)) in inputs.iter().zip(&got).enumerate() {
-        assert_eq!(g.to_bits(), log2f_approx(*x).to_bits(), "seed {SEED:#x} sample {k}: x {x:e}");
+        assert_eq!(
+            g.to_bits(),
+            log2f_approx(*x).to_bits(),
+            "seed {SEED:#x} sample {k}: x {x:e}"
+        );
     }
 }
 
@@ -60,20 +74,38 @@ fn moments(rng: &mut Xoshiro256PlusPlus) -> [f32; 5] {
             let mu1: f32 = rng.random_range(-4.0..4.0);
             let mu2: f32 = rng.random_range(-4.0..4.0);
             let e = |r: &mut Xoshiro256PlusPlus| r.random_range(-1.0e-9..3.0_f32);
-            [mu1, mu2, mu1 * mu1 + e(rng), mu2 * mu2 + e(rng), mu1 * mu2 + e(rng)]
+            [
+                mu1,
+                mu2,
+                mu1 * mu1 + e(rng),
+                mu2 * mu2 + e(rng),
+                mu1 * mu2 + e(rng),
+            ]
         }
         3 => {
             // flat reference, busy distorted (negative numerator terms)
             let mu1: f32 = rng.random_range(-128.0..128.0);
             let mu2: f32 = rng.random_range(-128.0..128.0);
-            [mu1, mu2, mu1 * mu1, mu2 * mu2 + rng.random_range(0.0..40000.0), mu1 * mu2]
+            [
+                mu1,
+                mu2,
+                mu1 * mu1,
+                mu2 * mu2 + rng.random_range(0.0..40000.0),
+                mu1 * mu2,
+            ]
         }
         4 => {
             // large gains: tiny sigma1, strong covariance
             let mu1: f32 = rng.random_range(-10.0..10.0);
             let mu2: f32 = rng.random_range(-10.0..10.0);
             let v1: f32 = rng.random_range(1.0e-10..1.0e-3);
-            [mu1, mu2, mu1 * mu1 + v1, mu2 * mu2 + rng.random_range(0.0..100.0), mu1 * mu2 + rng.random_range(-5.0..5.0)]
+            [
+                mu1,
+                mu2,
+                mu1 * mu1 + v1,
+                mu2 * mu2 + rng.random_range(0.0..100.0),
+                mu1 * mu2 + rng.random_range(-5.0..5.0),
+            ]
         }
         _ => {
             // any finite bit patterns
@@ -90,7 +122,15 @@ fn moments(rng: &mut Xoshiro256PlusPlus) -> [f32; 5] {
 
 #[test]
 fn statistic_header_equals_reference_on_millions_of_pixels() {
-    let params = [(100.0, 2.0), (1.0, 2.0), (3.5, 0.5), (100.0, 4.5), (2.0, 1.25), (100.0, 0.0), (100.0, 1.0e-3)];
+    let params = [
+        (100.0, 2.0),
+        (1.0, 2.0),
+        (3.5, 0.5),
+        (100.0, 4.5),
+        (2.0, 1.25),
+        (100.0, 0.0),
+        (100.0, 1.0e-3),
+    ];
     for (pi, &(egl, snsq)) in params.iter().enumerate() {
         let seed = SEED ^ pi as u64;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -98,7 +138,16 @@ fn statistic_header_equals_reference_on_millions_of_pixels() {
         let p = StatParams::new(egl, snsq);
         let (num, den) = host::pixel_terms_batch(&m, &p);
         for (k, q) in m.iter().enumerate() {
-            let want = pixel_terms(Moments { mu1: q[0], mu2: q[1], xx: q[2], yy: q[3], xy: q[4] }, &p);
+            let want = pixel_terms(
+                Moments {
+                    mu1: q[0],
+                    mu2: q[1],
+                    xx: q[2],
+                    yy: q[3],
+                    xy: q[4],
+                },
+                &p,
+            );
             assert!(
                 num[k].to_bits() == want.0.to_bits() && den[k].to_bits() == want.1.to_bits(),
                 "seed {seed:#x} sample {k}: moments {q:?}, egl {egl}, snsq {snsq}: header ({:e}, {:e}), reference ({:e}, {:e})",
@@ -124,16 +173,36 @@ fn option_sets() -> Vec<VifOptions> {
     let d = VifOptions::default();
     vec![
         d,
-        VifOptions { enhn_gain_limit: 1.0, sigma_nsq: 0.5, ..d },
-        VifOptions { skip_scale0: true, min_val: [0.9, 0.95, 0.99], ..d },
-        VifOptions { kernelscale: 2.0, ..d },
-        VifOptions { kernelscale: 360.0 / 97.0, ..d },
+        VifOptions {
+            enhn_gain_limit: 1.0,
+            sigma_nsq: 0.5,
+            ..d
+        },
+        VifOptions {
+            skip_scale0: true,
+            min_val: [0.9, 0.95, 0.99],
+            ..d
+        },
+        VifOptions {
+            kernelscale: 2.0,
+            ..d
+        },
+        VifOptions {
+            kernelscale: 360.0 / 97.0,
+            ..d
+        },
     ]
 }
 
 #[test]
 fn host_pipeline_equals_reference_on_fixture_frames() {
-    let frames = [("nat8", 96, 64, 8), ("nat10", 101, 67, 10), ("nat12", 97, 72, 12), ("nat16", 104, 59, 16), ("checker8", 96, 64, 8)];
+    let frames = [
+        ("nat8", 96, 64, 8),
+        ("nat10", 101, 67, 10),
+        ("nat12", 97, 72, 12),
+        ("nat16", 104, 59, 16),
+        ("checker8", 96, 64, 8),
+    ];
     let mut variants = vec![RowSum::Ordered];
     if host::has_binade() {
         variants.extend([RowSum::Binade(1), RowSum::Binade(7), RowSum::Binade(128)]);
@@ -148,7 +217,8 @@ fn host_pipeline_equals_reference_on_fixture_frames() {
                 let got = host::scale_sums(&r, &d, &opts, v).unwrap();
                 for s in 0..4 {
                     assert!(
-                        got[s].num.to_bits() == want[s].num.to_bits() && got[s].den.to_bits() == want[s].den.to_bits(),
+                        got[s].num.to_bits() == want[s].num.to_bits()
+                            && got[s].den.to_bits() == want[s].den.to_bits(),
                         "{name} {opts:?} {v:?} scale {s}: host {:?}, reference {:?}",
                         got[s],
                         want[s]
@@ -193,9 +263,16 @@ fn binade_row_sums_equal_the_ordered_loop() {
         }
         for i in 0..h {
             let want = row_sum(&terms[i * w..(i + 1) * w]);
-            assert_eq!(rows[i].to_bits(), want.to_bits(), "seed {SEED:#x} case {case} (w {w}, nseg {nseg}, kind {kind}) row {i}");
+            assert_eq!(
+                rows[i].to_bits(),
+                want.to_bits(),
+                "seed {SEED:#x} case {case} (w {w}, nseg {nseg}, kind {kind}) row {i}"
+            );
         }
     }
     // the units must carry most segments of positive rows, or the test only exercised the fallback
-    assert!(fell_back * 2 < segments, "{fell_back} of {segments} segments fell back");
+    assert!(
+        fell_back * 2 < segments,
+        "{fell_back} of {segments} segments fell back"
+    );
 }

@@ -115,6 +115,9 @@ pub type Runner = fn(&Context) -> Result<Outcome>;
 /// The runner named `name` in an experiment file's `runner` field.
 pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
+        "float-vif-parity" => crate::vif::parity::run,
+        "float-vif-replay" => crate::vif::replay::run,
+        "float-vif-timing" => crate::vif::timing::run,
         _ => return None,
     };
     #[allow(unreachable_code)]

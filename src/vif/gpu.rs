@@ -12,7 +12,10 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig,
+    PushKernelArg,
+};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
 
 use super::filter::Image;
@@ -55,7 +58,11 @@ pub struct FvifParams {
 
 impl From<&StatParams> for FvifParams {
     fn from(p: &StatParams) -> FvifParams {
-        FvifParams { gain_limit: p.gain_limit, sigma_max_inv: p.sigma_max_inv, sigma_nsq: p.sigma_nsq }
+        FvifParams {
+            gain_limit: p.gain_limit,
+            sigma_max_inv: p.sigma_max_inv,
+            sigma_nsq: p.sigma_nsq,
+        }
     }
 }
 
@@ -86,7 +93,12 @@ pub struct Variant {
 impl Variant {
     /// The exact twin with the given reduction.
     pub const fn exact(reduction: Reduction) -> Variant {
-        Variant { table: false, device_log2: false, stat_f32: false, reduction }
+        Variant {
+            table: false,
+            device_log2: false,
+            stat_f32: false,
+            reduction,
+        }
     }
 
     /// The compile-time defines of this variant.
@@ -121,7 +133,11 @@ pub fn source(defines: &[&str]) -> String {
 pub fn compile(defines: &[&str], arch: &str) -> Result<Ptx> {
     let opts = CompileOptions {
         fmad: Some(false),
-        options: vec![format!("--gpu-architecture={arch}"), "--std=c++14".into(), "--diag-suppress=177".into()],
+        options: vec![
+            format!("--gpu-architecture={arch}"),
+            "--std=c++14".into(),
+            "--diag-suppress=177".into(),
+        ],
         ..Default::default()
     };
     compile_ptx_with_opts(source(defines), opts).map_err(|e| anyhow!("NVRTC: {e}"))
@@ -173,7 +189,12 @@ impl Workspace {
             h,
             r: stream.alloc_zeros(n)?,
             d: stream.alloc_zeros(n)?,
-            p: [stream.alloc_zeros(q)?, stream.alloc_zeros(q)?, stream.alloc_zeros(q)?, stream.alloc_zeros(q)?],
+            p: [
+                stream.alloc_zeros(q)?,
+                stream.alloc_zeros(q)?,
+                stream.alloc_zeros(q)?,
+                stream.alloc_zeros(q)?,
+            ],
             tmp: stream.alloc_zeros((h / 2).max(1) * w)?,
             v: stream.alloc_zeros(5 * n)?,
             num: stream.alloc_zeros(n)?,
@@ -214,7 +235,11 @@ pub struct VifGpu {
 }
 
 fn grid2(w: usize, h: usize) -> LaunchConfig {
-    LaunchConfig { grid_dim: (w.div_ceil(32) as u32, h.div_ceil(8) as u32, 1), block_dim: (32, 8, 1), shared_mem_bytes: 0 }
+    LaunchConfig {
+        grid_dim: (w.div_ceil(32) as u32, h.div_ceil(8) as u32, 1),
+        block_dim: (32, 8, 1),
+        shared_mem_bytes: 0,
+    }
 }
 
 impl VifGpu {
@@ -222,24 +247,39 @@ impl VifGpu {
     pub fn open() -> Result<VifGpu, NoDevice> {
         // SAFETY: only probes for the shared libraries.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(NoDevice("the CUDA driver library (libcuda) is not present".into()));
+            return Err(NoDevice(
+                "the CUDA driver library (libcuda) is not present".into(),
+            ));
         }
         if !nvrtc_present() {
             return Err(NoDevice("NVRTC (libnvrtc) is not present".into()));
         }
-        let count = CudaContext::device_count().map_err(|e| NoDevice(format!("CUDA driver: {e}")))?;
+        let count =
+            CudaContext::device_count().map_err(|e| NoDevice(format!("CUDA driver: {e}")))?;
         if count < 1 {
             return Err(NoDevice("no CUDA device".into()));
         }
         let ctx = CudaContext::new(0).map_err(|e| NoDevice(format!("CUDA context: {e}")))?;
-        let (major, minor) = ctx.compute_capability().map_err(|e| NoDevice(format!("CUDA device: {e}")))?;
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(|e| NoDevice(format!("CUDA device: {e}")))?;
         let stream = ctx.default_stream();
-        Ok(VifGpu { ctx, stream, arch: format!("sm_{major}{minor}"), modules: HashMap::new(), work: None })
+        Ok(VifGpu {
+            ctx,
+            stream,
+            arch: format!("sm_{major}{minor}"),
+            modules: HashMap::new(),
+            work: None,
+        })
     }
 
     /// The device's name and architecture.
     pub fn describe(&self) -> String {
-        format!("{} ({})", self.ctx.name().unwrap_or_else(|_| "unknown device".into()), self.arch)
+        format!(
+            "{} ({})",
+            self.ctx.name().unwrap_or_else(|_| "unknown device".into()),
+            self.arch
+        )
     }
 
     /// (free, total) device memory in bytes.
@@ -257,7 +297,8 @@ impl VifGpu {
         if let Some(m) = self.modules.get(&key) {
             return Ok(m.clone());
         }
-        let ptx = compile(&key, &self.arch).with_context(|| format!("compiling the kernels with {key:?}"))?;
+        let ptx = compile(&key, &self.arch)
+            .with_context(|| format!("compiling the kernels with {key:?}"))?;
         let m = self.ctx.load_module(ptx)?;
         self.modules.insert(key, m.clone());
         Ok(m)
@@ -266,7 +307,13 @@ impl VifGpu {
     /// Uploads a frame pair (allocating the workspace for its size if needed).
     pub fn upload(&mut self, r: &Image, d: &Image) -> Result<()> {
         if (r.w, r.h) != (d.w, d.h) {
-            bail!("reference {}x{} and distorted {}x{} differ in size", r.w, r.h, d.w, d.h);
+            bail!(
+                "reference {}x{} and distorted {}x{} differ in size",
+                r.w,
+                r.h,
+                d.w,
+                d.h
+            );
         }
         if self.work.as_ref().is_none_or(|w| (w.w, w.h) != (r.w, r.h)) {
             self.work = None;
@@ -284,7 +331,10 @@ impl VifGpu {
         opts.validate()?;
         let taps = if v.table {
             if opts.kernelscale != 1.0 {
-                bail!("the decimal tap table exists for vif_kernelscale 1.0 only, not {}", opts.kernelscale);
+                bail!(
+                    "the decimal tap table exists for vif_kernelscale 1.0 only, not {}",
+                    opts.kernelscale
+                );
             }
             legacy_table()
         } else {
@@ -292,8 +342,12 @@ impl VifGpu {
         };
         let module = self.module(v)?;
         let f = |name: &str| -> Result<CudaFunction> { Ok(module.load_function(name)?) };
-        let (dec_v, dec_h, vert5, compute) =
-            (f("fvif_filter_dec_v")?, f("fvif_filter_dec_h")?, f("fvif_vertical5")?, f("fvif_compute")?);
+        let (dec_v, dec_h, vert5, compute) = (
+            f("fvif_filter_dec_v")?,
+            f("fvif_filter_dec_h")?,
+            f("fvif_vertical5")?,
+            f("fvif_compute")?,
+        );
         let sum_fn = match v.reduction {
             Reduction::Ordered => f("fvif_row_sums")?,
             Reduction::Binade => {
@@ -304,12 +358,19 @@ impl VifGpu {
             }
             Reduction::Tree => f("fvif_tree_sums")?,
         };
-        let work = self.work.as_mut().ok_or_else(|| anyhow!("no frame uploaded"))?;
+        let work = self
+            .work
+            .as_mut()
+            .ok_or_else(|| anyhow!("no frame uploaded"))?;
         let first = opts.first_scale();
         check_sizes(work.w, work.h, &taps, first)?;
         let params = FvifParams::from(&StatParams::new(opts.enhn_gain_limit, opts.sigma_nsq));
         let stream = self.stream.clone();
-        let layout: i32 = if v.reduction == Reduction::Ordered { 0 } else { 1 };
+        let layout: i32 = if v.reduction == Reduction::Ordered {
+            0
+        } else {
+            1
+        };
         let mut dims = [(0usize, 0usize); 4];
         let (mut w, mut h) = (work.w, work.h);
         stream.memset_zeros(&mut work.fallbacks)?;
@@ -327,7 +388,13 @@ impl VifGpu {
                     let (wi, hi, ohi) = (w as i32, h as i32, oh as i32);
                     {
                         let src = match cur {
-                            None => if k == 0 { &work.r } else { &work.d },
+                            None => {
+                                if k == 0 {
+                                    &work.r
+                                } else {
+                                    &work.d
+                                }
+                            }
                             Some(c) => &work.p[c + k],
                         };
                         let mut b = stream.launch_builder(&dec_v);
@@ -336,7 +403,11 @@ impl VifGpu {
                         unsafe { b.launch(grid2(w, oh)) }?;
                     }
                     let mut b = stream.launch_builder(&dec_h);
-                    b.arg(&work.tmp).arg(&wi).arg(&ohi).arg(&t).arg(&mut work.p[next + k]);
+                    b.arg(&work.tmp)
+                        .arg(&wi)
+                        .arg(&ohi)
+                        .arg(&t)
+                        .arg(&mut work.p[next + k]);
                     // SAFETY: tmp holds (h / 2) * w floats, the destination (h / 2) * (w / 2).
                     unsafe { b.launch(grid2(ow, oh)) }?;
                 }
@@ -361,7 +432,14 @@ impl VifGpu {
             }
             {
                 let mut b = stream.launch_builder(&compute);
-                b.arg(&work.v).arg(&wi).arg(&hi).arg(&t).arg(&params).arg(&layout).arg(&mut work.num).arg(&mut work.den);
+                b.arg(&work.v)
+                    .arg(&wi)
+                    .arg(&hi)
+                    .arg(&t)
+                    .arg(&params)
+                    .arg(&layout)
+                    .arg(&mut work.num)
+                    .arg(&mut work.den);
                 // SAFETY: v holds 5 * w * h floats, num and den w * h.
                 unsafe { b.launch(grid2(w, h)) }?;
             }
@@ -371,12 +449,25 @@ impl VifGpu {
                     let mut rn = work.rows_num.slice_mut(off..off + h);
                     let mut rd = work.rows_den.slice_mut(off..off + h);
                     let mut b = stream.launch_builder(&sum_fn);
-                    b.arg(&work.num).arg(&work.den).arg(&wi).arg(&hi).arg(&mut rn).arg(&mut rd);
+                    b.arg(&work.num)
+                        .arg(&work.den)
+                        .arg(&wi)
+                        .arg(&hi)
+                        .arg(&mut rn)
+                        .arg(&mut rd);
                     let cfg = if v.reduction == Reduction::Ordered {
-                        LaunchConfig { grid_dim: (h.div_ceil(128) as u32, 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 }
+                        LaunchConfig {
+                            grid_dim: (h.div_ceil(128) as u32, 1, 1),
+                            block_dim: (128, 1, 1),
+                            shared_mem_bytes: 0,
+                        }
                     } else {
                         b.arg(&mut work.fallbacks);
-                        LaunchConfig { grid_dim: (h as u32, 1, 1), block_dim: (SEGMENTS, 1, 1), shared_mem_bytes: 0 }
+                        LaunchConfig {
+                            grid_dim: (h as u32, 1, 1),
+                            block_dim: (SEGMENTS, 1, 1),
+                            shared_mem_bytes: 0,
+                        }
                     };
                     // SAFETY: num and den hold w * h floats; the row slices h each.
                     unsafe { b.launch(cfg) }?;
@@ -388,8 +479,17 @@ impl VifGpu {
                     let mut pn = work.part_num.slice_mut(off..off + gx * gy);
                     let mut pd = work.part_den.slice_mut(off..off + gx * gy);
                     let mut b = stream.launch_builder(&sum_fn);
-                    b.arg(&work.num).arg(&work.den).arg(&wi).arg(&hi).arg(&mut pn).arg(&mut pd);
-                    let cfg = LaunchConfig { grid_dim: (gx as u32, gy as u32, 1), block_dim: (16, 16, 1), shared_mem_bytes: 0 };
+                    b.arg(&work.num)
+                        .arg(&work.den)
+                        .arg(&wi)
+                        .arg(&hi)
+                        .arg(&mut pn)
+                        .arg(&mut pd);
+                    let cfg = LaunchConfig {
+                        grid_dim: (gx as u32, gy as u32, 1),
+                        block_dim: (16, 16, 1),
+                        shared_mem_bytes: 0,
+                    };
                     // SAFETY: num and den hold w * h floats; the partial slices one float per block.
                     unsafe { b.launch(cfg) }?;
                 }
@@ -401,7 +501,10 @@ impl VifGpu {
     /// Reads back the sums of the last launched frame and adds them as the host routine does:
     /// rows top to bottom in fp32 (ordered and row-parallel), or block partials in fp64 (tree).
     pub fn read_sums(&self, dims: &[(usize, usize); 4], reduction: Reduction) -> Result<GpuSums> {
-        let work = self.work.as_ref().ok_or_else(|| anyhow!("no frame uploaded"))?;
+        let work = self
+            .work
+            .as_ref()
+            .ok_or_else(|| anyhow!("no frame uploaded"))?;
         let mut out = GpuSums::default();
         match reduction {
             Reduction::Ordered | Reduction::Binade => {
@@ -423,8 +526,14 @@ impl VifGpu {
                 for (s, &(w, h)) in dims.iter().enumerate() {
                     let n = w.div_ceil(16) * h.div_ceil(16);
                     let off = s * blocks;
-                    out.num[s] = pn[off..off + n].iter().map(|&x| f64::from(x)).fold(0.0, |a, x| a + x);
-                    out.den[s] = pd[off..off + n].iter().map(|&x| f64::from(x)).fold(0.0, |a, x| a + x);
+                    out.num[s] = pn[off..off + n]
+                        .iter()
+                        .map(|&x| f64::from(x))
+                        .fold(0.0, |a, x| a + x);
+                    out.den[s] = pd[off..off + n]
+                        .iter()
+                        .map(|&x| f64::from(x))
+                        .fold(0.0, |a, x| a + x);
                 }
             }
         }
@@ -432,7 +541,13 @@ impl VifGpu {
     }
 
     /// One frame pair through `variant`: upload, kernels, readback, host sums.
-    pub fn scale_sums(&mut self, r: &Image, d: &Image, opts: &VifOptions, v: &Variant) -> Result<GpuSums> {
+    pub fn scale_sums(
+        &mut self,
+        r: &Image,
+        d: &Image,
+        opts: &VifOptions,
+        v: &Variant,
+    ) -> Result<GpuSums> {
         self.upload(r, d)?;
         let dims = self.launch_frame(opts, v)?;
         self.read_sums(&dims, v.reduction)
@@ -440,7 +555,13 @@ impl VifGpu {
 
     /// Milliseconds of the kernels of one frame (the uploaded pair), measured with CUDA
     /// events: `warmup` untimed frames, then `reps` timed ones.
-    pub fn time_frames(&mut self, opts: &VifOptions, v: &Variant, warmup: usize, reps: usize) -> Result<Vec<f32>> {
+    pub fn time_frames(
+        &mut self,
+        opts: &VifOptions,
+        v: &Variant,
+        warmup: usize,
+        reps: usize,
+    ) -> Result<Vec<f32>> {
         for _ in 0..warmup {
             self.launch_frame(opts, v)?;
         }

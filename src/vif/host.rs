@@ -22,10 +22,17 @@ pub struct FvifTaps {
 impl FvifTaps {
     /// The struct for a tap list of at most [`MAX_TAPS`] taps.
     pub fn new(taps: &[f32]) -> FvifTaps {
-        assert!(taps.len() <= MAX_TAPS, "{} taps exceed {MAX_TAPS}", taps.len());
+        assert!(
+            taps.len() <= MAX_TAPS,
+            "{} taps exceed {MAX_TAPS}",
+            taps.len()
+        );
         let mut tap = [0.0; MAX_TAPS];
         tap[..taps.len()].copy_from_slice(taps);
-        FvifTaps { width: taps.len() as i32, tap }
+        FvifTaps {
+            width: taps.len() as i32,
+            tap,
+        }
     }
 }
 
@@ -43,7 +50,13 @@ mod ffi {
             num: *mut f32,
             den: *mut f32,
         );
-        pub fn fvif_host_filter_dec(t: *const FvifTaps, src: *const f32, w: i32, h: i32, dst: *mut f32);
+        pub fn fvif_host_filter_dec(
+            t: *const FvifTaps,
+            src: *const f32,
+            w: i32,
+            h: i32,
+            dst: *mut f32,
+        );
         #[allow(clippy::too_many_arguments)]
         pub fn fvif_host_compute(
             t: *const FvifTaps,
@@ -60,7 +73,13 @@ mod ffi {
         );
         pub fn fvif_host_row_sums(terms: *const f32, w: i32, h: i32, layout: i32, rows: *mut f32);
         pub fn fvif_host_has_binade() -> i32;
-        pub fn fvif_host_row_sums_binade(terms: *const f32, w: i32, h: i32, nseg: i32, rows: *mut f32) -> i64;
+        pub fn fvif_host_row_sums_binade(
+            terms: *const f32,
+            w: i32,
+            h: i32,
+            nseg: i32,
+            rows: *mut f32,
+        ) -> i64;
     }
 }
 
@@ -102,7 +121,15 @@ pub fn filter_dec(t: &FvifTaps, src: &Image) -> Image {
     let (ow, oh) = (src.w / 2, src.h / 2);
     let mut data = vec![0.0; ow * oh];
     // SAFETY: src holds w * h floats, data (w/2) * (h/2).
-    unsafe { ffi::fvif_host_filter_dec(t, src.data.as_ptr(), src.w as i32, src.h as i32, data.as_mut_ptr()) };
+    unsafe {
+        ffi::fvif_host_filter_dec(
+            t,
+            src.data.as_ptr(),
+            src.w as i32,
+            src.h as i32,
+            data.as_mut_ptr(),
+        )
+    };
     Image { w: ow, h: oh, data }
 }
 
@@ -116,7 +143,13 @@ pub enum Layout {
 }
 
 /// The vertical-pass and compute kernels on the host: a scale's terms in `layout`.
-pub fn compute(t: &FvifTaps, p: &StatParams, r: &Image, d: &Image, layout: Layout) -> (Vec<f32>, Vec<f32>) {
+pub fn compute(
+    t: &FvifTaps,
+    p: &StatParams,
+    r: &Image,
+    d: &Image,
+    layout: Layout,
+) -> (Vec<f32>, Vec<f32>) {
     let n = r.w * r.h;
     let (mut num, mut den) = (vec![0.0; n], vec![0.0; n]);
     // SAFETY: r and d hold w * h floats; num and den as many.
@@ -143,7 +176,15 @@ pub fn row_sums(terms: &[f32], w: usize, h: usize, layout: Layout) -> Vec<f32> {
     assert_eq!(terms.len(), w * h, "terms of a {w}x{h} scale");
     let mut rows = vec![0.0; h];
     // SAFETY: terms holds w * h floats, rows h.
-    unsafe { ffi::fvif_host_row_sums(terms.as_ptr(), w as i32, h as i32, layout as i32, rows.as_mut_ptr()) };
+    unsafe {
+        ffi::fvif_host_row_sums(
+            terms.as_ptr(),
+            w as i32,
+            h as i32,
+            layout as i32,
+            rows.as_mut_ptr(),
+        )
+    };
     rows
 }
 
@@ -160,7 +201,15 @@ pub fn row_sums_binade(terms: &[f32], w: usize, h: usize, nseg: usize) -> Option
     assert_eq!(terms.len(), w * h, "terms of a {w}x{h} scale");
     let mut rows = vec![0.0; h];
     // SAFETY: terms holds w * h floats, rows h.
-    let fb = unsafe { ffi::fvif_host_row_sums_binade(terms.as_ptr(), w as i32, h as i32, nseg as i32, rows.as_mut_ptr()) };
+    let fb = unsafe {
+        ffi::fvif_host_row_sums_binade(
+            terms.as_ptr(),
+            w as i32,
+            h as i32,
+            nseg as i32,
+            rows.as_mut_ptr(),
+        )
+    };
     u64::try_from(fb).ok().map(|f| (rows, f))
 }
 
@@ -175,7 +224,12 @@ pub enum RowSum {
 
 /// The whole GPU pipeline run on the host through the header: per-scale fp32 sums, the
 /// rows added top to bottom in fp32 as the host routine does after the readback.
-pub fn scale_sums(r: &Image, d: &Image, opts: &VifOptions, rows: RowSum) -> Result<[ScaleSums; 4], VifError> {
+pub fn scale_sums(
+    r: &Image,
+    d: &Image,
+    opts: &VifOptions,
+    rows: RowSum,
+) -> Result<[ScaleSums; 4], VifError> {
     opts.validate()?;
     let taps = all_taps(opts.kernelscale_f32());
     let first = opts.first_scale();
@@ -193,7 +247,10 @@ pub fn scale_sums(r: &Image, d: &Image, opts: &VifOptions, rows: RowSum) -> Resu
         let (num_rows, den_rows) = match rows {
             RowSum::Ordered => {
                 let (num, den) = compute(&t, &p, &a, &b, Layout::Columns);
-                (row_sums(&num, w, h, Layout::Columns), row_sums(&den, w, h, Layout::Columns))
+                (
+                    row_sums(&num, w, h, Layout::Columns),
+                    row_sums(&den, w, h, Layout::Columns),
+                )
             }
             RowSum::Binade(nseg) => {
                 let (num, den) = compute(&t, &p, &a, &b, Layout::Rows);
@@ -205,7 +262,10 @@ pub fn scale_sums(r: &Image, d: &Image, opts: &VifOptions, rows: RowSum) -> Resu
                 }
             }
         };
-        sums[s] = ScaleSums { num: sum_rows(&num_rows), den: sum_rows(&den_rows) };
+        sums[s] = ScaleSums {
+            num: sum_rows(&num_rows),
+            den: sum_rows(&den_rows),
+        };
     }
     Ok(sums)
 }

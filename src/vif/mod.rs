@@ -12,16 +12,21 @@
 //! for the host) and `kernels/float_vif.cu` (kernels); [`host`] runs the header's functions
 //! on the host and [`gpu`] launches the kernels.
 
+pub mod compare;
 pub mod filter;
+pub mod fixtures;
 pub mod frame;
 pub mod gpu;
 pub mod host;
 pub mod log2;
 pub mod options;
+pub mod parity;
 pub mod reference;
+pub mod replay;
 pub mod stat;
 pub mod synth;
 pub mod taps;
+pub mod timing;
 
 pub use frame::Plane;
 pub use options::VifOptions;

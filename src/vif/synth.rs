@@ -138,7 +138,7 @@ pub fn checkerboard(
     let samples = (0..h)
         .flat_map(|i| {
             (0..w).map(move |j| {
-                if ((j + shift) / cell + i / cell) % 2 == 0 {
+                if ((j + shift) / cell + i / cell).is_multiple_of(2) {
                     lo
                 } else {
                     hi
