@@ -11,3 +11,7 @@ test:
 # List the experiments.
 list:
     cargo run --release --quiet -- list
+
+# Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
+vif-test:
+    cargo test --release --test vif_reference --test vif_header --test vif_gpu

@@ -276,3 +276,40 @@ fn binade_row_sums_equal_the_ordered_loop() {
         "{fell_back} of {segments} segments fell back"
     );
 }
+
+#[test]
+fn host_pipeline_equals_reference_on_experiment_frames() {
+    use binade::vif::fixtures::{standard, Counts};
+    let sets = standard(
+        Counts {
+            sd8: 1,
+            sd_deep: 1,
+            checker: 1,
+            uhd: 0,
+        },
+        20261130,
+    );
+    let opts = VifOptions::default();
+    for set in sets.iter().filter(|s| {
+        s.name.contains("8-bit") || s.name.contains("16-bit") || s.name.contains("shifted")
+    }) {
+        let (r, d) = set.frame(0).unwrap();
+        let (ri, di) = (r.to_image(), d.to_image());
+        let want = scale_sums(&ri, &di, &opts).unwrap();
+        let got = host::scale_sums(&ri, &di, &opts, RowSum::Ordered).unwrap();
+        for (s, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(
+                g.num.to_bits(),
+                w.num.to_bits(),
+                "{} frame 0 scale {s} num",
+                set.name
+            );
+            assert_eq!(
+                g.den.to_bits(),
+                w.den.to_bits(),
+                "{} frame 0 scale {s} den",
+                set.name
+            );
+        }
+    }
+}
