@@ -231,9 +231,13 @@ FVIF_FN void fvif_compute_at(const struct fvif_taps *t, const struct fvif_params
     fvif_pixel_terms(mu1, mu2, xx, yy, xy, p, num, den);
 }
 
-/* n terms added in order, `stride` apart, into one fp32 accumulator starting at start. */
+/* n terms added in order, `stride` apart, into one fp32 accumulator starting at start. The
+ * device unrolls the loop so that loads run ahead; the adds stay in order. */
 FVIF_FN float fvif_add_run(float start, const float *terms, int n, long long stride) {
     float acc = start;
+#if defined(__CUDA_ARCH__)
+#pragma unroll 8
+#endif
     for (int k = 0; k < n; ++k) acc = FV_FADD(acc, terms[(long long)k * stride]);
     return acc;
 }
