@@ -12,6 +12,11 @@ test:
 list:
     cargo run --release --quiet -- list
 
+# Generic mutation testing of the algebra modules (installs cargo-mutants if needed).
+mutants *ARGS:
+    command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
+    cargo run --release --quiet -- run cargo-mutants {{ARGS}}
+
 # Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
 vif-test:
     cargo test --release --test vif_reference --test vif_header --test vif_gpu

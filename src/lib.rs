@@ -8,14 +8,17 @@
 //! every input and every plan.
 
 pub mod algebra;
+pub mod battery;
 pub mod format;
 pub mod inputs;
+pub mod kill;
 pub mod mutant;
 pub mod oracle;
 pub mod plan;
 pub mod unit;
 pub mod walk;
 pub mod plot;
+pub mod sampler;
 pub mod provenance;
 pub mod report;
 pub mod cli;
