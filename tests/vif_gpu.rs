@@ -66,7 +66,24 @@ fn kernels_compile_without_contraction() {
                 "{:?}: the PTX contains a fused multiply-add",
                 v.defines()
             );
+            assert!(
+                !ptx.contains("lg2.approx"),
+                "{:?}: the PTX calls the hardware log2",
+                v.defines()
+            );
         }
+        for inexact in ["div.approx", "div.full", "rcp.approx"] {
+            assert!(
+                !ptx.contains(inexact),
+                "{:?}: the PTX contains {inexact}",
+                v.defines()
+            );
+        }
+        assert!(
+            ptx.contains("div.rn.f32"),
+            "{:?}: no correctly rounded fp32 division",
+            v.defines()
+        );
     }
 }
 
