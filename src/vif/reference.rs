@@ -6,8 +6,9 @@
 use super::filter::{filter, moments, Filtered, Image, Source};
 use super::frame::Plane;
 use super::options::{OptionError, VifOptions};
-use super::stat::{pixel_terms, row_sum, sum_rows, Moments, StatParams};
-use super::taps::all_taps;
+use super::stat::{pixel_terms, pixel_terms_fp32, row_sum, sum_rows, Moments, StatParams};
+use super::taps::{all_taps, legacy_table};
+use super::tree::tree_sum;
 
 /// Why a frame pair cannot be scored.
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +72,15 @@ impl Terms {
 
 /// The terms of every pixel of a scale from its five filtered moments.
 pub fn terms_of(f: &Filtered, p: &StatParams) -> Terms {
+    terms_with(f, p, pixel_terms)
+}
+
+/// The terms of every pixel of a scale with a given per-pixel statistic.
+pub fn terms_with(
+    f: &Filtered,
+    p: &StatParams,
+    stat: fn(Moments, &StatParams) -> (f32, f32),
+) -> Terms {
     let n = f.mu1.data.len();
     let mut num = Vec::with_capacity(n);
     let mut den = Vec::with_capacity(n);
@@ -82,7 +92,7 @@ pub fn terms_of(f: &Filtered, p: &StatParams) -> Terms {
             yy: f.yy.data[k],
             xy: f.xy.data[k],
         };
-        let (a, b) = pixel_terms(m, p);
+        let (a, b) = stat(m, p);
         num.push(a);
         den.push(b);
     }
@@ -280,4 +290,61 @@ pub fn vif(r: &Plane, d: &Plane, opts: &VifOptions) -> Result<Features, VifError
     }
     let sums = scale_sums(&r.to_image(), &d.to_image(), opts)?;
     Ok(publish_f32(&sums, opts))
+}
+
+/// Differences from the CPU that the host can put back (the device `log2f` cannot be
+/// emulated here): replay only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostCauses {
+    /// libvmaf's former decimal tap table (kernel scale 1 only).
+    pub table: bool,
+    /// The statistic in fp32.
+    pub stat_f32: bool,
+    /// The former GPU reduction (16x16 fp32 trees, blocks in fp64).
+    pub tree: bool,
+}
+
+/// Per-scale fp64 sums (numerators, denominators) with `causes` put back.
+pub fn replay_sums(
+    r: &Image,
+    d: &Image,
+    opts: &VifOptions,
+    causes: HostCauses,
+) -> Result<([f64; 4], [f64; 4]), VifError> {
+    opts.validate()?;
+    let taps = if causes.table {
+        if opts.kernelscale != 1.0 {
+            return Err(VifError::Option(OptionError {
+                name: "vif_kernelscale",
+                value: opts.kernelscale,
+                reason: "the decimal tap table exists for 1.0 only",
+            }));
+        }
+        legacy_table()
+    } else {
+        all_taps(opts.kernelscale_f32())
+    };
+    let first = opts.first_scale();
+    check_sizes(r.w, r.h, &taps, first)?;
+    let params = StatParams::new(opts.enhn_gain_limit, opts.sigma_nsq);
+    let stat = if causes.stat_f32 {
+        pixel_terms_fp32
+    } else {
+        pixel_terms
+    };
+    let (mut num, mut den) = ([0.0; 4], [0.0; 4]);
+    for (s, planes) in scale_planes(r, d, &taps, first).into_iter().enumerate() {
+        if let Some((a, b)) = planes {
+            let t = terms_with(&moments(&taps[s], &a, &b), &params, stat);
+            if causes.tree {
+                num[s] = tree_sum(&t.num, t.w, t.h);
+                den[s] = tree_sum(&t.den, t.w, t.h);
+            } else {
+                let sums = t.sums();
+                num[s] = f64::from(sums.num);
+                den[s] = f64::from(sums.den);
+            }
+        }
+    }
+    Ok((num, den))
 }

@@ -71,6 +71,16 @@ pub struct Moments {
 
 /// One pixel's `(num, den)` terms, `vif_statistic_s`'s loop body bit for bit.
 pub fn pixel_terms(m: Moments, p: &StatParams) -> (f32, f32) {
+    pixel_terms_typed(m, p, false)
+}
+
+/// The statistic with `vif_sigma_nsq` rounded to fp32 and both quotients and the comparison
+/// in fp32: the type difference ADR-1412 found (the header's `FVIF_STAT_F32`). Replay only.
+pub fn pixel_terms_fp32(m: Moments, p: &StatParams) -> (f32, f32) {
+    pixel_terms_typed(m, p, true)
+}
+
+fn pixel_terms_typed(m: Moments, p: &StatParams, fp32: bool) -> (f32, f32) {
     let mu1_sq = m.mu1 * m.mu1;
     let mu2_sq = m.mu2 * m.mu2;
     let mu1_mu2 = m.mu1 * m.mu2;
@@ -101,15 +111,27 @@ pub fn pixel_terms(m: Moments, p: &StatParams) -> (f32, f32) {
     g = min_c(g, p.gain_limit);
 
     let gain = g * g * sigma1_sq;
-    let num_arg = (1.0_f64 + f64::from(gain) / (f64::from(sv_sq) + p.sigma_nsq)) as f32;
-    let den_arg = (1.0_f64 + f64::from(sigma1_sq) / p.sigma_nsq) as f32;
+    let (num_arg, den_arg, below) = if fp32 {
+        let s = p.sigma_nsq as f32;
+        (
+            1.0_f32 + gain / (sv_sq + s),
+            1.0_f32 + sigma1_sq / s,
+            sigma1_sq < s,
+        )
+    } else {
+        (
+            (1.0_f64 + f64::from(gain) / (f64::from(sv_sq) + p.sigma_nsq)) as f32,
+            (1.0_f64 + f64::from(sigma1_sq) / p.sigma_nsq) as f32,
+            f64::from(sigma1_sq) < p.sigma_nsq,
+        )
+    };
     let mut num = log2f_approx(num_arg);
     let mut den = log2f_approx(den_arg);
 
     if sigma12 < 0.0 {
         num = 0.0;
     }
-    if f64::from(sigma1_sq) < p.sigma_nsq {
+    if below {
         num = 1.0 - sigma2_sq * p.sigma_max_inv;
         den = 1.0;
     }
