@@ -17,6 +17,14 @@ mutants *ARGS:
     command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
     cargo run --release --quiet -- run cargo-mutants {{ARGS}}
 
+# Sum term files the way the CPU loop does (see docs/sum.md), e.g. `just sum --check a.npy`.
+sum *ARGS:
+    cargo run --release --quiet -- sum {{ARGS}}
+
+# Rewrite the numpy-written .npy fixtures of `binade sum` (needs python3 with numpy).
+npy-fixtures:
+    python3 fixtures/npy/make.py
+
 # Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
 vif-test:
     cargo test --release --test vif_reference --test vif_header --test vif_gpu

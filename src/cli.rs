@@ -5,7 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::experiment::{self, ConfigError, Context, NoDevice, EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_NO_DEVICE, EXIT_OK};
+use crate::experiment::{
+    self, ConfigError, Context, NoDevice, EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_NO_DEVICE,
+    EXIT_OK,
+};
 use crate::provenance::Provenance;
 use crate::report;
 
@@ -91,15 +94,29 @@ fn run(args: &RunArgs) -> i32 {
         }
     };
     let Some(runner) = experiment::runner(&parsed.runner) else {
-        eprintln!("binade: {}", ConfigError::new(&file, "runner", format!("unknown runner `{}`", parsed.runner)));
+        eprintln!(
+            "binade: {}",
+            ConfigError::new(
+                &file,
+                "runner",
+                format!("unknown runner `{}`", parsed.runner)
+            )
+        );
         return EXIT_BAD_INPUT;
     };
     let mut params = parsed.params.clone();
-    let mode = if args.quick { &parsed.quick } else { &parsed.full };
+    let mode = if args.quick {
+        &parsed.quick
+    } else {
+        &parsed.full
+    };
     for (k, v) in mode {
         params.insert(k.clone(), v.clone());
     }
-    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("reports").join(&args.name));
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports").join(&args.name));
     let ctx = Context {
         name: args.name.clone(),
         file,
@@ -116,7 +133,10 @@ fn run(args: &RunArgs) -> i32 {
         Err(e) => return report_error(&e),
     };
     prov.setting("mode", ctx.mode());
-    prov.setting("run time", format!("{:.1} s", started.elapsed().as_secs_f64()));
+    prov.setting(
+        "run time",
+        format!("{:.1} s", started.elapsed().as_secs_f64()),
+    );
     prov.setting("seed", ctx.seed);
     if let Some(n) = ctx.samples {
         prov.setting("samples (override)", n);
@@ -127,13 +147,19 @@ fn run(args: &RunArgs) -> i32 {
     }
     if let Some(parent) = out_dir.parent() {
         if let Err(e) = report::write_index(parent) {
-            eprintln!("binade: updating the report index in {}: {e:#}", parent.display());
+            eprintln!(
+                "binade: updating the report index in {}: {e:#}",
+                parent.display()
+            );
         }
     }
     println!("{}: {}", args.name, outcome.report.headline);
     println!("report: {}", out_dir.join("README.md").display());
     if outcome.failures > 0 {
-        eprintln!("binade: {} check(s) failed; see the report", outcome.failures);
+        eprintln!(
+            "binade: {} check(s) failed; see the report",
+            outcome.failures
+        );
         EXIT_FAILED_CHECKS
     } else {
         EXIT_OK
@@ -164,5 +190,9 @@ fn regenerate_command(args: &RunArgs) -> String {
     if let Some(n) = args.samples {
         cmd.push_str(&format!(" --samples {n}"));
     }
-    format!("{cmd}\n# or: just run-experiment {}{}", args.name, if args.quick { " --quick" } else { "" })
+    format!(
+        "{cmd}\n# or: just run-experiment {}{}",
+        args.name,
+        if args.quick { " --quick" } else { "" }
+    )
 }

@@ -44,8 +44,14 @@ pub struct Context {
 impl Context {
     /// The parameter `key`, or an error naming the file and the field.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<T, ConfigError> {
-        let value = self.params.get(key).ok_or_else(|| ConfigError::new(&self.file, key, "missing"))?;
-        value.clone().try_into().map_err(|e: toml::de::Error| ConfigError::new(&self.file, key, e.message()))
+        let value = self
+            .params
+            .get(key)
+            .ok_or_else(|| ConfigError::new(&self.file, key, "missing"))?;
+        value
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::new(&self.file, key, e.message()))
     }
 
     /// The parameter `key`, or `default` when the file does not set it.
@@ -78,8 +84,10 @@ impl Context {
     pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
         let bar = ProgressBar::new(len);
         bar.set_style(
-            ProgressStyle::with_template("{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(what.to_string());
         bar
@@ -101,7 +109,11 @@ pub struct ConfigError {
 impl ConfigError {
     /// An error about `field` of `file`.
     pub fn new(file: &std::path::Path, field: &str, reason: impl Into<String>) -> ConfigError {
-        ConfigError { file: file.display().to_string(), field: field.into(), reason: reason.into() }
+        ConfigError {
+            file: file.display().to_string(),
+            field: field.into(),
+            reason: reason.into(),
+        }
     }
 }
 

@@ -25,13 +25,20 @@ impl DeviceColumn {
         if !implementation.starts_with("header") {
             return "n/a".into();
         }
-        self.cells.iter().find(|(x, _)| *x == m).map(|(_, c)| c.clone()).unwrap_or_else(|| "not run".into())
+        self.cells
+            .iter()
+            .find(|(x, _)| *x == m)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| "not run".into())
     }
 }
 
 /// Runs every mutant of the header on the device, when one is present.
 pub fn device_rows(_ctx: &Context, _b: &Budget) -> DeviceColumn {
-    DeviceColumn { cells: Vec::new(), note: "Device column: not run (this build has no GPU pipeline).".into() }
+    DeviceColumn {
+        cells: Vec::new(),
+        note: "Device column: not run (this build has no GPU pipeline).".into(),
+    }
 }
 
 /// The `cargo-mutants` score, read from `reports/cargo-mutants/outcomes.csv` when that
