@@ -25,6 +25,16 @@ sum *ARGS:
 npy-fixtures:
     python3 fixtures/npy/make.py
 
+# Build, stage binary + experiments in .devbin/ and print the GPU machine's command (ARGS: e.g. --quick).
+gpu *ARGS:
+    cargo build --release
+    mkdir -p .devbin
+    cp target/release/binade .devbin/binade
+    rm -rf .devbin/experiments && cp -r experiments .devbin/experiments
+    grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
+    @echo 'device command (carry [".devbin"]); the reports come back as $OUT/gpu-reports.tar.gz:'
+    @echo 'cd .devbin && for p in python3 /opt/torch/.venv/bin/python; do "$p" -c "import cupy" 2>/dev/null && export BINADE_PYTHON="$p" && break; done; rc=0; ./binade run gpu-parity {{ARGS}} --experiments experiments --out reports/gpu-parity || rc=$?; ./binade run gpu-timing {{ARGS}} --experiments experiments --out reports/gpu-timing || rc=$?; tar czf "$OUT/gpu-reports.tar.gz" reports; exit $rc'
+
 # Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
 vif-test:
     cargo test --release --test vif_reference --test vif_header --test vif_gpu

@@ -11,6 +11,8 @@ pub mod mutations;
 pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
+pub mod gpu_parity;
+pub mod gpu_timing;
 
 use std::path::PathBuf;
 
@@ -136,6 +138,8 @@ pub fn runner(name: &str) -> Option<Runner> {
         "pipeline-plans" => pipeline_plans::run,
         "mutations" => mutations::run,
         "cargo-mutants" => cargo_mutants::run,
+        "gpu-parity" => gpu_parity::run,
+        "gpu-timing" => gpu_timing::run,
         "float-vif-parity" => crate::vif::parity::run,
         "float-vif-replay" => crate::vif::replay::run,
         "float-vif-replay-host" => crate::vif::replay_host::run,

@@ -250,7 +250,7 @@ fn build_report(
     }
     report.table(pt);
     report.text(super::mutations_extra::cargo_mutants_section());
-    failures += plan_failures;
+    failures += plan_failures + device.failures;
     let named: Vec<&MatrixRow> = rows.iter().filter(|r| r.mutant != Mutant::None).collect();
     let killed = named
         .iter()
