@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use binade::vif::filter::Image;
-use binade::vif::gpu::{self, Reduction, Variant, VifGpu, BINADE};
+use binade::vif::gpu::{self, Reduction, Variant, VifGpu};
 use binade::vif::reference::scale_sums;
 use binade::vif::{Plane, VifOptions};
 
@@ -52,13 +52,11 @@ fn kernels_compile_without_contraction() {
                 v.defines()
             );
         }
-        if BINADE.is_some() {
-            assert!(
-                ptx.contains(".entry fvif_row_sums_binade("),
-                "{:?}: no row-parallel sum",
-                v.defines()
-            );
-        }
+        assert!(
+            ptx.contains(".entry fvif_row_sums_binade("),
+            "{:?}: no row-parallel sum",
+            v.defines()
+        );
         if !v.device_log2 {
             // the device log2f is libdevice's and may fuse; nothing of ours may
             assert!(
@@ -105,10 +103,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
             return;
         }
     };
-    let mut reductions = vec![Reduction::Ordered];
-    if BINADE.is_some() {
-        reductions.push(Reduction::Binade);
-    }
+    let reductions = [Reduction::Ordered, Reduction::Binade];
     let d = VifOptions::default();
     let option_sets = [
         d,

@@ -1,7 +1,8 @@
-//! Launch code for the float VIF kernels (`kernels/float_vif.cu`): NVRTC compiles the
-//! binade algebra, the float VIF header and the kernels as one source with `--fmad=false`
-//! for the device's own architecture; the host derives the taps and hands each scale's taps
-//! to the kernels by value; the row sums come back and are added top to bottom in fp32.
+//! Launch code for the float VIF kernels (`kernels/float_vif.cu`) on [`crate::gpu::Gpu`]:
+//! NVRTC compiles the binade algebra, the float VIF header and the kernels as one source with
+//! `--fmad=false` for the device's own architecture; the host derives the taps and hands each
+//! scale's taps to the kernels by value; the row sums come back and are added top to bottom
+//! in fp32.
 //!
 //! Variants for the replay experiment are compile-time switches of the kernels (device
 //! `log2f`, fp32 statistic), a different tap source on the host (libvmaf's former decimal
@@ -10,13 +11,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{anyhow, bail, Result};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig,
-    PushKernelArg,
+    CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
 };
-use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
+use cudarc::nvrtc::Ptx;
 
 use super::filter::Image;
 use super::host::FvifTaps;
@@ -25,17 +25,14 @@ use super::reference::check_sizes;
 use super::stat::{sum_rows, StatParams};
 use super::taps::{all_taps, legacy_table};
 use crate::experiment::NoDevice;
+use crate::gpu::{Gpu, Module};
 
 /// The kernels' source.
 pub const KERNELS: &str = include_str!("../../kernels/float_vif.cu");
 /// The arithmetic header the kernels include.
 pub const HEADER: &str = include_str!("../../kernels/float_vif.cuh");
-/// The binade algebra header, when this build has it.
-#[cfg(fvif_binade)]
-pub const BINADE: Option<&str> = Some(include_str!("../../kernels/binade.cuh"));
-/// The binade algebra header, when this build has it.
-#[cfg(not(fvif_binade))]
-pub const BINADE: Option<&str> = None;
+/// The binade algebra header the row-parallel sum uses.
+pub const BINADE: &str = crate::device_header::HEADER;
 
 /// Threads (segments) per row of the row-parallel sum.
 pub const SEGMENTS: u32 = 128;
@@ -114,39 +111,33 @@ impl Variant {
     }
 }
 
-/// The single NVRTC source: defines, the binade algebra (if present), the header, the kernels.
-pub fn source(defines: &[&str]) -> String {
-    let mut s = String::from("#define FVIF_SINGLE_SOURCE 1\n");
-    for d in defines {
-        s.push_str(&format!("#define {d} 1\n"));
-    }
-    s.push_str(&format!("#define FVIF_SEGMENTS {SEGMENTS}\n"));
-    if let Some(b) = BINADE {
-        s.push_str(b);
-    }
-    s.push_str(HEADER);
-    s.push_str(KERNELS);
-    s
+/// The sources NVRTC compiles, in order: the binade algebra, the header, the kernels.
+pub fn sources() -> [&'static str; 5] {
+    [BINADE, "\n", HEADER, "\n", KERNELS]
 }
 
-/// Compiles the kernels for `arch` (e.g. `sm_90` or `compute_90`) with `--fmad=false`.
-pub fn compile(defines: &[&str], arch: &str) -> Result<Ptx> {
-    let opts = CompileOptions {
-        fmad: Some(false),
-        options: vec![
-            format!("--gpu-architecture={arch}"),
-            "--std=c++14".into(),
-            "--diag-suppress=177".into(),
-        ],
-        ..Default::default()
-    };
-    compile_ptx_with_opts(source(defines), opts).map_err(|e| anyhow!("NVRTC: {e}"))
+/// The `-D` definitions for a variant: the single-source switch, the segments per row and
+/// the variant's switches.
+pub fn definitions(defines: &[&'static str]) -> Vec<(&'static str, String)> {
+    let mut d = vec![
+        ("FVIF_SINGLE_SOURCE", "1".to_string()),
+        ("FVIF_SEGMENTS", SEGMENTS.to_string()),
+    ];
+    d.extend(defines.iter().map(|&k| (k, "1".to_string())));
+    d
+}
+
+/// Compiles the kernels for `arch` (e.g. `sm_90` or `compute_90`) with `--fmad=false`
+/// through [`crate::gpu::compile`]; needs NVRTC, not a device.
+pub fn compile(defines: &[&'static str], arch: &str) -> Result<Ptx> {
+    let defs = definitions(defines);
+    let pairs: Vec<(&str, &str)> = defs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    crate::gpu::compile("float_vif", &sources(), &pairs, arch)
 }
 
 /// True when NVRTC can be loaded (it needs no GPU).
 pub fn nvrtc_present() -> bool {
-    // SAFETY: only probes for the shared library.
-    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+    crate::gpu::nvrtc_present()
 }
 
 /// The per-scale sums a GPU run returns, in fp64 (exact widenings of fp32 sums, except for
@@ -227,10 +218,8 @@ impl Workspace {
 
 /// The float VIF kernels on one GPU: compiled modules per variant and a workspace.
 pub struct VifGpu {
-    ctx: Arc<CudaContext>,
-    stream: Arc<CudaStream>,
-    arch: String,
-    modules: HashMap<Vec<&'static str>, Arc<CudaModule>>,
+    gpu: Gpu,
+    modules: HashMap<Vec<&'static str>, Module>,
     work: Option<Workspace>,
 }
 
@@ -243,31 +232,10 @@ fn grid2(w: usize, h: usize) -> LaunchConfig {
 }
 
 impl VifGpu {
-    /// Opens device 0, or says why there is no usable GPU.
+    /// Opens device 0 through [`Gpu::open`], or says why there is no usable GPU.
     pub fn open() -> Result<VifGpu, NoDevice> {
-        // SAFETY: only probes for the shared libraries.
-        if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(NoDevice(
-                "the CUDA driver library (libcuda) is not present".into(),
-            ));
-        }
-        if !nvrtc_present() {
-            return Err(NoDevice("NVRTC (libnvrtc) is not present".into()));
-        }
-        let count =
-            CudaContext::device_count().map_err(|e| NoDevice(format!("CUDA driver: {e}")))?;
-        if count < 1 {
-            return Err(NoDevice("no CUDA device".into()));
-        }
-        let ctx = CudaContext::new(0).map_err(|e| NoDevice(format!("CUDA context: {e}")))?;
-        let (major, minor) = ctx
-            .compute_capability()
-            .map_err(|e| NoDevice(format!("CUDA device: {e}")))?;
-        let stream = ctx.default_stream();
         Ok(VifGpu {
-            ctx,
-            stream,
-            arch: format!("sm_{major}{minor}"),
+            gpu: Gpu::open()?,
             modules: HashMap::new(),
             work: None,
         })
@@ -275,16 +243,12 @@ impl VifGpu {
 
     /// The device's name and architecture.
     pub fn describe(&self) -> String {
-        format!(
-            "{} ({})",
-            self.ctx.name().unwrap_or_else(|_| "unknown device".into()),
-            self.arch
-        )
+        format!("{} ({})", self.gpu.name, self.gpu.arch)
     }
 
     /// (free, total) device memory in bytes.
     pub fn mem_info(&self) -> Result<(usize, usize)> {
-        Ok(self.ctx.mem_get_info()?)
+        Ok(self.gpu.context().mem_get_info()?)
     }
 
     /// Bytes held by the current workspace (0 before the first frame).
@@ -292,14 +256,18 @@ impl VifGpu {
         self.work.as_ref().map_or(0, Workspace::bytes)
     }
 
-    fn module(&mut self, v: &Variant) -> Result<Arc<CudaModule>> {
+    fn stream(&self) -> Arc<CudaStream> {
+        self.gpu.stream().clone()
+    }
+
+    fn module(&mut self, v: &Variant) -> Result<Module> {
         let key = v.defines();
         if let Some(m) = self.modules.get(&key) {
             return Ok(m.clone());
         }
-        let ptx = compile(&key, &self.arch)
-            .with_context(|| format!("compiling the kernels with {key:?}"))?;
-        let m = self.ctx.load_module(ptx)?;
+        let defs = definitions(&key);
+        let pairs: Vec<(&str, &str)> = defs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let m = self.gpu.load("float_vif", &sources(), &pairs)?;
         self.modules.insert(key, m.clone());
         Ok(m)
     }
@@ -317,11 +285,12 @@ impl VifGpu {
         }
         if self.work.as_ref().is_none_or(|w| (w.w, w.h) != (r.w, r.h)) {
             self.work = None;
-            self.work = Some(Workspace::new(&self.stream, r.w, r.h)?);
+            self.work = Some(Workspace::new(&self.stream(), r.w, r.h)?);
         }
         let work = self.work.as_mut().ok_or_else(|| anyhow!("no workspace"))?;
-        self.stream.memcpy_htod(&r.data, &mut work.r)?;
-        self.stream.memcpy_htod(&d.data, &mut work.d)?;
+        let stream = self.gpu.stream();
+        stream.memcpy_htod(&r.data, &mut work.r)?;
+        stream.memcpy_htod(&d.data, &mut work.d)?;
         Ok(())
     }
 
@@ -341,7 +310,7 @@ impl VifGpu {
             all_taps(opts.kernelscale_f32())
         };
         let module = self.module(v)?;
-        let f = |name: &str| -> Result<CudaFunction> { Ok(module.load_function(name)?) };
+        let f = |name: &str| -> Result<CudaFunction> { module.function(name) };
         let (dec_v, dec_h, vert5, compute) = (
             f("fvif_filter_dec_v")?,
             f("fvif_filter_dec_h")?,
@@ -350,14 +319,10 @@ impl VifGpu {
         );
         let sum_fn = match v.reduction {
             Reduction::Ordered => f("fvif_row_sums")?,
-            Reduction::Binade => {
-                if BINADE.is_none() {
-                    bail!("the row-parallel sum needs kernels/binade.cuh, which this build lacks");
-                }
-                f("fvif_row_sums_binade")?
-            }
+            Reduction::Binade => f("fvif_row_sums_binade")?,
             Reduction::Tree => f("fvif_tree_sums")?,
         };
+        let stream = self.stream();
         let work = self
             .work
             .as_mut()
@@ -365,7 +330,6 @@ impl VifGpu {
         let first = opts.first_scale();
         check_sizes(work.w, work.h, &taps, first)?;
         let params = FvifParams::from(&StatParams::new(opts.enhn_gain_limit, opts.sigma_nsq));
-        let stream = self.stream.clone();
         let layout: i32 = if v.reduction == Reduction::Ordered {
             0
         } else {
@@ -508,20 +472,20 @@ impl VifGpu {
         let mut out = GpuSums::default();
         match reduction {
             Reduction::Ordered | Reduction::Binade => {
-                let rn = self.stream.clone_dtoh(&work.rows_num)?;
-                let rd = self.stream.clone_dtoh(&work.rows_den)?;
+                let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
+                let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
                     let off = s * work.h;
                     out.num[s] = f64::from(sum_rows(&rn[off..off + h]));
                     out.den[s] = f64::from(sum_rows(&rd[off..off + h]));
                 }
                 if reduction == Reduction::Binade {
-                    out.fallbacks = self.stream.clone_dtoh(&work.fallbacks)?[0];
+                    out.fallbacks = self.gpu.stream().clone_dtoh(&work.fallbacks)?[0];
                 }
             }
             Reduction::Tree => {
-                let pn = self.stream.clone_dtoh(&work.part_num)?;
-                let pd = self.stream.clone_dtoh(&work.part_den)?;
+                let pn = self.gpu.stream().clone_dtoh(&work.part_num)?;
+                let pd = self.gpu.stream().clone_dtoh(&work.part_den)?;
                 let blocks = work.w.div_ceil(16) * work.h.div_ceil(16);
                 for (s, &(w, h)) in dims.iter().enumerate() {
                     let n = w.div_ceil(16) * h.div_ceil(16);
@@ -565,14 +529,15 @@ impl VifGpu {
         for _ in 0..warmup {
             self.launch_frame(opts, v)?;
         }
-        self.stream.synchronize()?;
+        self.gpu.stream().synchronize()?;
         let mut times = Vec::with_capacity(reps);
         for _ in 0..reps {
-            let start = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            let end = self.ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            start.record(&self.stream)?;
+            let ctx = self.gpu.context();
+            let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            start.record(self.gpu.stream())?;
             self.launch_frame(opts, v)?;
-            end.record(&self.stream)?;
+            end.record(self.gpu.stream())?;
             end.synchronize()?;
             times.push(start.elapsed_ms(&end)?);
         }

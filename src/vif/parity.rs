@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use super::compare::{fmt_diff, Tally};
 use super::fixtures::{standard, Counts, FrameSet};
-use super::gpu::{GpuSums, Reduction, Variant, VifGpu, BINADE, SEGMENTS};
+use super::gpu::{GpuSums, Reduction, Variant, VifGpu, SEGMENTS};
 use super::options::VifOptions;
 use super::reference::{publish, vif, Features};
 use crate::experiment::{Context, Outcome};
@@ -72,14 +72,13 @@ pub fn gpu_features(sums: &GpuSums, opts: &VifOptions) -> Features {
     publish(sums.num, sums.den, opts)
 }
 
-/// The twins compared: the exact twin always, the row-parallel one when this build has the
-/// binade algebra.
+/// The twins compared: the exact twin (one thread per row) and the row-parallel one (binade
+/// units).
 pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
-    let mut v = vec![("exact twin (row per thread)", Reduction::Ordered)];
-    if BINADE.is_some() {
-        v.push(("row-parallel (binade units)", Reduction::Binade));
-    }
-    v
+    vec![
+        ("exact twin (row per thread)", Reduction::Ordered),
+        ("row-parallel (binade units)", Reduction::Binade),
+    ]
 }
 
 struct Row {
@@ -230,9 +229,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          `vif`, `vif_num`, `vif_den` and the eight per-scale sums. \"Identical\" compares fp64 bit patterns. \
          The row-parallel twin adds each row with {SEGMENTS} segments composed by the binade algebra; a segment \
          whose unit does not apply (start at zero, a binade crossing, a negative term) is added term by term, \
-         which is never wrong.{}",
-        g.describe(),
-        if BINADE.is_none() { " This build has no kernels/binade.cuh, so the row-parallel twin was not run." } else { "" }
+         which is never wrong.",
+        g.describe()
     ));
     report.table(table);
     Ok(Outcome {
