@@ -26,14 +26,16 @@ npy-fixtures:
     python3 fixtures/npy/make.py
 
 # Build, stage binary + experiments in .devbin/ and print the GPU machine's command (ARGS: e.g. --quick).
-gpu *ARGS:
+# Build here and print the device command that runs the GPU experiments (carry [".devbin"]);
+# the reports come back packed in $OUT/reports.tar.gz: unpack them into reports/.
+gpu *EXPERIMENTS="gpu-parity gpu-timing":
     cargo build --release
     mkdir -p .devbin
     cp target/release/binade .devbin/binade
-    rm -rf .devbin/experiments && cp -r experiments .devbin/experiments
     grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
-    @echo 'device command (carry [".devbin"]); the reports come back as $OUT/gpu-reports.tar.gz:'
-    @echo 'cd .devbin && for p in python3 /opt/torch/.venv/bin/python; do "$p" -c "import cupy" 2>/dev/null && export BINADE_PYTHON="$p" && break; done; rc=0; ./binade run gpu-parity {{ARGS}} --experiments experiments --out reports/gpu-parity || rc=$?; ./binade run gpu-timing {{ARGS}} --experiments experiments --out reports/gpu-timing || rc=$?; tar czf "$OUT/gpu-reports.tar.gz" reports; exit $rc'
+    @echo "device command (carry [\".devbin\"]):"
+    @echo "BINADE_COMMIT=$(git rev-parse HEAD) bash scripts/device.sh {{EXPERIMENTS}}"
+    @echo "then: tar xzf FILES_AT/reports.tar.gz && cp -r device-reports/* reports/ && binade reindex"
 
 # Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
 vif-test:

@@ -34,6 +34,12 @@ pub enum Command {
     Run(RunArgs),
     /// Sum term streams from .npy or raw files the way the CPU loop does.
     Sum(crate::sum_cmd::SumArgs),
+    /// Rewrite the index (README.md) of a reports folder from its reports' headlines.
+    Reindex {
+        /// The reports folder.
+        #[arg(default_value = "reports")]
+        dir: PathBuf,
+    },
 }
 
 /// Arguments of `binade run`.
@@ -65,6 +71,13 @@ pub fn main() -> ExitCode {
         Command::List { experiments } => list(&experiments),
         Command::Run(args) => run(&args),
         Command::Sum(args) => crate::sum_cmd::run(&args),
+        Command::Reindex { dir } => match report::write_index(&dir) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                eprintln!("binade: {}: {e:#}", dir.display());
+                EXIT_BAD_INPUT
+            }
+        },
     };
     ExitCode::from(code as u8)
 }

@@ -187,3 +187,23 @@ fn random<F: Format>(n: usize, seed: u64) -> Plan {
         .collect();
     Plan { binades }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_plan_name_parses_back() {
+        let mut families = std::collections::BTreeSet::new();
+        for kind in PlanKind::standard(42) {
+            let name = kind.name();
+            assert_eq!(name.parse::<PlanKind>(), Ok(kind.clone()), "{name}");
+            assert_eq!(kind.to_string(), name);
+            assert!(name.starts_with(kind.family()), "{name} vs {}", kind.family());
+            families.insert(kind.family());
+        }
+        assert_eq!(families.len(), 8, "families must be distinct: {families:?}");
+        assert!("fixed:x".parse::<PlanKind>().is_err());
+        assert!("purple".parse::<PlanKind>().is_err());
+    }
+}

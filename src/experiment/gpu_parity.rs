@@ -227,7 +227,28 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(outcome(ctx, &gpu, &set, &checks, &baselines, &stage_checks))
+    let mut out = outcome(ctx, &gpu, &set, &checks, &baselines, &stage_checks);
+    sanitizers(ctx, &mut out)?;
+    Ok(out)
+}
+
+/// Runs the sanitizers named by `sanitize` on the experiment `sanitize_experiment` (small
+/// sizes), unless this run is itself under a sanitizer, and adds their verdicts.
+fn sanitizers(ctx: &Context, out: &mut Outcome) -> Result<()> {
+    let tools: Vec<String> = ctx.get_or("sanitize", Vec::new())?;
+    if tools.is_empty() || super::sanitize::under_sanitizer() {
+        return Ok(());
+    }
+    let experiment: String = ctx.get("sanitize_experiment")?;
+    let timeout: u64 = ctx.get_or("sanitize_timeout", 300)?;
+    let dir = ctx.file.parent().unwrap_or(std::path::Path::new("experiments"));
+    let runs = super::sanitize::run_tools(&tools, dir, &experiment, timeout);
+    out.failures += runs.iter().filter(|r| !r.clean).count() as u64;
+    out.report.text(format!(
+        "The sanitizers ran the experiment `{experiment}` (small sizes, every kernel and both walks) under each tool; a tool is clean when it finished with zero errors or hazards."
+    ));
+    out.report.table(super::sanitize::table(&runs));
+    Ok(())
 }
 
 fn segments_of(sizes: &[usize]) -> Vec<Range<usize>> {

@@ -11,6 +11,7 @@ pub mod mutations;
 pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
+pub mod sanitize;
 pub mod gpu_parity;
 pub mod gpu_timing;
 
