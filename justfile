@@ -36,3 +36,7 @@ gpu *EXPERIMENTS="gpu-parity gpu-timing":
     @echo "device command (carry [\".devbin\"]):"
     @echo "BINADE_COMMIT=$(git rev-parse HEAD) bash scripts/device.sh {{EXPERIMENTS}}"
     @echo "then: tar xzf FILES_AT/reports.tar.gz && cp -r device-reports/* reports/ && binade reindex"
+
+# Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
+vif-test:
+    cargo test --release --test vif_reference --test vif_header --test vif_gpu

@@ -27,6 +27,7 @@ pub mod report;
 pub mod sampler;
 pub mod sum_cmd;
 pub mod unit;
+pub mod vif;
 pub mod walk;
 
 pub use api::{

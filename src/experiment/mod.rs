@@ -141,6 +141,10 @@ pub fn runner(name: &str) -> Option<Runner> {
         "cargo-mutants" => cargo_mutants::run,
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
+        "float-vif-parity" => crate::vif::parity::run,
+        "float-vif-replay" => crate::vif::replay::run,
+        "float-vif-replay-host" => crate::vif::replay_host::run,
+        "float-vif-timing" => crate::vif::timing::run,
         _ => return None,
     };
     Some(r)
