@@ -73,11 +73,6 @@ impl Unit {
             self.odd
         }
     }
-
-    /// True when neither slot can ever apply.
-    pub fn is_saturated(self) -> bool {
-        self.even >= Unit::SATURATED && self.odd >= Unit::SATURATED
-    }
 }
 
 /// Saturating add of two increments (each at most `SATURATED`).

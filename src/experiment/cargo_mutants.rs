@@ -1,6 +1,10 @@
 //! Experiment `cargo-mutants`: generic mutation testing of the algebra modules with
 //! `cargo-mutants`, its score, and every missed mutant with the reason it is equivalent (from
 //! the experiment file) or marked as a gap.
+//!
+//! With `BINADE_MUTANTS_OUT=DIR` the runner does not start cargo-mutants but reads the
+//! `mutants.out` folder `DIR` of an earlier (possibly interrupted) run; the report then says
+//! how many of the listed mutants were tested.
 
 use std::collections::BTreeMap;
 use std::path::Path;

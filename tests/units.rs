@@ -1,0 +1,66 @@
+//! Edges of units and binades that the pipeline rarely reaches: binade bounds, saturation of
+//! long runs of units that do not apply, and a run of invalid terms inside one chunk.
+
+use binade::format::F64;
+use binade::mutant::Mutant;
+use binade::plan::PlanKind;
+use binade::unit::{apply, compose, Binade, Unit};
+use binade::walk::{loop_sum, pipeline};
+
+#[test]
+fn binades_exist_only_for_normal_exponents() {
+    assert_eq!(Binade::from_exponent::<F64>(-1022), Some(Binade(1)));
+    assert_eq!(Binade::from_exponent::<F64>(1023), Some(Binade(2046)));
+    for e in [-1023, -1100, 1024, 2000, i32::MIN / 2, i32::MAX / 2] {
+        assert_eq!(Binade::from_exponent::<F64>(e), None, "exponent {e}");
+    }
+    assert_eq!(Binade::of::<F64>(0f64.to_bits()), None);
+    assert_eq!(Binade::of::<F64>(5e-324f64.to_bits()), None);
+    assert_eq!(Binade::of::<F64>((-1.0f64).to_bits()), None);
+    assert_eq!(Binade::of::<F64>(f64::INFINITY.to_bits()), None);
+}
+
+#[test]
+fn any_number_of_invalid_units_stays_invalid() {
+    let mut u = Unit::ZERO;
+    for k in 1..=4096u64 {
+        u = compose(u, Unit::INVALID, Mutant::None);
+        assert!(
+            u.even >= Unit::SATURATED && u.odd >= Unit::SATURATED,
+            "after {k} invalid units: {u:?}"
+        );
+        assert_eq!(
+            apply::<F64>(
+                u,
+                Binade::of::<F64>(1.0f64.to_bits()).unwrap(),
+                1.0f64.to_bits(),
+                Mutant::None
+            ),
+            None
+        );
+    }
+}
+
+#[test]
+fn chunks_full_of_negative_terms_fall_back() {
+    // Every fourth term negative: each lane holds exactly one invalid term, so a wrapping
+    // composition would bring a chunk's increment back to a small, wrong value.
+    let terms: Vec<f64> = (0..8192)
+        .map(|i| {
+            if i % 4 == 3 {
+                -0.25
+            } else {
+                1.0 + (i % 7) as f64
+            }
+        })
+        .collect();
+    let want = loop_sum::<F64>(&terms).to_bits();
+    for plan in PlanKind::standard(3) {
+        let got = pipeline::<F64, Mutant>(&terms, &plan, Some(&terms), &Mutant::None);
+        assert_eq!(got.total.to_bits(), want, "plan {plan}");
+        assert_eq!(
+            got.applied, 0,
+            "plan {plan}: chunks with negative terms must not apply"
+        );
+    }
+}
