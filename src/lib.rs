@@ -20,3 +20,5 @@ pub mod report;
 pub mod cli;
 pub mod experiment;
 pub mod sum_cmd;
+pub mod fixtures;
+pub mod ssimulacra2;
