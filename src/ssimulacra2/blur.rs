@@ -117,3 +117,42 @@ impl RecursiveGaussian {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The interleaved column pass gives the bits of the one-line filter run down each column.
+    #[test]
+    fn column_pass_equals_the_line_filter_on_each_column() {
+        let seed = 7;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let g = RecursiveGaussian::new(1.5);
+        for (w, h) in [(1usize, 1usize), (3, 17), (37, 23), (64, 9)] {
+            let plane: Vec<f32> = (0..w * h).map(|_| rng.random::<f32>()).collect();
+            let cols = g.columns(&plane, w, h);
+            for x in 0..w {
+                let mut out = vec![0f32; w * h];
+                g.line(&plane[x..], &mut out[x..], h, w);
+                for y in 0..h {
+                    let i = y * w + x;
+                    assert_eq!(cols[i].to_bits(), out[i].to_bits(), "seed {seed} size {w}x{h} pixel {x},{y}");
+                }
+            }
+        }
+    }
+
+    /// The coefficients of sigma 1.5: radius 5 and a unit DC gain (a constant line far from
+    /// the borders stays that constant up to rounding).
+    #[test]
+    fn coefficients_have_unit_gain() {
+        let g = RecursiveGaussian::new(1.5);
+        assert_eq!(g.radius, 5);
+        let line = vec![1f32; 200];
+        let mut out = vec![0f32; 200];
+        g.line(&line, &mut out, 200, 1);
+        assert!((out[100] - 1.0).abs() < 1e-5, "{}", out[100]);
+    }
+}
