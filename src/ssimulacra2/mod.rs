@@ -12,6 +12,10 @@
 
 pub mod blur;
 pub mod compare;
+#[allow(unexpected_cfgs)]
+#[cfg(ssim_host_terms)]
+pub mod host;
+pub mod layout;
 pub mod pyramid;
 pub mod score;
 pub mod sums;
