@@ -21,7 +21,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::ssimulacra2::yuv::{quantise, rgb_to_yuv_codes, Chroma, Matrix, Range, YuvFormat, YuvFrame};
+use crate::ssimulacra2::yuv::{
+    quantise, rgb_to_yuv_codes, Chroma, Matrix, Range, YuvFormat, YuvFrame,
+};
 
 /// Environment variable naming the folder of the PNG sources (default `fixtures/cache/skimage`).
 pub const SOURCES_ENV: &str = "BINADE_FIXTURE_SOURCES";
@@ -175,16 +177,29 @@ impl Dirs {
     pub fn under(root: &Path) -> Dirs {
         let manifests = root.join("fixtures");
         let cache = manifests.join("cache");
-        let sources = std::env::var_os(SOURCES_ENV).map(PathBuf::from).unwrap_or_else(|| cache.join("skimage"));
-        Dirs { manifests, cache: Some(cache), sources }
+        let sources = std::env::var_os(SOURCES_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| cache.join("skimage"));
+        Dirs {
+            manifests,
+            cache: Some(cache),
+            sources,
+        }
     }
 }
 
 /// Parses a manifest; errors name the file and the field.
 pub fn read_manifest(path: &Path) -> Result<Manifest> {
-    let text = fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    let m: Manifest = toml::from_str(&text).map_err(|e| anyhow!("{}: {}", path.display(), e.message()))?;
-    m.format().validate().map_err(|e| anyhow!("{}: field `bit_depth`/`width`/`height`: {e}", path.display()))?;
+    let text =
+        fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let m: Manifest =
+        toml::from_str(&text).map_err(|e| anyhow!("{}: {}", path.display(), e.message()))?;
+    m.format().validate().map_err(|e| {
+        anyhow!(
+            "{}: field `bit_depth`/`width`/`height`: {e}",
+            path.display()
+        )
+    })?;
     if m.frames == 0 {
         bail!("{}: field `frames`: must be at least 1", path.display());
     }
@@ -197,7 +212,9 @@ pub fn read_manifest(path: &Path) -> Result<Manifest> {
 /// Every manifest in `dir`, sorted by name.
 pub fn list(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
-    for entry in fs::read_dir(dir).with_context(|| format!("{}: cannot list fixtures", dir.display()))? {
+    for entry in
+        fs::read_dir(dir).with_context(|| format!("{}: cannot list fixtures", dir.display()))?
+    {
         let path = entry?.path();
         if path.extension().and_then(|e| e.to_str()) == Some("toml") {
             out.push(path);
@@ -209,7 +226,10 @@ pub fn list(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Loads the fixture of manifest `path`: from the cache when its raw file is there (checked
@@ -217,7 +237,11 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// cache.
 pub fn load(path: &Path, dirs: &Dirs) -> Result<Fixture> {
     let manifest = read_manifest(path)?;
-    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").to_string();
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("fixture")
+        .to_string();
     let raw_path = dirs.cache.as_ref().map(|c| c.join(format!("{name}.yuv")));
     let pairs = match raw_path.as_ref().filter(|p| p.exists()) {
         Some(raw) => read_raw(raw, &manifest)?,
@@ -225,7 +249,11 @@ pub fn load(path: &Path, dirs: &Dirs) -> Result<Fixture> {
             let bytes = generate_raw(path, &manifest, &dirs.sources)?;
             let hash = sha256_hex(&bytes);
             if hash != manifest.sha256 {
-                bail!("{}: generated frames hash to {hash}, the manifest says {}", path.display(), manifest.sha256);
+                bail!(
+                    "{}: generated frames hash to {hash}, the manifest says {}",
+                    path.display(),
+                    manifest.sha256
+                );
             }
             if let Some(raw) = raw_path {
                 write_atomic(&raw, &bytes)?;
@@ -233,7 +261,12 @@ pub fn load(path: &Path, dirs: &Dirs) -> Result<Fixture> {
             decode_raw(&bytes, &manifest)
         }
     };
-    Ok(Fixture { name, path: path.to_path_buf(), manifest, pairs })
+    Ok(Fixture {
+        name,
+        path: path.to_path_buf(),
+        manifest,
+        pairs,
+    })
 }
 
 /// Reads a raw frame file and checks it against the manifest: exact size, every sample within
@@ -251,14 +284,25 @@ pub fn read_raw(raw: &Path, manifest: &Manifest) -> Result<Vec<(YuvFrame, YuvFra
         f.bit_depth
     );
     if bytes.len() < expected {
-        bail!("{}: truncated: {} bytes, expected {expected} ({what})", raw.display(), bytes.len());
+        bail!(
+            "{}: truncated: {} bytes, expected {expected} ({what})",
+            raw.display(),
+            bytes.len()
+        );
     }
     if bytes.len() > expected {
-        bail!("{}: wrong size: {} bytes, expected {expected} ({what})", raw.display(), bytes.len());
+        bail!(
+            "{}: wrong size: {} bytes, expected {expected} ({what})",
+            raw.display(),
+            bytes.len()
+        );
     }
     if f.bytes_per_sample() == 2 {
         let max = f.max_code();
-        if let Some(i) = bytes.chunks_exact(2).position(|c| u16::from_le_bytes([c[0], c[1]]) > max) {
+        if let Some(i) = bytes
+            .chunks_exact(2)
+            .position(|c| u16::from_le_bytes([c[0], c[1]]) > max)
+        {
             bail!(
                 "{}: wrong bit depth: sample at byte {} exceeds {max}, the {}-bit maximum",
                 raw.display(),
@@ -269,7 +313,11 @@ pub fn read_raw(raw: &Path, manifest: &Manifest) -> Result<Vec<(YuvFrame, YuvFra
     }
     let hash = sha256_hex(&bytes);
     if hash != manifest.sha256 {
-        bail!("{}: hash mismatch: sha256 {hash}, the manifest says {}", raw.display(), manifest.sha256);
+        bail!(
+            "{}: hash mismatch: sha256 {hash}, the manifest says {}",
+            raw.display(),
+            manifest.sha256
+        );
     }
     Ok(decode_raw(&bytes, manifest))
 }
@@ -278,8 +326,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     let tmp = path.with_extension("yuv.tmp");
-    let mut f = fs::File::create(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
-    f.write_all(bytes).with_context(|| format!("{}: cannot write", tmp.display()))?;
+    let mut f =
+        fs::File::create(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+    f.write_all(bytes)
+        .with_context(|| format!("{}: cannot write", tmp.display()))?;
     fs::rename(&tmp, path).with_context(|| format!("{}: cannot rename into place", path.display()))
 }
 
@@ -287,7 +337,13 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 fn decode_raw(bytes: &[u8], manifest: &Manifest) -> Vec<(YuvFrame, YuvFrame)> {
     let f = manifest.format();
     let bps = f.bytes_per_sample();
-    let mut samples = bytes.chunks_exact(bps).map(|c| if bps == 1 { c[0] as u16 } else { u16::from_le_bytes([c[0], c[1]]) });
+    let mut samples = bytes.chunks_exact(bps).map(|c| {
+        if bps == 1 {
+            c[0] as u16
+        } else {
+            u16::from_le_bytes([c[0], c[1]])
+        }
+    });
     let mut frame = || {
         let planes = std::array::from_fn(|p| {
             let (w, h) = f.plane_size(p);
@@ -321,11 +377,15 @@ pub fn encode_raw(pairs: &[(YuvFrame, YuvFrame)]) -> Vec<u8> {
 pub fn generate_raw(path: &Path, manifest: &Manifest, sources: &Path) -> Result<Vec<u8>> {
     let f = manifest.format();
     let pairs = match &manifest.content {
-        Generator::Checkerboard { square, shift } => checkerboard(&f, manifest.frames, *square, *shift, path)?,
-        Generator::Random { noise } => random(&f, manifest.frames, *noise, manifest.seed),
-        Generator::Photo { source, distortion, motion } => {
-            photo(path, manifest, sources, source, distortion, *motion)?
+        Generator::Checkerboard { square, shift } => {
+            checkerboard(&f, manifest.frames, *square, *shift, path)?
         }
+        Generator::Random { noise } => random(&f, manifest.frames, *noise, manifest.seed),
+        Generator::Photo {
+            source,
+            distortion,
+            motion,
+        } => photo(path, manifest, sources, source, distortion, *motion)?,
     };
     Ok(encode_raw(&pairs))
 }
@@ -351,7 +411,13 @@ fn checker_sample(f: &YuvFormat, plane: usize, on: bool) -> u16 {
     }
 }
 
-fn checkerboard(f: &YuvFormat, frames: usize, square: usize, shift: usize, path: &Path) -> Result<Vec<(YuvFrame, YuvFrame)>> {
+fn checkerboard(
+    f: &YuvFormat,
+    frames: usize,
+    square: usize,
+    shift: usize,
+    path: &Path,
+) -> Result<Vec<(YuvFrame, YuvFrame)>> {
     if square == 0 {
         bail!("{}: field `square`: must be at least 1", path.display());
     }
@@ -401,8 +467,14 @@ fn read_png(sources: &Path, name: &str, manifest_path: &Path) -> Result<Rgb8> {
         }
         .into());
     }
-    let img = image::open(&path).with_context(|| format!("{}: cannot decode", path.display()))?.to_rgb8();
-    Ok(Rgb8 { width: img.width() as usize, height: img.height() as usize, data: img.into_raw() })
+    let img = image::open(&path)
+        .with_context(|| format!("{}: cannot decode", path.display()))?
+        .to_rgb8();
+    Ok(Rgb8 {
+        width: img.width() as usize,
+        height: img.height() as usize,
+        data: img.into_raw(),
+    })
 }
 
 /// The frame-sized crop of `src` scaled by `scale` (bilinear, in `f64`), offset by `(ox, oy)`
@@ -427,15 +499,28 @@ fn crop_scaled(src: &Rgb8, scale: f64, ox: usize, oy: usize, w: usize, h: usize)
             }
         }
     }
-    Rgb8 { width: w, height: h, data }
+    Rgb8 {
+        width: w,
+        height: h,
+        data,
+    }
 }
 
 fn jpeg(img: &Rgb8, quality: u8) -> Result<Rgb8> {
     let mut buf = Vec::new();
     let mut enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut buf, quality);
-    enc.encode(&img.data, img.width as u32, img.height as u32, image::ColorType::Rgb8)?;
+    enc.encode(
+        &img.data,
+        img.width as u32,
+        img.height as u32,
+        image::ColorType::Rgb8,
+    )?;
     let back = image::load_from_memory_with_format(&buf, image::ImageFormat::Jpeg)?.to_rgb8();
-    Ok(Rgb8 { width: img.width, height: img.height, data: back.into_raw() })
+    Ok(Rgb8 {
+        width: img.width,
+        height: img.height,
+        data: back.into_raw(),
+    })
 }
 
 fn box_blur(img: &Rgb8, radius: usize) -> Rgb8 {
@@ -455,12 +540,24 @@ fn box_blur(img: &Rgb8, radius: usize) -> Rgb8 {
             }
         }
     }
-    Rgb8 { width: w, height: h, data }
+    Rgb8 {
+        width: w,
+        height: h,
+        data,
+    }
 }
 
 fn add_noise(img: &Rgb8, amplitude: i32, rng: &mut Xoshiro256PlusPlus) -> Rgb8 {
-    let data = img.data.iter().map(|&v| (v as i32 + rng.random_range(-amplitude..=amplitude)).clamp(0, 255) as u8).collect();
-    Rgb8 { width: img.width, height: img.height, data }
+    let data = img
+        .data
+        .iter()
+        .map(|&v| (v as i32 + rng.random_range(-amplitude..=amplitude)).clamp(0, 255) as u8)
+        .collect();
+    Rgb8 {
+        width: img.width,
+        height: img.height,
+        data,
+    }
 }
 
 /// YUV of an 8-bit RGB image: codes per pixel in `f64`, chroma averaged over the subsampled
@@ -469,7 +566,16 @@ fn rgb8_to_yuv(img: &Rgb8, f: &YuvFormat) -> YuvFrame {
     let codes: Vec<[f64; 3]> = img
         .data
         .chunks_exact(3)
-        .map(|p| rgb_to_yuv_codes([p[0] as f64 / 255.0, p[1] as f64 / 255.0, p[2] as f64 / 255.0], f))
+        .map(|p| {
+            rgb_to_yuv_codes(
+                [
+                    p[0] as f64 / 255.0,
+                    p[1] as f64 / 255.0,
+                    p[2] as f64 / 255.0,
+                ],
+                f,
+            )
+        })
         .collect();
     let (sx, sy) = f.chroma.shifts();
     let max = f.max_code();
@@ -503,9 +609,16 @@ fn photo(
         _ => None,
     };
     let travel = motion * (manifest.frames - 1);
-    let scale = ((f.width + travel) as f64 / src.width as f64).max((f.height + travel) as f64 / src.height as f64);
-    let (sw, sh) = ((src.width as f64 * scale) as usize, (src.height as f64 * scale) as usize);
-    let (cx, cy) = (sw.saturating_sub(f.width + travel) / 2, sh.saturating_sub(f.height + travel) / 2);
+    let scale = ((f.width + travel) as f64 / src.width as f64)
+        .max((f.height + travel) as f64 / src.height as f64);
+    let (sw, sh) = (
+        (src.width as f64 * scale) as usize,
+        (src.height as f64 * scale) as usize,
+    );
+    let (cx, cy) = (
+        sw.saturating_sub(f.width + travel) / 2,
+        sh.saturating_sub(f.height + travel) / 2,
+    );
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(manifest.seed);
     let mut pairs = Vec::new();
     for k in 0..manifest.frames {

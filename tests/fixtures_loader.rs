@@ -19,7 +19,11 @@ fn scratch(name: &str) -> (tempfile::TempDir, PathBuf, Dirs) {
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join(format!("{name}.toml"));
     fs::copy(manifest(name), &m).unwrap();
-    let dirs = Dirs { manifests: dir.path().into(), cache: Some(dir.path().join("cache")), sources: dir.path().join("none") };
+    let dirs = Dirs {
+        manifests: dir.path().into(),
+        cache: Some(dir.path().join("cache")),
+        sources: dir.path().join("none"),
+    };
     (dir, m, dirs)
 }
 
@@ -33,8 +37,17 @@ fn error_of(path: &Path, dirs: &Dirs) -> String {
 
 #[test]
 fn synthetic_fixtures_match_their_hashes() {
-    let dirs = Dirs { cache: None, ..Dirs::under(&repo()) };
-    for name in ["random-8x8", "random-9x17", "random-33x31", "random-64x48-422-10bit", "random-65x47-444-12bit"] {
+    let dirs = Dirs {
+        cache: None,
+        ..Dirs::under(&repo())
+    };
+    for name in [
+        "random-8x8",
+        "random-9x17",
+        "random-33x31",
+        "random-64x48-422-10bit",
+        "random-65x47-444-12bit",
+    ] {
         let f = fixtures::load(&manifest(name), &dirs).unwrap_or_else(|e| panic!("{name}: {e:#}"));
         assert_eq!(f.pairs.len(), f.manifest.frames, "{name}");
         let bytes = fixtures::encode_raw(&f.pairs);
@@ -59,12 +72,18 @@ fn truncated_and_oversized_files_are_named() {
     let bytes = fs::read(&raw).unwrap();
     fs::write(&raw, &bytes[..bytes.len() - 5]).unwrap();
     let e = error_of(&m, &dirs);
-    assert!(e.contains("random-9x17.yuv") && e.contains("truncated"), "{e}");
+    assert!(
+        e.contains("random-9x17.yuv") && e.contains("truncated"),
+        "{e}"
+    );
     let mut longer = bytes.clone();
     longer.push(0);
     fs::write(&raw, &longer).unwrap();
     let e = error_of(&m, &dirs);
-    assert!(e.contains("random-9x17.yuv") && e.contains("wrong size"), "{e}");
+    assert!(
+        e.contains("random-9x17.yuv") && e.contains("wrong size"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -76,7 +95,12 @@ fn samples_above_the_bit_depth_are_named() {
     bytes[101] = 0x08; // sample 50 becomes at least 2048, above the 10-bit maximum 1023
     fs::write(&raw, &bytes).unwrap();
     let e = error_of(&m, &dirs);
-    assert!(e.contains("random-64x48-422-10bit.yuv") && e.contains("wrong bit depth") && e.contains("byte 100"), "{e}");
+    assert!(
+        e.contains("random-64x48-422-10bit.yuv")
+            && e.contains("wrong bit depth")
+            && e.contains("byte 100"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -88,17 +112,28 @@ fn hash_mismatch_is_named() {
     bytes[7] ^= 1;
     fs::write(&raw, &bytes).unwrap();
     let e = error_of(&m, &dirs);
-    assert!(e.contains("random-33x31.yuv") && e.contains("hash mismatch"), "{e}");
+    assert!(
+        e.contains("random-33x31.yuv") && e.contains("hash mismatch"),
+        "{e}"
+    );
 }
 
 #[test]
 fn generated_frames_are_checked_against_the_manifest_hash() {
     let (_d, m, dirs) = scratch("random-8x8");
-    let text = fs::read_to_string(&m).unwrap().replace("seed = 10", "seed = 11");
+    let text = fs::read_to_string(&m)
+        .unwrap()
+        .replace("seed = 10", "seed = 11");
     fs::write(&m, text).unwrap();
     let e = error_of(&m, &dirs);
-    assert!(e.contains("random-8x8.toml") && e.contains("generated frames hash to"), "{e}");
-    assert!(!raw_of(&dirs, "random-8x8").exists(), "a frame file that fails its hash must not be cached");
+    assert!(
+        e.contains("random-8x8.toml") && e.contains("generated frames hash to"),
+        "{e}"
+    );
+    assert!(
+        !raw_of(&dirs, "random-8x8").exists(),
+        "a frame file that fails its hash must not be cached"
+    );
 }
 
 #[test]
@@ -113,7 +148,10 @@ fn bad_manifest_fields_are_named() {
     ] {
         fs::write(&m, good.replace(from, to)).unwrap();
         let e = error_of(&m, &dirs);
-        assert!(e.contains("random-8x8.toml") && e.contains(field), "{from} -> {to}: {e}");
+        assert!(
+            e.contains("random-8x8.toml") && e.contains(field),
+            "{from} -> {to}: {e}"
+        );
     }
     let sha = good.lines().find(|l| l.starts_with("sha256")).unwrap();
     fs::write(&m, good.replace(sha, "sha256 = \"xyz\"")).unwrap();
@@ -125,9 +163,16 @@ fn bad_manifest_fields_are_named() {
 fn missing_photographs_are_reported_as_not_available() {
     let (_d, m, dirs) = scratch("astronaut-jpeg50");
     let err = fixtures::load(&m, &dirs).unwrap_err();
-    let na = err.downcast_ref::<NotAvailable>().expect("a NotAvailable error");
+    let na = err
+        .downcast_ref::<NotAvailable>()
+        .expect("a NotAvailable error");
     let text = na.to_string();
-    assert!(text.contains("astronaut-jpeg50.toml") && text.contains("just fixtures") && text.contains("astronaut.png"), "{text}");
+    assert!(
+        text.contains("astronaut-jpeg50.toml")
+            && text.contains("just fixtures")
+            && text.contains("astronaut.png"),
+        "{text}"
+    );
 }
 
 /// Prints every manifest's hash from freshly generated frames (needs `just fixtures` for the
@@ -139,7 +184,12 @@ fn print_hashes() {
     for path in fixtures::list(&dirs.manifests).unwrap() {
         let m = fixtures::read_manifest(&path).unwrap();
         match fixtures::generate_raw(&path, &m, &dirs.sources) {
-            Ok(bytes) => println!("{} {} {}", path.file_stem().unwrap().to_string_lossy(), fixtures::sha256_hex(&bytes), bytes.len()),
+            Ok(bytes) => println!(
+                "{} {} {}",
+                path.file_stem().unwrap().to_string_lossy(),
+                fixtures::sha256_hex(&bytes),
+                bytes.len()
+            ),
             Err(e) => println!("{}: {e:#}", path.display()),
         }
     }

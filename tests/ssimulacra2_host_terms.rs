@@ -12,7 +12,10 @@ fn host_header_terms_equal_rust_terms_by_bits() {
     use binade::ssimulacra2::{self, host, layout, terms::TERM_NAMES, yuv};
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dirs = Dirs { cache: None, ..Dirs::under(&root) };
+    let dirs = Dirs {
+        cache: None,
+        ..Dirs::under(&root)
+    };
     let names = [
         "random-8x8",
         "random-9x17",

@@ -27,20 +27,31 @@ fn repo() -> PathBuf {
 }
 
 fn load(name: &str) -> Fixture {
-    let dirs = Dirs { cache: None, ..Dirs::under(&repo()) };
-    fixtures::load(&repo().join("fixtures").join(format!("{name}.toml")), &dirs).unwrap_or_else(|e| panic!("{name}: {e:#}"))
+    let dirs = Dirs {
+        cache: None,
+        ..Dirs::under(&repo())
+    };
+    fixtures::load(&repo().join("fixtures").join(format!("{name}.toml")), &dirs)
+        .unwrap_or_else(|e| panic!("{name}: {e:#}"))
 }
 
 /// One line per sum, average and score: `frame,key,bits,value`.
 fn expected_lines(frame: usize, s: &FrameSums) -> String {
     let mut out = String::new();
     let averages = s.averages();
-    for (k, scale) in s.scales.iter().enumerate() {
-        for c in 0..3 {
-            for t in 0..terms::TERMS {
-                let (sum, avg) = (scale.sums[c][t], averages[k][c][t]);
-                let _ = writeln!(out, "{frame},s{k}.c{c}.t{t}.sum,{:016x},{sum:e}", sum.to_bits());
-                let _ = writeln!(out, "{frame},s{k}.c{c}.t{t}.avg,{:016x},{avg:e}", avg.to_bits());
+    for (k, (scale, avgs)) in s.scales.iter().zip(&averages).enumerate() {
+        for (c, (sums, avgs)) in scale.sums.iter().zip(avgs).enumerate() {
+            for (t, (&sum, &avg)) in sums.iter().zip(avgs).enumerate() {
+                let _ = writeln!(
+                    out,
+                    "{frame},s{k}.c{c}.t{t}.sum,{:016x},{sum:e}",
+                    sum.to_bits()
+                );
+                let _ = writeln!(
+                    out,
+                    "{frame},s{k}.c{c}.t{t}.avg,{:016x},{avg:e}",
+                    avg.to_bits()
+                );
             }
         }
     }
@@ -63,11 +74,23 @@ fn reference_matches_committed_bits() {
             fs::write(&path, &text).unwrap();
             continue;
         }
-        let want = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (set {BLESS_ENV}=1 to write it)", path.display()));
+        let want = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (set {BLESS_ENV}=1 to write it)", path.display()));
         for (line, (got, want)) in text.lines().zip(want.lines()).enumerate() {
-            assert_eq!(got, want, "{name}: line {} of {} differs (fixture seed {})", line + 1, path.display(), f.manifest.seed);
+            assert_eq!(
+                got,
+                want,
+                "{name}: line {} of {} differs (fixture seed {})",
+                line + 1,
+                path.display(),
+                f.manifest.seed
+            );
         }
-        assert_eq!(text.lines().count(), want.lines().count(), "{name}: line count");
+        assert_eq!(
+            text.lines().count(),
+            want.lines().count(),
+            "{name}: line count"
+        );
     }
 }
 
@@ -90,7 +113,10 @@ fn materialised_terms_add_to_the_fused_sums() {
                             f.manifest.seed,
                             planes.scale
                         );
-                        assert!(planes_of_terms[t].iter().all(|x| *x >= 0.0), "{name}: negative term {t}");
+                        assert!(
+                            planes_of_terms[t].iter().all(|x| *x >= 0.0),
+                            "{name}: negative term {t}"
+                        );
                     }
                 }
                 Ok(())
@@ -105,9 +131,17 @@ fn sums_do_not_depend_on_the_thread_count() {
     let f = load("random-65x47-444-12bit");
     let (a, b) = &f.pairs[0];
     let many = ssimulacra2::frame_sums(a, b).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let one = pool.install(|| ssimulacra2::frame_sums(a, b).unwrap());
-    let bits = |s: &FrameSums| s.flat_averages().iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let bits = |s: &FrameSums| {
+        s.flat_averages()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(bits(&one), bits(&many));
     assert_eq!(one.score().to_bits(), many.score().to_bits());
 }
@@ -119,14 +153,24 @@ fn scales_stop_below_eight_pixels() {
     assert_eq!(s.scales.len(), 1, "9x17 halves to 5x9");
     let f = load("random-33x31");
     let s = ssimulacra2::frame_sums(&f.pairs[0].0, &f.pairs[0].1).unwrap();
-    assert_eq!(s.scales.iter().map(|x| (x.width, x.height)).collect::<Vec<_>>(), vec![(33, 31), (17, 16), (9, 8)]);
+    assert_eq!(
+        s.scales
+            .iter()
+            .map(|x| (x.width, x.height))
+            .collect::<Vec<_>>(),
+        vec![(33, 31), (17, 16), (9, 8)]
+    );
 }
 
 #[test]
 fn identical_frames_score_100() {
     let f = load("random-33x31");
     let s = ssimulacra2::frame_sums(&f.pairs[0].0, &f.pairs[0].0).unwrap();
-    assert!(s.flat_averages().iter().all(|x| *x == 0.0), "{:?}", s.flat_averages());
+    assert!(
+        s.flat_averages().iter().all(|x| *x == 0.0),
+        "{:?}",
+        s.flat_averages()
+    );
     assert_eq!(s.score(), 100.0);
 }
 
@@ -138,8 +182,14 @@ fn close_to_the_ssimulacra2_crate() {
     for (i, (a, b)) in f.pairs.iter().enumerate() {
         let ours = ssimulacra2::frame_sums(a, b).unwrap().score();
         let theirs = compare::crate_score(&yuv::to_linear_rgb(a), &yuv::to_linear_rgb(b)).unwrap();
-        println!("random-577x323 frame {i}: reference {ours} crate {theirs} difference {:e}", ours - theirs);
-        assert!((ours - theirs).abs() < 0.5, "frame {i}: {ours} against {theirs}");
+        println!(
+            "random-577x323 frame {i}: reference {ours} crate {theirs} difference {:e}",
+            ours - theirs
+        );
+        assert!(
+            (ours - theirs).abs() < 0.5,
+            "frame {i}: {ours} against {theirs}"
+        );
     }
 }
 
@@ -163,7 +213,9 @@ fn crate_blur_and_xyb_explain_the_difference() {
         }
         let (w, h) = (la.width, la.height);
         let positive_xyb = |l: &yuv::LinearRgb| {
-            let data: Vec<[f32; 3]> = (0..w * h).map(|i| [l.planes[0][i], l.planes[1][i], l.planes[2][i]]).collect();
+            let data: Vec<[f32; 3]> = (0..w * h)
+                .map(|i| [l.planes[0][i], l.planes[1][i], l.planes[2][i]])
+                .collect();
             let x = ::ssimulacra2::Xyb::from(::ssimulacra2::LinearRgb::new(data, w, h).unwrap());
             let mut out: [Vec<f32>; 3] = Default::default();
             for p in x.data() {
@@ -178,7 +230,11 @@ fn crate_blur_and_xyb_explain_the_difference() {
         let mul = |p: &[Vec<f32>; 3], q: &[Vec<f32>; 3]| -> [Vec<f32>; 3] {
             std::array::from_fn(|c| p[c].iter().zip(&q[c]).map(|(a, b)| a * b).collect())
         };
-        let (s11, s22, s12) = (blur.blur(&mul(&x1, &x1)), blur.blur(&mul(&x2, &x2)), blur.blur(&mul(&x1, &x2)));
+        let (s11, s22, s12) = (
+            blur.blur(&mul(&x1, &x1)),
+            blur.blur(&mul(&x2, &x2)),
+            blur.blur(&mul(&x1, &x2)),
+        );
         let (mu1, mu2) = (blur.blur(&x1), blur.blur(&x2));
         averages.push(std::array::from_fn(|c| {
             let p = ChannelPlanes {

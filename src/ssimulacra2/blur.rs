@@ -20,7 +20,8 @@ pub struct RecursiveGaussian {
 }
 
 fn det3(m: [[f64; 3]; 3]) -> f64 {
-    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
         + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
 }
 
@@ -30,16 +31,35 @@ impl RecursiveGaussian {
         let radius = (3.2795 * sigma + 0.2546).round();
         let w0 = PI / (2.0 * radius);
         let omega = [w0, 3.0 * w0, 5.0 * w0];
-        let p = [1.0 / (0.5 * omega[0]).tan(), -1.0 / (0.5 * omega[1]).tan(), 1.0 / (0.5 * omega[2]).tan()];
-        let r = [p[0] * p[0] / omega[0].sin(), -p[1] * p[1] / omega[1].sin(), p[2] * p[2] / omega[2].sin()];
-        let rho: Vec<f64> = omega.iter().map(|w| (-0.5 * sigma * sigma * w * w).exp() / radius).collect();
+        let p = [
+            1.0 / (0.5 * omega[0]).tan(),
+            -1.0 / (0.5 * omega[1]).tan(),
+            1.0 / (0.5 * omega[2]).tan(),
+        ];
+        let r = [
+            p[0] * p[0] / omega[0].sin(),
+            -p[1] * p[1] / omega[1].sin(),
+            p[2] * p[2] / omega[2].sin(),
+        ];
+        let rho: Vec<f64> = omega
+            .iter()
+            .map(|w| (-0.5 * sigma * sigma * w * w).exp() / radius)
+            .collect();
         let d13 = p[0] * r[1] - r[0] * p[1];
         let d35 = p[1] * r[2] - r[1] * p[2];
         let d51 = p[2] * r[0] - r[2] * p[0];
         let zeta15 = d35 / d13;
         let zeta35 = d51 / d13;
-        let a = [[p[0], p[1], p[2]], [r[0], r[1], r[2]], [zeta15, zeta35, 1.0]];
-        let gamma = [1.0, radius * radius - sigma * sigma, zeta15 * rho[0] + zeta35 * rho[1] + rho[2]];
+        let a = [
+            [p[0], p[1], p[2]],
+            [r[0], r[1], r[2]],
+            [zeta15, zeta35, 1.0],
+        ];
+        let gamma = [
+            1.0,
+            radius * radius - sigma * sigma,
+            zeta15 * rho[0] + zeta35 * rho[1] + rho[2],
+        ];
         let det_a = det3(a);
         let mut n2 = [0f32; 3];
         let mut d1 = [0f32; 3];
@@ -52,7 +72,11 @@ impl RecursiveGaussian {
             n2[k] = (-beta * (omega[k] * (radius + 1.0)).cos()) as f32;
             d1[k] = (-2.0 * omega[k].cos()) as f32;
         }
-        RecursiveGaussian { n2, d1, radius: radius as usize }
+        RecursiveGaussian {
+            n2,
+            d1,
+            radius: radius as usize,
+        }
     }
 
     /// Filters one line `input` (read with `stride`) into `out` (same stride), zero outside.
@@ -63,8 +87,16 @@ impl RecursiveGaussian {
         for i in (1 - n)..(len as isize) {
             let left = i - n - 1;
             let right = i + n - 1;
-            let lv = if left >= 0 { input[left as usize * stride] } else { 0.0 };
-            let rv = if right < len as isize { input[right as usize * stride] } else { 0.0 };
+            let lv = if left >= 0 {
+                input[left as usize * stride]
+            } else {
+                0.0
+            };
+            let rv = if right < len as isize {
+                input[right as usize * stride]
+            } else {
+                0.0
+            };
             let sum = lv + rv;
             let mut o = [0f32; 3];
             for k in 0..3 {
@@ -99,8 +131,16 @@ impl RecursiveGaussian {
             let left = i - n - 1;
             let right = i + n - 1;
             for x in 0..width {
-                let lv = if left >= 0 { rows[left as usize * width + x] } else { 0.0 };
-                let rv = if right < height as isize { rows[right as usize * width + x] } else { 0.0 };
+                let lv = if left >= 0 {
+                    rows[left as usize * width + x]
+                } else {
+                    0.0
+                };
+                let rv = if right < height as isize {
+                    rows[right as usize * width + x]
+                } else {
+                    0.0
+                };
                 let sum = lv + rv;
                 let (p1, p2) = (&mut prev1[x], &mut prev2[x]);
                 let mut o = [0f32; 3];
@@ -138,7 +178,11 @@ mod tests {
                 g.line(&plane[x..], &mut out[x..], h, w);
                 for y in 0..h {
                     let i = y * w + x;
-                    assert_eq!(cols[i].to_bits(), out[i].to_bits(), "seed {seed} size {w}x{h} pixel {x},{y}");
+                    assert_eq!(
+                        cols[i].to_bits(),
+                        out[i].to_bits(),
+                        "seed {seed} size {w}x{h} pixel {x},{y}"
+                    );
                 }
             }
         }

@@ -8,9 +8,11 @@ use anyhow::{anyhow, Result};
 use super::yuv::LinearRgb;
 
 fn to_crate(img: &LinearRgb) -> Result<ssimulacra2::LinearRgb> {
-    let data: Vec<[f32; 3]> =
-        (0..img.width * img.height).map(|i| [img.planes[0][i], img.planes[1][i], img.planes[2][i]]).collect();
-    ssimulacra2::LinearRgb::new(data, img.width, img.height).map_err(|e| anyhow!("ssimulacra2 crate input: {e}"))
+    let data: Vec<[f32; 3]> = (0..img.width * img.height)
+        .map(|i| [img.planes[0][i], img.planes[1][i], img.planes[2][i]])
+        .collect();
+    ssimulacra2::LinearRgb::new(data, img.width, img.height)
+        .map_err(|e| anyhow!("ssimulacra2 crate input: {e}"))
 }
 
 /// The crate's score of a pair of linear RGB images.

@@ -39,15 +39,22 @@ impl DeviceTerms {
     /// Compiles `kernels/ssimulacra2.cu` with its header for `gpu`.
     pub fn new(gpu: &Gpu) -> Result<DeviceTerms> {
         let m = gpu.load("ssimulacra2", &[TERMS_HEADER, "\n", KERNELS], &[])?;
-        Ok(DeviceTerms { gpu: gpu.clone(), k_terms: m.function("ssimulacra2_terms")? })
+        Ok(DeviceTerms {
+            gpu: gpu.clone(),
+            k_terms: m.function("ssimulacra2_terms")?,
+        })
     }
 
     /// Uploads the planes of `scale` and allocates its term buffer.
     pub fn upload(&self, scale: &ScalePlanes) -> Result<DeviceScale> {
         let n = scale.width * scale.height;
         let s = self.gpu.stream();
-        let planes = s.clone_htod(&pack_planes(scale)).context("uploading SSIMULACRA2 planes")?;
-        let terms = s.alloc_zeros::<f64>(3 * TERMS * n).context("allocating SSIMULACRA2 terms")?;
+        let planes = s
+            .clone_htod(&pack_planes(scale))
+            .context("uploading SSIMULACRA2 planes")?;
+        let terms = s
+            .alloc_zeros::<f64>(3 * TERMS * n)
+            .context("allocating SSIMULACRA2 terms")?;
         Ok(DeviceScale { n, planes, terms })
     }
 
@@ -60,8 +67,15 @@ impl DeviceTerms {
         let mut b = self.gpu.stream().launch_builder(&self.k_terms);
         // The output is passed as a shared reference: the kernel writes it while sum jobs hold
         // views of it; all work is on one stream, in order.
-        b.arg(&scale.planes).arg(&n).arg(&channels).arg(&scale.terms);
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
+        b.arg(&scale.planes)
+            .arg(&n)
+            .arg(&channels)
+            .arg(&scale.terms);
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
         // SAFETY: argument types match ssimulacra2_terms; planes hold 3 * 7 * n floats and
         // terms 3 * 6 * n doubles, the extents the kernel reads and writes.
         unsafe { b.launch(cfg) }.context("launching ssimulacra2_terms")?;
@@ -76,7 +90,10 @@ impl DeviceTerms {
 
 /// A sum job over the 18 sums of a scale (index `channel * 6 + term`).
 pub fn scale_job<'a>(sum: &GpuOrderedSum, scale: &'a DeviceScale) -> Result<SumJob<'a>> {
-    sum.job(scale.terms.slice(0..3 * TERMS * scale.n), &sum_segments(scale.n))
+    sum.job(
+        scale.terms.slice(0..3 * TERMS * scale.n),
+        &sum_segments(scale.n),
+    )
 }
 
 /// The 18 sums of a scale three ways, and how the device's terms compare with the CPU's.
@@ -111,7 +128,12 @@ pub fn scale_on_device(
     let term_mismatches = if check_terms {
         let got = terms.download(&dev)?;
         let want = reference_terms(scale);
-        Some(got.iter().zip(&want).filter(|(g, w)| g.to_bits() != w.to_bits()).count() as u64)
+        Some(
+            got.iter()
+                .zip(&want)
+                .filter(|(g, w)| g.to_bits() != w.to_bits())
+                .count() as u64,
+        )
     } else {
         None
     };
@@ -120,6 +142,16 @@ pub fn scale_on_device(
     let results = sum.run(&mut job, &PlanKind::TreePrefix, None)?;
     let ordered = by_channel(&results.iter().map(|r| r.total).collect::<Vec<_>>());
     let fallback_chunks = results.iter().map(|r| r.fallback).sum();
-    let one_lane = if one_lane { Some(by_channel(&sum.loop_sums(&mut job)?)) } else { None };
-    Ok(ScaleOnDevice { tree, ordered, one_lane, term_mismatches, fallback_chunks })
+    let one_lane = if one_lane {
+        Some(by_channel(&sum.loop_sums(&mut job)?))
+    } else {
+        None
+    };
+    Ok(ScaleOnDevice {
+        tree,
+        ordered,
+        one_lane,
+        term_mismatches,
+        fallback_chunks,
+    })
 }

@@ -10,9 +10,11 @@
 //! the same planes and add them in another way. The sums here are the plain loop in pixel
 //! order; bits of every sum, average and score are deterministic for given frames.
 
+// `ssim_host_terms` is set by build.rs when it compiles kernels/ssimulacra2_host.cpp.
+#![allow(unexpected_cfgs)]
+
 pub mod blur;
 pub mod compare;
-#[allow(unexpected_cfgs)]
 #[cfg(ssim_host_terms)]
 pub mod host;
 pub mod layout;
@@ -53,7 +55,8 @@ pub struct ScaleSums {
 impl ScaleSums {
     /// The averages of this scale, `[channel][term]`.
     pub fn averages(&self) -> [[f64; TERMS]; 3] {
-        self.sums.map(|s| sums::averages(&s, self.width * self.height))
+        self.sums
+            .map(|s| sums::averages(&s, self.width * self.height))
     }
 }
 
@@ -72,7 +75,10 @@ impl FrameSums {
 
     /// The averages flattened: index `scale * 18 + channel * 6 + term` (108 for six scales).
     pub fn flat_averages(&self) -> Vec<f64> {
-        self.averages().iter().flat_map(|s| s.iter().flatten().copied()).collect()
+        self.averages()
+            .iter()
+            .flat_map(|s| s.iter().flatten().copied())
+            .collect()
     }
 
     /// The frame's SSIMULACRA2 score.
@@ -107,14 +113,25 @@ pub fn for_each_scale(
 
 /// The sums of one scale: each channel's six sequential loops (channels in parallel).
 pub fn scale_sums(planes: &ScalePlanes) -> ScaleSums {
-    let v: Vec<[f64; TERMS]> = planes.channels.par_iter().map(sums::sequential_sums).collect();
-    ScaleSums { width: planes.width, height: planes.height, sums: [v[0], v[1], v[2]] }
+    let v: Vec<[f64; TERMS]> = planes
+        .channels
+        .par_iter()
+        .map(sums::sequential_sums)
+        .collect();
+    ScaleSums {
+        width: planes.width,
+        height: planes.height,
+        sums: [v[0], v[1], v[2]],
+    }
 }
 
 /// The sums of a frame pair. Errors if the frames differ in size or are below 8x8.
 pub fn frame_sums(reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
     yuv::check_pair(reference, distorted)?;
-    let (a, b) = rayon::join(|| yuv::to_linear_rgb(reference), || yuv::to_linear_rgb(distorted));
+    let (a, b) = rayon::join(
+        || yuv::to_linear_rgb(reference),
+        || yuv::to_linear_rgb(distorted),
+    );
     let mut scales = Vec::new();
     for_each_scale(a, b, |planes| {
         scales.push(scale_sums(planes));

@@ -59,8 +59,21 @@ struct FrameRun {
     fallback_chunks: u64,
 }
 
-fn frame_sums_of(cpu: &[ScaleSums], pick: impl Fn(&ScaleOnDevice) -> [[f64; TERMS]; 3], dev: &[ScaleOnDevice]) -> FrameSums {
-    FrameSums { scales: cpu.iter().zip(dev).map(|(c, d)| ScaleSums { sums: pick(d), ..*c }).collect() }
+fn frame_sums_of(
+    cpu: &[ScaleSums],
+    pick: impl Fn(&ScaleOnDevice) -> [[f64; TERMS]; 3],
+    dev: &[ScaleOnDevice],
+) -> FrameSums {
+    FrameSums {
+        scales: cpu
+            .iter()
+            .zip(dev)
+            .map(|(c, d)| ScaleSums {
+                sums: pick(d),
+                ..*c
+            })
+            .collect(),
+    }
 }
 
 fn run_frame(
@@ -79,7 +92,11 @@ fn run_frame(
         Ok(())
     })?;
     let one = if one_lane {
-        Some(frame_sums_of(&cpu, |d| d.one_lane.unwrap_or([[f64::NAN; TERMS]; 3]), &dev))
+        Some(frame_sums_of(
+            &cpu,
+            |d| d.one_lane.unwrap_or([[f64::NAN; TERMS]; 3]),
+            &dev,
+        ))
     } else {
         None
     };
@@ -87,7 +104,11 @@ fn run_frame(
         tree: frame_sums_of(&cpu, |d| d.tree, &dev),
         ordered: frame_sums_of(&cpu, |d| d.ordered, &dev),
         one_lane: one,
-        term_mismatches: if check_terms { Some(dev.iter().filter_map(|d| d.term_mismatches).sum()) } else { None },
+        term_mismatches: if check_terms {
+            Some(dev.iter().filter_map(|d| d.term_mismatches).sum())
+        } else {
+            None
+        },
         fallback_chunks: dev.iter().map(|d| d.fallback_chunks).sum(),
         cpu: FrameSums { scales: cpu },
     })
@@ -96,8 +117,16 @@ fn run_frame(
 /// Averages equal in bits to the CPU's, and the largest absolute difference.
 fn compare(cpu: &FrameSums, other: &FrameSums) -> (usize, f64) {
     let (a, b) = (cpu.flat_averages(), other.flat_averages());
-    let equal = a.iter().zip(&b).filter(|(x, y)| x.to_bits() == y.to_bits()).count();
-    let largest = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+    let equal = a
+        .iter()
+        .zip(&b)
+        .filter(|(x, y)| x.to_bits() == y.to_bits())
+        .count();
+    let largest = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max);
     (equal, largest)
 }
 
@@ -130,7 +159,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut summary = Table::new(
         "fixtures",
         "Per fixture",
-        &["fixture", "size", "format", "frames", "identical before", "identical after", "largest |diff| before"],
+        &[
+            "fixture",
+            "size",
+            "format",
+            "frames",
+            "identical before",
+            "identical after",
+            "largest |diff| before",
+        ],
     );
     let mut failures = 0u64;
     let mut all = Totals::default();
@@ -142,20 +179,31 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         let f = match item {
             Loaded::Ready(f) => f,
             Loaded::Missing(name, reason) => {
-                summary.row(vec![name.clone(), "-".into(), "-".into(), "not available: run just fixtures".into(), reason.clone(), "-".into(), "-".into()]);
+                summary.row(vec![
+                    name.clone(),
+                    "-".into(),
+                    "-".into(),
+                    "not available: run just fixtures".into(),
+                    reason.clone(),
+                    "-".into(),
+                    "-".into(),
+                ]);
                 missing.push(name.clone());
                 continue;
             }
         };
         let mut t = Totals::default();
         for (i, (a, b)) in f.pairs.iter().enumerate().take(max_frames) {
-            let r = run_frame(&terms, &sum, a, b, check_terms, one_lane).with_context(|| format!("{} frame {i}", f.name))?;
+            let r = run_frame(&terms, &sum, a, b, check_terms, one_lane)
+                .with_context(|| format!("{} frame {i}", f.name))?;
             let n = r.cpu.flat_averages().len();
             let (eq_before, largest) = compare(&r.cpu, &r.tree);
             let (eq_after, _) = compare(&r.cpu, &r.ordered);
             let eq_one = r.one_lane.as_ref().map(|o| compare(&r.cpu, o).0);
             let (cpu_score, before, after) = (r.cpu.score(), r.tree.score(), r.ordered.score());
-            failures += (eq_after != n) as u64 + r.term_mismatches.unwrap_or(0) + eq_one.map_or(0, |e| (e != n) as u64);
+            failures += (eq_after != n) as u64
+                + r.term_mismatches.unwrap_or(0)
+                + eq_one.map_or(0, |e| (e != n) as u64);
             t.frames += 1;
             t.identical_before += (eq_before == n) as usize;
             t.identical_after += (eq_after == n && after.to_bits() == cpu_score.to_bits()) as usize;
@@ -179,7 +227,13 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         summary.row(vec![
             f.name.clone(),
             format!("{}x{}", m.width, m.height),
-            format!("{} {}-bit {:?} {:?}", m.chroma.name(), m.bit_depth, m.matrix, m.range),
+            format!(
+                "{} {}-bit {:?} {:?}",
+                m.chroma.name(),
+                m.bit_depth,
+                m.matrix,
+                m.range
+            ),
             t.frames.to_string(),
             format!("{} of {}", t.identical_before, t.frames),
             format!("{} of {}", t.identical_after, t.frames),
@@ -192,7 +246,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         per_fixture.push((f.name.clone(), t));
     }
     bar.finish_and_clear();
-    let mut report = Report::new(&ctx.name, "SSIMULACRA2 on the device: tree sums against ordered sums");
+    let mut report = Report::new(
+        &ctx.name,
+        "SSIMULACRA2 on the device: tree sums against ordered sums",
+    );
     report.headline(format!(
         "before: {} of {} frames identical, largest difference {:.2e}; after: {} of {}{}",
         all.identical_before,
@@ -200,7 +257,11 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         all.largest_before,
         all.identical_after,
         all.frames,
-        if missing.is_empty() { String::new() } else { format!(" ({} natural fixtures not available)", missing.len()) }
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} natural fixtures not available)", missing.len())
+        }
     ));
     report.text(format!(
         "The device computes the per-pixel terms of every scale (`kernels/ssimulacra2.cu`) from the \
@@ -213,7 +274,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         sum.walk().name()
     ));
     if !missing.is_empty() {
-        report.text(format!("Not available here (run `just fixtures`): {}.", missing.join(", ")));
+        report.text(format!(
+            "Not available here (run `just fixtures`): {}.",
+            missing.join(", ")
+        ));
     }
     report.table(summary);
     report.table(frames);
@@ -223,7 +287,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         title: "Largest |average difference| from the CPU per fixture (after: 0)".into(),
         kind: PlotKind::Bars {
             categories: names.clone(),
-            series: vec![("tree sum".into(), per_fixture.iter().map(|(_, t)| t.largest_before).collect())],
+            series: vec![(
+                "tree sum".into(),
+                per_fixture.iter().map(|(_, t)| t.largest_before).collect(),
+            )],
             y_label: "largest absolute difference".into(),
             log_y: true,
         },
@@ -234,8 +301,20 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         kind: PlotKind::Bars {
             categories: names,
             series: vec![
-                ("tree sum".into(), per_fixture.iter().map(|(_, t)| t.identical_before as f64 / t.frames.max(1) as f64).collect()),
-                ("ordered sum".into(), per_fixture.iter().map(|(_, t)| t.identical_after as f64 / t.frames.max(1) as f64).collect()),
+                (
+                    "tree sum".into(),
+                    per_fixture
+                        .iter()
+                        .map(|(_, t)| t.identical_before as f64 / t.frames.max(1) as f64)
+                        .collect(),
+                ),
+                (
+                    "ordered sum".into(),
+                    per_fixture
+                        .iter()
+                        .map(|(_, t)| t.identical_after as f64 / t.frames.max(1) as f64)
+                        .collect(),
+                ),
             ],
             y_label: "frames identical".into(),
             log_y: false,

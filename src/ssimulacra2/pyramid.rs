@@ -44,7 +44,11 @@ pub fn downsample(input: &LinearRgb) -> LinearRgb {
         }
         out
     });
-    LinearRgb { width: ow, height: oh, planes }
+    LinearRgb {
+        width: ow,
+        height: oh,
+        planes,
+    }
 }
 
 fn multiply(a: &[f32], b: &[f32]) -> Vec<f32> {
@@ -53,9 +57,17 @@ fn multiply(a: &[f32], b: &[f32]) -> Vec<f32> {
 
 /// The planes of one scale from the two linear RGB images of that scale. The fifteen blurs
 /// run in parallel on the current rayon pool; each is the same sequential filter.
-pub fn scale_planes(scale: usize, reference: &LinearRgb, distorted: &LinearRgb, blur: &RecursiveGaussian) -> ScalePlanes {
+pub fn scale_planes(
+    scale: usize,
+    reference: &LinearRgb,
+    distorted: &LinearRgb,
+    blur: &RecursiveGaussian,
+) -> ScalePlanes {
     let (w, h) = (reference.width, reference.height);
-    let (x1, x2) = rayon::join(|| xyb::from_linear(reference), || xyb::from_linear(distorted));
+    let (x1, x2) = rayon::join(
+        || xyb::from_linear(reference),
+        || xyb::from_linear(distorted),
+    );
     let mut blurred: Vec<Vec<f32>> = (0..15)
         .into_par_iter()
         .map(|job| {
@@ -77,7 +89,20 @@ pub fn scale_planes(scale: usize, reference: &LinearRgb, distorted: &LinearRgb, 
         let (img1, img2) = imgs.next().unwrap_or_default();
         let mut five = blurred.drain(..5);
         let mut next = || five.next().unwrap_or_default();
-        ChannelPlanes { img1, img2, mu1: next(), mu2: next(), s11: next(), s22: next(), s12: next() }
+        ChannelPlanes {
+            img1,
+            img2,
+            mu1: next(),
+            mu2: next(),
+            s11: next(),
+            s22: next(),
+            s12: next(),
+        }
     });
-    ScalePlanes { scale, width: w, height: h, channels }
+    ScalePlanes {
+        scale,
+        width: w,
+        height: h,
+        channels,
+    }
 }

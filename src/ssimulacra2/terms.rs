@@ -13,7 +13,14 @@ pub const C2: f32 = 0.0009;
 pub const TERMS: usize = 6;
 
 /// Names of the six terms, in index order.
-pub const TERM_NAMES: [&str; TERMS] = ["ssim", "ssim^4", "artifact", "artifact^4", "detail_lost", "detail_lost^4"];
+pub const TERM_NAMES: [&str; TERMS] = [
+    "ssim",
+    "ssim^4",
+    "artifact",
+    "artifact^4",
+    "detail_lost",
+    "detail_lost^4",
+];
 
 /// The seven `f32` planes of one scale and channel that the terms read.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +55,9 @@ impl ChannelPlanes {
     /// The planes in the order the device buffers take them:
     /// `img1, img2, mu1, mu2, s11, s22, s12`.
     pub fn as_array(&self) -> [&[f32]; 7] {
-        [&self.img1, &self.img2, &self.mu1, &self.mu2, &self.s11, &self.s22, &self.s12]
+        [
+            &self.img1, &self.img2, &self.mu1, &self.mu2, &self.s11, &self.s22, &self.s12,
+        ]
     }
 }
 

@@ -59,19 +59,37 @@ struct Row {
     mismatches: u64,
 }
 
-fn measure(ctx: &Context, gpu: &Gpu, terms: &DeviceTerms, sum: &GpuOrderedSum, f: &crate::fixtures::Fixture) -> Result<Row> {
+fn measure(
+    ctx: &Context,
+    gpu: &Gpu,
+    terms: &DeviceTerms,
+    sum: &GpuOrderedSum,
+    f: &crate::fixtures::Fixture,
+) -> Result<Row> {
     let warmup: usize = ctx.get_or("warmup", 3)?;
     let reps: usize = ctx.get("reps")?;
     let cpu_reps: usize = ctx.get_or("cpu_reps", 3)?;
     let max_frames: usize = ctx.get_or("max_frames", usize::MAX)?;
     if reps == 0 || cpu_reps == 0 {
-        bail!(ConfigError::new(&ctx.file, "reps", "reps and cpu_reps must be at least 1"));
+        bail!(ConfigError::new(
+            &ctx.file,
+            "reps",
+            "reps and cpu_reps must be at least 1"
+        ));
     }
     let pairs: Vec<_> = f.pairs.iter().take(max_frames).collect();
-    let prepared = pairs.iter().map(|(a, b)| prepare(terms, a, b)).collect::<Result<Vec<_>>>()?;
+    let prepared = pairs
+        .iter()
+        .map(|(a, b)| prepare(terms, a, b))
+        .collect::<Result<Vec<_>>>()?;
     let mut jobs = prepared
         .iter()
-        .map(|p| p.scales.iter().map(|s| scale_job(sum, s)).collect::<Result<Vec<_>>>())
+        .map(|p| {
+            p.scales
+                .iter()
+                .map(|s| scale_job(sum, s))
+                .collect::<Result<Vec<_>>>()
+        })
         .collect::<Result<Vec<_>>>()?;
     let nf = prepared.len();
     let tree = event_times(gpu, warmup, reps, |rep| {
@@ -95,12 +113,19 @@ fn measure(ctx: &Context, gpu: &Gpu, terms: &DeviceTerms, sum: &GpuOrderedSum, f
         for (cpu, job) in p.cpu.iter().zip(js.iter_mut()) {
             let got = sum.run(job, &PlanKind::TreePrefix, None)?;
             let want = cpu.sums.iter().flatten();
-            mismatches += got.iter().zip(want).filter(|(g, w)| g.total.to_bits() != w.to_bits()).count() as u64;
+            mismatches += got
+                .iter()
+                .zip(want)
+                .filter(|(g, w)| g.total.to_bits() != w.to_bits())
+                .count() as u64;
         }
     }
     drop(jobs);
     drop(prepared);
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().context("one-thread pool")?;
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .context("one-thread pool")?;
     let mut k = 0;
     let cpu_one = one.install(|| {
         cpu_ms(cpu_reps, || {
@@ -138,7 +163,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     for item in &loaded {
         bar.inc(1);
         match item {
-            Loaded::Ready(f) => rows.push(measure(ctx, &gpu, &terms, &sum, f).with_context(|| f.name.clone())?),
+            Loaded::Ready(f) => {
+                rows.push(measure(ctx, &gpu, &terms, &sum, f).with_context(|| f.name.clone())?)
+            }
             Loaded::Missing(name, reason) => missing.push(format!("{name} ({reason})")),
         }
     }
@@ -163,11 +190,21 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         ]);
     }
     let failures = rows.iter().map(|r| r.mismatches).sum();
-    let mut report = Report::new(&ctx.name, "SSIMULACRA2 per frame: exact sums against tree sums, and the CPU");
-    let ratios: Vec<String> = rows.iter().map(|r| format!("{} {:.2}", r.size, r.exact / r.tree)).collect();
+    let mut report = Report::new(
+        &ctx.name,
+        "SSIMULACRA2 per frame: exact sums against tree sums, and the CPU",
+    );
+    let ratios: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} {:.2}", r.size, r.exact / r.tree))
+        .collect();
     report.headline(format!(
         "exact/tree per frame: {} (Research-1433 measured 2.0 on an RTX 4090)",
-        if ratios.is_empty() { "nothing measured".to_string() } else { ratios.join(", ") }
+        if ratios.is_empty() {
+            "nothing measured".to_string()
+        } else {
+            ratios.join(", ")
+        }
     ));
     report.text(format!(
         "Per frame: for every scale, the term kernel (`kernels/ssimulacra2.cu`, from the CPU's `f32` \
@@ -178,7 +215,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         sum.walk().name()
     ));
     if !missing.is_empty() {
-        report.text(format!("Not available here (run `just fixtures`): {}.", missing.join(", ")));
+        report.text(format!(
+            "Not available here (run `just fixtures`): {}.",
+            missing.join(", ")
+        ));
     }
     report.table(table);
     report.plot(Plot {
@@ -188,8 +228,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             categories: rows.iter().map(|r| r.size.clone()).collect(),
             series: vec![
                 ("terms + tree".into(), rows.iter().map(|r| r.tree).collect()),
-                ("terms + ordered".into(), rows.iter().map(|r| r.exact).collect()),
-                ("CPU all cores".into(), rows.iter().map(|r| r.cpu_all).collect()),
+                (
+                    "terms + ordered".into(),
+                    rows.iter().map(|r| r.exact).collect(),
+                ),
+                (
+                    "CPU all cores".into(),
+                    rows.iter().map(|r| r.cpu_all).collect(),
+                ),
             ],
             y_label: "ms per frame".into(),
             log_y: true,

@@ -43,6 +43,9 @@ pub fn pixel(r: f32, g: f32, b: f32) -> [f32; 3] {
 pub fn from_linear(rgb: &LinearRgb) -> [Vec<f32>; 3] {
     let n = rgb.width * rgb.height;
     let p = &rgb.planes;
-    let xyb: Vec<[f32; 3]> = (0..n).into_par_iter().map(|i| pixel(p[0][i], p[1][i], p[2][i])).collect();
+    let xyb: Vec<[f32; 3]> = (0..n)
+        .into_par_iter()
+        .map(|i| pixel(p[0][i], p[1][i], p[2][i]))
+        .collect();
     super::deinterleave(&xyb)
 }

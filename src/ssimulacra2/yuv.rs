@@ -101,7 +101,10 @@ impl YuvFormat {
             return (self.width, self.height);
         }
         let (sx, sy) = self.chroma.shifts();
-        ((self.width + sx as usize) >> sx, (self.height + sy as usize) >> sy)
+        (
+            (self.width + sx as usize) >> sx,
+            (self.height + sy as usize) >> sy,
+        )
     }
 
     /// Samples in one frame (all three planes).
@@ -158,7 +161,11 @@ pub struct LinearRgb {
 /// sRGB transfer curve removed: IEC 61966-2-1, evaluated in `f64` and rounded once to `f32`.
 pub fn srgb_to_linear(v: f32) -> f32 {
     let v = v as f64;
-    let l = if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) };
+    let l = if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    };
     l as f32
 }
 
@@ -176,12 +183,22 @@ impl Normalise {
         match format.range {
             Range::Limited => {
                 let k = (1u32 << (b - 8)) as f32;
-                Normalise { y_off: 16.0 * k, y_scale: 1.0 / (219.0 * k), c_off: 128.0 * k, c_scale: 1.0 / (224.0 * k) }
+                Normalise {
+                    y_off: 16.0 * k,
+                    y_scale: 1.0 / (219.0 * k),
+                    c_off: 128.0 * k,
+                    c_scale: 1.0 / (224.0 * k),
+                }
             }
             Range::Full => {
                 let peak = ((1u32 << b) - 1) as f32;
                 let half = (1u32 << (b - 1)) as f32;
-                Normalise { y_off: 0.0, y_scale: 1.0 / peak, c_off: half, c_scale: 1.0 / peak }
+                Normalise {
+                    y_off: 0.0,
+                    y_scale: 1.0 / peak,
+                    c_off: half,
+                    c_scale: 1.0 / peak,
+                }
             }
         }
     }
@@ -216,11 +233,19 @@ pub fn to_linear_rgb(frame: &YuvFrame) -> LinearRgb {
         let r = yn + cr_r * vn;
         let g = yn + cb_g * un + cr_g * vn;
         let b = yn + cb_b * un;
-        [srgb_to_linear(r.clamp(0.0, 1.0)), srgb_to_linear(g.clamp(0.0, 1.0)), srgb_to_linear(b.clamp(0.0, 1.0))]
+        [
+            srgb_to_linear(r.clamp(0.0, 1.0)),
+            srgb_to_linear(g.clamp(0.0, 1.0)),
+            srgb_to_linear(b.clamp(0.0, 1.0)),
+        ]
     };
     let rgb: Vec<[f32; 3]> = (0..w * h).into_par_iter().map(pixel).collect();
     let planes = super::deinterleave(&rgb);
-    LinearRgb { width: w, height: h, planes }
+    LinearRgb {
+        width: w,
+        height: h,
+        planes,
+    }
 }
 
 /// Converts non-linear RGB in `[0, 1]` to YUV codes of `format` (the inverse matrix in `f64`,
@@ -236,7 +261,11 @@ pub fn rgb_to_yuv_codes(rgb: [f64; 3], format: &YuvFormat) -> [f64; 3] {
     match format.range {
         Range::Limited => {
             let k = (1u32 << (b - 8)) as f64;
-            [16.0 * k + 219.0 * k * y, 128.0 * k + 224.0 * k * u, 128.0 * k + 224.0 * k * v]
+            [
+                16.0 * k + 219.0 * k * y,
+                128.0 * k + 224.0 * k * u,
+                128.0 * k + 224.0 * k * v,
+            ]
         }
         Range::Full => {
             let peak = ((1u32 << b) - 1) as f64;
@@ -263,7 +292,11 @@ pub fn check_pair(a: &YuvFrame, b: &YuvFrame) -> Result<()> {
         );
     }
     if a.format.width < 8 || a.format.height < 8 {
-        bail!("frames of {}x{} are smaller than 8x8", a.format.width, a.format.height);
+        bail!(
+            "frames of {}x{} are smaller than 8x8",
+            a.format.width,
+            a.format.height
+        );
     }
     Ok(())
 }
