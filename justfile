@@ -12,6 +12,19 @@ test:
 list:
     cargo run --release --quiet -- list
 
+# Generic mutation testing of the algebra modules (installs cargo-mutants if needed).
+mutants *ARGS:
+    command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
+    cargo run --release --quiet -- run cargo-mutants {{ARGS}}
+
+# Sum term files the way the CPU loop does (see docs/sum.md), e.g. `just sum --check a.npy`.
+sum *ARGS:
+    cargo run --release --quiet -- sum {{ARGS}}
+
+# Rewrite the numpy-written .npy fixtures of `binade sum` (needs python3 with numpy).
+npy-fixtures:
+    python3 fixtures/npy/make.py
+
 # Photographs for the natural fixtures: the scikit-image wheel's data PNGs into fixtures/cache/skimage.
 fixtures:
     mkdir -p .whl fixtures/cache/skimage

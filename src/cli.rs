@@ -109,12 +109,14 @@ fn run(args: &RunArgs) -> i32 {
         params,
         out_dir: out_dir.clone(),
     };
+    let mut prov = Provenance::collect(&regenerate_command(args));
+    let started = std::time::Instant::now();
     let outcome = match runner(&ctx) {
         Ok(o) => o,
         Err(e) => return report_error(&e),
     };
-    let mut prov = Provenance::collect(&regenerate_command(args));
     prov.setting("mode", ctx.mode());
+    prov.setting("run time", format!("{:.1} s", started.elapsed().as_secs_f64()));
     prov.setting("seed", ctx.seed);
     if let Some(n) = ctx.samples {
         prov.setting("samples (override)", n);

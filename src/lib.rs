@@ -7,18 +7,29 @@
 //! plain loop for any chunk where a unit does not apply. The result has the loop's bits for
 //! every input and every plan.
 
+pub mod algebra;
+pub mod battery;
 pub mod format;
 pub mod inputs;
+pub mod kill;
 pub mod mutant;
 pub mod oracle;
 pub mod plan;
 pub mod unit;
 pub mod walk;
 pub mod plot;
+pub mod sampler;
 pub mod provenance;
 pub mod report;
 pub mod cli;
 pub mod experiment;
 pub mod sum_cmd;
+pub mod api;
+pub mod order;
+
+pub use api::{
+    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format,
+    Mutant, Plan, PlanKind, Unit, Walk, F32, F64,
+};
 pub mod fixtures;
 pub mod ssimulacra2;

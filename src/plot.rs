@@ -126,7 +126,7 @@ impl Plot {
         if cats.is_empty() || series.is_empty() {
             bail!("bar chart `{}` has no data", self.stem);
         }
-        let width = (cats.len() as u32 * 90).clamp(900, 2400);
+        let width = (cats.len() as u32 * 120 + 160).clamp(900, 3000);
         let root = BitMapBackend::new(path, (width, 640)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let max = series.iter().flat_map(|(_, v)| v.iter().copied()).fold(0.0f64, f64::max).max(1e-9);
@@ -141,7 +141,7 @@ impl Plot {
             }
         };
         let mut builder = ChartBuilder::on(&root);
-        builder.caption(&self.title, ("sans-serif", 22)).margin(12).x_label_area_size(90).y_label_area_size(80);
+        builder.caption(&self.title, ("sans-serif", 22)).margin(12).x_label_area_size(40).y_label_area_size(80);
         macro_rules! finish {
             ($chart:expr, $floor:expr) => {{
                 let mut chart = $chart;
@@ -150,7 +150,7 @@ impl Plot {
                     .disable_x_mesh()
                     .x_labels(cats.len() * 2 + 1)
                     .x_label_formatter(&cat_label)
-                    .x_label_style(("sans-serif", 13).into_font().transform(FontTransform::Rotate90))
+                    .x_label_style(("sans-serif", 12))
                     .y_desc(y_label)
                     .draw()
                     .map_err(err)?;
@@ -177,7 +177,7 @@ impl Plot {
         }
         if log_y {
             let floor = 0.5;
-            let chart = builder.build_cartesian_2d(0.0..n, (floor..max * 4.0).log_scale()).map_err(err)?;
+            let chart = builder.build_cartesian_2d(0.0..n, (floor..max * 40.0).log_scale()).map_err(err)?;
             finish!(chart, floor);
         } else {
             let chart = builder.build_cartesian_2d(0.0..n, 0.0..max * 1.1).map_err(err)?;
@@ -238,47 +238,65 @@ impl Plot {
         if rows.is_empty() || cols.is_empty() {
             bail!("heatmap `{}` has no cells", self.stem);
         }
-        let cell_w = 110u32;
+        let cell_w = 150u32;
         let cell_h = 34u32;
         let width = 260 + cell_w * cols.len() as u32;
         let height = 200 + cell_h * rows.len() as u32;
         let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let (nr, nc) = (rows.len() as i32, cols.len() as i32);
+        let (nr, nc) = (rows.len() as f64, cols.len() as f64);
         let mut chart = ChartBuilder::on(&root)
-            .caption(&self.title, ("sans-serif", 22))
+            .caption(&self.title, ("sans-serif", 20))
             .margin(12)
-            .x_label_area_size(120)
-            .y_label_area_size(220)
-            .build_cartesian_2d(0..nc, 0..nr)
+            .x_label_area_size(40)
+            .y_label_area_size(240)
+            .build_cartesian_2d(0.0..nc, 0.0..nr)
             .map_err(err)?;
-        let col_label = |x: &i32| cols.get(*x as usize).cloned().unwrap_or_default();
-        let row_label = |y: &i32| rows.get((nr - 1 - *y) as usize).cloned().unwrap_or_default();
+        // Labels sit at cell centres (x.5); the mesh asks for labels every half unit.
+        let centre = |v: f64, names: &[String], flip: bool| {
+            let i = (v - 0.5).round();
+            if (v - 0.5 - i).abs() > 1e-6 || i < 0.0 || i as usize >= names.len() {
+                return String::new();
+            }
+            let k = if flip { names.len() - 1 - i as usize } else { i as usize };
+            names[k].clone()
+        };
+        let col_label = |x: &f64| centre(*x, cols, false);
+        let row_label = |y: &f64| centre(*y, rows, true);
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_labels(cols.len() + 1)
-            .y_labels(rows.len() + 1)
+            .x_labels(cols.len() * 2 + 1)
+            .y_labels(rows.len() * 2 + 1)
             .x_label_formatter(&col_label)
             .y_label_formatter(&row_label)
-            .x_label_style(("sans-serif", 13).into_font().transform(FontTransform::Rotate90))
+            .x_label_style(("sans-serif", 11))
             .y_label_style(("sans-serif", 13))
             .draw()
             .map_err(err)?;
         for (r, row) in values.iter().enumerate() {
             for (c, v) in row.iter().enumerate() {
-                let y = nr - 1 - r as i32;
+                let y = nr - 1.0 - r as f64;
+                let x = c as f64;
                 let fill = match v {
                     Some(t) => {
                         let t = t.clamp(0.0, 1.0);
-                        RGBColor((220.0 - 180.0 * t) as u8, (90.0 + 120.0 * t) as u8, (80.0 + 20.0 * t) as u8)
+                        if t >= 0.5 {
+                            let k = (t - 0.5) * 2.0; // amber to green
+                            RGBColor((240.0 - 190.0 * k) as u8, (190.0 + 10.0 * k) as u8, (80.0 + 20.0 * k) as u8)
+                        } else {
+                            let k = t * 2.0; // red to amber
+                            RGBColor((220.0 + 20.0 * k) as u8, (70.0 + 120.0 * k) as u8, 80)
+                        }
                     }
                     None => RGBColor(200, 200, 200),
                 };
-                chart.draw_series(std::iter::once(Rectangle::new([(c as i32, y), (c as i32 + 1, y + 1)], fill.filled()))).map_err(err)?;
+                chart
+                    .draw_series(std::iter::once(Rectangle::new([(x + 0.02, y + 0.04), (x + 0.98, y + 0.96)], fill.filled())))
+                    .map_err(err)?;
                 let text = labels.get(r).and_then(|l| l.get(c)).cloned().unwrap_or_default();
                 chart
-                    .draw_series(std::iter::once(Text::new(text, (c as i32, y + 1), ("sans-serif", 12).into_font())))
+                    .draw_series(std::iter::once(Text::new(text, (x + 0.06, y + 0.7), ("sans-serif", 12).into_font())))
                     .map_err(err)?;
             }
         }

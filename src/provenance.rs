@@ -18,6 +18,8 @@ pub struct Provenance {
     pub cpu: String,
     /// GPU name and driver from `nvidia-smi`, or "none".
     pub gpu: String,
+    /// `/proc/loadavg` when the run started (other work on the machine skews timings).
+    pub load: String,
     /// The command that regenerates the report.
     pub command: String,
     /// Settings worth repeating (mode, seed, sample counts).
@@ -33,6 +35,7 @@ impl Provenance {
             host: read_trim("/etc/hostname").unwrap_or_else(|| "unknown".into()),
             cpu: cpu(),
             gpu: gpu(),
+            load: read_trim("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|| "unknown".into()),
             command: command.into(),
             settings: Vec::new(),
         }
@@ -57,6 +60,7 @@ impl Provenance {
         let _ = writeln!(s, "| host | {} |", self.host);
         let _ = writeln!(s, "| CPU | {} |", self.cpu);
         let _ = writeln!(s, "| GPU | {} |", self.gpu);
+        let _ = writeln!(s, "| load average (1, 5, 15 min) | {} |", self.load);
         for (k, v) in &self.settings {
             let _ = writeln!(s, "| {k} | {v} |");
         }

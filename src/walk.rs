@@ -8,10 +8,11 @@
 
 use rayon::prelude::*;
 
+use crate::algebra::Algebra;
 use crate::format::Format;
 use crate::mutant::Mutant;
 use crate::plan::{self, Plan, PlanKind};
-use crate::unit::{apply, compose, term_unit, Binade, Unit};
+use crate::unit::{Binade, Unit};
 
 /// Lanes per chunk (threads per block on the device).
 pub const LANES: usize = 256;
@@ -59,17 +60,17 @@ pub fn chunk_sums<F: Format>(terms: &[F::Value]) -> Vec<F::Value> {
 
 /// One chunk's unit for binade `b`: lanes compose their terms in order, then lanes compose in
 /// the ordered tree of [`chunk_tree_sum`]. Equal to the terms composed left to right.
-pub fn chunk_unit<F: Format>(chunk: &[F::Value], b: Binade, mutant: Mutant) -> Unit {
+pub fn chunk_unit<F: Format, A: Algebra<F>>(chunk: &[F::Value], b: Binade, alg: &A) -> Unit {
     let mut lanes = [Unit::ZERO; LANES];
     for (lane, terms) in lanes.iter_mut().zip(chunk.chunks(PER_LANE)) {
         *lane = terms.iter().fold(Unit::ZERO, |acc, &x| {
-            compose(acc, term_unit::<F>(b, F::to_bits(x), mutant), mutant)
+            alg.compose(acc, alg.term_unit(b, F::to_bits(x)))
         });
     }
     let mut step = 1;
     while step < LANES {
         for i in (0..LANES).step_by(2 * step) {
-            lanes[i] = compose(lanes[i], lanes[i + step], mutant);
+            lanes[i] = alg.compose(lanes[i], lanes[i + step]);
         }
         step *= 2;
     }
@@ -78,12 +79,12 @@ pub fn chunk_unit<F: Format>(chunk: &[F::Value], b: Binade, mutant: Mutant) -> U
 
 /// Stage 3: every chunk's unit under its planned binade (`Unit::INVALID` where the plan says
 /// term by term).
-pub fn chunk_units<F: Format>(terms: &[F::Value], plan: &Plan, mutant: Mutant) -> Vec<Unit> {
+pub fn chunk_units<F: Format, A: Algebra<F>>(terms: &[F::Value], plan: &Plan, alg: &A) -> Vec<Unit> {
     terms
         .par_chunks(CHUNK)
         .zip(plan.binades.par_iter())
         .map(|(chunk, b)| match b {
-            Some(b) => chunk_unit::<F>(chunk, *b, mutant),
+            Some(b) => chunk_unit::<F, A>(chunk, *b, alg),
             None => Unit::INVALID,
         })
         .collect()
@@ -106,11 +107,11 @@ pub struct Walk<V> {
 ///
 /// Guarantee (for `Mutant::None`): `total` has the bits of [`loop_sum`] for every input and
 /// every plan, NaN results compared as NaN.
-pub fn walk<F: Format>(terms: &[F::Value], plan: &Plan, units: &[Unit], mutant: Mutant) -> Walk<F::Value> {
+pub fn walk<F: Format, A: Algebra<F>>(terms: &[F::Value], plan: &Plan, units: &[Unit], alg: &A) -> Walk<F::Value> {
     let mut s = F::from_bits(0);
     let (mut applied, mut fallback) = (0, 0);
     for (i, chunk) in terms.chunks(CHUNK).enumerate() {
-        let stepped = plan.binades[i].and_then(|b| apply::<F>(units[i], b, F::to_bits(s), mutant));
+        let stepped = plan.binades[i].and_then(|b| alg.apply(units[i], b, F::to_bits(s)));
         match stepped {
             Some(bits) => {
                 s = F::from_bits(bits);
@@ -126,21 +127,22 @@ pub fn walk<F: Format>(terms: &[F::Value], plan: &Plan, units: &[Unit], mutant: 
 }
 
 /// The whole pipeline with a plan of kind `kind` (`stale` feeds [`PlanKind::Stale`]).
-pub fn pipeline<F: Format>(
+pub fn pipeline<F: Format, A: Algebra<F>>(
     terms: &[F::Value],
     kind: &PlanKind,
     stale: Option<&[F::Value]>,
-    mutant: Mutant,
+    alg: &A,
 ) -> Walk<F::Value> {
     let sums = chunk_sums::<F>(terms);
-    let plan = plan::make::<F>(kind, &sums, stale);
-    let units = chunk_units::<F>(terms, &plan, mutant);
-    walk::<F>(terms, &plan, &units, mutant)
+    let stale_sums = stale.map(chunk_sums::<F>);
+    let plan = plan::make::<F>(kind, &sums, stale_sums.as_deref());
+    let units = chunk_units::<F, A>(terms, &plan, alg);
+    walk::<F, A>(terms, &plan, &units, alg)
 }
 
 /// The sequential sum of `terms` with the default plan, bit for bit the loop's.
 pub fn ordered_sum_of<F: Format>(terms: &[F::Value]) -> F::Value {
-    pipeline::<F>(terms, &PlanKind::TreePrefix, None, Mutant::None).total
+    pipeline::<F, Mutant>(terms, &PlanKind::TreePrefix, None, &Mutant::None).total
 }
 
 #[cfg(test)]
@@ -151,7 +153,7 @@ mod tests {
     fn check_f64(terms: &[f64]) {
         let want = loop_sum::<F64>(terms).to_bits();
         for kind in PlanKind::standard(7) {
-            let got = pipeline::<F64>(terms, &kind, Some(terms), Mutant::None);
+            let got = pipeline::<F64, Mutant>(terms, &kind, Some(terms), &Mutant::None);
             assert!(same_result::<F64>(got.total.to_bits(), want), "plan {kind}: {:e} vs {:e}", got.total, f64::from_bits(want));
         }
     }

@@ -5,7 +5,12 @@
 //! `[params]`, `[quick]` and `[full]` tables; the chosen mode's table is laid over
 //! `[params]`. Command-line overrides (`--seed`, `--samples`) win over both.
 
+pub mod cargo_mutants;
 pub mod config;
+pub mod mutations;
+pub mod mutations_extra;
+pub mod one_term_rule;
+pub mod pipeline_plans;
 
 use std::path::PathBuf;
 
@@ -115,9 +120,12 @@ pub type Runner = fn(&Context) -> Result<Outcome>;
 /// The runner named `name` in an experiment file's `runner` field.
 pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
+        "one-term-rule" => one_term_rule::run,
+        "pipeline-plans" => pipeline_plans::run,
+        "mutations" => mutations::run,
+        "cargo-mutants" => cargo_mutants::run,
         _ => return None,
     };
-    #[allow(unreachable_code)]
     Some(r)
 }
 

@@ -1,0 +1,274 @@
+//! The verification battery: every check the algebra must pass, each runnable on any
+//! [`Algebra`] (the Rust algebra, a mutant, the host-compiled CUDA header).
+//!
+//! Each check counts samples and failures and remembers the first failure (its seed, index
+//! and operands) so that it can be replayed.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+use crate::algebra::Algebra;
+use crate::format::{is_finite, is_negative, same_result, scaled, Format, Layout};
+use crate::inputs::InputKind;
+use crate::oracle::{mpfr_add, native_add};
+use crate::plan::PlanKind;
+use crate::sampler::{draw, Sample, SampleClass};
+use crate::unit::Binade;
+use crate::walk::{loop_sum, pipeline};
+
+/// Counts of one check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Samples (or pairs, triples, sums) checked.
+    pub samples: u64,
+    /// Samples where the algebra applied a unit (the rest were refused and fell back).
+    pub applied: u64,
+    /// Failures: wrong bits, a refusal where the rule must apply, or oracles disagreeing.
+    pub failures: u64,
+    /// Index (in check order) of the first failure.
+    pub first_failure: Option<u64>,
+    /// The first failure, printable and replayable.
+    pub example: Option<String>,
+}
+
+impl Tally {
+    /// Adds another tally (indices of `other` are offset by `self.samples`).
+    pub fn merge(mut self, other: Tally) -> Tally {
+        if self.first_failure.is_none() {
+            if let Some(i) = other.first_failure {
+                self.first_failure = Some(self.samples + i);
+                self.example = other.example;
+            }
+        }
+        self.samples += other.samples;
+        self.applied += other.applied;
+        self.failures += other.failures;
+        self
+    }
+
+    fn fail(&mut self, what: impl FnOnce() -> String) {
+        if self.first_failure.is_none() {
+            self.first_failure = Some(self.samples);
+            self.example = Some(what());
+        }
+        self.failures += 1;
+    }
+}
+
+/// The verdict of the algebra on one `(binade, start, term)` against a reference result.
+///
+/// A unit that applies must give the reference's bits. A refusal is a failure only when the
+/// rule must apply: the term is non-negative and finite, the start is in the binade, and the
+/// exact sum is at most `2^(e+1)`.
+pub fn judge<F: Format, A: Algebra<F>>(alg: &A, s: &Sample, reference: u64) -> Result<bool, String> {
+    let unit = alg.term_unit(s.binade, s.term);
+    match alg.apply(unit, s.binade, s.start) {
+        Some(r) if same_result::<F>(r, reference) => Ok(true),
+        Some(r) => Err(format!("unit {unit:?} gave {r:#x}, the add gives {reference:#x}")),
+        None if must_apply::<F>(s) => Err(format!("unit {unit:?} refused, but the exact sum stays at or below 2^(e+1) (add gives {reference:#x})")),
+        None => Ok(false),
+    }
+}
+
+/// True when the rule is required to apply to `s` (see [`judge`]).
+pub fn must_apply<F: Format>(s: &Sample) -> bool {
+    let x = s.term;
+    let x_ok = is_finite::<F>(x) && (!is_negative::<F>(x) || x & F::ALL & !F::SIGN == 0);
+    if !x_ok || Binade::of::<F>(s.start) != Some(s.binade) {
+        return false;
+    }
+    // Room to 2^(e+1): (2^p - m) * u, exactly representable.
+    let m = (s.start & F::FRAC_MASK) | F::HIDDEN;
+    let room = scaled::<F>((F::HIDDEN << 1) - m, s.binade.0 as i32 - F::BIAS - F::FRAC_BITS as i32);
+    // Non-negative values order like their bit patterns.
+    (x & F::ALL & !F::SIGN) <= room
+}
+
+/// Which reference a one-term check compares with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// The format's own add.
+    Native,
+    /// MPFR at the format's precision (also checked against the native add).
+    Mpfr,
+}
+
+/// `n` random samples of `class` (seeded from `seed` and the class), judged against
+/// `reference`, in parallel batches; deterministic for a given seed.
+pub fn one_term<F: Format, A: Algebra<F>>(alg: &A, class: SampleClass, n: u64, seed: u64, reference: Reference) -> Tally {
+    const BATCH: u64 = 1 << 16;
+    let batches = n.div_ceil(BATCH);
+    (0..batches)
+        .into_par_iter()
+        .map(|b| {
+            let batch_seed = seed ^ (class as u64) << 56 ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed);
+            let mut t = Tally::default();
+            let count = BATCH.min(n - b * BATCH);
+            for i in 0..count {
+                let s = draw::<F>(class, &mut rng);
+                let native = native_add::<F>(s.start, s.term);
+                let reference_bits = match reference {
+                    Reference::Native => native,
+                    Reference::Mpfr => {
+                        let m = mpfr_add::<F>(s.start, s.term);
+                        if !same_result::<F>(m, native) {
+                            t.fail(|| format!("{}: oracles disagree: MPFR {m:#x}, native {native:#x}; {}", F::NAME, replay(&s, class, seed, b, i)));
+                        }
+                        m
+                    }
+                };
+                match judge::<F, A>(alg, &s, reference_bits) {
+                    Ok(applied) => t.applied += applied as u64,
+                    Err(why) => t.fail(|| format!("{}: {why}; {}", F::NAME, replay(&s, class, seed, b, i))),
+                }
+                t.samples += 1;
+            }
+            t
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(Tally::default(), Tally::merge)
+}
+
+fn replay(s: &Sample, class: SampleClass, seed: u64, batch: u64, index: u64) -> String {
+    format!(
+        "class {class}, seed {seed}, batch {batch}, index {index}: binade {}, start {:#x}, term {:#x}",
+        s.binade.0, s.start, s.term
+    )
+}
+
+/// Every (start, term) pair of a tiny format: MPFR against the native add on all pairs, and
+/// the rule against the add on every positive normal start (its own binade) and every term.
+pub fn exhaustive_pairs<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
+    let width = F::EXP_BITS + F::FRAC_BITS + 1;
+    let count = 1u64 << width;
+    (0..count)
+        .into_par_iter()
+        .map(|a| {
+            let mut t = Tally::default();
+            for x in 0..count {
+                let native = native_add::<F>(a, x);
+                let m = mpfr_add::<F>(a, x);
+                if !same_result::<F>(m, native) {
+                    t.fail(|| format!("{}: oracles disagree on {a:#x} + {x:#x}: MPFR {m:#x}, native {native:#x}", F::NAME));
+                }
+                if let Some(b) = Binade::of::<F>(a) {
+                    let s = Sample { binade: b, start: a, term: x };
+                    match judge::<F, A>(alg, &s, native) {
+                        Ok(applied) => t.applied += applied as u64,
+                        Err(why) => t.fail(|| format!("{}: start {a:#x} term {x:#x}: {why}", F::NAME)),
+                    }
+                }
+                t.samples += 1;
+            }
+            t
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(Tally::default(), Tally::merge)
+}
+
+/// Every (start, term, term) triple of a tiny format with non-negative finite terms: the two
+/// terms' units composed must give the two adds' bits wherever the composition applies, and
+/// must apply wherever the exact running sums stay in the binade.
+pub fn exhaustive_triples<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
+    let width = F::EXP_BITS + F::FRAC_BITS + 1;
+    let count = 1u64 << width;
+    let terms: Vec<u64> = (0..count).filter(|&x| is_finite::<F>(x) && !is_negative::<F>(x)).collect();
+    (0..count)
+        .into_par_iter()
+        .filter_map(|a| Binade::of::<F>(a).map(|b| (a, b)))
+        .map(|(a, b)| {
+            let mut t = Tally::default();
+            for &x in &terms {
+                let mid = native_add::<F>(a, x);
+                let ux = alg.term_unit(b, x);
+                for &y in &terms {
+                    let end = native_add::<F>(mid, y);
+                    let unit = alg.compose(ux, alg.term_unit(b, y));
+                    match alg.apply(unit, b, a) {
+                        Some(r) if same_result::<F>(r, end) => t.applied += 1,
+                        Some(r) => t.fail(|| format!("{}: start {a:#x} terms {x:#x}, {y:#x}: composed unit gave {r:#x}, the adds give {end:#x}", F::NAME)),
+                        None => {
+                            let stays = Binade::of::<F>(mid) == Some(b)
+                                && must_apply::<F>(&Sample { binade: b, start: mid, term: y })
+                                && must_apply::<F>(&Sample { binade: b, start: a, term: x });
+                            if stays {
+                                t.fail(|| format!("{}: start {a:#x} terms {x:#x}, {y:#x}: composed unit refused though both adds stay in the binade", F::NAME));
+                            }
+                        }
+                    }
+                    t.samples += 1;
+                }
+            }
+            t
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .fold(Tally::default(), Tally::merge)
+}
+
+/// One pipeline case: the walk with plan `kind` on `n` terms of `kind_in` against the loop.
+#[derive(Clone, Debug)]
+pub struct PipelineCase {
+    /// Input kind.
+    pub input: InputKind,
+    /// Number of terms.
+    pub n: usize,
+    /// Plan kind.
+    pub plan: PlanKind,
+    /// True when the walk's bits equal the loop's.
+    pub identical: bool,
+    /// Chunks applied in one step.
+    pub applied: usize,
+    /// Chunks added term by term.
+    pub fallback: usize,
+    /// The loop's result (bits).
+    pub loop_bits: u64,
+    /// The walk's result (bits).
+    pub walk_bits: u64,
+    /// Seconds for the plain loop.
+    pub loop_seconds: f64,
+    /// Seconds for the whole pipeline (sums, plan, units, walk).
+    pub walk_seconds: f64,
+}
+
+/// Runs the pipeline for one input and every plan in `plans`, against the loop. The stale
+/// plan comes from `stale_input` of the same size and seed.
+pub fn pipeline_cases<F: Format, A: Algebra<F>>(
+    alg: &A,
+    input: InputKind,
+    stale_input: InputKind,
+    n: usize,
+    plans: &[PlanKind],
+    seed: u64,
+) -> Vec<PipelineCase> {
+    let terms = input.generate::<F>(n, seed);
+    let stale = stale_input.generate::<F>(n, seed);
+    let t0 = std::time::Instant::now();
+    let want = F::to_bits(loop_sum::<F>(&terms));
+    let loop_seconds = t0.elapsed().as_secs_f64();
+    plans
+        .iter()
+        .map(|plan| {
+            let t1 = std::time::Instant::now();
+            let w = pipeline::<F, A>(&terms, plan, Some(&stale), alg);
+            let walk_seconds = t1.elapsed().as_secs_f64();
+            let got = F::to_bits(w.total);
+            PipelineCase {
+                input,
+                n,
+                plan: plan.clone(),
+                identical: same_result::<F>(got, want),
+                applied: w.applied,
+                fallback: w.fallback,
+                loop_bits: want,
+                walk_bits: got,
+                loop_seconds,
+                walk_seconds,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,195 @@
+//! Experiment `mutations`: the whole battery against every named mutant (the kill matrix),
+//! and every plan mutant against the correct algebra (must change no bit).
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::{Context, Outcome};
+use crate::battery::{pipeline_cases, Tally};
+use crate::format::F64;
+use crate::inputs::InputKind;
+use crate::kill::{run_all_formats, Budget, Check};
+use crate::mutant::Mutant;
+use crate::plan::PlanKind;
+use crate::plot::{Plot, PlotKind};
+use crate::report::{thousands, Report, Table};
+
+/// One row of the kill matrix: an implementation and its tally per check (`None`: not
+/// applicable or not run).
+pub struct MatrixRow {
+    /// Which implementation: `rust`, `header (host)`, `device`.
+    pub implementation: String,
+    /// The mutant.
+    pub mutant: Mutant,
+    /// One entry per [`Check::ALL`], then any extra columns.
+    pub cells: Vec<Option<Tally>>,
+}
+
+fn budget(ctx: &Context) -> Result<Budget> {
+    Ok(Budget {
+        per_class: ctx.get("per_class")?,
+        sizes: ctx.get("sizes")?,
+        plans: PlanKind::standard(ctx.seed),
+        seed: ctx.seed,
+    })
+}
+
+fn rust_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
+    let bar = ctx.progress((Mutant::ALL.len() * Check::ALL.len()) as u64, "rust mutants");
+    let rows = Mutant::ALL
+        .iter()
+        .map(|&m| {
+            let cells = Check::ALL
+                .iter()
+                .map(|&c| {
+                    let t = run_all_formats(c, &m, b);
+                    bar.inc(1);
+                    Some(t)
+                })
+                .collect();
+            MatrixRow { implementation: "rust".into(), mutant: m, cells }
+        })
+        .collect();
+    bar.finish_and_clear();
+    rows
+}
+
+/// Runs the experiment (see the module doc).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let b = budget(ctx)?;
+    let mut rows = rust_rows(ctx, &b);
+    rows.extend(super::mutations_extra::header_rows(ctx, &b));
+    let device = super::mutations_extra::device_rows(ctx, &b);
+    let plan_rows = plan_mutants(ctx, &b)?;
+    Ok(build_report(ctx, &b, &rows, &device, &plan_rows))
+}
+
+/// Result of one plan mutant over every input kind and size.
+struct PlanRow {
+    plan: PlanKind,
+    sums: u64,
+    identical: u64,
+    fallback: u64,
+    chunks: u64,
+    seconds: f64,
+}
+
+fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
+    let sizes: Vec<usize> = ctx.get("plan_sizes")?;
+    let kinds = InputKind::ALL;
+    let mut rows: Vec<PlanRow> = b.plans.iter().map(|p| PlanRow { plan: p.clone(), sums: 0, identical: 0, fallback: 0, chunks: 0, seconds: 0.0 }).collect();
+    let bar = ctx.progress((kinds.len() * sizes.len()) as u64, "plan mutants");
+    for (i, &kind) in kinds.iter().enumerate() {
+        for &n in &sizes {
+            let t = Instant::now();
+            let cases = pipeline_cases::<F64, Mutant>(&Mutant::None, kind, kinds[(i + 1) % kinds.len()], n, &b.plans, b.seed);
+            let _ = t;
+            for (row, c) in rows.iter_mut().zip(cases) {
+                if !c.identical {
+                    eprintln!("mutations: PLAN MUTANT CHANGED A RESULT: plan {} kind {} n {} seed {}: walk {:#x} loop {:#x}", c.plan, c.input, c.n, b.seed, c.walk_bits, c.loop_bits);
+                }
+                row.sums += 1;
+                row.identical += c.identical as u64;
+                row.fallback += c.fallback as u64;
+                row.chunks += (c.fallback + c.applied) as u64;
+                row.seconds += c.walk_seconds;
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(rows)
+}
+
+fn cell_text(t: &Option<Tally>, is_none: bool) -> (String, Option<f64>) {
+    match t {
+        None => ("n/a".into(), None),
+        Some(t) if t.failures > 0 => (format!("killed@{}", thousands(t.first_failure.unwrap_or(0) + 1)), Some(if is_none { 0.0 } else { 1.0 })),
+        Some(_) => ("survived".into(), Some(if is_none { 1.0 } else { 0.5 })),
+    }
+}
+
+fn build_report(ctx: &Context, b: &Budget, rows: &[MatrixRow], device: &super::mutations_extra::DeviceColumn, plans: &[PlanRow]) -> Outcome {
+    let mut report = Report::new(&ctx.name, "Mutation testing: kill matrix of named mutants, and plan mutants");
+    report.text(format!(
+        "Every named mutant breaks one rule of the algebra (see `src/mutant.rs`; the CUDA header takes the same mutants as `-DBINADE_MUTANT=<code>`). \
+         Each check of the battery runs on every mutant with the same budget: {} one-term samples per class, pipelines on every input kind at sizes {:?} with {} plans, every pair (and triple) of the tiny formats. \
+         A cell says `killed@N` (the check failed, first at its N-th sample) or `survived`. The `none` rows are the correct algebra: they must survive everything. Seed {}, {} mode.",
+        thousands(b.per_class),
+        b.sizes,
+        b.plans.len(),
+        b.seed,
+        ctx.mode()
+    ));
+    let mut headers: Vec<String> = vec!["implementation".into(), "mutant".into(), "what it breaks".into()];
+    headers.extend(Check::ALL.iter().map(|c| c.name().to_string()));
+    headers.push("device pipeline (H200)".into());
+    headers.push("first killed by".into());
+    let mut table = Table::new("kill-matrix", "Kill matrix", &[]);
+    table.headers = headers;
+    let mut failures = 0u64;
+    let mut heat_rows = Vec::new();
+    let mut heat_values = Vec::new();
+    let mut heat_labels = Vec::new();
+    for row in rows {
+        let is_none = row.mutant == Mutant::None;
+        let mut cells = vec![row.implementation.clone(), row.mutant.name().to_string(), row.mutant.description().to_string()];
+        let mut values = Vec::new();
+        let mut labels = Vec::new();
+        for t in &row.cells {
+            let (text, v) = cell_text(t, is_none);
+            cells.push(text.clone());
+            labels.push(text);
+            values.push(v);
+        }
+        let dev = device.cell(&row.implementation, row.mutant);
+        cells.push(dev.clone());
+        let killers: Vec<(&'static str, u64)> = Check::ALL
+            .iter()
+            .zip(&row.cells)
+            .filter_map(|(c, t)| t.as_ref().filter(|t| t.failures > 0).map(|t| (c.name(), t.first_failure.unwrap_or(0) + 1)))
+            .collect();
+        let first = killers.first().map(|(c, n)| format!("{c} after {} samples", thousands(*n))).unwrap_or_else(|| "-".into());
+        cells.push(first);
+        let killed = !killers.is_empty();
+        if !is_none && !killed {
+            values.iter_mut().for_each(|v| *v = v.map(|_| 0.0)); // a survivor of the whole battery: red row
+        }
+        if is_none == killed {
+            failures += 1; // a surviving mutant, or a check failing on the correct algebra
+        }
+        table.row(cells);
+        heat_rows.push(format!("{} / {}", row.implementation, row.mutant.name()));
+        heat_values.push(values);
+        heat_labels.push(labels);
+    }
+    report.table(table);
+    report.text(device.note.clone());
+    report.plot(Plot {
+        stem: "kill-matrix".into(),
+        title: "Kill matrix (green: killed, or the correct algebra passing; amber: this check misses the mutant; red: a survivor of every check)".into(),
+        kind: PlotKind::Heatmap { rows: heat_rows, cols: Check::ALL.iter().map(|c| c.name().to_string()).collect(), values: heat_values, labels: heat_labels },
+    });
+
+    let mut pt = Table::new("plan-mutants", "Plan mutants: every result must stay identical; the cost is term-by-term chunks", &["plan", "sums", "identical", "chunks", "term-by-term chunks", "pipeline seconds (all sums)"]);
+    let mut plan_failures = 0;
+    for p in plans {
+        plan_failures += p.sums - p.identical;
+        pt.row(vec![p.plan.name(), p.sums.to_string(), p.identical.to_string(), thousands(p.chunks), thousands(p.fallback), format!("{:.3}", p.seconds)]);
+    }
+    report.table(pt);
+    report.text(super::mutations_extra::cargo_mutants_section());
+    failures += plan_failures;
+    let named: Vec<&MatrixRow> = rows.iter().filter(|r| r.mutant != Mutant::None).collect();
+    let killed = named.iter().filter(|r| r.cells.iter().flatten().any(|t| t.failures > 0)).count();
+    report.headline(format!(
+        "{} of {} named mutants killed (Rust algebra and host-compiled header); {} plan mutants changed {} of {} results",
+        killed,
+        named.len(),
+        plans.len(),
+        plan_failures,
+        plans.iter().map(|p| p.sums).sum::<u64>()
+    ));
+    Outcome { report, failures }
+}

@@ -1,0 +1,31 @@
+//! The quick mutation battery: every named mutant of the Rust algebra must be killed within
+//! the quick budget, and every plan must leave every result identical. A change that blinds
+//! the checks fails here.
+
+use binade::kill::{run_all_formats, Budget, Check};
+use binade::mutant::Mutant;
+
+const SEED: u64 = 20261130;
+
+#[test]
+fn correct_algebra_passes_every_check() {
+    let budget = Budget::quick(SEED);
+    for check in Check::ALL {
+        let t = run_all_formats(check, &Mutant::None, &budget);
+        assert!(t.samples > 0, "{} checked nothing", check.name());
+        assert_eq!(t.failures, 0, "{} failed on the correct algebra (seed {SEED}): {:?}", check.name(), t.example);
+    }
+}
+
+#[test]
+fn every_named_mutant_is_killed() {
+    let budget = Budget::quick(SEED);
+    let mut survivors = Vec::new();
+    for mutant in Mutant::ALL.into_iter().filter(|m| *m != Mutant::None) {
+        let killed = Check::ALL.iter().any(|&check| run_all_formats(check, &mutant, &budget).failures > 0);
+        if !killed {
+            survivors.push(mutant.name());
+        }
+    }
+    assert!(survivors.is_empty(), "mutants survived the quick battery (seed {SEED}): {survivors:?}");
+}
