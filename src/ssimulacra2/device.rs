@@ -155,3 +155,56 @@ pub fn scale_on_device(
         fallback_chunks,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::fixtures::{self, Dirs};
+    use crate::mutant::Mutant;
+    use crate::ssimulacra2::{for_each_scale, scale_sums, yuv};
+
+    /// The kernels compile with NVRTC for sm_90 (needs libnvrtc, not a device).
+    #[test]
+    fn kernels_compile_with_nvrtc() {
+        if !crate::gpu::nvrtc_present() {
+            println!("skipped: the NVRTC library (libnvrtc) is not installed");
+            return;
+        }
+        crate::gpu::compile("ssimulacra2", &[TERMS_HEADER, "\n", KERNELS], &[], "sm_90").unwrap();
+    }
+
+    /// On a device: terms equal the CPU's bit for bit, ordered and one-lane sums equal the
+    /// CPU's sums, on every scale of two fixtures.
+    #[test]
+    fn device_sums_equal_the_cpu_sums() {
+        let gpu = match Gpu::open() {
+            Ok(g) => g,
+            Err(e) => {
+                println!("skipped: {e}");
+                return;
+            }
+        };
+        let terms = DeviceTerms::new(&gpu).unwrap();
+        let sum = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dirs = Dirs { cache: None, ..Dirs::under(&root) };
+        for name in ["random-65x47-444-12bit", "random-577x323"] {
+            let path = root.join("fixtures").join(format!("{name}.toml"));
+            let f = fixtures::load(&path, &dirs).unwrap();
+            let (a, b) = &f.pairs[0];
+            for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
+                let cpu = scale_sums(s);
+                let d = scale_on_device(&terms, &sum, s, true, true)?;
+                let case = format!("{name} (seed {}) scale {}", f.manifest.seed, s.scale);
+                assert_eq!(d.term_mismatches, Some(0), "{case}");
+                let bits = |v: &[[f64; TERMS]; 3]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&d.ordered), bits(&cpu.sums), "{case}: ordered");
+                assert_eq!(bits(&d.one_lane.unwrap()), bits(&cpu.sums), "{case}: one lane");
+                Ok(())
+            })
+            .unwrap();
+        }
+    }
+}
