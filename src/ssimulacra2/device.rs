@@ -165,14 +165,22 @@ mod tests {
     use crate::mutant::Mutant;
     use crate::ssimulacra2::{for_each_scale, scale_sums, yuv};
 
-    /// The kernels compile with NVRTC for sm_90 (needs libnvrtc, not a device).
+    /// The kernels compile with NVRTC for sm_90 without any fused multiply-add (needs libnvrtc,
+    /// not a device).
     #[test]
     fn kernels_compile_with_nvrtc() {
         if !crate::gpu::nvrtc_present() {
             println!("skipped: the NVRTC library (libnvrtc) is not installed");
             return;
         }
-        crate::gpu::compile("ssimulacra2", &[TERMS_HEADER, "\n", KERNELS], &[], "sm_90").unwrap();
+        let ptx = crate::gpu::compile("ssimulacra2", &[TERMS_HEADER, "\n", KERNELS], &[], "sm_90")
+            .unwrap();
+        let src = ptx.to_src();
+        assert!(
+            src.contains("ssimulacra2_terms"),
+            "no kernel entry in the PTX"
+        );
+        assert!(!src.contains("fma."), "the PTX contracts a multiply-add");
     }
 
     /// On a device: terms equal the CPU's bit for bit, ordered and one-lane sums equal the
@@ -189,7 +197,10 @@ mod tests {
         let terms = DeviceTerms::new(&gpu).unwrap();
         let sum = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let dirs = Dirs { cache: None, ..Dirs::under(&root) };
+        let dirs = Dirs {
+            cache: None,
+            ..Dirs::under(&root)
+        };
         for name in ["random-65x47-444-12bit", "random-577x323"] {
             let path = root.join("fixtures").join(format!("{name}.toml"));
             let f = fixtures::load(&path, &dirs).unwrap();
@@ -199,9 +210,15 @@ mod tests {
                 let d = scale_on_device(&terms, &sum, s, true, true)?;
                 let case = format!("{name} (seed {}) scale {}", f.manifest.seed, s.scale);
                 assert_eq!(d.term_mismatches, Some(0), "{case}");
-                let bits = |v: &[[f64; TERMS]; 3]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+                let bits = |v: &[[f64; TERMS]; 3]| {
+                    v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
+                };
                 assert_eq!(bits(&d.ordered), bits(&cpu.sums), "{case}: ordered");
-                assert_eq!(bits(&d.one_lane.unwrap()), bits(&cpu.sums), "{case}: one lane");
+                assert_eq!(
+                    bits(&d.one_lane.unwrap()),
+                    bits(&cpu.sums),
+                    "{case}: one lane"
+                );
                 Ok(())
             })
             .unwrap();
