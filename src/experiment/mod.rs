@@ -124,6 +124,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "pipeline-plans" => pipeline_plans::run,
         "mutations" => mutations::run,
         "cargo-mutants" => cargo_mutants::run,
+        "ssimulacra2-crate" => crate::ssimulacra2::crate_check::run,
         _ => return None,
     };
     Some(r)

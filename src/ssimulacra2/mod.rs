@@ -15,11 +15,13 @@
 
 pub mod blur;
 pub mod compare;
+pub mod crate_check;
 #[cfg(ssim_host_terms)]
 pub mod host;
 pub mod layout;
 pub mod pyramid;
 pub mod score;
+pub mod select;
 pub mod sums;
 pub mod terms;
 pub mod xyb;

@@ -2,52 +2,17 @@
 //! device returns with the CPU's bits when its terms are added in a tree (before) and in order
 //! (after), the largest difference before, and the final scores.
 
-use std::path::Path;
-
 use anyhow::{Context as _, Result};
 
 use super::device::{scale_on_device, DeviceTerms, ScaleOnDevice};
+use super::select::{load_fixtures, orders_below_one, Loaded};
 use super::terms::TERMS;
 use super::{for_each_scale, scale_sums, yuv, FrameSums, ScaleSums};
 use crate::experiment::{Context, Outcome};
-use crate::fixtures::{self, Dirs, Fixture, NotAvailable};
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::mutant::Mutant;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
-
-/// A fixture loaded, or why it is not here.
-pub enum Loaded {
-    /// The frames.
-    Ready(Box<Fixture>),
-    /// Its sources are missing (natural fixtures without `just fixtures`).
-    Missing(String, String),
-}
-
-/// Loads the fixtures named by the `fixtures` parameter (default: every manifest), from
-/// `fixtures/` under the working directory; missing photographs are reported, not fatal.
-pub fn load_fixtures(ctx: &Context) -> Result<Vec<Loaded>> {
-    let dirs = Dirs::under(Path::new("."));
-    let names: Vec<String> = match ctx.get_or::<Option<Vec<String>>>("fixtures", None)? {
-        Some(v) => v,
-        None => fixtures::list(&dirs.manifests)?
-            .iter()
-            .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_string))
-            .collect(),
-    };
-    let mut out = Vec::new();
-    for name in names {
-        let path = dirs.manifests.join(format!("{name}.toml"));
-        match fixtures::load(&path, &dirs) {
-            Ok(f) => out.push(Loaded::Ready(Box::new(f))),
-            Err(e) => match e.downcast_ref::<NotAvailable>() {
-                Some(na) => out.push(Loaded::Missing(name, na.reason.clone())),
-                None => return Err(e),
-            },
-        }
-    }
-    Ok(out)
-}
 
 /// One frame's sums: the CPU's and the device's three.
 struct FrameRun {
@@ -284,15 +249,20 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let names: Vec<String> = per_fixture.iter().map(|(n, _)| n.clone()).collect();
     report.plot(Plot {
         stem: "largest_difference".into(),
-        title: "Largest |average difference| from the CPU per fixture (after: 0)".into(),
+        title:
+            "-log10 of the largest |average - CPU| per fixture, tree sums (ordered: no difference)"
+                .into(),
         kind: PlotKind::Bars {
             categories: names.clone(),
             series: vec![(
                 "tree sum".into(),
-                per_fixture.iter().map(|(_, t)| t.largest_before).collect(),
+                per_fixture
+                    .iter()
+                    .map(|(_, t)| orders_below_one(t.largest_before))
+                    .collect(),
             )],
-            y_label: "largest absolute difference".into(),
-            log_y: true,
+            y_label: "-log10 |difference| (no bar: identical)".into(),
+            log_y: false,
         },
     });
     report.plot(Plot {

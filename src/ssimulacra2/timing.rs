@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{bail, Context as _, Result};
 
 use super::device::{scale_job, DeviceScale, DeviceTerms};
-use super::parity::{load_fixtures, Loaded};
+use super::select::{load_fixtures, Loaded};
 use super::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
 use crate::experiment::{ConfigError, Context, Outcome};
 use crate::gpu::timing::{event_times, median};
