@@ -25,6 +25,22 @@ sum *ARGS:
 npy-fixtures:
     python3 fixtures/npy/make.py
 
+# Build, stage binary + experiments in .devbin/ and print the GPU machine's command (ARGS: e.g. --quick).
+# Build here and print the device command that runs the GPU experiments (carry [".devbin"]);
+# the reports come back packed in $OUT/reports.tar.gz: unpack them into reports/.
+gpu *EXPERIMENTS="gpu-parity gpu-timing":
+    cargo build --release
+    mkdir -p .devbin
+    cp target/release/binade .devbin/binade
+    grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
+    @echo "device command (carry [\".devbin\"]):"
+    @echo "BINADE_COMMIT=$(git rev-parse HEAD) bash scripts/device.sh {{EXPERIMENTS}}"
+    @echo "then: tar xzf FILES_AT/reports.tar.gz && cp -r device-reports/* reports/ && binade reindex"
+
+# Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
+vif-test:
+    cargo test --release --test vif_reference --test vif_header --test vif_gpu
+
 # Photographs for the natural fixtures: the scikit-image wheel's data PNGs into fixtures/cache/skimage.
 fixtures:
     mkdir -p .whl fixtures/cache/skimage

@@ -61,7 +61,11 @@ impl Tally {
 /// A unit that applies must give the reference's bits. A refusal is a failure only when the
 /// rule must apply: the term is non-negative and finite, the start is in the binade, and the
 /// exact sum is at most `2^(e+1)`.
-pub fn judge<F: Format, A: Algebra<F>>(alg: &A, s: &Sample, reference: u64) -> Result<bool, String> {
+pub fn judge<F: Format, A: Algebra<F>>(
+    alg: &A,
+    s: &Sample,
+    reference: u64,
+) -> Result<bool, String> {
     let unit = alg.term_unit(s.binade, s.term);
     match alg.apply(unit, s.binade, s.start) {
         Some(r) if same_result::<F>(r, reference) => Ok(true),
@@ -80,7 +84,10 @@ pub fn must_apply<F: Format>(s: &Sample) -> bool {
     }
     // Room to 2^(e+1): (2^p - m) * u, exactly representable.
     let m = (s.start & F::FRAC_MASK) | F::HIDDEN;
-    let room = scaled::<F>((F::HIDDEN << 1) - m, s.binade.0 as i32 - F::BIAS - F::FRAC_BITS as i32);
+    let room = scaled::<F>(
+        (F::HIDDEN << 1) - m,
+        s.binade.0 as i32 - F::BIAS - F::FRAC_BITS as i32,
+    );
     // Non-negative values order like their bit patterns.
     (x & F::ALL & !F::SIGN) <= room
 }
@@ -96,7 +103,13 @@ pub enum Reference {
 
 /// `n` random samples of `class` (seeded from `seed` and the class), judged against
 /// `reference`, in parallel batches; deterministic for a given seed.
-pub fn one_term<F: Format, A: Algebra<F>>(alg: &A, class: SampleClass, n: u64, seed: u64, reference: Reference) -> Tally {
+pub fn one_term<F: Format, A: Algebra<F>>(
+    alg: &A,
+    class: SampleClass,
+    n: u64,
+    seed: u64,
+    reference: Reference,
+) -> Tally {
     const BATCH: u64 = 1 << 16;
     let batches = n.div_ceil(BATCH);
     (0..batches)
@@ -114,14 +127,22 @@ pub fn one_term<F: Format, A: Algebra<F>>(alg: &A, class: SampleClass, n: u64, s
                     Reference::Mpfr => {
                         let m = mpfr_add::<F>(s.start, s.term);
                         if !same_result::<F>(m, native) {
-                            t.fail(|| format!("{}: oracles disagree: MPFR {m:#x}, native {native:#x}; {}", F::NAME, replay(&s, class, seed, b, i)));
+                            t.fail(|| {
+                                format!(
+                                    "{}: oracles disagree: MPFR {m:#x}, native {native:#x}; {}",
+                                    F::NAME,
+                                    replay(&s, class, seed, b, i)
+                                )
+                            });
                         }
                         m
                     }
                 };
                 match judge::<F, A>(alg, &s, reference_bits) {
                     Ok(applied) => t.applied += applied as u64,
-                    Err(why) => t.fail(|| format!("{}: {why}; {}", F::NAME, replay(&s, class, seed, b, i))),
+                    Err(why) => {
+                        t.fail(|| format!("{}: {why}; {}", F::NAME, replay(&s, class, seed, b, i)))
+                    }
                 }
                 t.samples += 1;
             }
@@ -176,7 +197,9 @@ pub fn exhaustive_pairs<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
 pub fn exhaustive_triples<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
     let width = F::EXP_BITS + F::FRAC_BITS + 1;
     let count = 1u64 << width;
-    let terms: Vec<u64> = (0..count).filter(|&x| is_finite::<F>(x) && !is_negative::<F>(x)).collect();
+    let terms: Vec<u64> = (0..count)
+        .filter(|&x| is_finite::<F>(x) && !is_negative::<F>(x))
+        .collect();
     (0..count)
         .into_par_iter()
         .filter_map(|a| Binade::of::<F>(a).map(|b| (a, b)))

@@ -5,7 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::experiment::{self, ConfigError, Context, NoDevice, EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_NO_DEVICE, EXIT_OK};
+use crate::experiment::{
+    self, ConfigError, Context, NoDevice, EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_NO_DEVICE,
+    EXIT_OK,
+};
 use crate::provenance::Provenance;
 use crate::report;
 
@@ -31,6 +34,12 @@ pub enum Command {
     Run(RunArgs),
     /// Sum term streams from .npy or raw files the way the CPU loop does.
     Sum(crate::sum_cmd::SumArgs),
+    /// Rewrite the index (README.md) of a reports folder from its reports' headlines.
+    Reindex {
+        /// The reports folder.
+        #[arg(default_value = "reports")]
+        dir: PathBuf,
+    },
 }
 
 /// Arguments of `binade run`.
@@ -62,6 +71,13 @@ pub fn main() -> ExitCode {
         Command::List { experiments } => list(&experiments),
         Command::Run(args) => run(&args),
         Command::Sum(args) => crate::sum_cmd::run(&args),
+        Command::Reindex { dir } => match report::write_index(&dir) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                eprintln!("binade: {}: {e:#}", dir.display());
+                EXIT_BAD_INPUT
+            }
+        },
     };
     ExitCode::from(code as u8)
 }
@@ -91,15 +107,29 @@ fn run(args: &RunArgs) -> i32 {
         }
     };
     let Some(runner) = experiment::runner(&parsed.runner) else {
-        eprintln!("binade: {}", ConfigError::new(&file, "runner", format!("unknown runner `{}`", parsed.runner)));
+        eprintln!(
+            "binade: {}",
+            ConfigError::new(
+                &file,
+                "runner",
+                format!("unknown runner `{}`", parsed.runner)
+            )
+        );
         return EXIT_BAD_INPUT;
     };
     let mut params = parsed.params.clone();
-    let mode = if args.quick { &parsed.quick } else { &parsed.full };
+    let mode = if args.quick {
+        &parsed.quick
+    } else {
+        &parsed.full
+    };
     for (k, v) in mode {
         params.insert(k.clone(), v.clone());
     }
-    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("reports").join(&args.name));
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports").join(&args.name));
     let ctx = Context {
         name: args.name.clone(),
         file,
@@ -116,7 +146,10 @@ fn run(args: &RunArgs) -> i32 {
         Err(e) => return report_error(&e),
     };
     prov.setting("mode", ctx.mode());
-    prov.setting("run time", format!("{:.1} s", started.elapsed().as_secs_f64()));
+    prov.setting(
+        "run time",
+        format!("{:.1} s", started.elapsed().as_secs_f64()),
+    );
     prov.setting("seed", ctx.seed);
     if let Some(n) = ctx.samples {
         prov.setting("samples (override)", n);
@@ -127,13 +160,19 @@ fn run(args: &RunArgs) -> i32 {
     }
     if let Some(parent) = out_dir.parent() {
         if let Err(e) = report::write_index(parent) {
-            eprintln!("binade: updating the report index in {}: {e:#}", parent.display());
+            eprintln!(
+                "binade: updating the report index in {}: {e:#}",
+                parent.display()
+            );
         }
     }
     println!("{}: {}", args.name, outcome.report.headline);
     println!("report: {}", out_dir.join("README.md").display());
     if outcome.failures > 0 {
-        eprintln!("binade: {} check(s) failed; see the report", outcome.failures);
+        eprintln!(
+            "binade: {} check(s) failed; see the report",
+            outcome.failures
+        );
         EXIT_FAILED_CHECKS
     } else {
         EXIT_OK
@@ -164,5 +203,9 @@ fn regenerate_command(args: &RunArgs) -> String {
     if let Some(n) = args.samples {
         cmd.push_str(&format!(" --samples {n}"));
     }
-    format!("{cmd}\n# or: just run-experiment {}{}", args.name, if args.quick { " --quick" } else { "" })
+    format!(
+        "{cmd}\n# or: just run-experiment {}{}",
+        args.name,
+        if args.quick { " --quick" } else { "" }
+    )
 }

@@ -320,7 +320,11 @@ mod tests {
         ];
         for x in samples {
             assert_eq!(round_f64::<F64>(x), x.to_bits(), "f64 {x:e}");
-            assert_eq!(round_f64::<F32>(x), (x as f32).to_bits() as u64, "f32 {x:e}");
+            assert_eq!(
+                round_f64::<F32>(x),
+                (x as f32).to_bits() as u64,
+                "f32 {x:e}"
+            );
         }
     }
 

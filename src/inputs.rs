@@ -79,7 +79,9 @@ impl InputKind {
 
     /// `n` terms of this kind in format `F` from `seed`.
     pub fn generate<F: Format>(self, n: usize, seed: u64) -> Vec<F::Value> {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ (self as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+            seed ^ (self as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        );
         let bits: Vec<u64> = match self {
             InputKind::AdversarialTies => return adversarial_ties::<F>(n, &mut rng),
             _ => (0..n).map(|i| self.term::<F>(i, n, &mut rng)).collect(),
@@ -103,7 +105,11 @@ impl InputKind {
             InputKind::LogUniform => round_f64::<F>(2f64.powf(rng.random::<f64>() * 70.0 - 35.0)),
             InputKind::PowersOfTwo => scaled::<F>(1, rng.random_range(-40..=10)),
             InputKind::Geometric => {
-                let t = if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 };
+                let t = if n > 1 {
+                    i as f64 / (n - 1) as f64
+                } else {
+                    0.0
+                };
                 round_f64::<F>(2f64.powf(60.0 * t - 40.0) * (1.0 + rng.random::<f64>()))
             }
             InputKind::SparseLarge => {
@@ -171,10 +177,14 @@ impl fmt::Display for InputKind {
 impl FromStr for InputKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        InputKind::ALL.iter().copied().find(|k| k.name() == s).ok_or_else(|| {
-            let names: Vec<_> = InputKind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown input kind `{s}` (known: {})", names.join(", "))
-        })
+        InputKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = InputKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown input kind `{s}` (known: {})", names.join(", "))
+            })
     }
 }
 

@@ -2,7 +2,9 @@
 //! with a budget, recording whether it failed (killed the mutant) and after how many samples.
 
 use crate::algebra::Algebra;
-use crate::battery::{exhaustive_pairs, exhaustive_triples, one_term, pipeline_cases, Reference, Tally};
+use crate::battery::{
+    exhaustive_pairs, exhaustive_triples, one_term, pipeline_cases, Reference, Tally,
+};
 use crate::format::{Format, E4M3, E5M2, F32, F64};
 use crate::inputs::InputKind;
 use crate::plan::PlanKind;
@@ -58,7 +60,10 @@ impl Check {
 
     /// True for checks that need tiny formats (the CUDA header implements f64 and f32 only).
     pub fn needs_tiny(self) -> bool {
-        matches!(self, Check::PairsE4M3 | Check::PairsE5M2 | Check::TriplesE4M3)
+        matches!(
+            self,
+            Check::PairsE4M3 | Check::PairsE5M2 | Check::TriplesE4M3
+        )
     }
 }
 
@@ -78,7 +83,12 @@ pub struct Budget {
 impl Budget {
     /// The small budget the CI test uses.
     pub fn quick(seed: u64) -> Budget {
-        Budget { per_class: 20_000, sizes: vec![1025, 5000], plans: PlanKind::standard(seed), seed }
+        Budget {
+            per_class: 20_000,
+            sizes: vec![1025, 5000],
+            plans: PlanKind::standard(seed),
+            seed,
+        }
     }
 }
 
@@ -94,12 +104,20 @@ fn pipeline_all<F: Format, A: Algebra<F>>(alg: &A, b: &Budget) -> Tally {
     let kinds = InputKind::ALL;
     for (i, &kind) in kinds.iter().enumerate() {
         for &n in &b.sizes {
-            for c in pipeline_cases::<F, A>(alg, kind, kinds[(i + 1) % kinds.len()], n, &b.plans, b.seed) {
+            for c in
+                pipeline_cases::<F, A>(alg, kind, kinds[(i + 1) % kinds.len()], n, &b.plans, b.seed)
+            {
                 if !c.identical && t.first_failure.is_none() {
                     t.first_failure = Some(t.samples);
                     t.example = Some(format!(
                         "{}: kind {} n {} plan {} seed {}: walk {:#x}, loop {:#x}",
-                        F::NAME, c.input, c.n, c.plan, b.seed, c.walk_bits, c.loop_bits
+                        F::NAME,
+                        c.input,
+                        c.n,
+                        c.plan,
+                        b.seed,
+                        c.walk_bits,
+                        c.loop_bits
                     ));
                 }
                 t.failures += !c.identical as u64;
@@ -113,7 +131,11 @@ fn pipeline_all<F: Format, A: Algebra<F>>(alg: &A, b: &Budget) -> Tally {
 
 /// Runs `check` on an implementation of the f64 and f32 algebra (the tiny-format checks give
 /// `None`).
-pub fn run_wide<A: Algebra<F64> + Algebra<F32>>(check: Check, alg: &A, b: &Budget) -> Option<Tally> {
+pub fn run_wide<A: Algebra<F64> + Algebra<F32>>(
+    check: Check,
+    alg: &A,
+    b: &Budget,
+) -> Option<Tally> {
     Some(match check {
         Check::OneTermF64Native => one_term_all::<F64, A>(alg, b, Reference::Native),
         Check::OneTermF64Mpfr => one_term_all::<F64, A>(alg, b, Reference::Mpfr),

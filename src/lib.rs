@@ -8,24 +8,27 @@
 //! every input and every plan.
 
 pub mod algebra;
+pub mod api;
 pub mod battery;
+pub mod cli;
+pub mod device_header;
+pub mod experiment;
 pub mod format;
+pub mod gpu;
 pub mod inputs;
 pub mod kill;
 pub mod mutant;
 pub mod oracle;
+pub mod order;
 pub mod plan;
-pub mod unit;
-pub mod walk;
 pub mod plot;
-pub mod sampler;
 pub mod provenance;
 pub mod report;
-pub mod cli;
-pub mod experiment;
+pub mod sampler;
 pub mod sum_cmd;
-pub mod api;
-pub mod order;
+pub mod unit;
+pub mod vif;
+pub mod walk;
 
 pub use api::{
     ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format,

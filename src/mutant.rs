@@ -92,7 +92,9 @@ impl Mutant {
             Mutant::ParityIgnored => "composition ignores the parity (B[p] instead of B[p+A[p]])",
             Mutant::NoBinadeCheck => "walk skips the binade check",
             Mutant::NoUpperCheck => "walk skips the upper-bound check",
-            Mutant::StickyIgnored => "sticky bits ignored: only the highest shifted-out bit decides",
+            Mutant::StickyIgnored => {
+                "sticky bits ignored: only the highest shifted-out bit decides"
+            }
             Mutant::GapOffByOne => "exponent gap off by one",
             Mutant::NoSaturation => "increments wrap instead of saturating",
             Mutant::SubnormalImplicitBit => "subnormal terms given the implicit leading bit",

@@ -36,7 +36,9 @@ fn from_mpfr<F: Format>(r: &Float) -> u64 {
     if r.is_nan() {
         return round_f64::<F>(f64::NAN);
     }
-    let max_finite = F::to_f64(F::from_bits((((F::MAX_NORMAL_FIELD as u64) << F::FRAC_BITS) | F::FRAC_MASK) & F::ALL));
+    let max_finite = F::to_f64(F::from_bits(
+        (((F::MAX_NORMAL_FIELD as u64) << F::FRAC_BITS) | F::FRAC_MASK) & F::ALL,
+    ));
     if r.is_infinite() || r.cmp_abs(&Float::with_val(64, max_finite)) == Some(Ordering::Greater) {
         let inf = F::to_f64(F::from_bits((F::EXP_ALL_ONES) << F::FRAC_BITS));
         return round_f64::<F>(if r.is_sign_negative() { -inf } else { inf });
@@ -47,7 +49,9 @@ fn from_mpfr<F: Format>(r: &Float) -> u64 {
 
 /// The loop `s = 0; for x in terms { s = s + x }` with every add done by MPFR.
 pub fn mpfr_loop<F: Format>(terms: &[F::Value]) -> u64 {
-    terms.iter().fold(0u64, |s, &x| mpfr_add::<F>(s, F::to_bits(x)))
+    terms
+        .iter()
+        .fold(0u64, |s, &x| mpfr_add::<F>(s, F::to_bits(x)))
 }
 
 /// True when the exact (unrounded) value of `a + b` is at most `limit` (all bits of `F`).
@@ -67,13 +71,30 @@ mod tests {
 
     #[test]
     fn mpfr_agrees_with_native_on_edges() {
-        let xs = [0.0f64, -0.0, 1.0, 1e-310, 5e-324, f64::MAX, -f64::MAX, f64::INFINITY, f64::NAN, 2f64.powi(-53)];
+        let xs = [
+            0.0f64,
+            -0.0,
+            1.0,
+            1e-310,
+            5e-324,
+            f64::MAX,
+            -f64::MAX,
+            f64::INFINITY,
+            f64::NAN,
+            2f64.powi(-53),
+        ];
         for &a in &xs {
             for &b in &xs {
                 let (x, y) = (a.to_bits(), b.to_bits());
-                assert!(same_result::<F64>(mpfr_add::<F64>(x, y), native_add::<F64>(x, y)), "{a:e} + {b:e}");
+                assert!(
+                    same_result::<F64>(mpfr_add::<F64>(x, y), native_add::<F64>(x, y)),
+                    "{a:e} + {b:e}"
+                );
                 let (x, y) = ((a as f32).to_bits() as u64, (b as f32).to_bits() as u64);
-                assert!(same_result::<F32>(mpfr_add::<F32>(x, y), native_add::<F32>(x, y)), "f32 {a:e} + {b:e}");
+                assert!(
+                    same_result::<F32>(mpfr_add::<F32>(x, y), native_add::<F32>(x, y)),
+                    "f32 {a:e} + {b:e}"
+                );
             }
         }
     }
@@ -82,7 +103,10 @@ mod tests {
     fn tiny_exhaustive_pairs_agree() {
         for a in 0..256u64 {
             for b in 0..256u64 {
-                assert!(same_result::<E4M3>(mpfr_add::<E4M3>(a, b), native_add::<E4M3>(a, b)), "e4m3 {a:#x} + {b:#x}");
+                assert!(
+                    same_result::<E4M3>(mpfr_add::<E4M3>(a, b), native_add::<E4M3>(a, b)),
+                    "e4m3 {a:#x} + {b:#x}"
+                );
             }
         }
     }

@@ -98,7 +98,9 @@ impl FromStr for PlanKind {
     /// Parses `tree-prefix`, `one-too-high`, `one-too-low`, `all-zero`, `fixed:E`,
     /// `term-by-term`, `random:SEED` and `stale`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("unknown plan `{s}` (known: tree-prefix, one-too-high, one-too-low, all-zero, fixed:E, term-by-term, random:SEED, stale)");
+        let bad = || {
+            format!("unknown plan `{s}` (known: tree-prefix, one-too-high, one-too-low, all-zero, fixed:E, term-by-term, random:SEED, stale)")
+        };
         Ok(match s {
             "tree-prefix" => PlanKind::TreePrefix,
             "one-too-high" => PlanKind::OneTooHigh,
@@ -153,7 +155,9 @@ pub fn make<F: Format>(kind: &PlanKind, sums: &[F::Value], stale: Option<&[F::Va
         PlanKind::OneTooLow => shift(-1),
         PlanKind::AllZero => fixed::<F>(n, 0),
         PlanKind::Fixed(e) => fixed::<F>(n, *e),
-        PlanKind::TermByTerm => Plan { binades: vec![None; n] },
+        PlanKind::TermByTerm => Plan {
+            binades: vec![None; n],
+        },
         PlanKind::Random(seed) => random::<F>(n, *seed),
         PlanKind::Stale => {
             let other = stale.unwrap_or(&[]);
@@ -165,7 +169,9 @@ pub fn make<F: Format>(kind: &PlanKind, sums: &[F::Value], stale: Option<&[F::Va
 }
 
 fn fixed<F: Format>(n: usize, e: i32) -> Plan {
-    Plan { binades: vec![Binade::from_exponent::<F>(e); n] }
+    Plan {
+        binades: vec![Binade::from_exponent::<F>(e); n],
+    }
 }
 
 fn random<F: Format>(n: usize, seed: u64) -> Plan {

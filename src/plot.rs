@@ -116,20 +116,46 @@ impl Plot {
     pub fn draw(&self, path: &Path) -> Result<()> {
         ensure_font()?;
         match &self.kind {
-            PlotKind::Bars { categories, series, y_label, log_y } => self.bars(path, categories, series, y_label, *log_y),
-            PlotKind::Lines { series, x_label, y_label, log } => self.lines(path, series, x_label, y_label, *log),
-            PlotKind::Heatmap { rows, cols, values, labels } => self.heatmap(path, rows, cols, values, labels),
+            PlotKind::Bars {
+                categories,
+                series,
+                y_label,
+                log_y,
+            } => self.bars(path, categories, series, y_label, *log_y),
+            PlotKind::Lines {
+                series,
+                x_label,
+                y_label,
+                log,
+            } => self.lines(path, series, x_label, y_label, *log),
+            PlotKind::Heatmap {
+                rows,
+                cols,
+                values,
+                labels,
+            } => self.heatmap(path, rows, cols, values, labels),
         }
     }
 
-    fn bars(&self, path: &Path, cats: &[String], series: &[(String, Vec<f64>)], y_label: &str, log_y: bool) -> Result<()> {
+    fn bars(
+        &self,
+        path: &Path,
+        cats: &[String],
+        series: &[(String, Vec<f64>)],
+        y_label: &str,
+        log_y: bool,
+    ) -> Result<()> {
         if cats.is_empty() || series.is_empty() {
             bail!("bar chart `{}` has no data", self.stem);
         }
         let width = (cats.len() as u32 * 120 + 160).clamp(900, 3000);
         let root = BitMapBackend::new(path, (width, 640)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let max = series.iter().flat_map(|(_, v)| v.iter().copied()).fold(0.0f64, f64::max).max(1e-9);
+        let max = series
+            .iter()
+            .flat_map(|(_, v)| v.iter().copied())
+            .fold(0.0f64, f64::max)
+            .max(1e-9);
         let n = cats.len() as f64;
         let group = 0.8 / series.len() as f64;
         let cat_label = |x: &f64| {
@@ -141,7 +167,11 @@ impl Plot {
             }
         };
         let mut builder = ChartBuilder::on(&root);
-        builder.caption(&self.title, ("sans-serif", 22)).margin(12).x_label_area_size(40).y_label_area_size(80);
+        builder
+            .caption(&self.title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(80);
         macro_rules! finish {
             ($chart:expr, $floor:expr) => {{
                 let mut chart = $chart;
@@ -163,7 +193,9 @@ impl Plot {
                         }))
                         .map_err(err)?
                         .label(name.as_str())
-                        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+                        .legend(move |(x, y)| {
+                            Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled())
+                        });
                 }
                 chart
                     .configure_series_labels()
@@ -177,40 +209,76 @@ impl Plot {
         }
         if log_y {
             let floor = 0.5;
-            let chart = builder.build_cartesian_2d(0.0..n, (floor..max * 40.0).log_scale()).map_err(err)?;
+            let chart = builder
+                .build_cartesian_2d(0.0..n, (floor..max * 40.0).log_scale())
+                .map_err(err)?;
             finish!(chart, floor);
         } else {
-            let chart = builder.build_cartesian_2d(0.0..n, 0.0..max * 1.1).map_err(err)?;
+            let chart = builder
+                .build_cartesian_2d(0.0..n, 0.0..max * 1.1)
+                .map_err(err)?;
             finish!(chart, 0.0);
         }
         root.present().map_err(err)?;
         Ok(())
     }
 
-    fn lines(&self, path: &Path, series: &[(String, Vec<(f64, f64)>)], x_label: &str, y_label: &str, log: bool) -> Result<()> {
-        let pts: Vec<(f64, f64)> = series.iter().flat_map(|(_, p)| p.iter().copied()).filter(|(x, y)| !log || (*x > 0.0 && *y > 0.0)).collect();
+    fn lines(
+        &self,
+        path: &Path,
+        series: &[(String, Vec<(f64, f64)>)],
+        x_label: &str,
+        y_label: &str,
+        log: bool,
+    ) -> Result<()> {
+        let pts: Vec<(f64, f64)> = series
+            .iter()
+            .flat_map(|(_, p)| p.iter().copied())
+            .filter(|(x, y)| !log || (*x > 0.0 && *y > 0.0))
+            .collect();
         if pts.is_empty() {
             bail!("line chart `{}` has no data", self.stem);
         }
-        let (x0, x1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-        let (y0, y1) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+        let (x0, x1) = pts
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+        let (y0, y1) = pts
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
         let root = BitMapBackend::new(path, (1000, 680)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut builder = ChartBuilder::on(&root);
-        builder.caption(&self.title, ("sans-serif", 22)).margin(12).x_label_area_size(50).y_label_area_size(80);
+        builder
+            .caption(&self.title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(50)
+            .y_label_area_size(80);
         macro_rules! finish {
             ($chart:expr) => {{
                 let mut chart = $chart;
-                chart.configure_mesh().x_desc(x_label).y_desc(y_label).draw().map_err(err)?;
+                chart
+                    .configure_mesh()
+                    .x_desc(x_label)
+                    .y_desc(y_label)
+                    .draw()
+                    .map_err(err)?;
                 for (j, (name, p)) in series.iter().enumerate() {
                     let c = color(j);
-                    let p: Vec<(f64, f64)> = p.iter().copied().filter(|(x, y)| !log || (*x > 0.0 && *y > 0.0)).collect();
+                    let p: Vec<(f64, f64)> = p
+                        .iter()
+                        .copied()
+                        .filter(|(x, y)| !log || (*x > 0.0 && *y > 0.0))
+                        .collect();
                     chart
                         .draw_series(LineSeries::new(p.clone(), c.stroke_width(2)))
                         .map_err(err)?
                         .label(name.as_str())
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
-                    chart.draw_series(p.iter().map(|&q| Circle::new(q, 3, c.filled()))).map_err(err)?;
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
+                        });
+                    chart
+                        .draw_series(p.iter().map(|&q| Circle::new(q, 3, c.filled())))
+                        .map_err(err)?;
                 }
                 chart
                     .configure_series_labels()
@@ -223,18 +291,32 @@ impl Plot {
             }};
         }
         if log {
-            let chart = builder.build_cartesian_2d((x0 / 1.5..x1 * 1.5).log_scale(), (y0 / 2.0..y1 * 2.0).log_scale()).map_err(err)?;
+            let chart = builder
+                .build_cartesian_2d(
+                    (x0 / 1.5..x1 * 1.5).log_scale(),
+                    (y0 / 2.0..y1 * 2.0).log_scale(),
+                )
+                .map_err(err)?;
             finish!(chart);
         } else {
             let pad = ((y1 - y0) * 0.05).max(1e-12);
-            let chart = builder.build_cartesian_2d(x0..x1.max(x0 + 1e-12), y0 - pad..y1 + pad).map_err(err)?;
+            let chart = builder
+                .build_cartesian_2d(x0..x1.max(x0 + 1e-12), y0 - pad..y1 + pad)
+                .map_err(err)?;
             finish!(chart);
         }
         root.present().map_err(err)?;
         Ok(())
     }
 
-    fn heatmap(&self, path: &Path, rows: &[String], cols: &[String], values: &[Vec<Option<f64>>], labels: &[Vec<String>]) -> Result<()> {
+    fn heatmap(
+        &self,
+        path: &Path,
+        rows: &[String],
+        cols: &[String],
+        values: &[Vec<Option<f64>>],
+        labels: &[Vec<String>],
+    ) -> Result<()> {
         if rows.is_empty() || cols.is_empty() {
             bail!("heatmap `{}` has no cells", self.stem);
         }
@@ -258,7 +340,11 @@ impl Plot {
             if (v - 0.5 - i).abs() > 1e-6 || i < 0.0 || i as usize >= names.len() {
                 return String::new();
             }
-            let k = if flip { names.len() - 1 - i as usize } else { i as usize };
+            let k = if flip {
+                names.len() - 1 - i as usize
+            } else {
+                i as usize
+            };
             names[k].clone()
         };
         let col_label = |x: &f64| centre(*x, cols, false);
@@ -283,7 +369,11 @@ impl Plot {
                         let t = t.clamp(0.0, 1.0);
                         if t >= 0.5 {
                             let k = (t - 0.5) * 2.0; // amber to green
-                            RGBColor((240.0 - 190.0 * k) as u8, (190.0 + 10.0 * k) as u8, (80.0 + 20.0 * k) as u8)
+                            RGBColor(
+                                (240.0 - 190.0 * k) as u8,
+                                (190.0 + 10.0 * k) as u8,
+                                (80.0 + 20.0 * k) as u8,
+                            )
                         } else {
                             let k = t * 2.0; // red to amber
                             RGBColor((220.0 + 20.0 * k) as u8, (70.0 + 120.0 * k) as u8, 80)
@@ -292,11 +382,22 @@ impl Plot {
                     None => RGBColor(200, 200, 200),
                 };
                 chart
-                    .draw_series(std::iter::once(Rectangle::new([(x + 0.02, y + 0.04), (x + 0.98, y + 0.96)], fill.filled())))
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x + 0.02, y + 0.04), (x + 0.98, y + 0.96)],
+                        fill.filled(),
+                    )))
                     .map_err(err)?;
-                let text = labels.get(r).and_then(|l| l.get(c)).cloned().unwrap_or_default();
+                let text = labels
+                    .get(r)
+                    .and_then(|l| l.get(c))
+                    .cloned()
+                    .unwrap_or_default();
                 chart
-                    .draw_series(std::iter::once(Text::new(text, (x + 0.06, y + 0.7), ("sans-serif", 12).into_font())))
+                    .draw_series(std::iter::once(Text::new(
+                        text,
+                        (x + 0.06, y + 0.7),
+                        ("sans-serif", 12).into_font(),
+                    )))
                     .map_err(err)?;
             }
         }
@@ -310,7 +411,12 @@ impl Plot {
         Plot {
             stem: "broken".into(),
             title: "broken".into(),
-            kind: PlotKind::Bars { categories: vec![], series: vec![], y_label: String::new(), log_y: false },
+            kind: PlotKind::Bars {
+                categories: vec![],
+                series: vec![],
+                y_label: String::new(),
+                log_y: false,
+            },
         }
     }
 }

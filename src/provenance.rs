@@ -35,7 +35,9 @@ impl Provenance {
             host: read_trim("/etc/hostname").unwrap_or_else(|| "unknown".into()),
             cpu: cpu(),
             gpu: gpu(),
-            load: read_trim("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_else(|| "unknown".into()),
+            load: read_trim("/proc/loadavg")
+                .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+                .unwrap_or_else(|| "unknown".into()),
             command: command.into(),
             settings: Vec::new(),
         }
@@ -44,7 +46,12 @@ impl Provenance {
     /// A fixed provenance for tests.
     #[doc(hidden)]
     pub fn for_tests() -> Provenance {
-        Provenance { commit: "test".into(), date: "test".into(), command: "test".into(), ..Default::default() }
+        Provenance {
+            commit: "test".into(),
+            date: "test".into(),
+            command: "test".into(),
+            ..Default::default()
+        }
     }
 
     /// Adds a setting shown in the provenance block.
@@ -70,12 +77,17 @@ impl Provenance {
 }
 
 fn read_trim(path: &str) -> Option<String> {
-    std::fs::read_to_string(path).ok().map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
 }
 
 fn run(cmd: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(cmd).args(args).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn commit() -> String {
@@ -85,7 +97,9 @@ fn commit() -> String {
     let Some(head) = run("git", &["rev-parse", "HEAD"]) else {
         return "unknown (not a git checkout)".into();
     };
-    let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"]).map(|s| !s.is_empty()).unwrap_or(false);
+    let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"])
+        .map(|s| !s.is_empty())
+        .unwrap_or(false);
     if dirty {
         format!("{head}-dirty")
     } else {
@@ -96,24 +110,44 @@ fn commit() -> String {
 fn cpu() -> String {
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown".into());
-    let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let n = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     format!("{model}, {n} logical CPUs")
 }
 
 fn gpu() -> String {
-    run("nvidia-smi", &["--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"])
-        .map(|s| s.lines().collect::<Vec<_>>().join("; "))
-        .unwrap_or_else(|| "none".into())
+    run(
+        "nvidia-smi",
+        &[
+            "--query-gpu=name,driver_version,memory.total",
+            "--format=csv,noheader",
+        ],
+    )
+    .map(|s| s.lines().collect::<Vec<_>>().join("; "))
+    .unwrap_or_else(|| "none".into())
 }
 
 /// The current UTC time as `YYYY-MM-DD HH:MM:SS`.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(days as i64);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// Proleptic Gregorian date of a day count since 1970-01-01.

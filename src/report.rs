@@ -49,12 +49,21 @@ impl Table {
         let mut s = String::new();
         let _ = writeln!(s, "| {} |", self.headers.join(" | "));
         let _ = writeln!(s, "|{}", " --- |".repeat(self.headers.len()));
-        let shown = self.show_rows.unwrap_or(self.rows.len()).min(self.rows.len());
+        let shown = self
+            .show_rows
+            .unwrap_or(self.rows.len())
+            .min(self.rows.len());
         for row in &self.rows[..shown] {
             let _ = writeln!(s, "| {} |", row.join(" | "));
         }
         if shown < self.rows.len() {
-            let _ = writeln!(s, "\n{} of {} rows shown; all are in `{}.csv`.", shown, self.rows.len(), self.stem);
+            let _ = writeln!(
+                s,
+                "\n{} of {} rows shown; all are in `{}.csv`.",
+                shown,
+                self.rows.len(),
+                self.stem
+            );
         }
         s
     }
@@ -83,7 +92,12 @@ pub struct Report {
 impl Report {
     /// An empty report for experiment `name`.
     pub fn new(name: &str, title: &str) -> Report {
-        Report { name: name.into(), title: title.into(), headline: String::new(), blocks: Vec::new() }
+        Report {
+            name: name.into(),
+            title: title.into(),
+            headline: String::new(),
+            blocks: Vec::new(),
+        }
     }
 
     /// Sets the headline.
@@ -109,7 +123,10 @@ impl Report {
     /// Writes the report to `dir` (created or replaced whole): into a temporary sibling folder
     /// first, renamed into place only when every file was written.
     pub fn write(&self, dir: &Path, provenance: &Provenance) -> Result<()> {
-        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let parent = dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         let leaf = dir.file_name().and_then(|n| n.to_str()).unwrap_or("report");
         let tmp = parent.join(format!(".{leaf}.tmp-{}", std::process::id()));
@@ -137,11 +154,19 @@ impl Report {
                 }
                 Block::Table(t) => {
                     write_csv(&tmp.join(format!("{}.csv", t.stem)), t)?;
-                    let _ = writeln!(md, "### {}\n\n{}\nCSV: [`{}.csv`]({}.csv)\n", t.title, t.markdown(), t.stem, t.stem);
+                    let _ = writeln!(
+                        md,
+                        "### {}\n\n{}\nCSV: [`{}.csv`]({}.csv)\n",
+                        t.title,
+                        t.markdown(),
+                        t.stem,
+                        t.stem
+                    );
                 }
                 Block::Plot(p) => {
                     let file = format!("{}.png", p.stem);
-                    p.draw(&tmp.join(&file)).with_context(|| format!("drawing {file}"))?;
+                    p.draw(&tmp.join(&file))
+                        .with_context(|| format!("drawing {file}"))?;
                     let _ = writeln!(md, "![{}]({file})\n", p.title);
                 }
             }
@@ -152,7 +177,8 @@ impl Report {
 }
 
 fn write_csv(path: &Path, t: &Table) -> Result<()> {
-    let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
     w.write_record(&t.headers)?;
     for row in &t.rows {
         w.write_record(row)?;
@@ -194,7 +220,12 @@ pub fn write_index(root: &Path) -> Result<()> {
             continue;
         }
         if let Ok(md) = fs::read_to_string(path.join("README.md")) {
-            let title = md.lines().next().unwrap_or("").trim_start_matches("# ").to_string();
+            let title = md
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("# ")
+                .to_string();
             let headline = headline_of(&md).unwrap_or_default();
             rows.push((name, title, headline));
         }
@@ -221,7 +252,7 @@ pub fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -245,9 +276,20 @@ mod tests {
         bad.plot(Plot::failing_for_tests());
         assert!(bad.write(&dir, &prov).is_err());
         let md = fs::read_to_string(dir.join("README.md")).unwrap();
-        assert!(md.starts_with("# Good"), "previous report must survive a failed write");
-        let leftovers: Vec<_> = fs::read_dir(root.path()).unwrap().flatten().map(|e| e.file_name()).collect();
-        assert_eq!(leftovers.len(), 1, "no temporary folder left: {leftovers:?}");
+        assert!(
+            md.starts_with("# Good"),
+            "previous report must survive a failed write"
+        );
+        let leftovers: Vec<_> = fs::read_dir(root.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(
+            leftovers.len(),
+            1,
+            "no temporary folder left: {leftovers:?}"
+        );
     }
 
     #[test]

@@ -107,7 +107,11 @@ pub fn draw<F: Format>(class: SampleClass, rng: &mut Xoshiro256PlusPlus) -> Samp
     let p = F::PRECISION;
     match class {
         SampleClass::Tie | SampleClass::AboveHalf | SampleClass::BelowHalf => {
-            let g = if class == SampleClass::Tie { rng.random_range(1..=p) } else { rng.random_range(2..=p) };
+            let g = if class == SampleClass::Tie {
+                rng.random_range(1..=p)
+            } else {
+                rng.random_range(2..=p)
+            };
             let e = rng.random_range(g + 1..=max);
             let half = 1u64 << (g - 1);
             let low_mask = (1u64 << g) - 1;
@@ -118,29 +122,57 @@ pub fn draw<F: Format>(class: SampleClass, rng: &mut Xoshiro256PlusPlus) -> Samp
                 _ => half - 1,
             };
             // g == p puts the half on the hidden bit itself: the term is exactly u/2.
-            let mx = if g == p { F::HIDDEN } else { (high | low) | F::HIDDEN };
+            let mx = if g == p {
+                F::HIDDEN
+            } else {
+                (high | low) | F::HIDDEN
+            };
             let x = normal::<F>(e - g, mx);
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: x }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: x,
+            }
         }
         SampleClass::Gap => {
             let g = rng.random_range(0..=70u32.min(max - 1));
             let e = rng.random_range(g + 1..=max);
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: normal::<F>(e - g, random_m::<F>(rng)) }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: normal::<F>(e - g, random_m::<F>(rng)),
+            }
         }
         SampleClass::WideGap => {
             let e = rng.random_range(73..=max);
             let g = rng.random_range(71..e);
-            let x = if rng.random_range(0..4) == 0 { rng.random_range(1..=F::FRAC_MASK) } else { normal::<F>(e - g, random_m::<F>(rng)) };
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: x }
+            let x = if rng.random_range(0..4) == 0 {
+                rng.random_range(1..=F::FRAC_MASK)
+            } else {
+                normal::<F>(e - g, random_m::<F>(rng))
+            };
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: x,
+            }
         }
         SampleClass::SubnormalTerm => {
             let e = rng.random_range(1..=(frac + 3).min(max));
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: rng.random_range(1..=F::FRAC_MASK) }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: rng.random_range(1..=F::FRAC_MASK),
+            }
         }
         SampleClass::Zero => {
             let e = rng.random_range(1..=max);
             let x = if rng.random::<bool>() { 0 } else { F::SIGN };
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: x }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: x,
+            }
         }
         SampleClass::NearTop => {
             let e = rng.random_range(2..=max);
@@ -148,19 +180,34 @@ pub fn draw<F: Format>(class: SampleClass, rng: &mut Xoshiro256PlusPlus) -> Samp
             let m = (F::HIDDEN << 1) - k;
             let j = rng.random_range(-2i64..=2);
             // x / u = k + j/2, i.e. x = (2k + j) * u / 2, exact.
-            let x = scaled::<F>((2 * k as i64 + j) as u64, e as i32 - F::BIAS - frac as i32 - 1);
-            Sample { binade: Binade(e), start: normal::<F>(e, m), term: x }
+            let x = scaled::<F>(
+                (2 * k as i64 + j) as u64,
+                e as i32 - F::BIAS - frac as i32 - 1,
+            );
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, m),
+                term: x,
+            }
         }
         SampleClass::Landing => {
             let e = rng.random_range(2..=max);
             let m = random_m::<F>(rng);
             let x = scaled::<F>((F::HIDDEN << 1) - m, e as i32 - F::BIAS - frac as i32);
-            Sample { binade: Binade(e), start: normal::<F>(e, m), term: x }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, m),
+                term: x,
+            }
         }
         SampleClass::Huge => {
             let e = rng.random_range(1..=max);
             let ex = rng.random_range(e..=max);
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: normal::<F>(ex, random_m::<F>(rng)) }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: normal::<F>(ex, random_m::<F>(rng)),
+            }
         }
         SampleClass::OffBinade => {
             let e = rng.random_range(2..max);
@@ -172,7 +219,11 @@ pub fn draw<F: Format>(class: SampleClass, rng: &mut Xoshiro256PlusPlus) -> Samp
             };
             let g = rng.random_range(1..=p);
             let x = normal::<F>(e.saturating_sub(g).max(1), random_m::<F>(rng));
-            Sample { binade: Binade(e), start, term: x }
+            Sample {
+                binade: Binade(e),
+                start,
+                term: x,
+            }
         }
         SampleClass::Special => {
             let e = rng.random_range(1..=max);
@@ -182,7 +233,11 @@ pub fn draw<F: Format>(class: SampleClass, rng: &mut Xoshiro256PlusPlus) -> Samp
                 2 => round_f64::<F>(f64::NEG_INFINITY),
                 _ => normal::<F>(rng.random_range(1..=max), random_m::<F>(rng)) | F::SIGN,
             };
-            Sample { binade: Binade(e), start: normal::<F>(e, random_m::<F>(rng)), term: x }
+            Sample {
+                binade: Binade(e),
+                start: normal::<F>(e, random_m::<F>(rng)),
+                term: x,
+            }
         }
     }
 }

@@ -398,20 +398,52 @@ fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, NoDevice> {
     }
 }
 
-/// GPU CONNECTION POINT (the only place `--engine gpu` reaches the device).
-///
-/// To connect: open the device with `crate::gpu::Gpu::open()?`, build
-/// `crate::gpu::GpuOrderedSum::new(&gpu, Mutant::None)` (a compile error becomes a
-/// `NoDevice` reason) and return it boxed as an [`Engine`]: `sum_f64` runs
-/// `sums_of(terms, &[0..terms.len()], plan, stale_sums)` where `stale_sums` are
-/// `walk::chunk_sums::<F64>(stale)` (the device plan takes the stale input's chunk sums, this
-/// trait passes its terms), and maps the one `GpuSum` to a [`Walk`]; `sum_f32` reports that
-/// the device sums f64 only, until it has an f32 pipeline. Until `crate::gpu` is part of this
-/// build there is no device code, so `--engine gpu` reports "no GPU" (exit 3).
+/// The device pipeline (`crate::gpu::GpuOrderedSum`), compiled once per call.
+struct GpuEngine(crate::gpu::GpuOrderedSum);
+
+impl Engine for GpuEngine {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>> {
+        // The device plan takes the stale input's chunk sums; this trait passes its terms.
+        let stale_sums = stale.map(walk::chunk_sums::<F64>);
+        let sums = self.0.sums_of(
+            terms,
+            std::slice::from_ref(&(0..terms.len())),
+            plan,
+            stale_sums.as_deref(),
+        )?;
+        let s = sums
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
+        Ok(Walk {
+            total: s.total,
+            applied: s.applied as usize,
+            fallback: s.fallback as usize,
+        })
+    }
+    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        anyhow::bail!("--engine gpu sums f64 streams only (the device has no f32 pipeline yet)")
+    }
+}
+
+/// Opens the GPU engine: the device, and the ordered-sum kernels compiled for it. No driver,
+/// no device or kernels that do not compile give `NoDevice` with a one-line reason.
 fn open_gpu_engine() -> Result<Box<dyn Engine>, NoDevice> {
-    Err(NoDevice(
-        "this build has no GPU engine (crate::gpu is not linked into `binade sum`)".into(),
-    ))
+    let gpu = crate::gpu::Gpu::open()?;
+    let sum = crate::gpu::GpuOrderedSum::new(&gpu, Mutant::None).map_err(|e| {
+        NoDevice(format!(
+            "compiling the ordered-sum kernels: {}",
+            one_line(&format!("{e:#}"))
+        ))
+    })?;
+    Ok(Box::new(GpuEngine(sum)))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,7 +7,9 @@
 //!
 //! Everything here works on bit patterns and integers: no floating-point operation.
 
-use crate::format::{exp_field, frac_field, is_finite, is_negative, is_positive_normal, significand, Format, Layout};
+use crate::format::{
+    exp_field, frac_field, is_finite, is_negative, is_positive_normal, significand, Format, Layout,
+};
 use crate::mutant::Mutant;
 
 /// A binade: the biased exponent field of the positive normal sums it holds.
@@ -53,7 +55,10 @@ impl Unit {
     /// and two of them add without overflow.
     pub const SATURATED: u64 = 1 << 62;
     /// A unit that applies to no start: negative, non-finite or too-large runs.
-    pub const INVALID: Unit = Unit { even: Unit::SATURATED, odd: Unit::SATURATED };
+    pub const INVALID: Unit = Unit {
+        even: Unit::SATURATED,
+        odd: Unit::SATURATED,
+    };
 
     /// The same increment for both parities.
     pub const fn flat(r: u64) -> Unit {
@@ -141,7 +146,11 @@ fn round_quotient(mx: u64, g: u32, mutant: Mutant) -> Unit {
     use std::cmp::Ordering::*;
     let q = mx >> g;
     let rem = mx & ((1u64 << g) - 1);
-    let half = if mutant == Mutant::HalfMisplaced && g >= 2 { 1u64 << (g - 2) } else { 1u64 << (g - 1) };
+    let half = if mutant == Mutant::HalfMisplaced && g >= 2 {
+        1u64 << (g - 2)
+    } else {
+        1u64 << (g - 1)
+    };
     let side = if mutant == Mutant::StickyIgnored {
         if rem & half != 0 {
             Equal
@@ -158,7 +167,10 @@ fn round_quotient(mx: u64, g: u32, mutant: Mutant) -> Unit {
             Mutant::TieAlwaysUp => Unit::flat(q + 1),
             Mutant::TieAlwaysDown => Unit::flat(q),
             // m + q must come out even: an even start keeps q when q is even.
-            _ => Unit { even: q + (q & 1), odd: q + 1 - (q & 1) },
+            _ => Unit {
+                even: q + (q & 1),
+                odd: q + 1 - (q & 1),
+            },
         },
     }
 }
@@ -168,7 +180,10 @@ fn round_quotient(mx: u64, g: u32, mutant: Mutant) -> Unit {
 /// Associative with identity [`Unit::ZERO`]; not commutative.
 pub fn compose(a: Unit, b: Unit, mutant: Mutant) -> Unit {
     if mutant == Mutant::ParityIgnored {
-        return Unit { even: sat_add(a.even, b.even, mutant), odd: sat_add(a.odd, b.odd, mutant) };
+        return Unit {
+            even: sat_add(a.even, b.even, mutant),
+            odd: sat_add(a.odd, b.odd, mutant),
+        };
     }
     Unit {
         even: sat_add(a.even, b.pick(a.even), mutant),
@@ -178,7 +193,9 @@ pub fn compose(a: Unit, b: Unit, mutant: Mutant) -> Unit {
 
 /// The unit of a run of terms, composed left to right.
 pub fn run_unit<F: Format>(b: Binade, terms: &[u64], mutant: Mutant) -> Unit {
-    terms.iter().fold(Unit::ZERO, |acc, &x| compose(acc, term_unit::<F>(b, x, mutant), mutant))
+    terms.iter().fold(Unit::ZERO, |acc, &x| {
+        compose(acc, term_unit::<F>(b, x, mutant), mutant)
+    })
 }
 
 /// Applies `unit` (computed for binade `b`) to the start `s` (bits of `F`).
@@ -232,10 +249,20 @@ mod tests {
     #[test]
     fn zero_negative_zero_and_specials() {
         let b = b64(1.0);
-        assert_eq!(term_unit::<F64>(b, 0f64.to_bits(), Mutant::None), Unit::ZERO);
-        assert_eq!(term_unit::<F64>(b, (-0f64).to_bits(), Mutant::None), Unit::ZERO);
+        assert_eq!(
+            term_unit::<F64>(b, 0f64.to_bits(), Mutant::None),
+            Unit::ZERO
+        );
+        assert_eq!(
+            term_unit::<F64>(b, (-0f64).to_bits(), Mutant::None),
+            Unit::ZERO
+        );
         for x in [-1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -5e-324] {
-            assert_eq!(term_unit::<F64>(b, x.to_bits(), Mutant::None), Unit::INVALID, "{x}");
+            assert_eq!(
+                term_unit::<F64>(b, x.to_bits(), Mutant::None),
+                Unit::INVALID,
+                "{x}"
+            );
         }
     }
 
@@ -257,13 +284,22 @@ mod tests {
         let s = 2.0 - 2f64.powi(-52);
         let x = 2f64.powi(-52);
         let unit = term_unit::<F64>(b, x.to_bits(), Mutant::None);
-        assert_eq!(apply::<F64>(unit, b, s.to_bits(), Mutant::None), Some(2f64.to_bits()));
-        assert_eq!(apply::<F64>(unit, b, s.to_bits(), Mutant::LandingRefused), None);
+        assert_eq!(
+            apply::<F64>(unit, b, s.to_bits(), Mutant::None),
+            Some(2f64.to_bits())
+        );
+        assert_eq!(
+            apply::<F64>(unit, b, s.to_bits(), Mutant::LandingRefused),
+            None
+        );
         // The top binade lands on infinity, as the add does.
         let top = Binade::of::<F64>(f64::MAX.to_bits()).unwrap();
         let ulp = 2f64.powi(971);
         let unit = term_unit::<F64>(top, ulp.to_bits(), Mutant::None);
-        assert_eq!(apply::<F64>(unit, top, f64::MAX.to_bits(), Mutant::None), Some((f64::MAX + ulp).to_bits()));
+        assert_eq!(
+            apply::<F64>(unit, top, f64::MAX.to_bits(), Mutant::None),
+            Some((f64::MAX + ulp).to_bits())
+        );
     }
 
     #[test]
@@ -276,7 +312,10 @@ mod tests {
             assert_eq!(got, (s + x).to_bits(), "x={x:e}");
         }
         let big = b64(1e300);
-        assert_eq!(term_unit::<F64>(big, 1e-300f64.to_bits(), Mutant::None), Unit::ZERO);
+        assert_eq!(
+            term_unit::<F64>(big, 1e-300f64.to_bits(), Mutant::None),
+            Unit::ZERO
+        );
     }
 
     #[test]

@@ -79,7 +79,11 @@ pub fn chunk_unit<F: Format, A: Algebra<F>>(chunk: &[F::Value], b: Binade, alg: 
 
 /// Stage 3: every chunk's unit under its planned binade (`Unit::INVALID` where the plan says
 /// term by term).
-pub fn chunk_units<F: Format, A: Algebra<F>>(terms: &[F::Value], plan: &Plan, alg: &A) -> Vec<Unit> {
+pub fn chunk_units<F: Format, A: Algebra<F>>(
+    terms: &[F::Value],
+    plan: &Plan,
+    alg: &A,
+) -> Vec<Unit> {
     terms
         .par_chunks(CHUNK)
         .zip(plan.binades.par_iter())
@@ -107,7 +111,12 @@ pub struct Walk<V> {
 ///
 /// Guarantee (for `Mutant::None`): `total` has the bits of [`loop_sum`] for every input and
 /// every plan, NaN results compared as NaN.
-pub fn walk<F: Format, A: Algebra<F>>(terms: &[F::Value], plan: &Plan, units: &[Unit], alg: &A) -> Walk<F::Value> {
+pub fn walk<F: Format, A: Algebra<F>>(
+    terms: &[F::Value],
+    plan: &Plan,
+    units: &[Unit],
+    alg: &A,
+) -> Walk<F::Value> {
     let mut s = F::from_bits(0);
     let (mut applied, mut fallback) = (0, 0);
     for (i, chunk) in terms.chunks(CHUNK).enumerate() {
@@ -123,7 +132,11 @@ pub fn walk<F: Format, A: Algebra<F>>(terms: &[F::Value], plan: &Plan, units: &[
             }
         }
     }
-    Walk { total: s, applied, fallback }
+    Walk {
+        total: s,
+        applied,
+        fallback,
+    }
 }
 
 /// The whole pipeline with a plan of kind `kind` (`stale` feeds [`PlanKind::Stale`]).
@@ -154,13 +167,20 @@ mod tests {
         let want = loop_sum::<F64>(terms).to_bits();
         for kind in PlanKind::standard(7) {
             let got = pipeline::<F64, Mutant>(terms, &kind, Some(terms), &Mutant::None);
-            assert!(same_result::<F64>(got.total.to_bits(), want), "plan {kind}: {:e} vs {:e}", got.total, f64::from_bits(want));
+            assert!(
+                same_result::<F64>(got.total.to_bits(), want),
+                "plan {kind}: {:e} vs {:e}",
+                got.total,
+                f64::from_bits(want)
+            );
         }
     }
 
     #[test]
     fn ssim_like_ties_match_the_loop() {
-        let terms: Vec<f64> = (0..5000u64).map(|i| ((i * 7919) % (1 << 20) + 1) as f64 * 2f64.powi(-53)).collect();
+        let terms: Vec<f64> = (0..5000u64)
+            .map(|i| ((i * 7919) % (1 << 20) + 1) as f64 * 2f64.powi(-53))
+            .collect();
         check_f64(&terms);
     }
 

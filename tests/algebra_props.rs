@@ -57,7 +57,11 @@ fn tree(units: &[Unit], splits: &[usize]) -> Unit {
         n => {
             let cut = 1 + splits.first().copied().unwrap_or(0) % (n - 1);
             let rest = splits.get(1..).unwrap_or(&[]);
-            compose(tree(&units[..cut], rest), tree(&units[cut..], rest), Mutant::None)
+            compose(
+                tree(&units[..cut], rest),
+                tree(&units[cut..], rest),
+                Mutant::None,
+            )
         }
     }
 }

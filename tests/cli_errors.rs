@@ -9,8 +9,15 @@ fn binade() -> Command {
 }
 
 fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
-    let out = binade().current_dir(dir).args(args).output().expect("binade runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).to_string())
+    let out = binade()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("binade runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
 }
 
 fn setup(toml: &str) -> tempfile::TempDir {
@@ -23,7 +30,10 @@ fn setup(toml: &str) -> tempfile::TempDir {
 }
 
 fn report_untouched(dir: &std::path::Path) {
-    assert_eq!(fs::read_to_string(dir.join("reports/bad/README.md")).unwrap(), "previous report");
+    assert_eq!(
+        fs::read_to_string(dir.join("reports/bad/README.md")).unwrap(),
+        "previous report"
+    );
 }
 
 #[test]
@@ -31,7 +41,10 @@ fn unknown_experiment() {
     let dir = setup("description = \"x\"\nrunner = \"one-term-rule\"\nseed = 1\n");
     let (code, err) = run_in(dir.path(), &["run", "nope"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("nope.toml") && err.contains("unknown experiment"), "{err}");
+    assert!(
+        err.contains("nope.toml") && err.contains("unknown experiment"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
 }
 
@@ -46,10 +59,15 @@ fn malformed_toml_names_file_and_line() {
 
 #[test]
 fn wrong_field_type_names_the_field() {
-    let dir = setup("description = \"x\"\nrunner = \"one-term-rule\"\nseed = 1\n[params]\nsamples = \"many\"\n");
+    let dir = setup(
+        "description = \"x\"\nrunner = \"one-term-rule\"\nseed = 1\n[params]\nsamples = \"many\"\n",
+    );
     let (code, err) = run_in(dir.path(), &["run", "bad"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("bad.toml") && err.contains("`samples`"), "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("`samples`"),
+        "{err}"
+    );
     report_untouched(dir.path());
 }
 
@@ -87,7 +105,10 @@ fn a_small_run_writes_a_whole_report() {
     let md = fs::read_to_string(dir.path().join("reports/bad/README.md")).unwrap();
     assert!(md.contains("8 of 8 sums bit-identical"), "{md}");
     for f in ["plans.csv", "cases.csv", "fallback-chunks.png"] {
-        assert!(dir.path().join("reports/bad").join(f).exists(), "{f} missing");
+        assert!(
+            dir.path().join("reports/bad").join(f).exists(),
+            "{f} missing"
+        );
     }
     let index = fs::read_to_string(dir.path().join("reports/README.md")).unwrap();
     assert!(index.contains("[bad](bad/README.md)"), "{index}");

@@ -13,7 +13,13 @@ fn correct_algebra_passes_every_check() {
     for check in Check::ALL {
         let t = run_all_formats(check, &Mutant::None, &budget);
         assert!(t.samples > 0, "{} checked nothing", check.name());
-        assert_eq!(t.failures, 0, "{} failed on the correct algebra (seed {SEED}): {:?}", check.name(), t.example);
+        assert_eq!(
+            t.failures,
+            0,
+            "{} failed on the correct algebra (seed {SEED}): {:?}",
+            check.name(),
+            t.example
+        );
     }
 }
 
@@ -22,10 +28,15 @@ fn every_named_mutant_is_killed() {
     let budget = Budget::quick(SEED);
     let mut survivors = Vec::new();
     for mutant in Mutant::ALL.into_iter().filter(|m| *m != Mutant::None) {
-        let killed = Check::ALL.iter().any(|&check| run_all_formats(check, &mutant, &budget).failures > 0);
+        let killed = Check::ALL
+            .iter()
+            .any(|&check| run_all_formats(check, &mutant, &budget).failures > 0);
         if !killed {
             survivors.push(mutant.name());
         }
     }
-    assert!(survivors.is_empty(), "mutants survived the quick battery (seed {SEED}): {survivors:?}");
+    assert!(
+        survivors.is_empty(),
+        "mutants survived the quick battery (seed {SEED}): {survivors:?}"
+    );
 }

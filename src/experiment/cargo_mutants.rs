@@ -13,7 +13,14 @@ use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 
 fn read_lines(dir: &Path, file: &str) -> Vec<String> {
-    std::fs::read_to_string(dir.join(file)).map(|s| s.lines().map(str::to_string).filter(|l| !l.trim().is_empty()).collect()).unwrap_or_default()
+    std::fs::read_to_string(dir.join(file))
+        .map(|s| {
+            s.lines()
+                .map(str::to_string)
+                .filter(|l| !l.trim().is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Runs the experiment (see the module doc).
@@ -23,14 +30,32 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let timeout: u64 = ctx.get_or("timeout", 300)?;
     let equivalent: BTreeMap<String, String> = ctx.get_or("equivalent", BTreeMap::new())?;
     if files.is_empty() {
-        bail!(ConfigError::new(&ctx.file, "files", "must name at least one file"));
+        bail!(ConfigError::new(
+            &ctx.file,
+            "files",
+            "must name at least one file"
+        ));
     }
-    if Command::new("cargo").args(["mutants", "--version"]).output().map(|o| !o.status.success()).unwrap_or(true) {
+    if Command::new("cargo")
+        .args(["mutants", "--version"])
+        .output()
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
         bail!("cargo-mutants is not installed: run `cargo install --locked cargo-mutants` (or `just mutants`)");
     }
     let out = tempfile_dir()?;
     let mut cmd = Command::new("cargo");
-    cmd.args(["mutants", "--no-shuffle", "--timeout", &timeout.to_string(), "--profile", "mutants", "--output"]).arg(&out);
+    cmd.args([
+        "mutants",
+        "--no-shuffle",
+        "--timeout",
+        &timeout.to_string(),
+        "--profile",
+        "mutants",
+        "--output",
+    ])
+    .arg(&out);
     for f in &files {
         cmd.args(["--file", f]);
     }
@@ -47,7 +72,16 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let unviable = read_lines(&dir, "unviable.txt");
     let timeouts = read_lines(&dir, "timeout.txt");
     let _ = std::fs::remove_dir_all(&out);
-    Ok(build_report(ctx, &files, &test_args, &caught, &missed, &unviable, &timeouts, &equivalent))
+    Ok(build_report(
+        ctx,
+        &files,
+        &test_args,
+        &caught,
+        &missed,
+        &unviable,
+        &timeouts,
+        &equivalent,
+    ))
 }
 
 fn tempfile_dir() -> Result<std::path::PathBuf> {
@@ -76,7 +110,18 @@ fn build_report(
         test_args.join(" ")
     ));
     let total = caught.len() + missed.len() + unviable.len() + timeouts.len();
-    let mut score = Table::new("score", "Score", &["caught", "missed", "unviable", "timeout", "total", "caught / viable"]);
+    let mut score = Table::new(
+        "score",
+        "Score",
+        &[
+            "caught",
+            "missed",
+            "unviable",
+            "timeout",
+            "total",
+            "caught / viable",
+        ],
+    );
     let viable = caught.len() + missed.len() + timeouts.len();
     score.row(vec![
         caught.len().to_string(),
@@ -84,25 +129,47 @@ fn build_report(
         unviable.len().to_string(),
         timeouts.len().to_string(),
         total.to_string(),
-        format!("{:.1}%", 100.0 * (caught.len() + timeouts.len()) as f64 / viable.max(1) as f64),
+        format!(
+            "{:.1}%",
+            100.0 * (caught.len() + timeouts.len()) as f64 / viable.max(1) as f64
+        ),
     ]);
     report.table(score);
     let mut gaps = 0u64;
     let mut table = Table::new("missed", "Missed mutants", &["mutant", "verdict"]);
     for m in missed {
-        let reason = equivalent.iter().find(|(k, _)| m.contains(k.as_str())).map(|(_, v)| format!("equivalent: {v}"));
+        let reason = equivalent
+            .iter()
+            .find(|(k, _)| m.contains(k.as_str()))
+            .map(|(_, v)| format!("equivalent: {v}"));
         if reason.is_none() {
             gaps += 1;
         }
-        table.row(vec![format!("`{m}`"), reason.unwrap_or_else(|| "GAP: no test kills it".into())]);
+        table.row(vec![
+            format!("`{m}`"),
+            reason.unwrap_or_else(|| "GAP: no test kills it".into()),
+        ]);
     }
     report.table(table);
     report.plot(Plot {
         stem: "score".into(),
         title: "cargo-mutants outcomes".into(),
         kind: PlotKind::Bars {
-            categories: vec!["caught".into(), "missed".into(), "unviable".into(), "timeout".into()],
-            series: vec![("mutants".into(), vec![caught.len() as f64, missed.len() as f64, unviable.len() as f64, timeouts.len() as f64])],
+            categories: vec![
+                "caught".into(),
+                "missed".into(),
+                "unviable".into(),
+                "timeout".into(),
+            ],
+            series: vec![(
+                "mutants".into(),
+                vec![
+                    caught.len() as f64,
+                    missed.len() as f64,
+                    unviable.len() as f64,
+                    timeouts.len() as f64,
+                ],
+            )],
             y_label: "mutants".into(),
             log_y: false,
         },
@@ -117,5 +184,8 @@ fn build_report(
         unviable.len(),
         timeouts.len()
     ));
-    Outcome { report, failures: gaps }
+    Outcome {
+        report,
+        failures: gaps,
+    }
 }

@@ -30,15 +30,33 @@ pub struct ExperimentFile {
 /// Reads and parses `dir/NAME.toml`. Errors name the file and the field (or line).
 pub fn load(dir: &Path, name: &str) -> Result<(PathBuf, ExperimentFile), ConfigError> {
     let file = dir.join(format!("{name}.toml"));
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') || name.is_empty() {
-        return Err(ConfigError::new(&file, "name", format!("`{name}` is not an experiment name")));
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        || name.is_empty()
+    {
+        return Err(ConfigError::new(
+            &file,
+            "name",
+            format!("`{name}` is not an experiment name"),
+        ));
     }
     let text = std::fs::read_to_string(&file).map_err(|e| {
-        let known = list(dir).map(|v| v.into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(", ")).unwrap_or_default();
-        ConfigError::new(&file, "-", format!("unknown experiment `{name}` ({e}); known: {known}"))
+        let known = list(dir)
+            .map(|v| v.into_iter().map(|(n, _)| n).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default();
+        ConfigError::new(
+            &file,
+            "-",
+            format!("unknown experiment `{name}` ({e}); known: {known}"),
+        )
     })?;
     let parsed: ExperimentFile = toml::from_str(&text).map_err(|e| {
-        let span = e.span().map(|s| line_of(&text, s.start)).map(|l| format!(" (line {l})")).unwrap_or_default();
+        let span = e
+            .span()
+            .map(|s| line_of(&text, s.start))
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default();
         let field = e.message().split('`').nth(1).unwrap_or("-").to_string();
         ConfigError::new(&file, &field, format!("{}{span}", e.message()))
     })?;
@@ -58,7 +76,13 @@ pub fn list(dir: &Path) -> std::io::Result<Vec<(String, String)>> {
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
             continue;
         }
-        let Some(name) = path.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { continue };
+        let Some(name) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
         let desc = match load(dir, &name) {
             Ok((_, f)) => f.description,
             Err(e) => format!("(unreadable: {e})"),

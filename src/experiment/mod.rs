@@ -7,10 +7,13 @@
 
 pub mod cargo_mutants;
 pub mod config;
+pub mod gpu_parity;
+pub mod gpu_timing;
 pub mod mutations;
 pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
+pub mod sanitize;
 
 use std::path::PathBuf;
 
@@ -44,8 +47,14 @@ pub struct Context {
 impl Context {
     /// The parameter `key`, or an error naming the file and the field.
     pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<T, ConfigError> {
-        let value = self.params.get(key).ok_or_else(|| ConfigError::new(&self.file, key, "missing"))?;
-        value.clone().try_into().map_err(|e: toml::de::Error| ConfigError::new(&self.file, key, e.message()))
+        let value = self
+            .params
+            .get(key)
+            .ok_or_else(|| ConfigError::new(&self.file, key, "missing"))?;
+        value
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::new(&self.file, key, e.message()))
     }
 
     /// The parameter `key`, or `default` when the file does not set it.
@@ -78,8 +87,10 @@ impl Context {
     pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
         let bar = ProgressBar::new(len);
         bar.set_style(
-            ProgressStyle::with_template("{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(what.to_string());
         bar
@@ -101,7 +112,11 @@ pub struct ConfigError {
 impl ConfigError {
     /// An error about `field` of `file`.
     pub fn new(file: &std::path::Path, field: &str, reason: impl Into<String>) -> ConfigError {
-        ConfigError { file: file.display().to_string(), field: field.into(), reason: reason.into() }
+        ConfigError {
+            file: file.display().to_string(),
+            field: field.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -124,7 +139,15 @@ pub fn runner(name: &str) -> Option<Runner> {
         "pipeline-plans" => pipeline_plans::run,
         "mutations" => mutations::run,
         "cargo-mutants" => cargo_mutants::run,
+        "gpu-parity" => gpu_parity::run,
+        "gpu-timing" => gpu_timing::run,
+        "float-vif-parity" => crate::vif::parity::run,
+        "float-vif-replay" => crate::vif::replay::run,
+        "float-vif-replay-host" => crate::vif::replay_host::run,
+        "float-vif-timing" => crate::vif::timing::run,
         "ssimulacra2-crate" => crate::ssimulacra2::crate_check::run,
+        "ssimulacra2-parity" => crate::ssimulacra2::parity::run,
+        "ssimulacra2-timing" => crate::ssimulacra2::timing::run,
         _ => return None,
     };
     Some(r)

@@ -36,7 +36,10 @@ fn budget(ctx: &Context) -> Result<Budget> {
 }
 
 fn rust_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
-    let bar = ctx.progress((Mutant::ALL.len() * Check::ALL.len()) as u64, "rust mutants");
+    let bar = ctx.progress(
+        (Mutant::ALL.len() * Check::ALL.len()) as u64,
+        "rust mutants",
+    );
     let rows = Mutant::ALL
         .iter()
         .map(|&m| {
@@ -48,7 +51,11 @@ fn rust_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
                     Some(t)
                 })
                 .collect();
-            MatrixRow { implementation: "rust".into(), mutant: m, cells }
+            MatrixRow {
+                implementation: "rust".into(),
+                mutant: m,
+                cells,
+            }
         })
         .collect();
     bar.finish_and_clear();
@@ -78,12 +85,30 @@ struct PlanRow {
 fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
     let sizes: Vec<usize> = ctx.get("plan_sizes")?;
     let kinds = InputKind::ALL;
-    let mut rows: Vec<PlanRow> = b.plans.iter().map(|p| PlanRow { plan: p.clone(), sums: 0, identical: 0, fallback: 0, chunks: 0, seconds: 0.0 }).collect();
+    let mut rows: Vec<PlanRow> = b
+        .plans
+        .iter()
+        .map(|p| PlanRow {
+            plan: p.clone(),
+            sums: 0,
+            identical: 0,
+            fallback: 0,
+            chunks: 0,
+            seconds: 0.0,
+        })
+        .collect();
     let bar = ctx.progress((kinds.len() * sizes.len()) as u64, "plan mutants");
     for (i, &kind) in kinds.iter().enumerate() {
         for &n in &sizes {
             let t = Instant::now();
-            let cases = pipeline_cases::<F64, Mutant>(&Mutant::None, kind, kinds[(i + 1) % kinds.len()], n, &b.plans, b.seed);
+            let cases = pipeline_cases::<F64, Mutant>(
+                &Mutant::None,
+                kind,
+                kinds[(i + 1) % kinds.len()],
+                n,
+                &b.plans,
+                b.seed,
+            );
             let _ = t;
             for (row, c) in rows.iter_mut().zip(cases) {
                 if !c.identical {
@@ -105,13 +130,25 @@ fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
 fn cell_text(t: &Option<Tally>, is_none: bool) -> (String, Option<f64>) {
     match t {
         None => ("n/a".into(), None),
-        Some(t) if t.failures > 0 => (format!("killed@{}", thousands(t.first_failure.unwrap_or(0) + 1)), Some(if is_none { 0.0 } else { 1.0 })),
+        Some(t) if t.failures > 0 => (
+            format!("killed@{}", thousands(t.first_failure.unwrap_or(0) + 1)),
+            Some(if is_none { 0.0 } else { 1.0 }),
+        ),
         Some(_) => ("survived".into(), Some(if is_none { 1.0 } else { 0.5 })),
     }
 }
 
-fn build_report(ctx: &Context, b: &Budget, rows: &[MatrixRow], device: &super::mutations_extra::DeviceColumn, plans: &[PlanRow]) -> Outcome {
-    let mut report = Report::new(&ctx.name, "Mutation testing: kill matrix of named mutants, and plan mutants");
+fn build_report(
+    ctx: &Context,
+    b: &Budget,
+    rows: &[MatrixRow],
+    device: &super::mutations_extra::DeviceColumn,
+    plans: &[PlanRow],
+) -> Outcome {
+    let mut report = Report::new(
+        &ctx.name,
+        "Mutation testing: kill matrix of named mutants, and plan mutants",
+    );
     report.text(format!(
         "Every named mutant breaks one rule of the algebra (see `src/mutant.rs`; the CUDA header takes the same mutants as `-DBINADE_MUTANT=<code>`). \
          Each check of the battery runs on every mutant with the same budget: {} one-term samples per class, pipelines on every input kind at sizes {:?} with {} plans, every pair (and triple) of the tiny formats. \
@@ -122,7 +159,11 @@ fn build_report(ctx: &Context, b: &Budget, rows: &[MatrixRow], device: &super::m
         b.seed,
         ctx.mode()
     ));
-    let mut headers: Vec<String> = vec!["implementation".into(), "mutant".into(), "what it breaks".into()];
+    let mut headers: Vec<String> = vec![
+        "implementation".into(),
+        "mutant".into(),
+        "what it breaks".into(),
+    ];
     headers.extend(Check::ALL.iter().map(|c| c.name().to_string()));
     headers.push("device pipeline (H200)".into());
     headers.push("first killed by".into());
@@ -134,7 +175,11 @@ fn build_report(ctx: &Context, b: &Budget, rows: &[MatrixRow], device: &super::m
     let mut heat_labels = Vec::new();
     for row in rows {
         let is_none = row.mutant == Mutant::None;
-        let mut cells = vec![row.implementation.clone(), row.mutant.name().to_string(), row.mutant.description().to_string()];
+        let mut cells = vec![
+            row.implementation.clone(),
+            row.mutant.name().to_string(),
+            row.mutant.description().to_string(),
+        ];
         let mut values = Vec::new();
         let mut labels = Vec::new();
         for t in &row.cells {
@@ -148,9 +193,16 @@ fn build_report(ctx: &Context, b: &Budget, rows: &[MatrixRow], device: &super::m
         let killers: Vec<(&'static str, u64)> = Check::ALL
             .iter()
             .zip(&row.cells)
-            .filter_map(|(c, t)| t.as_ref().filter(|t| t.failures > 0).map(|t| (c.name(), t.first_failure.unwrap_or(0) + 1)))
+            .filter_map(|(c, t)| {
+                t.as_ref()
+                    .filter(|t| t.failures > 0)
+                    .map(|t| (c.name(), t.first_failure.unwrap_or(0) + 1))
+            })
             .collect();
-        let first = killers.first().map(|(c, n)| format!("{c} after {} samples", thousands(*n))).unwrap_or_else(|| "-".into());
+        let first = killers
+            .first()
+            .map(|(c, n)| format!("{c} after {} samples", thousands(*n)))
+            .unwrap_or_else(|| "-".into());
         cells.push(first);
         let killed = !killers.is_empty();
         if !is_none && !killed {
@@ -172,17 +224,38 @@ fn build_report(ctx: &Context, b: &Budget, rows: &[MatrixRow], device: &super::m
         kind: PlotKind::Heatmap { rows: heat_rows, cols: Check::ALL.iter().map(|c| c.name().to_string()).collect(), values: heat_values, labels: heat_labels },
     });
 
-    let mut pt = Table::new("plan-mutants", "Plan mutants: every result must stay identical; the cost is term-by-term chunks", &["plan", "sums", "identical", "chunks", "term-by-term chunks", "pipeline seconds (all sums)"]);
+    let mut pt = Table::new(
+        "plan-mutants",
+        "Plan mutants: every result must stay identical; the cost is term-by-term chunks",
+        &[
+            "plan",
+            "sums",
+            "identical",
+            "chunks",
+            "term-by-term chunks",
+            "pipeline seconds (all sums)",
+        ],
+    );
     let mut plan_failures = 0;
     for p in plans {
         plan_failures += p.sums - p.identical;
-        pt.row(vec![p.plan.name(), p.sums.to_string(), p.identical.to_string(), thousands(p.chunks), thousands(p.fallback), format!("{:.3}", p.seconds)]);
+        pt.row(vec![
+            p.plan.name(),
+            p.sums.to_string(),
+            p.identical.to_string(),
+            thousands(p.chunks),
+            thousands(p.fallback),
+            format!("{:.3}", p.seconds),
+        ]);
     }
     report.table(pt);
     report.text(super::mutations_extra::cargo_mutants_section());
-    failures += plan_failures;
+    failures += plan_failures + device.failures;
     let named: Vec<&MatrixRow> = rows.iter().filter(|r| r.mutant != Mutant::None).collect();
-    let killed = named.iter().filter(|r| r.cells.iter().flatten().any(|t| t.failures > 0)).count();
+    let killed = named
+        .iter()
+        .filter(|r| r.cells.iter().flatten().any(|t| t.failures > 0))
+        .count();
     report.headline(format!(
         "{} of {} named mutants killed (Rust algebra and host-compiled header); {} plan mutants changed {} of {} results",
         killed,

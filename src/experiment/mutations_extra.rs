@@ -3,12 +3,42 @@
 
 use super::mutations::MatrixRow;
 use super::Context;
-use crate::kill::Budget;
+use crate::device_header::HeaderAlgebra;
+use crate::format::{same_result, F64};
+use crate::gpu::{Gpu, GpuOrderedSum};
+use crate::inputs::InputKind;
+use crate::kill::{run_wide, Budget, Check};
 use crate::mutant::Mutant;
+use crate::report::thousands;
+use crate::walk::{chunk_sums, loop_sum};
 
-/// Kill-matrix rows for the CUDA header compiled for the host (f64 and f32 checks).
-pub fn header_rows(_ctx: &Context, _b: &Budget) -> Vec<MatrixRow> {
-    Vec::new()
+/// Kill-matrix rows for the CUDA header compiled for the host (the f64 and f32 checks; the
+/// tiny-format checks are not applicable to it).
+pub fn header_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
+    let bar = ctx.progress(
+        (Mutant::ALL.len() * Check::ALL.len()) as u64,
+        "header mutants",
+    );
+    let rows = Mutant::ALL
+        .iter()
+        .map(|&m| {
+            let alg = HeaderAlgebra(m);
+            let cells = Check::ALL
+                .iter()
+                .map(|&c| {
+                    bar.inc(1);
+                    run_wide(c, &alg, b)
+                })
+                .collect();
+            MatrixRow {
+                implementation: "header (host build)".into(),
+                mutant: m,
+                cells,
+            }
+        })
+        .collect();
+    bar.finish_and_clear();
+    rows
 }
 
 /// The device column: per mutant, whether the device pipeline killed it.
@@ -17,6 +47,9 @@ pub struct DeviceColumn {
     pub cells: Vec<(Mutant, String)>,
     /// A paragraph on how the column was filled, or why it was not.
     pub note: String,
+    /// Wrong results of the correct build, and device errors. (A mutant that survives the
+    /// device pipeline is not a failure by itself: the kill matrix asks for one killing check.)
+    pub failures: u64,
 }
 
 impl DeviceColumn {
@@ -25,16 +58,87 @@ impl DeviceColumn {
         if !implementation.starts_with("header") {
             return "n/a".into();
         }
-        self.cells.iter().find(|(x, _)| *x == m).map(|(_, c)| c.clone()).unwrap_or_else(|| "not run".into())
+        self.cells
+            .iter()
+            .find(|(x, _)| *x == m)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_else(|| "not run".into())
     }
 }
 
-/// Runs every mutant of the header on the device, when one is present.
-pub fn device_rows(_ctx: &Context, _b: &Budget) -> DeviceColumn {
-    DeviceColumn { cells: Vec::new(), note: "Device column: not run (this build has no GPU pipeline).".into() }
+/// Runs every mutant of the header as NVRTC-compiled kernels on the device, when one is
+/// present: every input kind at the budget's sizes with every plan, against the loop.
+pub fn device_rows(ctx: &Context, b: &Budget) -> DeviceColumn {
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return DeviceColumn {
+                cells: Vec::new(),
+                note: format!("Device column: not run on this machine ({e}). It is filled by running this experiment on the H200."),
+                failures: 0,
+            }
+        }
+    };
+    let bar = ctx.progress(Mutant::ALL.len() as u64, "device mutants");
+    let mut cells = Vec::new();
+    let mut failures = 0;
+    for m in Mutant::ALL {
+        let text = match device_check(&gpu, m, b) {
+            Ok((sums, Some(first))) => {
+                failures += (m == Mutant::None) as u64;
+                format!(
+                    "killed@{} (of {} sums)",
+                    thousands(first + 1),
+                    thousands(sums)
+                )
+            }
+            Ok((sums, None)) => format!("survived ({} sums)", thousands(sums)),
+            Err(e) => {
+                failures += 1;
+                format!("error: {}", format!("{e:#}").lines().next().unwrap_or(""))
+            }
+        };
+        cells.push((m, text));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    DeviceColumn {
+        cells,
+        note: format!(
+            "Device column: each mutant's header compiled by NVRTC (`-DBINADE_MUTANT=<code>`, `--fmad=false`) for {} ({}), run over every input kind at sizes {:?} with every plan; `killed@N` is the first of the device's sums whose bits differ from the loop's.",
+            gpu.name, gpu.arch, b.sizes
+        ),
+        failures,
+    }
 }
 
-/// The `cargo-mutants` score, read from `reports/cargo-mutants/outcomes.csv` when that
+/// Device sums of one mutant build: (sums checked, index of the first wrong one).
+fn device_check(gpu: &Gpu, m: Mutant, b: &Budget) -> anyhow::Result<(u64, Option<u64>)> {
+    let sum = GpuOrderedSum::new(gpu, m)?;
+    let kinds = InputKind::ALL;
+    let mut count = 0u64;
+    let mut first = None;
+    for (i, &kind) in kinds.iter().enumerate() {
+        for &n in &b.sizes {
+            let terms = kind.generate::<F64>(n, b.seed);
+            let stale = chunk_sums::<F64>(&kinds[(i + 1) % kinds.len()].generate::<F64>(n, b.seed));
+            let want = loop_sum::<F64>(&terms).to_bits();
+            for plan in &b.plans {
+                let got = sum.sums_of(&terms, std::slice::from_ref(&(0..n)), plan, Some(&stale))?;
+                let same = got
+                    .first()
+                    .is_some_and(|g| same_result::<F64>(g.total.to_bits(), want));
+                if !same && first.is_none() {
+                    first = Some(count);
+                }
+                count += 1;
+            }
+        }
+    }
+    Ok((count, first))
+}
+
+/// The `cargo-mutants` score, read from `reports/cargo-mutants/README.md` when that
 /// experiment has been run.
 pub fn cargo_mutants_section() -> String {
     match std::fs::read_to_string("reports/cargo-mutants/README.md") {

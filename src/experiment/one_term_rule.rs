@@ -22,16 +22,21 @@ struct FormatRun {
 }
 
 fn random_part<F: Format>(ctx: &Context, per_class: u64) -> FormatRun {
-    let bar = ctx.progress(SampleClass::ALL.len() as u64 * 2, &format!("{} samples", F::NAME));
+    let bar = ctx.progress(
+        SampleClass::ALL.len() as u64 * 2,
+        &format!("{} samples", F::NAME),
+    );
     let mut rows = Vec::new();
     let (mut native_seconds, mut mpfr_seconds) = (0.0, 0.0);
     for class in SampleClass::ALL {
         let t = Instant::now();
-        let native = one_term::<F, Mutant>(&Mutant::None, class, per_class, ctx.seed, Reference::Native);
+        let native =
+            one_term::<F, Mutant>(&Mutant::None, class, per_class, ctx.seed, Reference::Native);
         native_seconds += t.elapsed().as_secs_f64();
         bar.inc(1);
         let t = Instant::now();
-        let mpfr = one_term::<F, Mutant>(&Mutant::None, class, per_class, ctx.seed, Reference::Mpfr);
+        let mpfr =
+            one_term::<F, Mutant>(&Mutant::None, class, per_class, ctx.seed, Reference::Mpfr);
         mpfr_seconds += t.elapsed().as_secs_f64();
         bar.inc(1);
         for tally in [&native, &mpfr] {
@@ -42,7 +47,12 @@ fn random_part<F: Format>(ctx: &Context, per_class: u64) -> FormatRun {
         rows.push((class, native, mpfr));
     }
     bar.finish_and_clear();
-    FormatRun { name: F::NAME, rows, native_seconds, mpfr_seconds }
+    FormatRun {
+        name: F::NAME,
+        rows,
+        native_seconds,
+        mpfr_seconds,
+    }
 }
 
 fn exhaustive<F: Format>(triples: bool) -> (&'static str, Tally, Option<Tally>, f64) {
@@ -56,7 +66,8 @@ fn exhaustive<F: Format>(triples: bool) -> (&'static str, Tally, Option<Tally>, 
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let samples = ctx.sample_count()?;
     let formats: Vec<String> = ctx.get_or("formats", vec!["f64".to_string(), "f32".to_string()])?;
-    let tiny: Vec<String> = ctx.get_or("exhaustive", vec!["e4m3".to_string(), "e5m2".to_string()])?;
+    let tiny: Vec<String> =
+        ctx.get_or("exhaustive", vec!["e4m3".to_string(), "e5m2".to_string()])?;
     let triples: Vec<String> = ctx.get_or("triples", vec!["e4m3".to_string()])?;
     let per_class = samples.div_ceil(SampleClass::ALL.len() as u64);
 
@@ -65,7 +76,11 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         runs.push(match f.as_str() {
             "f64" => random_part::<F64>(ctx, per_class),
             "f32" => random_part::<F32>(ctx, per_class),
-            other => bail!(super::ConfigError::new(&ctx.file, "formats", format!("unknown format `{other}` (f64, f32)"))),
+            other => bail!(super::ConfigError::new(
+                &ctx.file,
+                "formats",
+                format!("unknown format `{other}` (f64, f32)")
+            )),
         });
     }
     let mut tiny_runs = Vec::new();
@@ -75,13 +90,22 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "e4m3" => exhaustive::<E4M3>(tri),
             "e5m2" => exhaustive::<E5M2>(tri),
             "e5m6" => exhaustive::<E5M6>(tri),
-            other => bail!(super::ConfigError::new(&ctx.file, "exhaustive", format!("unknown tiny format `{other}` (e4m3, e5m2, e5m6)"))),
+            other => bail!(super::ConfigError::new(
+                &ctx.file,
+                "exhaustive",
+                format!("unknown tiny format `{other}` (e4m3, e5m2, e5m6)")
+            )),
         });
     }
     Ok(build_report(ctx, &runs, &tiny_runs, per_class))
 }
 
-fn build_report(ctx: &Context, runs: &[FormatRun], tiny: &[(&'static str, Tally, Option<Tally>, f64)], per_class: u64) -> Outcome {
+fn build_report(
+    ctx: &Context,
+    runs: &[FormatRun],
+    tiny: &[(&'static str, Tally, Option<Tally>, f64)],
+    per_class: u64,
+) -> Outcome {
     let mut report = Report::new(&ctx.name, "One-term rule against the native add and MPFR");
     report.text(format!(
         "Each sample is a start `s` in binade `e`, a term `x` drawn to hit one rule (class), and the unit of `x` for `e`. \
@@ -91,14 +115,31 @@ fn build_report(ctx: &Context, runs: &[FormatRun], tiny: &[(&'static str, Tally,
         thousands(per_class),
         ctx.mode()
     ));
-    let mut table = Table::new("samples", "Random samples by class", &["format", "class", "samples", "applied", "refused", "mismatches vs native", "mismatches vs MPFR", "first failure"]);
+    let mut table = Table::new(
+        "samples",
+        "Random samples by class",
+        &[
+            "format",
+            "class",
+            "samples",
+            "applied",
+            "refused",
+            "mismatches vs native",
+            "mismatches vs MPFR",
+            "first failure",
+        ],
+    );
     let mut failures = 0u64;
     let mut total = 0u64;
     for run in runs {
         for (class, native, mpfr) in &run.rows {
             failures += native.failures + mpfr.failures;
             total += native.samples;
-            let first = native.example.clone().or(mpfr.example.clone()).unwrap_or_else(|| "-".into());
+            let first = native
+                .example
+                .clone()
+                .or(mpfr.example.clone())
+                .unwrap_or_else(|| "-".into());
             table.row(vec![
                 run.name.into(),
                 class.name().into(),
@@ -113,22 +154,64 @@ fn build_report(ctx: &Context, runs: &[FormatRun], tiny: &[(&'static str, Tally,
     }
     report.table(table);
 
-    let mut speed = Table::new("speed", "Samples per second (all classes, rayon on every core)", &["format", "samples", "native check s", "native samples/s", "MPFR check s", "MPFR samples/s"]);
+    let mut speed = Table::new(
+        "speed",
+        "Samples per second (all classes, rayon on every core)",
+        &[
+            "format",
+            "samples",
+            "native check s",
+            "native samples/s",
+            "MPFR check s",
+            "MPFR samples/s",
+        ],
+    );
     let mut speeds = Vec::new();
     for run in runs {
         let n: u64 = run.rows.iter().map(|r| r.1.samples).sum();
         let (ns, ms) = (n as f64 / run.native_seconds, n as f64 / run.mpfr_seconds);
-        speeds.push(format!("{}: native {:.1}M/s, MPFR {:.1}M/s", run.name, ns / 1e6, ms / 1e6));
-        speed.row(vec![run.name.into(), thousands(n), format!("{:.2}", run.native_seconds), format!("{:.0}", ns), format!("{:.2}", run.mpfr_seconds), format!("{:.0}", ms)]);
+        speeds.push(format!(
+            "{}: native {:.1}M/s, MPFR {:.1}M/s",
+            run.name,
+            ns / 1e6,
+            ms / 1e6
+        ));
+        speed.row(vec![
+            run.name.into(),
+            thousands(n),
+            format!("{:.2}", run.native_seconds),
+            format!("{:.0}", ns),
+            format!("{:.2}", run.mpfr_seconds),
+            format!("{:.0}", ms),
+        ]);
     }
     report.table(speed);
 
-    let mut ex = Table::new("exhaustive", "Exhaustive checks on tiny formats", &["format", "pairs", "pairs applied", "pair failures", "triples", "triples applied", "triple failures", "seconds"]);
+    let mut ex = Table::new(
+        "exhaustive",
+        "Exhaustive checks on tiny formats",
+        &[
+            "format",
+            "pairs",
+            "pairs applied",
+            "pair failures",
+            "triples",
+            "triples applied",
+            "triple failures",
+            "seconds",
+        ],
+    );
     let mut pairs_total = 0u64;
     for (name, pairs, tri, secs) in tiny {
         failures += pairs.failures + tri.as_ref().map_or(0, |t| t.failures);
         pairs_total += pairs.samples;
-        for e in [&pairs.example, &tri.as_ref().and_then(|t| t.example.clone())].into_iter().flatten() {
+        for e in [
+            &pairs.example,
+            &tri.as_ref().and_then(|t| t.example.clone()),
+        ]
+        .into_iter()
+        .flatten()
+        {
             eprintln!("one-term-rule: FAILURE {e}");
         }
         ex.row(vec![
@@ -144,16 +227,37 @@ fn build_report(ctx: &Context, runs: &[FormatRun], tiny: &[(&'static str, Tally,
     }
     report.table(ex);
 
-    let categories: Vec<String> = SampleClass::ALL.iter().map(|c| c.name().to_string()).collect();
+    let categories: Vec<String> = SampleClass::ALL
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
     let series: Vec<(String, Vec<f64>)> = runs
         .iter()
-        .map(|r| (format!("{} applied", r.name), r.rows.iter().map(|(_, t, _)| t.applied as f64).collect()))
-        .chain(runs.iter().map(|r| (format!("{} refused", r.name), r.rows.iter().map(|(_, t, _)| (t.samples - t.applied) as f64).collect())))
+        .map(|r| {
+            (
+                format!("{} applied", r.name),
+                r.rows.iter().map(|(_, t, _)| t.applied as f64).collect(),
+            )
+        })
+        .chain(runs.iter().map(|r| {
+            (
+                format!("{} refused", r.name),
+                r.rows
+                    .iter()
+                    .map(|(_, t, _)| (t.samples - t.applied) as f64)
+                    .collect(),
+            )
+        }))
         .collect();
     report.plot(Plot {
         stem: "samples-per-class".into(),
         title: "One-term samples per class (applied vs refused)".into(),
-        kind: PlotKind::Bars { categories, series, y_label: "samples".into(), log_y: true },
+        kind: PlotKind::Bars {
+            categories,
+            series,
+            y_label: "samples".into(),
+            log_y: true,
+        },
     });
     report.headline(format!(
         "{} random samples and {} exhaustive pairs: {} mismatches; {}",

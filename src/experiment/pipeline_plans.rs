@@ -25,30 +25,61 @@ struct Params {
 
 fn params(ctx: &Context) -> Result<Params> {
     let formats: Vec<String> = ctx.get_or("formats", vec!["f64".to_string()])?;
-    let kinds: Vec<String> = ctx.get_or("kinds", InputKind::ALL.iter().map(|k| k.name().to_string()).collect())?;
+    let kinds: Vec<String> = ctx.get_or(
+        "kinds",
+        InputKind::ALL
+            .iter()
+            .map(|k| k.name().to_string())
+            .collect(),
+    )?;
     let kinds = kinds
         .iter()
-        .map(|k| k.parse::<InputKind>().map_err(|e| ConfigError::new(&ctx.file, "kinds", e)))
+        .map(|k| {
+            k.parse::<InputKind>()
+                .map_err(|e| ConfigError::new(&ctx.file, "kinds", e))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let sizes: Vec<usize> = ctx.get_or("sizes", STANDARD_SIZES.to_vec())?;
-    let plans: Vec<String> = ctx.get_or("plans", PlanKind::standard(ctx.seed).iter().map(|p| p.name()).collect())?;
+    let plans: Vec<String> = ctx.get_or(
+        "plans",
+        PlanKind::standard(ctx.seed)
+            .iter()
+            .map(|p| p.name())
+            .collect(),
+    )?;
     let plans = plans
         .iter()
-        .map(|p| p.parse::<PlanKind>().map_err(|e| ConfigError::new(&ctx.file, "plans", e)))
+        .map(|p| {
+            p.parse::<PlanKind>()
+                .map_err(|e| ConfigError::new(&ctx.file, "plans", e))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     if kinds.is_empty() || sizes.is_empty() || plans.is_empty() {
-        bail!(ConfigError::new(&ctx.file, "kinds/sizes/plans", "must not be empty"));
+        bail!(ConfigError::new(
+            &ctx.file,
+            "kinds/sizes/plans",
+            "must not be empty"
+        ));
     }
-    Ok(Params { formats, kinds, sizes, plans })
+    Ok(Params {
+        formats,
+        kinds,
+        sizes,
+        plans,
+    })
 }
 
 fn cases_for<F: Format>(ctx: &Context, p: &Params) -> Vec<PipelineCase> {
-    let bar = ctx.progress((p.kinds.len() * p.sizes.len()) as u64, &format!("{} pipelines", F::NAME));
+    let bar = ctx.progress(
+        (p.kinds.len() * p.sizes.len()) as u64,
+        &format!("{} pipelines", F::NAME),
+    );
     let mut out = Vec::new();
     for (i, &kind) in p.kinds.iter().enumerate() {
         let stale = p.kinds[(i + 1) % p.kinds.len()];
         for &n in &p.sizes {
-            let cases = pipeline_cases::<F, Mutant>(&Mutant::None, kind, stale, n, &p.plans, ctx.seed);
+            let cases =
+                pipeline_cases::<F, Mutant>(&Mutant::None, kind, stale, n, &p.plans, ctx.seed);
             for c in cases.iter().filter(|c| !c.identical) {
                 eprintln!(
                     "pipeline-plans: MISMATCH format {} kind {} n {} plan {} seed {}: loop {:#x}, walk {:#x}",
@@ -69,9 +100,19 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut all: Vec<(&'static str, PipelineCase)> = Vec::new();
     for f in &p.formats {
         let cases = match f.as_str() {
-            "f64" => cases_for::<F64>(ctx, &p).into_iter().map(|c| ("f64", c)).collect::<Vec<_>>(),
-            "f32" => cases_for::<F32>(ctx, &p).into_iter().map(|c| ("f32", c)).collect(),
-            other => bail!(ConfigError::new(&ctx.file, "formats", format!("unknown format `{other}` (f64, f32)"))),
+            "f64" => cases_for::<F64>(ctx, &p)
+                .into_iter()
+                .map(|c| ("f64", c))
+                .collect::<Vec<_>>(),
+            "f32" => cases_for::<F32>(ctx, &p)
+                .into_iter()
+                .map(|c| ("f32", c))
+                .collect(),
+            other => bail!(ConfigError::new(
+                &ctx.file,
+                "formats",
+                format!("unknown format `{other}` (f64, f32)")
+            )),
         };
         all.extend(cases);
     }
@@ -79,7 +120,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
 }
 
 fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)]) -> Outcome {
-    let mut report = Report::new(&ctx.name, "The host pipeline on every input kind, size and plan");
+    let mut report = Report::new(
+        &ctx.name,
+        "The host pipeline on every input kind, size and plan",
+    );
     let failures = all.iter().filter(|(_, c)| !c.identical).count() as u64;
     let largest = *p.sizes.iter().max().unwrap_or(&0);
     report.text(format!(
@@ -101,23 +145,55 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
         e.2 += c.fallback as u64;
         e.3 += (c.applied + c.fallback) as u64;
     }
-    let mut summary = Table::new("plans", "Per plan: sums bit-identical to the loop, and term-by-term chunks", &["plan", "sums", "identical", "chunks", "term-by-term chunks", "share term by term"]);
+    let mut summary = Table::new(
+        "plans",
+        "Per plan: sums bit-identical to the loop, and term-by-term chunks",
+        &[
+            "plan",
+            "sums",
+            "identical",
+            "chunks",
+            "term-by-term chunks",
+            "share term by term",
+        ],
+    );
     for plan in &p.plans {
         if let Some((n, same, fb, chunks)) = by_plan.get(&plan.name()) {
-            summary.row(vec![plan.name(), n.to_string(), same.to_string(), thousands(*chunks), thousands(*fb), format!("{:.2}%", 100.0 * *fb as f64 / (*chunks).max(1) as f64)]);
+            summary.row(vec![
+                plan.name(),
+                n.to_string(),
+                same.to_string(),
+                thousands(*chunks),
+                thousands(*fb),
+                format!("{:.2}%", 100.0 * *fb as f64 / (*chunks).max(1) as f64),
+            ]);
         }
     }
     report.table(summary);
 
     // Fallback chunks per kind and plan at the largest size (first format).
     let first = p.formats.first().map(String::as_str).unwrap_or("f64");
-    let mut grid = Table::new("fallback-largest", &format!("Term-by-term chunks of {} at n = {} ({} chunks)", first, thousands(largest as u64), thousands(chunk_count(largest) as u64)), &[]);
-    grid.headers = std::iter::once("input kind".to_string()).chain(p.plans.iter().map(|p| p.name())).collect();
-    let mut series: Vec<(String, Vec<f64>)> = p.plans.iter().map(|pl| (pl.name(), Vec::new())).collect();
+    let mut grid = Table::new(
+        "fallback-largest",
+        &format!(
+            "Term-by-term chunks of {} at n = {} ({} chunks)",
+            first,
+            thousands(largest as u64),
+            thousands(chunk_count(largest) as u64)
+        ),
+        &[],
+    );
+    grid.headers = std::iter::once("input kind".to_string())
+        .chain(p.plans.iter().map(|p| p.name()))
+        .collect();
+    let mut series: Vec<(String, Vec<f64>)> =
+        p.plans.iter().map(|pl| (pl.name(), Vec::new())).collect();
     for kind in &p.kinds {
         let mut row = vec![kind.name().to_string()];
         for (j, plan) in p.plans.iter().enumerate() {
-            let c = all.iter().find(|(f, c)| *f == first && c.input == *kind && c.n == largest && c.plan == *plan);
+            let c = all.iter().find(|(f, c)| {
+                *f == first && c.input == *kind && c.n == largest && c.plan == *plan
+            });
             let fb = c.map_or(0, |(_, c)| c.fallback);
             row.push(thousands(fb as u64));
             series[j].1.push(fb as f64);
@@ -128,12 +204,20 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
     report.plot(Plot {
         stem: "fallback-chunks".into(),
         title: format!("Term-by-term chunks per plan and input kind ({first}, n = {largest})"),
-        kind: PlotKind::Bars { categories: p.kinds.iter().map(|k| k.name().to_string()).collect(), series, y_label: "term-by-term chunks (log)".into(), log_y: true },
+        kind: PlotKind::Bars {
+            categories: p.kinds.iter().map(|k| k.name().to_string()).collect(),
+            series,
+            y_label: "term-by-term chunks (log)".into(),
+            log_y: true,
+        },
     });
 
     // Time at the largest size, tree-prefix plan.
     let mut timing = Table::new("timing", &format!("Time at n = {}: plain loop (one thread) against the pipeline (tree-prefix plan, rayon)", thousands(largest as u64)), &["format", "input kind", "loop ms", "pipeline ms", "pipeline / loop", "term-by-term chunks"]);
-    for (f, c) in all.iter().filter(|(_, c)| c.n == largest && c.plan == PlanKind::TreePrefix) {
+    for (f, c) in all
+        .iter()
+        .filter(|(_, c)| c.n == largest && c.plan == PlanKind::TreePrefix)
+    {
         timing.row(vec![
             (*f).into(),
             c.input.name().into(),
@@ -145,7 +229,23 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
     }
     report.table(timing);
 
-    let mut rows = Table::new("cases", "Every case", &["format", "input kind", "n", "plan", "identical", "applied chunks", "term-by-term chunks", "loop bits", "walk bits", "loop ms", "pipeline ms"]);
+    let mut rows = Table::new(
+        "cases",
+        "Every case",
+        &[
+            "format",
+            "input kind",
+            "n",
+            "plan",
+            "identical",
+            "applied chunks",
+            "term-by-term chunks",
+            "loop bits",
+            "walk bits",
+            "loop ms",
+            "pipeline ms",
+        ],
+    );
     rows.show_rows = Some(0);
     for (f, c) in all {
         rows.row(vec![
@@ -164,7 +264,10 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
     }
     report.table(rows);
 
-    let tree = by_plan.get(&PlanKind::TreePrefix.name()).copied().unwrap_or_default();
+    let tree = by_plan
+        .get(&PlanKind::TreePrefix.name())
+        .copied()
+        .unwrap_or_default();
     report.headline(format!(
         "{} of {} sums bit-identical to the loop ({} input kinds x {} sizes x {} plans x {} formats); tree-prefix plan adds {} of {} chunks term by term",
         all.len() as u64 - failures,

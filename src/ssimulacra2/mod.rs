@@ -16,14 +16,17 @@
 pub mod blur;
 pub mod compare;
 pub mod crate_check;
+pub mod device;
 #[cfg(ssim_host_terms)]
 pub mod host;
 pub mod layout;
+pub mod parity;
 pub mod pyramid;
 pub mod score;
 pub mod select;
 pub mod sums;
 pub mod terms;
+pub mod timing;
 pub mod xyb;
 pub mod yuv;
 

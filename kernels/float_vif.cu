@@ -1,0 +1,154 @@
+/* Float VIF kernels: the GPU twin of libvmaf's CPU float_vif, bit for bit. Each kernel is a
+ * thin loop-free wrapper over a function of kernels/float_vif.cuh at one index, so the host
+ * build of that header runs the same bodies. Taps arrive by value from the host routine that
+ * derives them (no tap is stored here).
+ *
+ * Compiled by NVRTC with --fmad=false, after kernels/binade.cuh and kernels/float_vif.cuh
+ * (the host passes the three texts as one source, FVIF_SINGLE_SOURCE defined).
+ *
+ * Replay switches, besides the header's: FVIF_SEGMENTS (threads per row of the row-parallel
+ * sum, default 128). */
+#ifndef FVIF_SINGLE_SOURCE
+#include "binade.cuh"
+#include "float_vif.cuh"
+#endif
+
+#ifndef FVIF_SEGMENTS
+#define FVIF_SEGMENTS 128
+#endif
+
+/* Filter then decimate, vertical step: row oi of the (h/2) x w output is the vertical pass
+ * at source row 2 oi. Grid: x over columns, y over output rows. */
+extern "C" __global__ void fvif_filter_dec_v(const float *src, int w, int h, struct fvif_taps t, float *tmp) {
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int oi = blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= w || oi >= h / 2) return;
+    tmp[(long long)oi * w + j] = fvif_vertical(&t, src, src, FVIF_PLAIN, w, h, 2 * oi, j);
+}
+
+/* Filter then decimate, horizontal step: output (oi, oj) is the horizontal pass of tmp's row
+ * oi at column 2 oj. */
+extern "C" __global__ void fvif_filter_dec_h(const float *tmp, int w, int oh, struct fvif_taps t, float *dst) {
+    int ow = w / 2;
+    int oj = blockIdx.x * blockDim.x + threadIdx.x;
+    int oi = blockIdx.y * blockDim.y + threadIdx.y;
+    if (oj >= ow || oi >= oh) return;
+    dst[(long long)oi * ow + oj] = fvif_horizontal(&t, tmp + (long long)oi * w, w, 2 * oj);
+}
+
+/* The five vertical passes of a scale into five consecutive w x h planes. */
+extern "C" __global__ void fvif_vertical5(const float *r, const float *d, int w, int h, struct fvif_taps t, float *v) {
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= w || i >= h) return;
+    fvif_vertical5_at(&t, r, d, w, h, i, j, v);
+}
+
+/* The horizontal passes and the statistic: every pixel's num and den terms, fp32, stored in
+ * `layout` (0 column by column, 1 row by row). */
+extern "C" __global__ void fvif_compute(const float *v, int w, int h, struct fvif_taps t, struct fvif_params p,
+                                        int layout, float *num, float *den) {
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= w || i >= h) return;
+    long long at = fvif_term_index(layout, w, h, i, j);
+    fvif_compute_at(&t, &p, v, w, h, i, j, num + at, den + at);
+}
+
+/* One thread per row: the row's terms left to right into one fp32 accumulator, as the CPU.
+ * Terms column by column, so neighbouring threads read neighbouring addresses. */
+extern "C" __global__ void fvif_row_sums(const float *num, const float *den, int w, int h, float *row_num,
+                                         float *row_den) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= h) return;
+    row_num[i] = fvif_row_sum(num + i, w, h);
+    row_den[i] = fvif_row_sum(den + i, w, h);
+}
+
+#if defined(FVIF_WITH_BINADE)
+/* One block of FVIF_SEGMENTS threads per row (terms row by row): each thread estimates its
+ * segment, thread 0 plans every segment's binade from the estimated prefix, each thread
+ * composes its segment's unit, thread 0 walks the units in order and adds term by term where
+ * a unit does not apply. The result is the left-to-right fp32 sum's bits. `fallbacks` counts
+ * the segments added term by term. */
+extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
+                                                float *row_den, unsigned long long *fallbacks) {
+    __shared__ double est[FVIF_SEGMENTS];
+    __shared__ unsigned int plan[FVIF_SEGMENTS];
+    __shared__ binade_unit units[FVIF_SEGMENTS];
+    int i = blockIdx.x;
+    int t = threadIdx.x;
+    if (i >= h) return;
+    for (int which = 0; which < 2; ++which) {
+        const float *row = (which == 0 ? num : den) + (long long)i * w;
+        int lo, hi;
+        fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
+        est[t] = fvif_segment_estimate(row, lo, hi, 1);
+        __syncthreads();
+        if (t == 0) {
+            double prefix = 0.0;
+            for (int u = 0; u < FVIF_SEGMENTS; ++u) {
+                plan[u] = fvif_plan_binade(prefix);
+                prefix = __dadd_rn(prefix, est[u]);
+            }
+        }
+        __syncthreads();
+        units[t] = fvif_segment_unit(row, lo, hi, 1, plan[t]);
+        __syncthreads();
+        if (t == 0) {
+            float s = 0.0f;
+            unsigned long long fb = 0ull;
+            for (int u = 0; u < FVIF_SEGMENTS; ++u) {
+                int a, b, fell = 0;
+                fvif_segment(u, FVIF_SEGMENTS, w, &a, &b);
+                s = fvif_walk_step(s, units[u], plan[u], row, a, b, 1, &fell);
+                fb += (unsigned long long)fell;
+            }
+            (which == 0 ? row_num : row_den)[i] = s;
+            atomicAdd(fallbacks, fb);
+        }
+        __syncthreads();
+    }
+}
+
+#endif /* FVIF_WITH_BINADE */
+
+/* The former reduction (replay only): each 16 x 16 block of terms (row by row) reduced in
+ * fp32, a tree per warp (shuffles) then the warps' sums in a tree; one partial per block,
+ * which the host adds in fp64. Launch with 16 x 16 threads. */
+extern "C" __global__ void fvif_tree_sums(const float *num, const float *den, int w, int h, float *part_num,
+                                          float *part_den) {
+    __shared__ float warp_num[8];
+    __shared__ float warp_den[8];
+    int j = blockIdx.x * 16 + threadIdx.x;
+    int i = blockIdx.y * 16 + threadIdx.y;
+    int lane = (threadIdx.y * 16 + threadIdx.x) & 31;
+    int warp = (threadIdx.y * 16 + threadIdx.x) >> 5;
+    float a = 0.0f, b = 0.0f;
+    if (j < w && i < h) {
+        a = num[(long long)i * w + j];
+        b = den[(long long)i * w + j];
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        a = __fadd_rn(a, __shfl_down_sync(0xffffffffu, a, off));
+        b = __fadd_rn(b, __shfl_down_sync(0xffffffffu, b, off));
+    }
+    if (lane == 0) {
+        warp_num[warp] = a;
+        warp_den[warp] = b;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < 8 ? warp_num[lane] : 0.0f;
+        b = lane < 8 ? warp_den[lane] : 0.0f;
+        for (int off = 4; off > 0; off >>= 1) {
+            a = __fadd_rn(a, __shfl_down_sync(0xffffffffu, a, off));
+            b = __fadd_rn(b, __shfl_down_sync(0xffffffffu, b, off));
+        }
+        if (lane == 0) {
+            long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x;
+            part_num[blk] = a;
+            part_den[blk] = b;
+        }
+    }
+}

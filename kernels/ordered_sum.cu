@@ -1,0 +1,393 @@
+/* ordered_sum.cu: the CPU loop's double sum, bit for bit, for many independent sums
+ * (segments of one buffer) per launch sequence. Compiled by NVRTC with kernels/binade.cuh
+ * prepended (no includes at run time) and --fmad=false.
+ *
+ * Layout: a chunk is 1024 terms, one block of 256 lanes, each lane 4 consecutive terms.
+ * Segment k holds seg_len[k] terms from seg_start[k]; its chunks are the global chunk indices
+ * chunk_base[k] .. chunk_base[k+1] (chunk_base has nseg + 1 entries).
+ *
+ * 1. chunk_sums: each chunk's terms added in a tree (lane i takes lane i + step).
+ * 2. chunk_plan: the prefix of those sums, in order, gives each chunk's binade (0: term by term).
+ * 3. chunk_units: each lane composes its terms in order, then lanes compose in the same tree.
+ * 4. ordered_totals: lane 0 walks the chunks, staged through shared memory; a chunk whose unit
+ *    does not apply is added term by term (the block stages its terms, lane 0 adds them).
+ * Beyond the seed: group_units composes runs of 256 chunks planned for one binade and
+ * ordered_totals_grouped steps over whole groups, descending into a group only where its unit
+ * does not apply.
+ * Baselines: loop_sums (one lane per segment, in order), and the tree sum, which is
+ * chunk_sums applied again to the chunk sums until one value per segment is left.
+ */
+
+#define BINADE_LANES 256
+#define BINADE_PER_LANE 4
+#define BINADE_CHUNK 1024
+#define BINADE_STAGE 1024 /* chunks staged per round of the walk */
+
+typedef unsigned long long u64;
+
+/* The segment holding global chunk c: the last k with chunk_base[k] <= c. */
+__device__ static inline unsigned int segment_of(const u64 *chunk_base, unsigned int nseg, u64 c) {
+    unsigned int lo = 0, hi = nseg; /* chunk_base[lo] <= c < chunk_base[hi] */
+    while (hi - lo > 1) {
+        unsigned int mid = (lo + hi) / 2;
+        if (chunk_base[mid] <= c) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+/* Where chunk c's terms are: first term index and count (1..1024). */
+__device__ static inline void chunk_span(const u64 *seg_start, const u64 *seg_len, const u64 *chunk_base,
+                                         unsigned int nseg, u64 c, u64 *first, unsigned int *count) {
+    unsigned int k = segment_of(chunk_base, nseg, c);
+    u64 off = (c - chunk_base[k]) * BINADE_CHUNK;
+    u64 left = seg_len[k] - off;
+    *first = seg_start[k] + off;
+    *count = left < BINADE_CHUNK ? (unsigned int)left : BINADE_CHUNK;
+}
+
+/* The ordered lane tree on doubles: lane i takes lane i + step, step = 1, 2, .., 128. */
+__device__ static inline double lane_tree_sum(double s, double *warp_sums) {
+    unsigned int lane = threadIdx.x;
+    for (unsigned int step = 1; step < 32; step *= 2) {
+        double other = __shfl_down_sync(0xffffffffu, s, step);
+        if ((lane & (2 * step - 1)) == 0) s = __dadd_rn(s, other);
+    }
+    if ((lane & 31) == 0) warp_sums[lane >> 5] = s;
+    __syncthreads();
+    if (lane < 32) {
+        s = lane < BINADE_LANES / 32 ? warp_sums[lane] : 0.0;
+        for (unsigned int step = 1; step < BINADE_LANES / 32; step *= 2) {
+            double other = __shfl_down_sync(0xffffffffu, s, step);
+            if ((lane & (2 * step - 1)) == 0) s = __dadd_rn(s, other);
+        }
+    }
+    return s; /* valid on lane 0 */
+}
+
+/* The ordered lane tree on units, the same shape. */
+__device__ static inline binade_unit lane_tree_unit(binade_unit u, u64 *warp_units) {
+    unsigned int lane = threadIdx.x;
+    for (unsigned int step = 1; step < 32; step *= 2) {
+        binade_unit other;
+        other.even = __shfl_down_sync(0xffffffffu, u.even, step);
+        other.odd = __shfl_down_sync(0xffffffffu, u.odd, step);
+        if ((lane & (2 * step - 1)) == 0) u = binade_compose(u, other);
+    }
+    if ((lane & 31) == 0) {
+        warp_units[2 * (lane >> 5)] = u.even;
+        warp_units[2 * (lane >> 5) + 1] = u.odd;
+    }
+    __syncthreads();
+    if (lane < 32) {
+        u = binade_unit_zero();
+        if (lane < BINADE_LANES / 32) {
+            u.even = warp_units[2 * lane];
+            u.odd = warp_units[2 * lane + 1];
+        }
+        for (unsigned int step = 1; step < BINADE_LANES / 32; step *= 2) {
+            binade_unit other;
+            other.even = __shfl_down_sync(0xffffffffu, u.even, step);
+            other.odd = __shfl_down_sync(0xffffffffu, u.odd, step);
+            if ((lane & (2 * step - 1)) == 0) u = binade_compose(u, other);
+        }
+    }
+    return u;
+}
+
+/* Stage 1 (and the tree-sum baseline): sums[c] = chunk c's terms added in the lane tree. */
+extern "C" __global__ void chunk_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                                      const u64 *chunk_base, unsigned int nseg, double *__restrict__ sums) {
+    __shared__ double warp_sums[BINADE_LANES / 32];
+    u64 c = blockIdx.x + (u64)blockIdx.y * gridDim.x;
+    if (c >= chunk_base[nseg]) return;
+    u64 first;
+    unsigned int count;
+    chunk_span(seg_start, seg_len, chunk_base, nseg, c, &first, &count);
+    unsigned int t0 = threadIdx.x * BINADE_PER_LANE;
+    double s = 0.0;
+    for (unsigned int j = 0; j < BINADE_PER_LANE; j++) {
+        if (t0 + j < count) s = __dadd_rn(s, terms[first + t0 + j]);
+    }
+    s = lane_tree_sum(s, warp_sums);
+    if (threadIdx.x == 0) sums[c] = s;
+}
+
+/* Stage 2: one block per segment; the chunk sums are staged in shared memory and lane 0
+ * follows their prefix in order: chunk c is planned for the binade of the sum of the chunks
+ * before it (0 where that prefix is zero, subnormal, negative or not finite). Equal to
+ * plan::tree_prefix. */
+extern "C" __global__ void chunk_plan(const double *__restrict__ sums, const u64 *chunk_base, unsigned int nseg,
+                                      unsigned int *__restrict__ binades) {
+    __shared__ double st_sums[BINADE_STAGE];
+    unsigned int k = blockIdx.x;
+    if (k >= nseg) return;
+    const u64 c0 = chunk_base[k], c1 = chunk_base[k + 1];
+    double prefix = 0.0;
+    for (u64 base = c0; base < c1; base += BINADE_STAGE) {
+        unsigned int cnt = (c1 - base) < BINADE_STAGE ? (unsigned int)(c1 - base) : BINADE_STAGE;
+        for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) st_sums[i] = sums[base + i];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+#pragma unroll 8
+            for (unsigned int i = 0; i < cnt; i++) {
+                binades[base + i] = binade_of_f64((u64)__double_as_longlong(prefix));
+                prefix = __dadd_rn(prefix, st_sums[i]);
+            }
+        }
+        __syncthreads();
+    }
+}
+
+/* Stage 3: units[2c], units[2c+1] = chunk c's unit under its planned binade (INVALID where
+ * the plan says term by term). */
+extern "C" __global__ void chunk_units(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                                       const u64 *chunk_base, unsigned int nseg,
+                                       const unsigned int *__restrict__ binades, u64 *__restrict__ units) {
+    __shared__ u64 warp_units[2 * (BINADE_LANES / 32)];
+    u64 c = blockIdx.x + (u64)blockIdx.y * gridDim.x;
+    if (c >= chunk_base[nseg]) return;
+    unsigned int b = binades[c];
+    if (b == 0u) {
+        if (threadIdx.x == 0) {
+            units[2 * c] = BINADE_SATURATED;
+            units[2 * c + 1] = BINADE_SATURATED;
+        }
+        return;
+    }
+    u64 first;
+    unsigned int count;
+    chunk_span(seg_start, seg_len, chunk_base, nseg, c, &first, &count);
+    unsigned int t0 = threadIdx.x * BINADE_PER_LANE;
+    binade_unit u = binade_unit_zero();
+    for (unsigned int j = 0; j < BINADE_PER_LANE; j++) {
+        if (t0 + j < count) {
+            u64 x = (u64)__double_as_longlong(terms[first + t0 + j]);
+            u = binade_compose(u, binade_term_unit_f64(b, x));
+        }
+    }
+    u = lane_tree_unit(u, warp_units);
+    if (threadIdx.x == 0) {
+        units[2 * c] = u.even;
+        units[2 * c + 1] = u.odd;
+    }
+}
+
+/* The walk over `cnt` staged chunks (units and binades in shared memory) whose first is the
+ * global chunk `first_chunk`: lane 0 applies each unit where it applies; elsewhere the block
+ * stages the chunk's terms in shared memory and lane 0 adds them in order. Every thread of the
+ * block calls this; *s, *applied and *fallback are meaningful on lane 0 only. */
+__device__ static inline void walk_window(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                                          const u64 *chunk_base, unsigned int nseg, const u64 *st_units,
+                                          const unsigned int *st_binades, unsigned int cnt, u64 first_chunk,
+                                          double *st_terms, unsigned int *next_fail, u64 *s, u64 *applied,
+                                          u64 *fallback) {
+    unsigned int i = 0;
+    while (i < cnt) {
+        if (threadIdx.x == 0) {
+            u64 sum = *s, done = 0;
+            unsigned int j = i;
+            for (; j < cnt; j++) {
+                unsigned int b = st_binades[j];
+                binade_unit u;
+                u.even = st_units[2 * j];
+                u.odd = st_units[2 * j + 1];
+                u64 out;
+                if (b == 0u || !binade_apply_f64(u, b, sum, &out)) break;
+                sum = out;
+                done++;
+            }
+            *s = sum;
+            *applied += done;
+            *next_fail = j;
+        }
+        __syncthreads();
+        unsigned int j = *next_fail;
+        if (j >= cnt) break;
+        u64 first;
+        unsigned int count;
+        chunk_span(seg_start, seg_len, chunk_base, nseg, first_chunk + j, &first, &count);
+        for (unsigned int t = threadIdx.x; t < count; t += blockDim.x) st_terms[t] = terms[first + t];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double acc = __longlong_as_double((long long)*s);
+#pragma unroll 8
+            for (unsigned int t = 0; t < count; t++) acc = __dadd_rn(acc, st_terms[t]);
+            *s = (u64)__double_as_longlong(acc);
+            *fallback += 1;
+        }
+        __syncthreads();
+        i = j + 1;
+    }
+    __syncthreads();
+}
+
+/* Stage 4: one block per segment walks its chunks from +0, staged BINADE_STAGE at a time.
+ * totals[k] is the loop's sum; counts[2k] chunks applied, counts[2k+1] chunks added term by
+ * term. */
+extern "C" __global__ void ordered_totals(const double *__restrict__ terms, const u64 *seg_start,
+                                          const u64 *seg_len, const u64 *chunk_base, unsigned int nseg,
+                                          const unsigned int *__restrict__ binades, const u64 *__restrict__ units,
+                                          double *__restrict__ totals, u64 *__restrict__ counts) {
+    __shared__ u64 st_units[2 * BINADE_STAGE];
+    __shared__ unsigned int st_binades[BINADE_STAGE];
+    __shared__ double st_terms[BINADE_CHUNK];
+    __shared__ unsigned int next_fail;
+    unsigned int k = blockIdx.x;
+    if (k >= nseg) return;
+    const u64 c0 = chunk_base[k], c1 = chunk_base[k + 1];
+    u64 s = 0ull, applied = 0ull, fallback = 0ull;
+    for (u64 base = c0; base < c1; base += BINADE_STAGE) {
+        unsigned int cnt = (c1 - base) < BINADE_STAGE ? (unsigned int)(c1 - base) : BINADE_STAGE;
+        for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) {
+            st_binades[i] = binades[base + i];
+            st_units[2 * i] = units[2 * (base + i)];
+            st_units[2 * i + 1] = units[2 * (base + i) + 1];
+        }
+        __syncthreads();
+        walk_window(terms, seg_start, seg_len, chunk_base, nseg, st_units, st_binades, cnt, base, st_terms,
+                    &next_fail, &s, &applied, &fallback);
+    }
+    if (threadIdx.x == 0) {
+        totals[k] = __longlong_as_double((long long)s);
+        counts[2 * k] = applied;
+        counts[2 * k + 1] = fallback;
+    }
+}
+
+/* Groups: BINADE_GROUP consecutive chunks of one segment; segment k's groups are the global
+ * group indices group_base[k] .. group_base[k+1]. A group whose chunks are all planned for the
+ * same binade gets their units composed in order (the same lane tree); its binade is 0
+ * otherwise. */
+#define BINADE_GROUP 256
+
+extern "C" __global__ void group_units(const u64 *chunk_base, const u64 *group_base, unsigned int nseg,
+                                       const unsigned int *__restrict__ binades, const u64 *__restrict__ units,
+                                       unsigned int *__restrict__ gbinades, u64 *__restrict__ gunits) {
+    __shared__ u64 warp_units[2 * (BINADE_LANES / 32)];
+    u64 g = blockIdx.x + (u64)blockIdx.y * gridDim.x;
+    if (g >= group_base[nseg]) return;
+    unsigned int k = segment_of(group_base, nseg, g);
+    u64 c0 = chunk_base[k] + (g - group_base[k]) * BINADE_GROUP;
+    u64 c1 = chunk_base[k + 1] < c0 + BINADE_GROUP ? chunk_base[k + 1] : c0 + BINADE_GROUP;
+    u64 c = c0 + threadIdx.x;
+    unsigned int b0 = binades[c0];
+    binade_unit u = binade_unit_zero();
+    int same = 1;
+    if (c < c1) {
+        same = binades[c] == b0;
+        u.even = units[2 * c];
+        u.odd = units[2 * c + 1];
+    }
+    int all = __syncthreads_and(same);
+    u = lane_tree_unit(u, warp_units);
+    if (threadIdx.x == 0) {
+        gbinades[g] = all ? b0 : 0u;
+        gunits[2 * g] = u.even;
+        gunits[2 * g + 1] = u.odd;
+    }
+}
+
+/* Stage 4 over groups: lane 0 steps over a whole group where its composed unit applies;
+ * elsewhere the block stages the group's chunks and walks them as ordered_totals does. The
+ * bits are the loop's for every plan (a group's unit applies only if the sum is in its binade
+ * and the group's end stays at or below 2^(e+1), which bounds every chunk inside it). */
+extern "C" __global__ void ordered_totals_grouped(const double *__restrict__ terms, const u64 *seg_start,
+                                                  const u64 *seg_len, const u64 *chunk_base, const u64 *group_base,
+                                                  unsigned int nseg, const unsigned int *__restrict__ binades,
+                                                  const u64 *__restrict__ units,
+                                                  const unsigned int *__restrict__ gbinades,
+                                                  const u64 *__restrict__ gunits, double *__restrict__ totals,
+                                                  u64 *__restrict__ counts) {
+    __shared__ u64 st_gunits[2 * BINADE_STAGE];
+    __shared__ unsigned int st_gbinades[BINADE_STAGE];
+    __shared__ u64 st_units[2 * BINADE_GROUP];
+    __shared__ unsigned int st_binades[BINADE_GROUP];
+    __shared__ double st_terms[BINADE_CHUNK];
+    __shared__ unsigned int next_fail, next_group;
+    unsigned int k = blockIdx.x;
+    if (k >= nseg) return;
+    const u64 c0 = chunk_base[k], c1 = chunk_base[k + 1];
+    const u64 g0 = group_base[k], g1 = group_base[k + 1];
+    u64 s = 0ull, applied = 0ull, fallback = 0ull;
+    for (u64 base = g0; base < g1; base += BINADE_STAGE) {
+        unsigned int cnt = (g1 - base) < BINADE_STAGE ? (unsigned int)(g1 - base) : BINADE_STAGE;
+        for (unsigned int i = threadIdx.x; i < cnt; i += blockDim.x) {
+            st_gbinades[i] = gbinades[base + i];
+            st_gunits[2 * i] = gunits[2 * (base + i)];
+            st_gunits[2 * i + 1] = gunits[2 * (base + i) + 1];
+        }
+        __syncthreads();
+        unsigned int i = 0;
+        while (i < cnt) {
+            if (threadIdx.x == 0) {
+                unsigned int j = i;
+                for (; j < cnt; j++) {
+                    unsigned int b = st_gbinades[j];
+                    binade_unit u;
+                    u.even = st_gunits[2 * j];
+                    u.odd = st_gunits[2 * j + 1];
+                    u64 out;
+                    if (b == 0u || !binade_apply_f64(u, b, s, &out)) break;
+                    s = out;
+                    u64 first = c0 + (base - g0 + j) * BINADE_GROUP;
+                    applied += (c1 - first) < BINADE_GROUP ? (c1 - first) : BINADE_GROUP;
+                }
+                next_group = j;
+            }
+            __syncthreads();
+            unsigned int j = next_group;
+            if (j >= cnt) break;
+            u64 first = c0 + (base - g0 + j) * BINADE_GROUP;
+            unsigned int nch = (c1 - first) < BINADE_GROUP ? (unsigned int)(c1 - first) : BINADE_GROUP;
+            for (unsigned int t = threadIdx.x; t < nch; t += blockDim.x) {
+                st_binades[t] = binades[first + t];
+                st_units[2 * t] = units[2 * (first + t)];
+                st_units[2 * t + 1] = units[2 * (first + t) + 1];
+            }
+            __syncthreads();
+            walk_window(terms, seg_start, seg_len, chunk_base, nseg, st_units, st_binades, nch, first, st_terms,
+                        &next_fail, &s, &applied, &fallback);
+            i = j + 1;
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        totals[k] = __longlong_as_double((long long)s);
+        counts[2 * k] = applied;
+        counts[2 * k + 1] = fallback;
+    }
+}
+
+/* Baseline: one lane per segment adds its terms in order (the CPU loop on one GPU lane). */
+extern "C" __global__ void loop_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                                     unsigned int nseg, double *__restrict__ totals) {
+    unsigned int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nseg) return;
+    double s = 0.0;
+    const double *p = terms + seg_start[k];
+    const u64 n = seg_len[k];
+#pragma unroll 8
+    for (u64 i = 0; i < n; i++) s = __dadd_rn(s, p[i]);
+    totals[k] = s;
+}
+
+/* Counter-based uniform doubles in [0, 1): out[i] = (splitmix64(seed + (i + 1) * golden) >> 11)
+ * * 2^-53, the generator experiments/peers/cupy_sum.py implements the same way. */
+extern "C" __global__ void fill_hash(double *__restrict__ out, u64 n, u64 seed) {
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+        u64 z = seed + (i + 1ull) * 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z = z ^ (z >> 31);
+        out[i] = (double)(z >> 11) * 0x1p-53;
+    }
+}
+
+/* The sum modulo 2^64 of the bit patterns of x[0..n) (a checksum both sides can compute). */
+extern "C" __global__ void bits_checksum(const double *__restrict__ x, u64 n, u64 *out) {
+    u64 acc = 0ull;
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        acc += (u64)__double_as_longlong(x[i]);
+    for (unsigned int step = 16; step >= 1; step /= 2) acc += __shfl_down_sync(0xffffffffu, acc, step);
+    if ((threadIdx.x & 31) == 0) atomicAdd(out, acc);
+}

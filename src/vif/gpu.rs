@@ -1,0 +1,546 @@
+//! Launch code for the float VIF kernels (`kernels/float_vif.cu`) on [`crate::gpu::Gpu`]:
+//! NVRTC compiles the binade algebra, the float VIF header and the kernels as one source with
+//! `--fmad=false` for the device's own architecture; the host derives the taps and hands each
+//! scale's taps to the kernels by value; the row sums come back and are added top to bottom
+//! in fp32.
+//!
+//! Variants for the replay experiment are compile-time switches of the kernels (device
+//! `log2f`, fp32 statistic), a different tap source on the host (libvmaf's former decimal
+//! table) and a different reduction (per-warp and per-block trees, blocks added in fp64).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Result};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{
+    CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+
+use super::filter::Image;
+use super::host::FvifTaps;
+use super::options::VifOptions;
+use super::reference::check_sizes;
+use super::stat::{sum_rows, StatParams};
+use super::taps::{all_taps, legacy_table};
+use crate::experiment::NoDevice;
+use crate::gpu::{Gpu, Module};
+
+/// The kernels' source.
+pub const KERNELS: &str = include_str!("../../kernels/float_vif.cu");
+/// The arithmetic header the kernels include.
+pub const HEADER: &str = include_str!("../../kernels/float_vif.cuh");
+/// The binade algebra header the row-parallel sum uses.
+pub const BINADE: &str = crate::device_header::HEADER;
+
+/// Threads (segments) per row of the row-parallel sum.
+pub const SEGMENTS: u32 = 128;
+
+// SAFETY: both are plain `repr(C)` structs of floats and ints, the layouts the kernels declare.
+unsafe impl DeviceRepr for FvifTaps {}
+unsafe impl DeviceRepr for FvifParams {}
+
+/// The header's `struct fvif_params`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct FvifParams {
+    /// `(float) vif_enhn_gain_limit`.
+    pub gain_limit: f32,
+    /// `powf(sigma_nsq, 2) / 65025` in fp32.
+    pub sigma_max_inv: f32,
+    /// `vif_sigma_nsq`.
+    pub sigma_nsq: f64,
+}
+
+impl From<&StatParams> for FvifParams {
+    fn from(p: &StatParams) -> FvifParams {
+        FvifParams {
+            gain_limit: p.gain_limit,
+            sigma_max_inv: p.sigma_max_inv,
+            sigma_nsq: p.sigma_nsq,
+        }
+    }
+}
+
+/// How each scale's terms are added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// One thread per row, left to right (the exact twin).
+    Ordered,
+    /// One block per row, segments composed with the binade algebra (exact, row-parallel).
+    Binade,
+    /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
+    Tree,
+}
+
+/// One kernel configuration: which differences from the CPU are reintroduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// libvmaf's former decimal tap table instead of the computed taps (kernel scale 1 only).
+    pub table: bool,
+    /// The device's `log2f` instead of `log2f_approx`.
+    pub device_log2: bool,
+    /// The statistic in fp32 (`vif_sigma_nsq` rounded to fp32).
+    pub stat_f32: bool,
+    /// The reduction.
+    pub reduction: Reduction,
+}
+
+impl Variant {
+    /// The exact twin with the given reduction.
+    pub const fn exact(reduction: Reduction) -> Variant {
+        Variant {
+            table: false,
+            device_log2: false,
+            stat_f32: false,
+            reduction,
+        }
+    }
+
+    /// The compile-time defines of this variant.
+    pub fn defines(&self) -> Vec<&'static str> {
+        let mut d = Vec::new();
+        if self.device_log2 {
+            d.push("FVIF_DEVICE_LOG2");
+        }
+        if self.stat_f32 {
+            d.push("FVIF_STAT_F32");
+        }
+        d
+    }
+}
+
+/// The sources NVRTC compiles, in order: the binade algebra, the header, the kernels.
+pub fn sources() -> [&'static str; 5] {
+    [BINADE, "\n", HEADER, "\n", KERNELS]
+}
+
+/// The `-D` definitions for a variant: the single-source switch, the segments per row and
+/// the variant's switches.
+pub fn definitions(defines: &[&'static str]) -> Vec<(&'static str, String)> {
+    let mut d = vec![
+        ("FVIF_SINGLE_SOURCE", "1".to_string()),
+        ("FVIF_SEGMENTS", SEGMENTS.to_string()),
+    ];
+    d.extend(defines.iter().map(|&k| (k, "1".to_string())));
+    d
+}
+
+/// Compiles the kernels for `arch` (e.g. `sm_90` or `compute_90`) with `--fmad=false`
+/// through [`crate::gpu::compile`]; needs NVRTC, not a device.
+pub fn compile(defines: &[&'static str], arch: &str) -> Result<Ptx> {
+    let defs = definitions(defines);
+    let pairs: Vec<(&str, &str)> = defs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    crate::gpu::compile("float_vif", &sources(), &pairs, arch)
+}
+
+/// True when NVRTC can be loaded (it needs no GPU).
+pub fn nvrtc_present() -> bool {
+    crate::gpu::nvrtc_present()
+}
+
+/// The per-scale sums a GPU run returns, in fp64 (exact widenings of fp32 sums, except for
+/// [`Reduction::Tree`], whose block partials are added in fp64).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuSums {
+    /// Numerator sum per scale (skipped scales 0).
+    pub num: [f64; 4],
+    /// Denominator sum per scale.
+    pub den: [f64; 4],
+    /// Segments the row-parallel sum added term by term.
+    pub fallbacks: u64,
+}
+
+/// Device buffers for one frame size, reused across frames and runs.
+struct Workspace {
+    w: usize,
+    h: usize,
+    r: CudaSlice<f32>,
+    d: CudaSlice<f32>,
+    p: [CudaSlice<f32>; 4],
+    tmp: CudaSlice<f32>,
+    v: CudaSlice<f32>,
+    num: CudaSlice<f32>,
+    den: CudaSlice<f32>,
+    rows_num: CudaSlice<f32>,
+    rows_den: CudaSlice<f32>,
+    part_num: CudaSlice<f32>,
+    part_den: CudaSlice<f32>,
+    fallbacks: CudaSlice<u64>,
+}
+
+impl Workspace {
+    fn new(stream: &Arc<CudaStream>, w: usize, h: usize) -> Result<Workspace> {
+        let n = w * h;
+        let q = (w / 2).max(1) * (h / 2).max(1);
+        let blocks = w.div_ceil(16) * h.div_ceil(16);
+        Ok(Workspace {
+            w,
+            h,
+            r: stream.alloc_zeros(n)?,
+            d: stream.alloc_zeros(n)?,
+            p: [
+                stream.alloc_zeros(q)?,
+                stream.alloc_zeros(q)?,
+                stream.alloc_zeros(q)?,
+                stream.alloc_zeros(q)?,
+            ],
+            tmp: stream.alloc_zeros((h / 2).max(1) * w)?,
+            v: stream.alloc_zeros(5 * n)?,
+            num: stream.alloc_zeros(n)?,
+            den: stream.alloc_zeros(n)?,
+            rows_num: stream.alloc_zeros(4 * h)?,
+            rows_den: stream.alloc_zeros(4 * h)?,
+            part_num: stream.alloc_zeros(4 * blocks)?,
+            part_den: stream.alloc_zeros(4 * blocks)?,
+            fallbacks: stream.alloc_zeros(1)?,
+        })
+    }
+
+    /// Bytes held on the device.
+    fn bytes(&self) -> usize {
+        let f = |s: &CudaSlice<f32>| s.num_bytes();
+        f(&self.r)
+            + f(&self.d)
+            + self.p.iter().map(f).sum::<usize>()
+            + f(&self.tmp)
+            + f(&self.v)
+            + f(&self.num)
+            + f(&self.den)
+            + f(&self.rows_num)
+            + f(&self.rows_den)
+            + f(&self.part_num)
+            + f(&self.part_den)
+            + self.fallbacks.num_bytes()
+    }
+}
+
+/// The float VIF kernels on one GPU: compiled modules per variant and a workspace.
+pub struct VifGpu {
+    gpu: Gpu,
+    modules: HashMap<Vec<&'static str>, Module>,
+    work: Option<Workspace>,
+}
+
+fn grid2(w: usize, h: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (w.div_ceil(32) as u32, h.div_ceil(8) as u32, 1),
+        block_dim: (32, 8, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+impl VifGpu {
+    /// Opens device 0 through [`Gpu::open`], or says why there is no usable GPU.
+    pub fn open() -> Result<VifGpu, NoDevice> {
+        Ok(VifGpu {
+            gpu: Gpu::open()?,
+            modules: HashMap::new(),
+            work: None,
+        })
+    }
+
+    /// The device's name and architecture.
+    pub fn describe(&self) -> String {
+        format!("{} ({})", self.gpu.name, self.gpu.arch)
+    }
+
+    /// (free, total) device memory in bytes.
+    pub fn mem_info(&self) -> Result<(usize, usize)> {
+        Ok(self.gpu.context().mem_get_info()?)
+    }
+
+    /// Bytes held by the current workspace (0 before the first frame).
+    pub fn workspace_bytes(&self) -> usize {
+        self.work.as_ref().map_or(0, Workspace::bytes)
+    }
+
+    fn stream(&self) -> Arc<CudaStream> {
+        self.gpu.stream().clone()
+    }
+
+    fn module(&mut self, v: &Variant) -> Result<Module> {
+        let key = v.defines();
+        if let Some(m) = self.modules.get(&key) {
+            return Ok(m.clone());
+        }
+        let defs = definitions(&key);
+        let pairs: Vec<(&str, &str)> = defs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let m = self.gpu.load("float_vif", &sources(), &pairs)?;
+        self.modules.insert(key, m.clone());
+        Ok(m)
+    }
+
+    /// Uploads a frame pair (allocating the workspace for its size if needed).
+    pub fn upload(&mut self, r: &Image, d: &Image) -> Result<()> {
+        if (r.w, r.h) != (d.w, d.h) {
+            bail!(
+                "reference {}x{} and distorted {}x{} differ in size",
+                r.w,
+                r.h,
+                d.w,
+                d.h
+            );
+        }
+        if self.work.as_ref().is_none_or(|w| (w.w, w.h) != (r.w, r.h)) {
+            self.work = None;
+            self.work = Some(Workspace::new(&self.stream(), r.w, r.h)?);
+        }
+        let work = self.work.as_mut().ok_or_else(|| anyhow!("no workspace"))?;
+        let stream = self.gpu.stream();
+        stream.memcpy_htod(&r.data, &mut work.r)?;
+        stream.memcpy_htod(&d.data, &mut work.d)?;
+        Ok(())
+    }
+
+    /// Launches every kernel of one frame (the uploaded pair) for `variant`; nothing is read
+    /// back. Returns the scales' sizes.
+    pub fn launch_frame(&mut self, opts: &VifOptions, v: &Variant) -> Result<[(usize, usize); 4]> {
+        opts.validate()?;
+        let taps = if v.table {
+            if opts.kernelscale != 1.0 {
+                bail!(
+                    "the decimal tap table exists for vif_kernelscale 1.0 only, not {}",
+                    opts.kernelscale
+                );
+            }
+            legacy_table()
+        } else {
+            all_taps(opts.kernelscale_f32())
+        };
+        let module = self.module(v)?;
+        let f = |name: &str| -> Result<CudaFunction> { module.function(name) };
+        let (dec_v, dec_h, vert5, compute) = (
+            f("fvif_filter_dec_v")?,
+            f("fvif_filter_dec_h")?,
+            f("fvif_vertical5")?,
+            f("fvif_compute")?,
+        );
+        let sum_fn = match v.reduction {
+            Reduction::Ordered => f("fvif_row_sums")?,
+            Reduction::Binade => f("fvif_row_sums_binade")?,
+            Reduction::Tree => f("fvif_tree_sums")?,
+        };
+        let stream = self.stream();
+        let work = self
+            .work
+            .as_mut()
+            .ok_or_else(|| anyhow!("no frame uploaded"))?;
+        let first = opts.first_scale();
+        check_sizes(work.w, work.h, &taps, first)?;
+        let params = FvifParams::from(&StatParams::new(opts.enhn_gain_limit, opts.sigma_nsq));
+        let layout: i32 = if v.reduction == Reduction::Ordered {
+            0
+        } else {
+            1
+        };
+        let mut dims = [(0usize, 0usize); 4];
+        let (mut w, mut h) = (work.w, work.h);
+        stream.memset_zeros(&mut work.fallbacks)?;
+        // which buffers hold the current scale: None = the input, Some(k) = p[k], p[k + 1]
+        let mut cur: Option<usize> = None;
+        for s in 0..4 {
+            let t = FvifTaps::new(&taps[s]);
+            if s > 0 {
+                if s < first {
+                    continue;
+                }
+                let next = if cur == Some(0) { 2 } else { 0 };
+                let (oh, ow) = (h / 2, w / 2);
+                for k in 0..2 {
+                    let (wi, hi, ohi) = (w as i32, h as i32, oh as i32);
+                    {
+                        let src = match cur {
+                            None => {
+                                if k == 0 {
+                                    &work.r
+                                } else {
+                                    &work.d
+                                }
+                            }
+                            Some(c) => &work.p[c + k],
+                        };
+                        let mut b = stream.launch_builder(&dec_v);
+                        b.arg(src).arg(&wi).arg(&hi).arg(&t).arg(&mut work.tmp);
+                        // SAFETY: src holds w * h floats, tmp (h / 2) * w; the kernel checks its bounds.
+                        unsafe { b.launch(grid2(w, oh)) }?;
+                    }
+                    let mut b = stream.launch_builder(&dec_h);
+                    b.arg(&work.tmp)
+                        .arg(&wi)
+                        .arg(&ohi)
+                        .arg(&t)
+                        .arg(&mut work.p[next + k]);
+                    // SAFETY: tmp holds (h / 2) * w floats, the destination (h / 2) * (w / 2).
+                    unsafe { b.launch(grid2(ow, oh)) }?;
+                }
+                cur = Some(next);
+                w = ow;
+                h = oh;
+            }
+            if s < first {
+                continue;
+            }
+            dims[s] = (w, h);
+            let (wi, hi) = (w as i32, h as i32);
+            {
+                let (a, bb) = match cur {
+                    None => (&work.r, &work.d),
+                    Some(c) => (&work.p[c], &work.p[c + 1]),
+                };
+                let mut b = stream.launch_builder(&vert5);
+                b.arg(a).arg(bb).arg(&wi).arg(&hi).arg(&t).arg(&mut work.v);
+                // SAFETY: a and b hold w * h floats, v 5 * w * h.
+                unsafe { b.launch(grid2(w, h)) }?;
+            }
+            {
+                let mut b = stream.launch_builder(&compute);
+                b.arg(&work.v)
+                    .arg(&wi)
+                    .arg(&hi)
+                    .arg(&t)
+                    .arg(&params)
+                    .arg(&layout)
+                    .arg(&mut work.num)
+                    .arg(&mut work.den);
+                // SAFETY: v holds 5 * w * h floats, num and den w * h.
+                unsafe { b.launch(grid2(w, h)) }?;
+            }
+            match v.reduction {
+                Reduction::Ordered | Reduction::Binade => {
+                    let off = s * work.h;
+                    let mut rn = work.rows_num.slice_mut(off..off + h);
+                    let mut rd = work.rows_den.slice_mut(off..off + h);
+                    let mut b = stream.launch_builder(&sum_fn);
+                    b.arg(&work.num)
+                        .arg(&work.den)
+                        .arg(&wi)
+                        .arg(&hi)
+                        .arg(&mut rn)
+                        .arg(&mut rd);
+                    let cfg = if v.reduction == Reduction::Ordered {
+                        LaunchConfig {
+                            grid_dim: (h.div_ceil(128) as u32, 1, 1),
+                            block_dim: (128, 1, 1),
+                            shared_mem_bytes: 0,
+                        }
+                    } else {
+                        b.arg(&mut work.fallbacks);
+                        LaunchConfig {
+                            grid_dim: (h as u32, 1, 1),
+                            block_dim: (SEGMENTS, 1, 1),
+                            shared_mem_bytes: 0,
+                        }
+                    };
+                    // SAFETY: num and den hold w * h floats; the row slices h each.
+                    unsafe { b.launch(cfg) }?;
+                }
+                Reduction::Tree => {
+                    let (gx, gy) = (w.div_ceil(16), h.div_ceil(16));
+                    let blocks = work.w.div_ceil(16) * work.h.div_ceil(16);
+                    let off = s * blocks;
+                    let mut pn = work.part_num.slice_mut(off..off + gx * gy);
+                    let mut pd = work.part_den.slice_mut(off..off + gx * gy);
+                    let mut b = stream.launch_builder(&sum_fn);
+                    b.arg(&work.num)
+                        .arg(&work.den)
+                        .arg(&wi)
+                        .arg(&hi)
+                        .arg(&mut pn)
+                        .arg(&mut pd);
+                    let cfg = LaunchConfig {
+                        grid_dim: (gx as u32, gy as u32, 1),
+                        block_dim: (16, 16, 1),
+                        shared_mem_bytes: 0,
+                    };
+                    // SAFETY: num and den hold w * h floats; the partial slices one float per block.
+                    unsafe { b.launch(cfg) }?;
+                }
+            }
+        }
+        Ok(dims)
+    }
+
+    /// Reads back the sums of the last launched frame and adds them as the host routine does:
+    /// rows top to bottom in fp32 (ordered and row-parallel), or block partials in fp64 (tree).
+    pub fn read_sums(&self, dims: &[(usize, usize); 4], reduction: Reduction) -> Result<GpuSums> {
+        let work = self
+            .work
+            .as_ref()
+            .ok_or_else(|| anyhow!("no frame uploaded"))?;
+        let mut out = GpuSums::default();
+        match reduction {
+            Reduction::Ordered | Reduction::Binade => {
+                let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
+                let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
+                for (s, &(_, h)) in dims.iter().enumerate() {
+                    let off = s * work.h;
+                    out.num[s] = f64::from(sum_rows(&rn[off..off + h]));
+                    out.den[s] = f64::from(sum_rows(&rd[off..off + h]));
+                }
+                if reduction == Reduction::Binade {
+                    out.fallbacks = self.gpu.stream().clone_dtoh(&work.fallbacks)?[0];
+                }
+            }
+            Reduction::Tree => {
+                let pn = self.gpu.stream().clone_dtoh(&work.part_num)?;
+                let pd = self.gpu.stream().clone_dtoh(&work.part_den)?;
+                let blocks = work.w.div_ceil(16) * work.h.div_ceil(16);
+                for (s, &(w, h)) in dims.iter().enumerate() {
+                    let n = w.div_ceil(16) * h.div_ceil(16);
+                    let off = s * blocks;
+                    out.num[s] = pn[off..off + n]
+                        .iter()
+                        .map(|&x| f64::from(x))
+                        .fold(0.0, |a, x| a + x);
+                    out.den[s] = pd[off..off + n]
+                        .iter()
+                        .map(|&x| f64::from(x))
+                        .fold(0.0, |a, x| a + x);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One frame pair through `variant`: upload, kernels, readback, host sums.
+    pub fn scale_sums(
+        &mut self,
+        r: &Image,
+        d: &Image,
+        opts: &VifOptions,
+        v: &Variant,
+    ) -> Result<GpuSums> {
+        self.upload(r, d)?;
+        let dims = self.launch_frame(opts, v)?;
+        self.read_sums(&dims, v.reduction)
+    }
+
+    /// Milliseconds of the kernels of one frame (the uploaded pair), measured with CUDA
+    /// events: `warmup` untimed frames, then `reps` timed ones.
+    pub fn time_frames(
+        &mut self,
+        opts: &VifOptions,
+        v: &Variant,
+        warmup: usize,
+        reps: usize,
+    ) -> Result<Vec<f32>> {
+        for _ in 0..warmup {
+            self.launch_frame(opts, v)?;
+        }
+        self.gpu.stream().synchronize()?;
+        let mut times = Vec::with_capacity(reps);
+        for _ in 0..reps {
+            let ctx = self.gpu.context();
+            let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            start.record(self.gpu.stream())?;
+            self.launch_frame(opts, v)?;
+            end.record(self.gpu.stream())?;
+            end.synchronize()?;
+            times.push(start.elapsed_ms(&end)?);
+        }
+        Ok(times)
+    }
+}

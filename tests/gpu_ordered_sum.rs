@@ -1,0 +1,89 @@
+//! The GPU pipeline: the kernels compile with NVRTC for every mutant (when the NVRTC library
+//! is present, no device needed), and on a device every sum equals the CPU loop's bits for
+//! every input kind and plan kind. Skipped, with the reason printed, where a piece is missing.
+
+use binade::format::{same_result, F64};
+use binade::gpu::{self, ordered_sum, Gpu, GpuOrderedSum, WalkKind};
+use binade::inputs::InputKind;
+use binade::mutant::Mutant;
+use binade::plan::PlanKind;
+use binade::walk::loop_sum;
+
+#[test]
+fn kernels_compile_for_every_mutant() {
+    if !gpu::nvrtc_present() {
+        println!("skipped: the NVRTC library (libnvrtc) is not installed");
+        return;
+    }
+    for &m in &Mutant::ALL {
+        if let Err(e) = ordered_sum::compile_for("sm_90", m) {
+            panic!("mutant {m}: {e:#}");
+        }
+    }
+}
+
+#[test]
+fn compile_errors_carry_the_log() {
+    if !gpu::nvrtc_present() {
+        println!("skipped: the NVRTC library (libnvrtc) is not installed");
+        return;
+    }
+    let err = gpu::compile(
+        "broken",
+        &["extern \"C\" __global__ void k() { undefined_name(); }"],
+        &[],
+        "sm_90",
+    )
+    .expect_err("the source does not compile");
+    let msg = format!("{err:#}");
+    assert!(
+        msg.contains("undefined_name"),
+        "the compiler's log is missing from: {msg}"
+    );
+}
+
+#[test]
+fn device_sums_equal_the_loop() {
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: {e}");
+            return;
+        }
+    };
+    let base = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
+    let seed = 0x6a7u64;
+    let sizes = [0usize, 1, 3, 1023, 1025, 4099, 100_003];
+    for kind in InputKind::ALL {
+        // Every size is one segment of one buffer: many sums in one launch sequence.
+        let pieces: Vec<Vec<f64>> = sizes
+            .iter()
+            .map(|&n| kind.generate::<F64>(n, seed ^ n as u64))
+            .collect();
+        let mut segments = Vec::new();
+        let mut at = 0;
+        for p in &pieces {
+            segments.push(at..at + p.len());
+            at += p.len();
+        }
+        let all = pieces.concat();
+        for (plan, walk) in PlanKind::standard(seed)
+            .into_iter()
+            .flat_map(|p| WalkKind::ALL.map(|w| (p.clone(), w)))
+        {
+            let sum = base.clone().with_walk(walk);
+            let got = sum.sums_of(&all, &segments, &plan, Some(&all)).unwrap();
+            for (k, p) in pieces.iter().enumerate() {
+                let want = loop_sum::<F64>(p).to_bits();
+                assert!(
+                    same_result::<F64>(got[k].total.to_bits(), want),
+                    "kind {kind} n {} plan {plan} {} seed {seed:#x}: {:e} vs {:e}",
+                    p.len(),
+                    walk.name(),
+                    got[k].total,
+                    f64::from_bits(want)
+                );
+            }
+        }
+    }
+}

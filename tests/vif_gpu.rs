@@ -1,0 +1,147 @@
+//! Float VIF kernels: NVRTC compiles every variant without FMA contraction (needs only
+//! libnvrtc), and on a GPU the exact twins return the CPU reference's bits on the fixture
+//! frames. Both are skipped, with the reason printed, where the library or the device is
+//! missing.
+
+use std::path::Path;
+
+use binade::vif::filter::Image;
+use binade::vif::gpu::{self, Reduction, Variant, VifGpu};
+use binade::vif::reference::scale_sums;
+use binade::vif::{Plane, VifOptions};
+
+fn variants() -> Vec<Variant> {
+    let e = Variant::exact(Reduction::Ordered);
+    vec![
+        e,
+        Variant {
+            device_log2: true,
+            ..e
+        },
+        Variant {
+            stat_f32: true,
+            ..e
+        },
+        Variant {
+            device_log2: true,
+            stat_f32: true,
+            ..e
+        },
+    ]
+}
+
+#[test]
+fn kernels_compile_without_contraction() {
+    if !gpu::nvrtc_present() {
+        println!("skipped: NVRTC (libnvrtc) is not present");
+        return;
+    }
+    for v in variants() {
+        let ptx = gpu::compile(&v.defines(), "compute_90").unwrap().to_src();
+        for k in [
+            "fvif_filter_dec_v",
+            "fvif_filter_dec_h",
+            "fvif_vertical5",
+            "fvif_compute",
+            "fvif_row_sums",
+            "fvif_tree_sums",
+        ] {
+            assert!(
+                ptx.contains(&format!(".entry {k}(")),
+                "{:?}: no entry {k}",
+                v.defines()
+            );
+        }
+        assert!(
+            ptx.contains(".entry fvif_row_sums_binade("),
+            "{:?}: no row-parallel sum",
+            v.defines()
+        );
+        if !v.device_log2 {
+            // the device log2f is libdevice's and may fuse; nothing of ours may
+            assert!(
+                !ptx.contains("fma.rn"),
+                "{:?}: the PTX contains a fused multiply-add",
+                v.defines()
+            );
+            assert!(
+                !ptx.contains("lg2.approx"),
+                "{:?}: the PTX calls the hardware log2",
+                v.defines()
+            );
+        }
+        for inexact in ["div.approx", "div.full", "rcp.approx"] {
+            assert!(
+                !ptx.contains(inexact),
+                "{:?}: the PTX contains {inexact}",
+                v.defines()
+            );
+        }
+        assert!(
+            ptx.contains("div.rn.f32"),
+            "{:?}: no correctly rounded fp32 division",
+            v.defines()
+        );
+    }
+}
+
+fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/vif");
+    let read = |which: &str| {
+        let bytes = std::fs::read(dir.join(format!("{name}_{which}.yuv"))).unwrap();
+        Plane::from_bytes(w, h, bpc, &bytes).unwrap().to_image()
+    };
+    (read("ref"), read("dis"))
+}
+
+#[test]
+fn exact_twins_equal_the_cpu_on_fixture_frames() {
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            println!("skipped: {e}");
+            return;
+        }
+    };
+    let reductions = [Reduction::Ordered, Reduction::Binade];
+    let d = VifOptions::default();
+    let option_sets = [
+        d,
+        VifOptions {
+            skip_scale0: true,
+            sigma_nsq: 0.5,
+            enhn_gain_limit: 1.0,
+            ..d
+        },
+        VifOptions {
+            kernelscale: 360.0 / 97.0,
+            ..d
+        },
+    ];
+    for (name, w, h, bpc) in [
+        ("nat8", 96, 64, 8),
+        ("nat10", 101, 67, 10),
+        ("nat16", 104, 59, 16),
+        ("checker8", 96, 64, 8),
+    ] {
+        let (r, dd) = fixture(name, w, h, bpc);
+        for opts in option_sets {
+            let want = scale_sums(&r, &dd, &opts).unwrap();
+            for &red in &reductions {
+                let got = g.scale_sums(&r, &dd, &opts, &Variant::exact(red)).unwrap();
+                for (s, cpu) in want.iter().enumerate().skip(opts.first_scale()) {
+                    assert_eq!(
+                        got.num[s].to_bits(),
+                        f64::from(cpu.num).to_bits(),
+                        "{name} {opts:?} {red:?} scale {s} num"
+                    );
+                    assert_eq!(
+                        got.den[s].to_bits(),
+                        f64::from(cpu.den).to_bits(),
+                        "{name} {opts:?} {red:?} scale {s} den"
+                    );
+                }
+            }
+        }
+    }
+}
