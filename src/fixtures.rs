@@ -1,5 +1,5 @@
 //! Fixtures: pairs of YUV frame sequences described by manifests in `fixtures/*.toml` and
-//! generated (synthetic) or extracted (photographs) into the ignored `fixtures/cache/`.
+//! synthesised (random, checkerboards) or derived from photographs into the ignored `fixtures/cache/`.
 //!
 //! A manifest names the generator, the size, bit depth, chroma layout, matrix and range, the
 //! number of frame pairs, the seed and the SHA-256 of the raw frames. Raw layout: for each
@@ -233,7 +233,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Loads the fixture of manifest `path`: from the cache when its raw file is there (checked
-/// for size, bit depth and hash), else generated, checked against the hash and written to the
+/// for size, bit depth and hash), else made anew, checked against the hash and written to the
 /// cache.
 pub fn load(path: &Path, dirs: &Dirs) -> Result<Fixture> {
     let manifest = read_manifest(path)?;
@@ -250,7 +250,7 @@ pub fn load(path: &Path, dirs: &Dirs) -> Result<Fixture> {
             let hash = sha256_hex(&bytes);
             if hash != manifest.sha256 {
                 bail!(
-                    "{}: generated frames hash to {hash}, the manifest says {}",
+                    "{}: frames made from the manifest hash to {hash}, the manifest says {}",
                     path.display(),
                     manifest.sha256
                 );

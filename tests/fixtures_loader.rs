@@ -119,7 +119,7 @@ fn hash_mismatch_is_named() {
 }
 
 #[test]
-fn generated_frames_are_checked_against_the_manifest_hash() {
+fn new_frames_are_checked_against_the_manifest_hash() {
     let (_d, m, dirs) = scratch("random-8x8");
     let text = fs::read_to_string(&m)
         .unwrap()
@@ -127,7 +127,7 @@ fn generated_frames_are_checked_against_the_manifest_hash() {
     fs::write(&m, text).unwrap();
     let e = error_of(&m, &dirs);
     assert!(
-        e.contains("random-8x8.toml") && e.contains("generated frames hash to"),
+        e.contains("random-8x8.toml") && e.contains("frames made from the manifest hash to"),
         "{e}"
     );
     assert!(
@@ -175,7 +175,7 @@ fn missing_photographs_are_reported_as_not_available() {
     );
 }
 
-/// Prints every manifest's hash from freshly generated frames (needs `just fixtures` for the
+/// Prints every manifest's hash from freshly made frames (needs `just fixtures` for the
 /// photographs). Run with `--ignored --nocapture` after changing a generator.
 #[test]
 #[ignore]
