@@ -9,6 +9,12 @@
 //! and channel, the `f32` planes the terms read, so a device can compute the same terms from
 //! the same planes and add them in another way. The sums here are the plain loop in pixel
 //! order; bits of every sum, average and score are deterministic for given frames.
+//!
+//! Which CPU this is: the per-pixel terms, the sums, the averages and the pooling follow
+//! libvmaf's scalar `ssim_map`, `edge_diff_map` and `pool_score` operation for operation (its
+//! AVX2 and AVX-512 paths add in the same order); the blur, the downsampling and the XYB
+//! matrix follow its scalar code too. The transfer curve and the cube root are evaluated in
+//! `f64` and rounded once, where libvmaf uses its own table and `cbrtf`.
 
 // `ssim_host_terms` is set by build.rs when it compiles kernels/ssimulacra2_host.cpp.
 #![allow(unexpected_cfgs)]

@@ -5,7 +5,9 @@
 //! from the nearest sample to the upper left (`x >> sx`, `y >> sy`), the matrix is applied in
 //! `f32` to normalised samples, the result is clamped to `[0, 1]` and the sRGB transfer curve
 //! is removed. Unlike that path, limited range is scaled by the exact code values of the bit
-//! depth (`16 << (b - 8)` to `235 << (b - 8)`), and BT.2020 is offered beside BT.601 and BT.709.
+//! depth (`16 << (b - 8)` to `235 << (b - 8)`), BT.2020 is offered beside BT.601 and BT.709,
+//! and the transfer curve is evaluated in `f64` and rounded once (libvmaf uses a table), so
+//! the linear planes may differ from libvmaf's in the last bit.
 
 use anyhow::{bail, Result};
 use rayon::prelude::*;
