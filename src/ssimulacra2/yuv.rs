@@ -4,10 +4,12 @@
 //! The conversion follows the scalar path of libvmaf's SSIMULACRA2 extractor: chroma is taken
 //! from the nearest sample to the upper left (`x >> sx`, `y >> sy`), the matrix is applied in
 //! `f32` to normalised samples, the result is clamped to `[0, 1]` and the sRGB transfer curve
-//! is removed. Unlike that path, limited range is scaled by the exact code values of the bit
-//! depth (`16 << (b - 8)` to `235 << (b - 8)`), BT.2020 is offered beside BT.601 and BT.709,
-//! and the transfer curve is evaluated in `f64` and rounded once (libvmaf uses a table), so
-//! the linear planes may differ from libvmaf's in the last bit.
+//! is removed. Unlike that path: samples are normalised by a division (libvmaf multiplies by a
+//! reciprocal), so the top code of each range lands exactly on 1; limited range is scaled by
+//! the exact code values of the bit depth (`16 << (b - 8)` to `235 << (b - 8)`); BT.2020 is
+//! offered beside BT.601 and BT.709; and the transfer curve is evaluated in `f64` and rounded
+//! once (libvmaf uses a table). The linear planes may therefore differ from libvmaf's in the
+//! last bits.
 
 use anyhow::{bail, Result};
 use rayon::prelude::*;
@@ -171,12 +173,13 @@ pub fn srgb_to_linear(v: f32) -> f32 {
     l as f32
 }
 
-/// Per-format constants of the conversion: offsets and scales of the normalisation.
+/// Per-format constants of the conversion: offsets and divisors of the normalisation (a
+/// division, so that the top code of each range lands exactly on 1).
 struct Normalise {
     y_off: f32,
-    y_scale: f32,
+    y_div: f32,
     c_off: f32,
-    c_scale: f32,
+    c_div: f32,
 }
 
 impl Normalise {
@@ -187,9 +190,9 @@ impl Normalise {
                 let k = (1u32 << (b - 8)) as f32;
                 Normalise {
                     y_off: 16.0 * k,
-                    y_scale: 1.0 / (219.0 * k),
+                    y_div: 219.0 * k,
                     c_off: 128.0 * k,
-                    c_scale: 1.0 / (224.0 * k),
+                    c_div: 224.0 * k,
                 }
             }
             Range::Full => {
@@ -197,9 +200,9 @@ impl Normalise {
                 let half = (1u32 << (b - 1)) as f32;
                 Normalise {
                     y_off: 0.0,
-                    y_scale: 1.0 / peak,
+                    y_div: peak,
                     c_off: half,
-                    c_scale: 1.0 / peak,
+                    c_div: peak,
                 }
             }
         }
@@ -229,9 +232,9 @@ pub fn to_linear_rgb(frame: &YuvFrame) -> LinearRgb {
     let pixel = |i: usize| {
         let (x, y) = (i % w, i / w);
         let ci = (y >> sy) * cw + (x >> sx);
-        let yn = (frame.planes[0][i] as f32 - n.y_off) * n.y_scale;
-        let un = (frame.planes[1][ci] as f32 - n.c_off) * n.c_scale;
-        let vn = (frame.planes[2][ci] as f32 - n.c_off) * n.c_scale;
+        let yn = (frame.planes[0][i] as f32 - n.y_off) / n.y_div;
+        let un = (frame.planes[1][ci] as f32 - n.c_off) / n.c_div;
+        let vn = (frame.planes[2][ci] as f32 - n.c_off) / n.c_div;
         let r = yn + cr_r * vn;
         let g = yn + cb_g * un + cr_g * vn;
         let b = yn + cb_b * un;
@@ -301,4 +304,109 @@ pub fn check_pair(a: &YuvFrame, b: &YuvFrame) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame_of(format: YuvFormat, y: u16, u: u16, v: u16) -> YuvFrame {
+        let planes = std::array::from_fn(|p| {
+            let (w, h) = format.plane_size(p);
+            vec![[y, u, v][p]; w * h]
+        });
+        YuvFrame { format, planes }
+    }
+
+    fn format(bit_depth: u32, matrix: Matrix, range: Range) -> YuvFormat {
+        YuvFormat {
+            width: 3,
+            height: 3,
+            bit_depth,
+            chroma: Chroma::C420,
+            matrix,
+            range,
+        }
+    }
+
+    /// Black and white land exactly on 0 and 1 in every range, depth and matrix.
+    #[test]
+    fn black_and_white_are_exact() {
+        for matrix in [Matrix::Bt601, Matrix::Bt709, Matrix::Bt2020] {
+            for bits in [8u32, 10, 12, 16] {
+                let k = 1u16 << (bits - 8);
+                let max = ((1u32 << bits) - 1) as u16;
+                let half = 1u16 << (bits - 1);
+                for (range, black, white) in
+                    [(Range::Limited, 16 * k, 235 * k), (Range::Full, 0, max)]
+                {
+                    let f = format(bits, matrix, range);
+                    let c = if range == Range::Limited {
+                        128 * k
+                    } else {
+                        half
+                    };
+                    let lo = to_linear_rgb(&frame_of(f, black, c, c));
+                    let hi = to_linear_rgb(&frame_of(f, white, c, c));
+                    for p in 0..3 {
+                        assert_eq!(
+                            lo.planes[p][4], 0.0,
+                            "{matrix:?} {bits} {range:?} black plane {p}"
+                        );
+                        assert_eq!(
+                            hi.planes[p][4], 1.0,
+                            "{matrix:?} {bits} {range:?} white plane {p}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Codes of a colour, converted back, give the colour within the quantisation error.
+    #[test]
+    fn codes_round_trip_through_the_matrix() {
+        for matrix in [Matrix::Bt601, Matrix::Bt709, Matrix::Bt2020] {
+            for range in [Range::Limited, Range::Full] {
+                let f = format(10, matrix, range);
+                let rgb = [0.8, 0.3, 0.55];
+                let codes = rgb_to_yuv_codes(rgb, &f).map(|c| quantise(c, f.max_code()));
+                let back = to_linear_rgb(&frame_of(f, codes[0], codes[1], codes[2]));
+                for p in 0..3 {
+                    let want = srgb_to_linear(rgb[p] as f32);
+                    assert!(
+                        (back.planes[p][0] - want).abs() < 4e-3,
+                        "{matrix:?} {range:?} plane {p}: {} against {want}",
+                        back.planes[p][0]
+                    );
+                }
+            }
+        }
+    }
+
+    /// Chroma of a subsampled frame is taken from the sample up and left.
+    #[test]
+    fn chroma_is_nearest_up_and_left() {
+        let f = YuvFormat {
+            width: 4,
+            height: 2,
+            bit_depth: 8,
+            chroma: Chroma::C422,
+            matrix: Matrix::Bt709,
+            range: Range::Full,
+        };
+        assert_eq!(f.plane_size(1), (2, 2));
+        let mut frame = frame_of(f, 128, 128, 128);
+        frame.planes[2][1] = 255;
+        let rgb = to_linear_rgb(&frame);
+        let red: Vec<bool> = rgb.planes[0]
+            .iter()
+            .zip(&rgb.planes[1])
+            .map(|(r, g)| r > g)
+            .collect();
+        assert_eq!(
+            red,
+            vec![false, false, true, true, false, false, false, false]
+        );
+    }
 }
