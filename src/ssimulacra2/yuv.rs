@@ -372,12 +372,12 @@ mod tests {
                 let rgb = [0.8, 0.3, 0.55];
                 let codes = rgb_to_yuv_codes(rgb, &f).map(|c| quantise(c, f.max_code()));
                 let back = to_linear_rgb(&frame_of(f, codes[0], codes[1], codes[2]));
-                for p in 0..3 {
-                    let want = srgb_to_linear(rgb[p] as f32);
+                for (p, (plane, v)) in back.planes.iter().zip(rgb).enumerate() {
+                    let want = srgb_to_linear(v as f32);
                     assert!(
-                        (back.planes[p][0] - want).abs() < 4e-3,
+                        (plane[0] - want).abs() < 4e-3,
                         "{matrix:?} {range:?} plane {p}: {} against {want}",
-                        back.planes[p][0]
+                        plane[0]
                     );
                 }
             }
