@@ -40,3 +40,9 @@ gpu *EXPERIMENTS="gpu-parity gpu-timing":
 # Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).
 vif-test:
     cargo test --release --test vif_reference --test vif_header --test vif_gpu
+
+# Photographs for the natural fixtures: the scikit-image wheel's data PNGs into fixtures/cache/skimage.
+fixtures:
+    mkdir -p .whl fixtures/cache/skimage
+    pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux_2_17_x86_64 scikit-image==0.24.0 -d .whl
+    cd .whl && unzip -o -j scikit_image-0.24.0-*.whl skimage/data/astronaut.png skimage/data/coffee.png skimage/data/chelsea.png skimage/data/motorcycle_left.png skimage/data/motorcycle_right.png -d ../fixtures/cache/skimage

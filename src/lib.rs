@@ -34,3 +34,5 @@ pub use api::{
     ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format,
     Mutant, Plan, PlanKind, Unit, Walk, F32, F64,
 };
+pub mod fixtures;
+pub mod ssimulacra2;

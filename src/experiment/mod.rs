@@ -145,6 +145,9 @@ pub fn runner(name: &str) -> Option<Runner> {
         "float-vif-replay" => crate::vif::replay::run,
         "float-vif-replay-host" => crate::vif::replay_host::run,
         "float-vif-timing" => crate::vif::timing::run,
+        "ssimulacra2-crate" => crate::ssimulacra2::crate_check::run,
+        "ssimulacra2-parity" => crate::ssimulacra2::parity::run,
+        "ssimulacra2-timing" => crate::ssimulacra2::timing::run,
         _ => return None,
     };
     Some(r)

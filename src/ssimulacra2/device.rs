@@ -1,0 +1,227 @@
+//! SSIMULACRA2's sums on the device: the terms of each scale computed by
+//! `kernels/ssimulacra2.cu` from the CPU's own `f32` planes (uploaded), then added three ways
+//! by [`GpuOrderedSum`]: the tree sum a port starts from, the ordered sum, and one lane per sum.
+
+use anyhow::{Context as _, Result};
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+
+use super::layout::{pack_planes, reference_terms, sum_segments};
+use super::pyramid::ScalePlanes;
+use super::terms::TERMS;
+use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
+use crate::plan::PlanKind;
+
+/// The term header, prepended to the kernels.
+pub const TERMS_HEADER: &str = include_str!("../../kernels/ssimulacra2_terms.cuh");
+/// The term kernels.
+pub const KERNELS: &str = include_str!("../../kernels/ssimulacra2.cu");
+
+const BLOCK: u32 = 256;
+const MAX_BLOCKS: u64 = 1 << 20;
+
+/// The term kernel, compiled for one device.
+#[derive(Clone, Debug)]
+pub struct DeviceTerms {
+    gpu: Gpu,
+    k_terms: CudaFunction,
+}
+
+/// One scale on the device: its planes, the buffer its terms go to, and their count per sum.
+pub struct DeviceScale {
+    /// Pixels per channel (terms per sum).
+    pub n: usize,
+    planes: CudaSlice<f32>,
+    /// The terms, laid out as in [`super::layout`].
+    pub terms: CudaSlice<f64>,
+}
+
+impl DeviceTerms {
+    /// Compiles `kernels/ssimulacra2.cu` with its header for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<DeviceTerms> {
+        let m = gpu.load("ssimulacra2", &[TERMS_HEADER, "\n", KERNELS], &[])?;
+        Ok(DeviceTerms {
+            gpu: gpu.clone(),
+            k_terms: m.function("ssimulacra2_terms")?,
+        })
+    }
+
+    /// Uploads the planes of `scale` and allocates its term buffer.
+    pub fn upload(&self, scale: &ScalePlanes) -> Result<DeviceScale> {
+        let n = scale.width * scale.height;
+        let s = self.gpu.stream();
+        let planes = s
+            .clone_htod(&pack_planes(scale))
+            .context("uploading SSIMULACRA2 planes")?;
+        let terms = s
+            .alloc_zeros::<f64>(3 * TERMS * n)
+            .context("allocating SSIMULACRA2 terms")?;
+        Ok(DeviceScale { n, planes, terms })
+    }
+
+    /// Launches the term kernel: every term of the scale into `scale.terms`.
+    pub fn launch(&self, scale: &DeviceScale) -> Result<()> {
+        let n = scale.n as u64;
+        let channels = 3u32;
+        let total = n * channels as u64;
+        let blocks = total.div_ceil(BLOCK as u64).clamp(1, MAX_BLOCKS) as u32;
+        let mut b = self.gpu.stream().launch_builder(&self.k_terms);
+        // The output is passed as a shared reference: the kernel writes it while sum jobs hold
+        // views of it; all work is on one stream, in order.
+        b.arg(&scale.planes)
+            .arg(&n)
+            .arg(&channels)
+            .arg(&scale.terms);
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: argument types match ssimulacra2_terms; planes hold 3 * 7 * n floats and
+        // terms 3 * 6 * n doubles, the extents the kernel reads and writes.
+        unsafe { b.launch(cfg) }.context("launching ssimulacra2_terms")?;
+        Ok(())
+    }
+
+    /// The device's terms of a scale, downloaded.
+    pub fn download(&self, scale: &DeviceScale) -> Result<Vec<f64>> {
+        Ok(self.gpu.stream().clone_dtoh(&scale.terms)?)
+    }
+}
+
+/// A sum job over the 18 sums of a scale (index `channel * 6 + term`).
+pub fn scale_job<'a>(sum: &GpuOrderedSum, scale: &'a DeviceScale) -> Result<SumJob<'a>> {
+    sum.job(
+        scale.terms.slice(0..3 * TERMS * scale.n),
+        &sum_segments(scale.n),
+    )
+}
+
+/// The 18 sums of a scale three ways, and how the device's terms compare with the CPU's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScaleOnDevice {
+    /// Tree sums, `[channel][term]`.
+    pub tree: [[f64; TERMS]; 3],
+    /// Ordered sums.
+    pub ordered: [[f64; TERMS]; 3],
+    /// One lane per sum, in order (when asked for).
+    pub one_lane: Option<[[f64; TERMS]; 3]>,
+    /// Terms whose bits differ from the CPU's (when checked).
+    pub term_mismatches: Option<u64>,
+    /// Chunks the ordered walk added term by term.
+    pub fallback_chunks: u64,
+}
+
+fn by_channel(v: &[f64]) -> [[f64; TERMS]; 3] {
+    std::array::from_fn(|c| std::array::from_fn(|k| v[c * TERMS + k]))
+}
+
+/// Computes a scale on the device and sums it every way asked for.
+pub fn scale_on_device(
+    terms: &DeviceTerms,
+    sum: &GpuOrderedSum,
+    scale: &ScalePlanes,
+    check_terms: bool,
+    one_lane: bool,
+) -> Result<ScaleOnDevice> {
+    let dev = terms.upload(scale)?;
+    terms.launch(&dev)?;
+    let term_mismatches = if check_terms {
+        let got = terms.download(&dev)?;
+        let want = reference_terms(scale);
+        Some(
+            got.iter()
+                .zip(&want)
+                .filter(|(g, w)| g.to_bits() != w.to_bits())
+                .count() as u64,
+        )
+    } else {
+        None
+    };
+    let mut job = scale_job(sum, &dev)?;
+    let tree = by_channel(&sum.tree_sums(&mut job)?);
+    let results = sum.run(&mut job, &PlanKind::TreePrefix, None)?;
+    let ordered = by_channel(&results.iter().map(|r| r.total).collect::<Vec<_>>());
+    let fallback_chunks = results.iter().map(|r| r.fallback).sum();
+    let one_lane = if one_lane {
+        Some(by_channel(&sum.loop_sums(&mut job)?))
+    } else {
+        None
+    };
+    Ok(ScaleOnDevice {
+        tree,
+        ordered,
+        one_lane,
+        term_mismatches,
+        fallback_chunks,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::fixtures::{self, Dirs};
+    use crate::mutant::Mutant;
+    use crate::ssimulacra2::{for_each_scale, scale_sums, yuv};
+
+    /// The kernels compile with NVRTC for sm_90 without any fused multiply-add (needs libnvrtc,
+    /// not a device).
+    #[test]
+    fn kernels_compile_with_nvrtc() {
+        if !crate::gpu::nvrtc_present() {
+            println!("skipped: the NVRTC library (libnvrtc) is not installed");
+            return;
+        }
+        let ptx = crate::gpu::compile("ssimulacra2", &[TERMS_HEADER, "\n", KERNELS], &[], "sm_90")
+            .unwrap();
+        let src = ptx.to_src();
+        assert!(
+            src.contains("ssimulacra2_terms"),
+            "no kernel entry in the PTX"
+        );
+        assert!(!src.contains("fma."), "the PTX contracts a multiply-add");
+    }
+
+    /// On a device: terms equal the CPU's bit for bit, ordered and one-lane sums equal the
+    /// CPU's sums, on every scale of two fixtures.
+    #[test]
+    fn device_sums_equal_the_cpu_sums() {
+        let gpu = match Gpu::open() {
+            Ok(g) => g,
+            Err(e) => {
+                println!("skipped: {e}");
+                return;
+            }
+        };
+        let terms = DeviceTerms::new(&gpu).unwrap();
+        let sum = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dirs = Dirs {
+            cache: None,
+            ..Dirs::under(&root)
+        };
+        for name in ["random-65x47-444-12bit", "random-577x323"] {
+            let path = root.join("fixtures").join(format!("{name}.toml"));
+            let f = fixtures::load(&path, &dirs).unwrap();
+            let (a, b) = &f.pairs[0];
+            for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
+                let cpu = scale_sums(s);
+                let d = scale_on_device(&terms, &sum, s, true, true)?;
+                let case = format!("{name} (seed {}) scale {}", f.manifest.seed, s.scale);
+                assert_eq!(d.term_mismatches, Some(0), "{case}");
+                let bits = |v: &[[f64; TERMS]; 3]| {
+                    v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
+                };
+                assert_eq!(bits(&d.ordered), bits(&cpu.sums), "{case}: ordered");
+                assert_eq!(
+                    bits(&d.one_lane.unwrap()),
+                    bits(&cpu.sums),
+                    "{case}: one lane"
+                );
+                Ok(())
+            })
+            .unwrap();
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! SSIMULACRA2 on the CPU: the reference whose 108 per-frame sums the GPU must reproduce.
+//!
+//! Pipeline for a pair of YUV frames: [`yuv::to_linear_rgb`], then for each of up to six
+//! scales (stopping below 8x8): [`xyb`] conversion, the [`blur`]s of [`pyramid::scale_planes`],
+//! the per-pixel [`terms`] and their sequential [`sums`], then [`score::pool`]. Before the next
+//! scale the linear RGB images are halved ([`pyramid::downsample`]).
+//!
+//! The per-pixel terms are separate from the sums: [`pyramid::ScalePlanes`] holds, per scale
+//! and channel, the `f32` planes the terms read, so a device can compute the same terms from
+//! the same planes and add them in another way. The sums here are the plain loop in pixel
+//! order; bits of every sum, average and score are deterministic for given frames.
+//!
+//! Which CPU this is: the per-pixel terms, the sums, the averages and the pooling follow
+//! libvmaf's scalar `ssim_map`, `edge_diff_map` and `pool_score` operation for operation (its
+//! AVX2 and AVX-512 paths add in the same order); the blur, the downsampling and the XYB
+//! matrix follow its scalar code too. The transfer curve and the cube root are evaluated in
+//! `f64` and rounded once, where libvmaf uses its own table and `cbrtf`.
+
+// `ssim_host_terms` is set by build.rs when it compiles kernels/ssimulacra2_host.cpp.
+#![allow(unexpected_cfgs)]
+
+pub mod blur;
+pub mod compare;
+pub mod crate_check;
+pub mod device;
+#[cfg(ssim_host_terms)]
+pub mod host;
+pub mod layout;
+pub mod parity;
+pub mod pyramid;
+pub mod score;
+pub mod select;
+pub mod sums;
+pub mod terms;
+pub mod timing;
+pub mod xyb;
+pub mod yuv;
+
+use anyhow::Result;
+use rayon::prelude::*;
+
+use blur::RecursiveGaussian;
+use pyramid::ScalePlanes;
+use terms::TERMS;
+use yuv::{LinearRgb, YuvFrame};
+
+/// The blur's sigma.
+pub const SIGMA: f64 = 1.5;
+
+/// Splits interleaved triples into three planes.
+pub(crate) fn deinterleave(v: &[[f32; 3]]) -> [Vec<f32>; 3] {
+    std::array::from_fn(|c| v.iter().map(|p| p[c]).collect())
+}
+
+/// The six sums of each channel at one scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScaleSums {
+    /// Width at this scale.
+    pub width: usize,
+    /// Height at this scale.
+    pub height: usize,
+    /// `sums[channel][term]`, each the sequential loop in pixel order.
+    pub sums: [[f64; TERMS]; 3],
+}
+
+impl ScaleSums {
+    /// The averages of this scale, `[channel][term]`.
+    pub fn averages(&self) -> [[f64; TERMS]; 3] {
+        self.sums
+            .map(|s| sums::averages(&s, self.width * self.height))
+    }
+}
+
+/// The sums of every completed scale of one frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameSums {
+    /// One entry per completed scale, scale 0 first.
+    pub scales: Vec<ScaleSums>,
+}
+
+impl FrameSums {
+    /// Averages of every completed scale, `[scale][channel][term]`.
+    pub fn averages(&self) -> Vec<[[f64; TERMS]; 3]> {
+        self.scales.iter().map(ScaleSums::averages).collect()
+    }
+
+    /// The averages flattened: index `scale * 18 + channel * 6 + term` (108 for six scales).
+    pub fn flat_averages(&self) -> Vec<f64> {
+        self.averages()
+            .iter()
+            .flat_map(|s| s.iter().flatten().copied())
+            .collect()
+    }
+
+    /// The frame's SSIMULACRA2 score.
+    pub fn score(&self) -> f64 {
+        score::pool(&self.averages())
+    }
+}
+
+/// Runs the pyramid on two linear RGB images of one size (at least 8x8) and calls `visit` with
+/// the planes of each scale, scale 0 first; stops after scale 5 or below 8x8.
+pub fn for_each_scale(
+    reference: LinearRgb,
+    distorted: LinearRgb,
+    mut visit: impl FnMut(&ScalePlanes) -> Result<()>,
+) -> Result<()> {
+    let blur = RecursiveGaussian::new(SIGMA);
+    let (mut a, mut b) = (reference, distorted);
+    for scale in 0..score::SCALES {
+        if a.width < 8 || a.height < 8 {
+            break;
+        }
+        if scale > 0 {
+            (a, b) = rayon::join(|| pyramid::downsample(&a), || pyramid::downsample(&b));
+        }
+        if a.width < 8 || a.height < 8 {
+            break;
+        }
+        visit(&pyramid::scale_planes(scale, &a, &b, &blur))?;
+    }
+    Ok(())
+}
+
+/// The sums of one scale: each channel's six sequential loops (channels in parallel).
+pub fn scale_sums(planes: &ScalePlanes) -> ScaleSums {
+    let v: Vec<[f64; TERMS]> = planes
+        .channels
+        .par_iter()
+        .map(sums::sequential_sums)
+        .collect();
+    ScaleSums {
+        width: planes.width,
+        height: planes.height,
+        sums: [v[0], v[1], v[2]],
+    }
+}
+
+/// The sums of a frame pair. Errors if the frames differ in size or are below 8x8.
+pub fn frame_sums(reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
+    yuv::check_pair(reference, distorted)?;
+    let (a, b) = rayon::join(
+        || yuv::to_linear_rgb(reference),
+        || yuv::to_linear_rgb(distorted),
+    );
+    let mut scales = Vec::new();
+    for_each_scale(a, b, |planes| {
+        scales.push(scale_sums(planes));
+        Ok(())
+    })?;
+    Ok(FrameSums { scales })
+}

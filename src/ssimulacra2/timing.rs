@@ -1,0 +1,245 @@
+//! `ssimulacra2-timing`: milliseconds per frame at 576x324, 1920x1080 and 3840x2160 of the
+//! term kernel plus tree sums against the term kernel plus ordered sums on the device (CUDA
+//! events, warm-up, median, frames rotated), and of the CPU reference on one thread and on all
+//! cores.
+
+use std::time::Instant;
+
+use anyhow::{bail, Context as _, Result};
+
+use super::device::{scale_job, DeviceScale, DeviceTerms};
+use super::select::{load_fixtures, Loaded};
+use super::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
+use crate::experiment::{ConfigError, Context, Outcome};
+use crate::gpu::timing::{event_times, median};
+use crate::gpu::{Gpu, GpuOrderedSum};
+use crate::mutant::Mutant;
+use crate::plan::PlanKind;
+use crate::plot::{Plot, PlotKind};
+use crate::report::{Report, Table};
+
+/// One frame prepared on the device: every scale's planes and term buffer, and the CPU sums.
+struct Prepared {
+    scales: Vec<DeviceScale>,
+    cpu: Vec<ScaleSums>,
+}
+
+fn prepare(terms: &DeviceTerms, a: &yuv::YuvFrame, b: &yuv::YuvFrame) -> Result<Prepared> {
+    yuv::check_pair(a, b)?;
+    let (mut scales, mut cpu) = (Vec::new(), Vec::new());
+    for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
+        cpu.push(scale_sums(s));
+        scales.push(terms.upload(s)?);
+        Ok(())
+    })?;
+    Ok(Prepared { scales, cpu })
+}
+
+/// Median milliseconds of `reps` runs of `f` after one untimed run.
+fn cpu_ms(reps: usize, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+    f()?;
+    let mut t = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let start = Instant::now();
+        f()?;
+        t.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(median(&t))
+}
+
+/// One size's measurements.
+struct Row {
+    fixture: String,
+    size: String,
+    frames: usize,
+    tree: f64,
+    exact: f64,
+    cpu_one: f64,
+    cpu_all: f64,
+    mismatches: u64,
+}
+
+fn measure(
+    ctx: &Context,
+    gpu: &Gpu,
+    terms: &DeviceTerms,
+    sum: &GpuOrderedSum,
+    f: &crate::fixtures::Fixture,
+) -> Result<Row> {
+    let warmup: usize = ctx.get_or("warmup", 3)?;
+    let reps: usize = ctx.get("reps")?;
+    let cpu_reps: usize = ctx.get_or("cpu_reps", 3)?;
+    let max_frames: usize = ctx.get_or("max_frames", usize::MAX)?;
+    if reps == 0 || cpu_reps == 0 {
+        bail!(ConfigError::new(
+            &ctx.file,
+            "reps",
+            "reps and cpu_reps must be at least 1"
+        ));
+    }
+    let pairs: Vec<_> = f.pairs.iter().take(max_frames).collect();
+    let prepared = pairs
+        .iter()
+        .map(|(a, b)| prepare(terms, a, b))
+        .collect::<Result<Vec<_>>>()?;
+    let mut jobs = prepared
+        .iter()
+        .map(|p| {
+            p.scales
+                .iter()
+                .map(|s| scale_job(sum, s))
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let nf = prepared.len();
+    let tree = event_times(gpu, warmup, reps, |rep| {
+        let k = rep % nf;
+        for (s, job) in prepared[k].scales.iter().zip(jobs[k].iter_mut()) {
+            terms.launch(s)?;
+            sum.launch_tree(job)?;
+        }
+        Ok(())
+    })?;
+    let exact = event_times(gpu, warmup, reps, |rep| {
+        let k = rep % nf;
+        for (s, job) in prepared[k].scales.iter().zip(jobs[k].iter_mut()) {
+            terms.launch(s)?;
+            sum.launch(job, &PlanKind::TreePrefix, None)?;
+        }
+        Ok(())
+    })?;
+    let mut mismatches = 0u64;
+    for (p, js) in prepared.iter().zip(jobs.iter_mut()) {
+        for (cpu, job) in p.cpu.iter().zip(js.iter_mut()) {
+            let got = sum.run(job, &PlanKind::TreePrefix, None)?;
+            let want = cpu.sums.iter().flatten();
+            mismatches += got
+                .iter()
+                .zip(want)
+                .filter(|(g, w)| g.total.to_bits() != w.to_bits())
+                .count() as u64;
+        }
+    }
+    drop(jobs);
+    drop(prepared);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .context("one-thread pool")?;
+    let mut k = 0;
+    let cpu_one = one.install(|| {
+        cpu_ms(cpu_reps, || {
+            let (a, b) = pairs[k % nf];
+            k += 1;
+            frame_sums(a, b).map(|_| ())
+        })
+    })?;
+    let cpu_all = cpu_ms(cpu_reps, || {
+        let (a, b) = pairs[k % nf];
+        k += 1;
+        frame_sums(a, b).map(|_| ())
+    })?;
+    Ok(Row {
+        fixture: f.name.clone(),
+        size: format!("{}x{}", f.manifest.width, f.manifest.height),
+        frames: nf,
+        tree: median(&tree),
+        exact: median(&exact),
+        cpu_one,
+        cpu_all,
+        mismatches,
+    })
+}
+
+/// Runs the experiment (needs a GPU).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let gpu = Gpu::open()?;
+    let terms = DeviceTerms::new(&gpu)?;
+    let sum = GpuOrderedSum::new(&gpu, Mutant::None)?;
+    let loaded = load_fixtures(ctx)?;
+    let mut rows = Vec::new();
+    let mut missing = Vec::new();
+    let bar = ctx.progress(loaded.len() as u64, "ssimulacra2-timing");
+    for item in &loaded {
+        bar.inc(1);
+        match item {
+            Loaded::Ready(f) => {
+                rows.push(measure(ctx, &gpu, &terms, &sum, f).with_context(|| f.name.clone())?)
+            }
+            Loaded::Missing(name, reason) => missing.push(format!("{name} ({reason})")),
+        }
+    }
+    bar.finish_and_clear();
+    let threads = rayon::current_num_threads();
+    let mut table = Table::new(
+        "timing",
+        "Milliseconds per frame (medians; device: CUDA events around every scale's term kernel and sums)",
+        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU"],
+    );
+    for r in &rows {
+        table.row(vec![
+            r.fixture.clone(),
+            r.size.clone(),
+            r.frames.to_string(),
+            format!("{:.3}", r.tree),
+            format!("{:.3}", r.exact),
+            format!("{:.2}", r.exact / r.tree),
+            format!("{:.1}", r.cpu_one),
+            format!("{:.1}", r.cpu_all),
+            r.mismatches.to_string(),
+        ]);
+    }
+    let failures = rows.iter().map(|r| r.mismatches).sum();
+    let mut report = Report::new(
+        &ctx.name,
+        "SSIMULACRA2 per frame: exact sums against tree sums, and the CPU",
+    );
+    let ratios: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} {:.2}", r.size, r.exact / r.tree))
+        .collect();
+    report.headline(format!(
+        "exact/tree per frame: {} (Research-1433 measured 2.0 on an RTX 4090)",
+        if ratios.is_empty() {
+            "nothing measured".to_string()
+        } else {
+            ratios.join(", ")
+        }
+    ));
+    report.text(format!(
+        "Per frame: for every scale, the term kernel (`kernels/ssimulacra2.cu`, from the CPU's `f32` \
+         planes already on the device) and then the 18 sums of the scale, as tree sums or as ordered \
+         sums (`{}` walk, tree-prefix plan). Frames are rotated between repetitions. The CPU \
+         reference is the whole pipeline from YUV (`frame_sums`), on one thread and on {threads}. \
+         After timing, every ordered sum was compared with the CPU's bits.",
+        sum.walk().name()
+    ));
+    if !missing.is_empty() {
+        report.text(format!(
+            "Not available here (run `just fixtures`): {}.",
+            missing.join(", ")
+        ));
+    }
+    report.table(table);
+    report.plot(Plot {
+        stem: "ms_per_frame".into(),
+        title: "Milliseconds per frame".into(),
+        kind: PlotKind::Bars {
+            categories: rows.iter().map(|r| r.size.clone()).collect(),
+            series: vec![
+                ("terms + tree".into(), rows.iter().map(|r| r.tree).collect()),
+                (
+                    "terms + ordered".into(),
+                    rows.iter().map(|r| r.exact).collect(),
+                ),
+                (
+                    "CPU all cores".into(),
+                    rows.iter().map(|r| r.cpu_all).collect(),
+                ),
+            ],
+            y_label: "ms per frame".into(),
+            log_y: true,
+        },
+    });
+    Ok(Outcome { report, failures })
+}
