@@ -41,6 +41,7 @@ fn main() {
     build.define("BINADE_SHIM_LIST(X)", Some(list.trim_end()));
     build.compile("binade_host_shim");
     build_vif();
+    build_ssimulacra2();
 }
 
 /// Float VIF: compiles kernels/float_vif.cuh as host C++ through kernels/float_vif_host.cpp
@@ -69,4 +70,22 @@ fn build_vif() {
     }
     build.file(kernels.join("float_vif_host.cpp"));
     build.compile("float_vif_host");
+}
+
+/// Compiles the SSIMULACRA2 per-pixel term header for the host, so that tests compare it with
+/// the Rust terms by bits without a GPU.
+fn build_ssimulacra2() {
+    println!("cargo:rerun-if-changed=kernels/ssimulacra2_terms.cuh");
+    println!("cargo:rerun-if-changed=kernels/ssimulacra2_host.cpp");
+    println!("cargo:rustc-check-cfg=cfg(ssim_host_terms)");
+    println!("cargo:rustc-cfg=ssim_host_terms");
+    cc::Build::new()
+        .cpp(true)
+        .opt_level(2)
+        .flag("-ffp-contract=off")
+        .flag("-std=c++14")
+        .include("kernels")
+        .warnings(true)
+        .file("kernels/ssimulacra2_host.cpp")
+        .compile("binade_ss2_host");
 }

@@ -21,6 +21,6 @@ for e in "$@"; do
   echo "=== $e ${args[*]:-}"
   "$bin" run "$e" "${args[@]}" --out "device-reports/$e" || rc=$?
   echo "=== $e: $(( $(date +%s) - start )) s, exit status so far $rc"
+  tar czf "$out/reports.tar.gz" device-reports  # after each one: a cut-off run keeps what finished
 done
-tar czf "$out/reports.tar.gz" device-reports
 exit $rc
