@@ -64,3 +64,14 @@ fn chunks_full_of_negative_terms_fall_back() {
         );
     }
 }
+
+#[test]
+fn a_term_equal_to_the_start_lands_on_the_next_power() {
+    // Exponent gap 0: x = s = 2^e gives exactly 2^(e+1), which the unit must apply.
+    for e in [-1022, -3, 0, 1, 52, 1022] {
+        let s = 2f64.powi(e);
+        let b = Binade::of::<F64>(s.to_bits()).unwrap();
+        let u = binade::unit::term_unit::<F64>(b, s.to_bits(), Mutant::None);
+        assert_eq!(apply::<F64>(u, b, s.to_bits(), Mutant::None), Some((s + s).to_bits()), "e = {e}");
+    }
+}

@@ -33,12 +33,23 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let test_args: Vec<String> = ctx.get("test_args")?;
     let timeout: u64 = ctx.get_or("timeout", 300)?;
     let equivalent: BTreeMap<String, String> = ctx.get_or("equivalent", BTreeMap::new())?;
+    let closed: BTreeMap<String, String> = ctx.get_or("closed", BTreeMap::new())?;
     if files.is_empty() {
         bail!(ConfigError::new(
             &ctx.file,
             "files",
             "must name at least one file"
         ));
+    }
+    if let Some(dir) = std::env::var_os("BINADE_MUTANTS_OUT") {
+        return from_earlier_run(
+            ctx,
+            &std::path::PathBuf::from(dir),
+            &files,
+            &test_args,
+            &equivalent,
+            &closed,
+        );
     }
     if Command::new("cargo")
         .args(["mutants", "--version"])
@@ -85,7 +96,48 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         &unviable,
         &timeouts,
         &equivalent,
+        &closed,
     ))
+}
+
+/// The report of an earlier (possibly interrupted) run, from its `mutants.out` folder.
+fn from_earlier_run(
+    ctx: &Context,
+    dir: &Path,
+    files: &[String],
+    test_args: &[String],
+    equivalent: &BTreeMap<String, String>,
+    closed: &BTreeMap<String, String>,
+) -> Result<Outcome> {
+    let lists: Vec<Vec<String>> = ["caught.txt", "missed.txt", "unviable.txt", "timeout.txt"]
+        .iter()
+        .map(|f| read_lines(dir, f))
+        .collect();
+    if !dir.join("mutants.json").exists() {
+        bail!(
+            "{}: not a cargo-mutants output folder (no mutants.json)",
+            dir.display()
+        );
+    }
+    let listed = std::fs::read_to_string(dir.join("mutants.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Vec<serde_json::Value>>(&t).ok())
+        .map(|v| v.len());
+    let tested: usize = lists.iter().map(Vec::len).sum();
+    let mut outcome = build_report(
+        ctx, files, test_args, &lists[0], &lists[1], &lists[2], &lists[3], equivalent, closed,
+    );
+    let note = match listed {
+        Some(n) if n > tested => format!(
+            "read from a cargo-mutants run stopped before its end: {tested} of the {n} mutants it listed were tested, in source order; the rest were not run"
+        ),
+        Some(n) => format!("read from a finished cargo-mutants run of {n} mutants"),
+        None => "read from an earlier cargo-mutants run".to_string(),
+    };
+    outcome.report.text(format!("This report was {note}."));
+    let headline = format!("{} ({note})", outcome.report.headline);
+    outcome.report.headline(headline);
+    Ok(outcome)
 }
 
 fn tempfile_dir() -> Result<std::path::PathBuf> {
@@ -104,12 +156,13 @@ fn build_report(
     unviable: &[String],
     timeouts: &[String],
     equivalent: &BTreeMap<String, String>,
+    closed: &BTreeMap<String, String>,
 ) -> Outcome {
     let mut report = Report::new(&ctx.name, "Generic mutation testing with cargo-mutants");
     report.text(format!(
         "`cargo mutants --profile mutants` on {} with the tests `cargo test {}`. Each mutant is a small source change made by cargo-mutants; \
          caught means a test failed, missed means every test passed, unviable means it did not compile. \
-         Missed mutants are either listed as equivalent in `experiments/cargo-mutants.toml` (with the reason) or count as gaps.",
+         Missed mutants are either listed as equivalent in `experiments/cargo-mutants.toml` (with the reason), listed there as gaps closed by a test added after the run, or count as open gaps.",
         files.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
         test_args.join(" ")
     ));
@@ -142,10 +195,14 @@ fn build_report(
     let mut gaps = 0u64;
     let mut table = Table::new("missed", "Missed mutants", &["mutant", "verdict"]);
     for m in missed {
-        let reason = equivalent
-            .iter()
-            .find(|(k, _)| m.contains(k.as_str()))
-            .map(|(_, v)| format!("equivalent: {v}"));
+        let find = |map: &BTreeMap<String, String>| {
+            map.iter()
+                .find(|(k, _)| m.contains(k.as_str()))
+                .map(|(_, v)| v.clone())
+        };
+        let reason = find(equivalent)
+            .map(|v| format!("equivalent: {v}"))
+            .or_else(|| find(closed).map(|v| format!("gap, closed after this run by {v}")));
         if reason.is_none() {
             gaps += 1;
         }
