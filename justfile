@@ -26,8 +26,7 @@ npy-fixtures:
     python3 fixtures/npy/make.py
 
 # Build, stage binary + experiments in .devbin/ and print the GPU machine's command (ARGS: e.g. --quick).
-# Build here and print the device command that runs the GPU experiments (carry [".devbin"]);
-# the reports come back packed in $OUT/reports.tar.gz: unpack them into reports/.
+# Build and stage .devbin/binade, then print the device command for the GPU experiments (reports come back in $OUT/reports.tar.gz).
 gpu *EXPERIMENTS="gpu-parity gpu-timing":
     cargo build --release
     mkdir -p .devbin
