@@ -72,6 +72,10 @@ fn a_term_equal_to_the_start_lands_on_the_next_power() {
         let s = 2f64.powi(e);
         let b = Binade::of::<F64>(s.to_bits()).unwrap();
         let u = binade::unit::term_unit::<F64>(b, s.to_bits(), Mutant::None);
-        assert_eq!(apply::<F64>(u, b, s.to_bits(), Mutant::None), Some((s + s).to_bits()), "e = {e}");
+        assert_eq!(
+            apply::<F64>(u, b, s.to_bits(), Mutant::None),
+            Some((s + s).to_bits()),
+            "e = {e}"
+        );
     }
 }

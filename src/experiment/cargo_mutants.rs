@@ -193,6 +193,7 @@ fn build_report(
     ]);
     report.table(score);
     let mut gaps = 0u64;
+    let mut closed_gaps = 0u64;
     let mut table = Table::new("missed", "Missed mutants", &["mutant", "verdict"]);
     for m in missed {
         let find = |map: &BTreeMap<String, String>| {
@@ -203,8 +204,10 @@ fn build_report(
         let reason = find(equivalent)
             .map(|v| format!("equivalent: {v}"))
             .or_else(|| find(closed).map(|v| format!("gap, closed after this run by {v}")));
-        if reason.is_none() {
-            gaps += 1;
+        match &reason {
+            None => gaps += 1,
+            Some(r) if r.starts_with("gap") => closed_gaps += 1,
+            Some(_) => {}
         }
         table.row(vec![
             format!("`{m}`"),
@@ -236,11 +239,12 @@ fn build_report(
         },
     });
     report.headline(format!(
-        "{} mutants: {} caught, {} missed ({} equivalent, {} gaps), {} unviable, {} timeouts",
+        "{} mutants: {} caught, {} missed ({} equivalent, {} gaps closed by later tests, {} open gaps), {} unviable, {} timeouts",
         total,
         caught.len(),
         missed.len(),
-        missed.len() as u64 - gaps,
+        missed.len() as u64 - gaps - closed_gaps,
+        closed_gaps,
         gaps,
         unviable.len(),
         timeouts.len()
