@@ -57,14 +57,6 @@ impl Check {
             Check::PipelineF32 => "pipeline f32",
         }
     }
-
-    /// True for checks that need tiny formats (the CUDA header implements f64 and f32 only).
-    pub fn needs_tiny(self) -> bool {
-        matches!(
-            self,
-            Check::PairsE4M3 | Check::PairsE5M2 | Check::TriplesE4M3
-        )
-    }
 }
 
 /// How much each check may spend.

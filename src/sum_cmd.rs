@@ -266,34 +266,28 @@ fn float_dtype(dtype: &DType) -> Result<(Dtype, bool), String> {
 fn decode(bytes: &[u8], dtype: Dtype, big_endian: bool) -> Terms {
     match dtype {
         Dtype::F64 => Terms::F64(
-            bytes
-                .chunks_exact(8)
-                .map(|c| {
-                    let mut a = [0u8; 8];
-                    a.copy_from_slice(c);
-                    if big_endian {
-                        f64::from_be_bytes(a)
-                    } else {
-                        f64::from_le_bytes(a)
-                    }
-                })
+            words::<8>(bytes, big_endian)
+                .map(f64::from_le_bytes)
                 .collect(),
         ),
         Dtype::F32 => Terms::F32(
-            bytes
-                .chunks_exact(4)
-                .map(|c| {
-                    let mut a = [0u8; 4];
-                    a.copy_from_slice(c);
-                    if big_endian {
-                        f32::from_be_bytes(a)
-                    } else {
-                        f32::from_le_bytes(a)
-                    }
-                })
+            words::<4>(bytes, big_endian)
+                .map(f32::from_le_bytes)
                 .collect(),
         ),
     }
+}
+
+/// The `N`-byte words of `bytes` in little-endian order (reversed from big-endian files).
+fn words<const N: usize>(bytes: &[u8], big_endian: bool) -> impl Iterator<Item = [u8; N]> + '_ {
+    bytes.chunks_exact(N).map(move |c| {
+        let mut a = [0u8; N];
+        a.copy_from_slice(c);
+        if big_endian {
+            a.reverse();
+        }
+        a
+    })
 }
 
 // ---------------------------------------------------------------------------------------

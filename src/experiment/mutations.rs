@@ -1,8 +1,6 @@
 //! Experiment `mutations`: the whole battery against every named mutant (the kill matrix),
 //! and every plan mutant against the correct algebra (must change no bit).
 
-use std::time::Instant;
-
 use anyhow::Result;
 
 use super::{Context, Outcome};
@@ -100,7 +98,6 @@ fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
     let bar = ctx.progress((kinds.len() * sizes.len()) as u64, "plan mutants");
     for (i, &kind) in kinds.iter().enumerate() {
         for &n in &sizes {
-            let t = Instant::now();
             let cases = pipeline_cases::<F64, Mutant>(
                 &Mutant::None,
                 kind,
@@ -109,7 +106,6 @@ fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
                 &b.plans,
                 b.seed,
             );
-            let _ = t;
             for (row, c) in rows.iter_mut().zip(cases) {
                 if !c.identical {
                     eprintln!("mutations: PLAN MUTANT CHANGED A RESULT: plan {} kind {} n {} seed {}: walk {:#x} loop {:#x}", c.plan, c.input, c.n, b.seed, c.walk_bits, c.loop_bits);

@@ -1,6 +1,7 @@
 //! Comparing two frames' published features: bits, and the largest difference.
 
 use super::reference::Features;
+use crate::report::{thousands, Table};
 
 /// Tally of a comparison over any number of frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -35,6 +36,14 @@ impl Tally {
         }
     }
 
+    /// Adds another tally: counts summed, largest differences kept.
+    pub fn merge(&mut self, other: &Tally) {
+        self.outputs += other.outputs;
+        self.identical += other.identical;
+        self.max_score_diff = self.max_score_diff.max(other.max_score_diff);
+        self.max_sum_diff = self.max_sum_diff.max(other.max_sum_diff);
+    }
+
     /// Outputs whose bits differ.
     pub fn mismatches(&self) -> u64 {
         self.outputs - self.identical
@@ -48,4 +57,40 @@ pub fn fmt_diff(d: f64) -> String {
     } else {
         format!("{d:.2e}")
     }
+}
+
+/// One row of a replay table: a frame set, the cause put back, and how far it moved the outputs.
+pub fn cause_row(set: &str, frames: usize, cause: &str, t: &Tally, adr: &str) -> Vec<String> {
+    vec![
+        set.to_string(),
+        cause.to_string(),
+        frames.to_string(),
+        format!("{} of {}", thousands(t.identical), thousands(t.outputs)),
+        fmt_diff(t.max_score_diff),
+        fmt_diff(t.max_sum_diff),
+        adr.to_string(),
+    ]
+}
+
+/// The "over all frames" table of a replay: one row per cause (label, ADR-1412's figure).
+pub fn summary_table(stem: &str, causes: &[(&str, &str)], totals: &[Tally]) -> Table {
+    let mut summary = Table::new(
+        stem,
+        "Over all frames",
+        &[
+            "cause",
+            "identical outputs",
+            "largest score difference",
+            "ADR-1412",
+        ],
+    );
+    for ((label, adr), t) in causes.iter().zip(totals) {
+        summary.row(vec![
+            label.to_string(),
+            format!("{} of {}", thousands(t.identical), thousands(t.outputs)),
+            fmt_diff(t.max_score_diff),
+            adr.to_string(),
+        ]);
+    }
+    summary
 }

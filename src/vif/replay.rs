@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::compare::{fmt_diff, Tally};
+use super::compare::{cause_row, fmt_diff, summary_table, Tally};
 use super::fixtures::{standard, Counts};
 use super::gpu::{Reduction, Variant, VifGpu};
 use super::options::VifOptions;
@@ -12,7 +12,7 @@ use super::parity::gpu_features;
 use super::reference::vif;
 use super::taps::{all_taps, legacy_table};
 use crate::experiment::{Context, Outcome};
-use crate::report::{thousands, Report, Table};
+use crate::report::{Report, Table};
 
 /// The variants replayed, with a label and ADR-1412's figure for that cause.
 pub fn causes() -> Vec<(&'static str, Variant, &'static str)> {
@@ -111,39 +111,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.finish_and_clear();
         exact_mismatches += tallies[0].mismatches();
         for (i, ((label, _, adr), t)) in causes.iter().zip(&tallies).enumerate() {
-            worst[i].max_score_diff = worst[i].max_score_diff.max(t.max_score_diff);
-            worst[i].max_sum_diff = worst[i].max_sum_diff.max(t.max_sum_diff);
-            worst[i].outputs += t.outputs;
-            worst[i].identical += t.identical;
-            table.row(vec![
-                set.name.clone(),
-                label.to_string(),
-                set.frames.to_string(),
-                format!("{} of {}", thousands(t.identical), thousands(t.outputs)),
-                fmt_diff(t.max_score_diff),
-                fmt_diff(t.max_sum_diff),
-                adr.to_string(),
-            ]);
+            worst[i].merge(t);
+            table.row(cause_row(&set.name, set.frames, label, t, adr));
         }
     }
-    let mut summary = Table::new(
-        "replay_summary",
-        "Over all frames",
-        &[
-            "cause",
-            "identical outputs",
-            "largest score difference",
-            "ADR-1412",
-        ],
-    );
-    for ((label, _, adr), t) in causes.iter().zip(&worst) {
-        summary.row(vec![
-            label.to_string(),
-            format!("{} of {}", thousands(t.identical), thousands(t.outputs)),
-            fmt_diff(t.max_score_diff),
-            adr.to_string(),
-        ]);
-    }
+    let labels: Vec<(&str, &str)> = causes
+        .iter()
+        .map(|(label, _, adr)| (*label, *adr))
+        .collect();
+    let summary = summary_table("replay_summary", &labels, &worst);
     let (differ, total, ulps, s, k) = tap_differences();
     let mut report = Report::new(
         &ctx.name,

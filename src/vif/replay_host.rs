@@ -5,12 +5,12 @@
 
 use anyhow::Result;
 
-use super::compare::{fmt_diff, Tally};
+use super::compare::{cause_row, fmt_diff, summary_table, Tally};
 use super::fixtures::{standard, Counts};
 use super::options::VifOptions;
 use super::reference::{publish, replay_sums, vif, HostCauses};
 use crate::experiment::{Context, Outcome};
-use crate::report::{thousands, Report, Table};
+use crate::report::{Report, Table};
 
 /// The host causes replayed, with a label and ADR-1412's figure.
 pub fn causes() -> Vec<(&'static str, HostCauses, &'static str)> {
@@ -86,39 +86,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         }
         bar.finish_and_clear();
         for (i, ((label, _, adr), t)) in causes.iter().zip(&tallies).enumerate() {
-            all[i].outputs += t.outputs;
-            all[i].identical += t.identical;
-            all[i].max_score_diff = all[i].max_score_diff.max(t.max_score_diff);
-            all[i].max_sum_diff = all[i].max_sum_diff.max(t.max_sum_diff);
-            table.row(vec![
-                set.name.clone(),
-                label.to_string(),
-                set.frames.to_string(),
-                format!("{} of {}", thousands(t.identical), thousands(t.outputs)),
-                fmt_diff(t.max_score_diff),
-                fmt_diff(t.max_sum_diff),
-                adr.to_string(),
-            ]);
+            all[i].merge(t);
+            table.row(cause_row(&set.name, set.frames, label, t, adr));
         }
     }
-    let mut summary = Table::new(
-        "replay_host_summary",
-        "Over all frames",
-        &[
-            "cause",
-            "identical outputs",
-            "largest score difference",
-            "ADR-1412",
-        ],
-    );
-    for ((label, _, adr), t) in causes.iter().zip(&all) {
-        summary.row(vec![
-            label.to_string(),
-            format!("{} of {}", thousands(t.identical), thousands(t.outputs)),
-            fmt_diff(t.max_score_diff),
-            adr.to_string(),
-        ]);
-    }
+    let labels: Vec<(&str, &str)> = causes
+        .iter()
+        .map(|(label, _, adr)| (*label, *adr))
+        .collect();
+    let summary = summary_table("replay_host_summary", &labels, &all);
     let mut report = Report::new(
         &ctx.name,
         "Float VIF: three differences of ADR-1412, replayed on the host",
