@@ -1,19 +1,121 @@
-//! Compiles kernels/binade.cuh as host C++ once per mutant code (the shim in
-//! kernels/host_shim.cpp with `-DBINADE_MUTANT=k`), plus a dispatch table, so tests compare the
-//! device algebra with the Rust one without a GPU.
+//! Two jobs:
+//! 1. Embeds the commit the binary is built from, and whether the tree had changes, as the
+//!    environment variables `BINADE_BUILD_COMMIT` and `BINADE_BUILD_DIRTY` (reports record
+//!    them, wherever the binary later runs).
+//! 2. Compiles kernels/binade.cuh as host C++ once per mutant code (the shim in
+//!    kernels/host_shim.cpp with `-DBINADE_MUTANT=k`), plus a dispatch table, so tests compare
+//!    the device algebra with the Rust one without a GPU; and the float VIF and SSIMULACRA2
+//!    headers likewise. These are rebuilt only when their sources change (a stamp in OUT_DIR),
+//!    because job 1 makes this script run again after every edit of the tree.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Mutant codes compiled: the length of `Mutant::ALL` (a test checks they agree).
 const MUTANT_CODES: u32 = 13;
 
 fn main() {
-    println!("cargo:rerun-if-changed=kernels/binade.cuh");
-    println!("cargo:rerun-if-changed=kernels/host_shim.cpp");
-    println!("cargo:rerun-if-changed=kernels/host_shim_dispatch.cpp");
-    println!("cargo:rerun-if-changed=build.rs");
+    embed_commit();
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let stamp = out.join("host-headers.stamp");
+    let key = sources_key();
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(key.as_str()) {
+        // Unchanged headers: link what the last run compiled.
+        println!("cargo:rustc-link-search=native={}", out.display());
+        for lib in ["binade_host_shim", "float_vif_host", "binade_ss2_host"] {
+            println!("cargo:rustc-link-lib=static={lib}");
+        }
+        println!("cargo:rustc-link-lib=stdc++");
+        emit_cfgs();
+        return;
+    }
+    build_algebra(&out);
+    build_vif();
+    build_ssimulacra2();
+    std::fs::write(&stamp, key).expect("writing the stamp into OUT_DIR");
+}
+
+/// The layout numbers (`src/layout_values.rs`), shared with the library.
+mod layout {
+    include!("src/layout_values.rs");
+}
+
+/// The host C++ sources and their contents, as one string: equal strings, equal builds.
+fn sources_key() -> String {
+    let mut key = String::new();
+    for f in [
+        "build.rs",
+        "src/layout_values.rs",
+        "kernels/binade.cuh",
+        "kernels/host_shim.cpp",
+        "kernels/host_shim_dispatch.cpp",
+        "kernels/float_vif.cuh",
+        "kernels/float_vif_host.cpp",
+        "kernels/ssimulacra2_terms.cuh",
+        "kernels/ssimulacra2_host.cpp",
+    ] {
+        println!("cargo:rerun-if-changed={f}");
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let _ = write!(key, "{f}:{}:{text}\n", text.len());
+    }
+    key
+}
+
+/// The cfgs the header builds set (also when they are reused).
+fn emit_cfgs() {
+    println!("cargo:rustc-check-cfg=cfg(fvif_binade)");
+    println!("cargo:rustc-cfg=fvif_binade");
+    println!("cargo:rustc-check-cfg=cfg(ssim_host_terms)");
+    println!("cargo:rustc-cfg=ssim_host_terms");
+}
+
+/// `git` in the manifest's folder, its output trimmed, or `None`.
+fn git(root: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Sets `BINADE_BUILD_COMMIT` (the HEAD commit, or `unknown`) and `BINADE_BUILD_DIRTY`
+/// (`true` when tracked files differ from HEAD) for the library, and asks cargo to run this
+/// script again whenever HEAD, the index or any tracked folder changes.
+fn embed_commit() {
+    let root =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let commit = git(&root, &["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let dirty = git(&root, &["status", "--porcelain", "--untracked-files=no"])
+        .map(|s| !s.is_empty())
+        .unwrap_or(false);
+    println!("cargo:rustc-env=BINADE_BUILD_COMMIT={commit}");
+    println!("cargo:rustc-env=BINADE_BUILD_DIRTY={dirty}");
+    if let Some(git_dir) = git(&root, &["rev-parse", "--absolute-git-dir"]) {
+        for f in ["HEAD", "index", "refs", "packed-refs"] {
+            println!("cargo:rerun-if-changed={git_dir}/{f}");
+        }
+    }
+    for f in [
+        "src",
+        "kernels",
+        "tests",
+        "experiments",
+        "fixtures",
+        "docs",
+        "Cargo.toml",
+        "build.rs",
+    ] {
+        println!("cargo:rerun-if-changed={f}");
+    }
+}
+
+/// The algebra header for the host, once per mutant code.
+fn build_algebra(out: &Path) {
     let kernels =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
             .join("kernels");
@@ -26,6 +128,15 @@ fn main() {
         .include(&kernels)
         .warnings(true)
         .extra_warnings(true);
+    for (name, value) in [
+        ("BINADE_LANES", layout::LANES),
+        ("BINADE_PER_LANE", layout::PER_LANE),
+        ("BINADE_CHUNK", layout::CHUNK),
+        ("BINADE_GROUP", layout::GROUP),
+        ("BINADE_STAGE", layout::STAGE),
+    ] {
+        build.define(name, Some(value.to_string().as_str()));
+    }
     let mut list = String::new();
     for k in 0..MUTANT_CODES {
         let wrapper = out.join(format!("host_shim_m{k}.cpp"));
@@ -40,18 +151,11 @@ fn main() {
     build.file(kernels.join("host_shim_dispatch.cpp"));
     build.define("BINADE_SHIM_LIST(X)", Some(list.trim_end()));
     build.compile("binade_host_shim");
-    build_vif();
-    build_ssimulacra2();
 }
 
 /// Float VIF: compiles kernels/float_vif.cuh as host C++ through kernels/float_vif_host.cpp
-/// (no FMA contraction), with the binade algebra when kernels/binade.cuh is present; sets
-/// the cfg `fvif_binade` in that case.
+/// (no FMA contraction), with the binade algebra of kernels/binade.cuh.
 fn build_vif() {
-    println!("cargo:rerun-if-changed=kernels/float_vif.cuh");
-    println!("cargo:rerun-if-changed=kernels/float_vif_host.cpp");
-    println!("cargo:rerun-if-changed=kernels/binade.cuh");
-    println!("cargo:rustc-check-cfg=cfg(fvif_binade)");
     let root = std::path::PathBuf::from(
         std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
@@ -64,10 +168,7 @@ fn build_vif() {
         .flag("-std=c++14")
         .include(&kernels)
         .warnings(true);
-    if kernels.join("binade.cuh").exists() {
-        build.define("FVIF_WITH_BINADE", None);
-        println!("cargo:rustc-cfg=fvif_binade");
-    }
+    build.define("FVIF_WITH_BINADE", None);
     build.file(kernels.join("float_vif_host.cpp"));
     build.compile("float_vif_host");
 }
@@ -75,10 +176,7 @@ fn build_vif() {
 /// Compiles the SSIMULACRA2 per-pixel term header for the host, so that tests compare it with
 /// the Rust terms by bits without a GPU.
 fn build_ssimulacra2() {
-    println!("cargo:rerun-if-changed=kernels/ssimulacra2_terms.cuh");
-    println!("cargo:rerun-if-changed=kernels/ssimulacra2_host.cpp");
-    println!("cargo:rustc-check-cfg=cfg(ssim_host_terms)");
-    println!("cargo:rustc-cfg=ssim_host_terms");
+    emit_cfgs();
     cc::Build::new()
         .cpp(true)
         .opt_level(2)

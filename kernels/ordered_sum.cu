@@ -18,10 +18,15 @@
  * chunk_sums applied again to the chunk sums until one value per segment is left.
  */
 
-#define BINADE_LANES 256
-#define BINADE_PER_LANE 4
-#define BINADE_CHUNK 1024
-#define BINADE_STAGE 1024 /* chunks staged per round of the walk */
+/* The layout comes from src/layout_values.rs as -D defines (crate::layout::defines): one
+ * source for the host pipeline and the kernels. BINADE_STAGE: chunks staged per round of the
+ * walk; BINADE_GROUP: chunks per group of the grouped walk. */
+#if !defined(BINADE_LANES) || !defined(BINADE_PER_LANE) || !defined(BINADE_CHUNK) || !defined(BINADE_GROUP) || !defined(BINADE_STAGE)
+#error "compile with the layout defines of crate::layout::defines (BINADE_LANES, BINADE_PER_LANE, BINADE_CHUNK, BINADE_GROUP, BINADE_STAGE)"
+#endif
+#if BINADE_CHUNK != BINADE_LANES * BINADE_PER_LANE || BINADE_LANES % 32 != 0 || BINADE_LANES > 1024
+#error "inconsistent layout: BINADE_CHUNK must be BINADE_LANES * BINADE_PER_LANE, lanes whole warps of one block"
+#endif
 
 typedef unsigned long long u64;
 
@@ -258,7 +263,6 @@ extern "C" __global__ void ordered_totals(const double *__restrict__ terms, cons
  * group indices group_base[k] .. group_base[k+1]. A group whose chunks are all planned for the
  * same binade gets their units composed in order (the same lane tree); its binade is 0
  * otherwise. */
-#define BINADE_GROUP 256
 
 extern "C" __global__ void group_units(const u64 *chunk_base, const u64 *group_base, unsigned int nseg,
                                        const unsigned int *__restrict__ binades, const u64 *__restrict__ units,

@@ -5,17 +5,16 @@
 //! infinities, negative and subnormal terms included. [`ordered_sum_with`] picks the plan and
 //! returns how the walk went. The types and stages re-exported here let you build your own
 //! pipeline (for example to put some stages on a device): make chunk sums, a plan, chunk units,
-//! then walk. The stages take the algebra as a value: [`Mutant::None`] is the correct one
-//! (the other mutants exist to prove that the tests catch broken algebras).
+//! then walk. The stages take the algebra as a value: [`Exact`] is the exact one.
 //!
 //! ```
-//! use binade::api::{chunk_sums, chunk_units, plan, walk, Mutant, PlanKind, F64};
+//! use binade::api::{chunk_sums, chunk_units, plan, walk, Exact, PlanKind, F64};
 //!
 //! let terms: Vec<f64> = (0..5000).map(|i| 1.0 / (1.0 + i as f64)).collect();
 //! let sums = chunk_sums::<F64>(&terms);
 //! let plan = plan::make::<F64>(&PlanKind::TreePrefix, &sums, None);
-//! let units = chunk_units::<F64, Mutant>(&terms, &plan, &Mutant::None);
-//! let result = walk::<F64, Mutant>(&terms, &plan, &units, &Mutant::None);
+//! let units = chunk_units::<F64, Exact>(&terms, &plan, &Exact);
+//! let result = walk::<F64, Exact>(&terms, &plan, &units, &Exact);
 //!
 //! let mut s = 0.0f64;
 //! for x in &terms {
@@ -24,9 +23,8 @@
 //! assert_eq!(result.total.to_bits(), s.to_bits());
 //! ```
 
-pub use crate::algebra::Algebra;
+pub use crate::algebra::{Algebra, Exact};
 pub use crate::format::{same_result, Format, F32, F64};
-pub use crate::mutant::Mutant;
 pub use crate::order::CpuOrder;
 pub use crate::plan::{self, Plan, PlanKind};
 pub use crate::unit::{apply, compose, run_unit, term_unit, Binade, Unit};
@@ -89,7 +87,7 @@ pub fn ordered_sum_f32(terms: &[f32]) -> f32 {
 /// assert!(good.applied > bad.applied);
 /// ```
 pub fn ordered_sum_with(terms: &[f64], plan: &PlanKind) -> Walk<f64> {
-    pipeline::<F64, Mutant>(terms, plan, None, &Mutant::None)
+    pipeline::<F64, Exact>(terms, plan, None, &Exact)
 }
 
 /// [`ordered_sum_with`] for f32 terms, summed in f32.
@@ -105,13 +103,13 @@ pub fn ordered_sum_with(terms: &[f64], plan: &PlanKind) -> Walk<f64> {
 /// assert_eq!((w.applied, w.fallback), (0, 2));
 /// ```
 pub fn ordered_sum_f32_with(terms: &[f32], plan: &PlanKind) -> Walk<f32> {
-    pipeline::<F32, Mutant>(terms, plan, None, &Mutant::None)
+    pipeline::<F32, Exact>(terms, plan, None, &Exact)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::InputKind;
+    use crate::verify::inputs::InputKind;
 
     #[test]
     fn every_kind_and_plan_matches_the_loop() {

@@ -6,33 +6,41 @@
 //! valid inside one binade, and a [`walk`] applies the units in order, falling back to the
 //! plain loop for any chunk where a unit does not apply. The result has the loop's bits for
 //! every input and every plan.
+//!
+//! The modules are layers; each uses only the layers above it in this list (a test,
+//! `tests/layers.rs`, reads the sources and fails on an import that looks up):
+//!
+//! 1. core: [`format`], [`layout`], [`unit`], [`algebra`], [`plan`], [`walk`], [`order`],
+//!    [`api`]: the exact algebra and the host pipeline;
+//! 2. verify: [`verify`] (oracles, input kinds, samplers, the battery, the kill matrix,
+//!    named mutants, the host build of the CUDA header);
+//! 3. device: [`gpu`] (opening the GPU, compiling kernels, launches, device errors);
+//! 4. metrics: [`vif`], [`ssimulacra2`], [`fixtures`] (libraries that know no experiment);
+//! 5. support: [`report`], [`plot`], [`provenance`] (what experiments write);
+//! 6. experiment: [`experiment`] (configuration, the registry and every runner);
+//! 7. cli: [`cli`], [`sum_cmd`] (commands and exit codes).
 
 pub mod algebra;
 pub mod api;
-pub mod battery;
 pub mod cli;
-pub mod device_header;
 pub mod experiment;
+pub mod fixtures;
 pub mod format;
 pub mod gpu;
-pub mod inputs;
-pub mod kill;
-pub mod mutant;
-pub mod oracle;
+pub mod layout;
 pub mod order;
 pub mod plan;
 pub mod plot;
 pub mod provenance;
 pub mod report;
-pub mod sampler;
+pub mod ssimulacra2;
 pub mod sum_cmd;
 pub mod unit;
+pub mod verify;
 pub mod vif;
 pub mod walk;
 
 pub use api::{
-    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Format,
-    Mutant, Plan, PlanKind, Unit, Walk, F32, F64,
+    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Exact,
+    Format, Plan, PlanKind, Unit, Walk, F32, F64,
 };
-pub mod fixtures;
-pub mod ssimulacra2;

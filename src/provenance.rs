@@ -8,7 +8,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// Where and how a report was made. Every field is read from the machine at run time.
 #[derive(Clone, Debug, Default)]
 pub struct Provenance {
-    /// `git rev-parse HEAD` (with `-dirty` when the tree has changes), or `BINADE_COMMIT`.
+    /// The commit the binary was built from, with `-dirty` when its tracked files differed
+    /// from that commit (embedded at build time, so it holds wherever the binary runs).
     pub commit: String,
     /// UTC date and time of the run.
     pub date: String,
@@ -90,20 +91,32 @@ fn run(cmd: &str, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-fn commit() -> String {
-    if let Ok(c) = std::env::var("BINADE_COMMIT") {
-        return c;
+/// The commit the binary was built from (`build.rs` embeds `git rev-parse HEAD`).
+pub const BUILD_COMMIT: &str = env!("BINADE_BUILD_COMMIT");
+/// True when the tree the binary was built from had changes to tracked files.
+pub const BUILD_DIRTY: bool = const_str_eq(env!("BINADE_BUILD_DIRTY"), "true");
+
+const fn const_str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
     }
-    let Some(head) = run("git", &["rev-parse", "HEAD"]) else {
-        return "unknown (not a git checkout)".into();
-    };
-    let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"])
-        .map(|s| !s.is_empty())
-        .unwrap_or(false);
-    if dirty {
-        format!("{head}-dirty")
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The build's commit as reports show it: `HASH`, or `HASH-dirty` for a tree with changes.
+pub fn commit() -> String {
+    if BUILD_DIRTY {
+        format!("{BUILD_COMMIT}-dirty")
     } else {
-        head
+        BUILD_COMMIT.to_string()
     }
 }
 

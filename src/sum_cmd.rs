@@ -13,9 +13,9 @@ use anyhow::Result;
 use npyz::{DType, Endianness, NpyHeader, Order, TypeChar};
 use serde::Serialize;
 
+use crate::algebra::Exact;
 use crate::experiment::{NoDevice, EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_NO_DEVICE, EXIT_OK};
 use crate::format::{same_result, Format, F32, F64};
-use crate::mutant::Mutant;
 use crate::order::CpuOrder;
 use crate::plan::PlanKind;
 use crate::walk::{self, chunk_count, Walk};
@@ -306,14 +306,16 @@ pub trait Engine {
     fn planned(&self) -> bool {
         true
     }
-    /// The sum of f64 terms under plan `plan` (`stale` feeds [`PlanKind::Stale`]).
+    /// The sum of f64 terms under plan `plan` (`stale`, the chunk sums of another input,
+    /// feeds [`PlanKind::Stale`]).
     fn sum_f64(
         &mut self,
         terms: &[f64],
         plan: &PlanKind,
         stale: Option<&[f64]>,
     ) -> Result<Walk<f64>>;
-    /// The sum of f32 terms under plan `plan` (`stale` feeds [`PlanKind::Stale`]).
+    /// The sum of f32 terms under plan `plan` (`stale`, the chunk sums of another input,
+    /// feeds [`PlanKind::Stale`]).
     fn sum_f32(
         &mut self,
         terms: &[f32],
@@ -361,12 +363,7 @@ impl Engine for HostWalkEngine {
         plan: &PlanKind,
         stale: Option<&[f64]>,
     ) -> Result<Walk<f64>> {
-        Ok(walk::pipeline::<F64, Mutant>(
-            terms,
-            plan,
-            stale,
-            &Mutant::None,
-        ))
+        Ok(walk::pipeline::<F64, Exact>(terms, plan, stale, &Exact))
     }
     fn sum_f32(
         &mut self,
@@ -374,12 +371,7 @@ impl Engine for HostWalkEngine {
         plan: &PlanKind,
         stale: Option<&[f32]>,
     ) -> Result<Walk<f32>> {
-        Ok(walk::pipeline::<F32, Mutant>(
-            terms,
-            plan,
-            stale,
-            &Mutant::None,
-        ))
+        Ok(walk::pipeline::<F32, Exact>(terms, plan, stale, &Exact))
     }
 }
 
@@ -405,14 +397,9 @@ impl Engine for GpuEngine {
         plan: &PlanKind,
         stale: Option<&[f64]>,
     ) -> Result<Walk<f64>> {
-        // The device plan takes the stale input's chunk sums; this trait passes its terms.
-        let stale_sums = stale.map(walk::chunk_sums::<F64>);
-        let sums = self.0.sums_of(
-            terms,
-            std::slice::from_ref(&(0..terms.len())),
-            plan,
-            stale_sums.as_deref(),
-        )?;
+        let sums = self
+            .0
+            .sums_of(terms, std::slice::from_ref(&(0..terms.len())), plan, stale)?;
         let s = sums
             .first()
             .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
@@ -431,7 +418,7 @@ impl Engine for GpuEngine {
 /// no device or kernels that do not compile give `NoDevice` with a one-line reason.
 fn open_gpu_engine() -> Result<Box<dyn Engine>, NoDevice> {
     let gpu = crate::gpu::Gpu::open()?;
-    let sum = crate::gpu::GpuOrderedSum::new(&gpu, Mutant::None).map_err(|e| {
+    let sum = crate::gpu::GpuOrderedSum::new(&gpu).map_err(|e| {
         NoDevice(format!(
             "compiling the ordered-sum kernels: {}",
             one_line(&format!("{e:#}"))
@@ -521,7 +508,7 @@ fn sum_file(
     let (name, planned) = (engine.name(), engine.planned());
     let (dtype, total, check, fallback) = match &terms {
         Terms::F64(t) => {
-            let stale = stale.map(Terms::as_f64);
+            let stale = stale.map(|t| walk::chunk_sums::<F64>(&t.as_f64()));
             let (w, c) = sum_stream::<F64>(
                 t,
                 || engine.sum_f64(t, &args.plan, stale.as_deref()),
@@ -530,7 +517,7 @@ fn sum_file(
             (Dtype::F64, show::<F64>(w.total), c, w.fallback)
         }
         Terms::F32(t) => {
-            let stale = stale.map(Terms::as_f32);
+            let stale = stale.map(|t| walk::chunk_sums::<F32>(&t.as_f32()));
             let (w, c) = sum_stream::<F32>(
                 t,
                 || engine.sum_f32(t, &args.plan, stale.as_deref()),
@@ -670,6 +657,7 @@ pub fn run(args: &SumArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::mutant::Mutant;
 
     fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
         let dict = format!(

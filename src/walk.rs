@@ -8,23 +8,11 @@
 
 use rayon::prelude::*;
 
-use crate::algebra::Algebra;
+use crate::algebra::{Algebra, Exact};
 use crate::format::Format;
-use crate::mutant::Mutant;
+pub use crate::layout::{chunk_count, CHUNK, LANES, PER_LANE};
 use crate::plan::{self, Plan, PlanKind};
 use crate::unit::{Binade, Unit};
-
-/// Lanes per chunk (threads per block on the device).
-pub const LANES: usize = 256;
-/// Consecutive terms per lane.
-pub const PER_LANE: usize = 4;
-/// Terms per chunk.
-pub const CHUNK: usize = LANES * PER_LANE;
-
-/// Number of chunks covering `n` terms (the last one may be partial).
-pub fn chunk_count(n: usize) -> usize {
-    n.div_ceil(CHUNK)
-}
 
 /// The sequential loop `s = 0; for x in terms { s = s + x }` in the format's arithmetic.
 pub fn loop_sum<F: Format>(terms: &[F::Value]) -> F::Value {
@@ -36,21 +24,35 @@ pub fn loop_from<F: Format>(start: F::Value, terms: &[F::Value]) -> F::Value {
     terms.iter().fold(start, |s, &x| F::add(s, x))
 }
 
-/// One chunk's terms added as the device's tree adds them: each lane its terms in order, then
-/// lane `i` takes lane `i + step` for `step = 1, 2, 4, ...`. Only the plan reads these.
-pub fn chunk_tree_sum<F: Format>(chunk: &[F::Value]) -> F::Value {
-    let mut lanes = [F::from_bits(0); LANES];
+/// The ordered lane tree of a chunk, shared by its tree sum and its unit (the device's tree):
+/// each lane folds its [`PER_LANE`] terms in order with `fold`, then lane `i` takes lane
+/// `i + step` with `combine` for `step = 1, 2, 4, ...`. Lane `i` always stands left of lane
+/// `i + step`, so for an associative `combine` the result is the terms folded left to right.
+fn lane_tree<T: Copy, X: Copy>(
+    chunk: &[X],
+    identity: T,
+    fold: impl Fn(T, X) -> T,
+    combine: impl Fn(T, T) -> T,
+) -> T {
+    debug_assert!(chunk.len() <= CHUNK, "a chunk holds at most {CHUNK} terms");
+    let mut lanes = [identity; LANES];
     for (lane, terms) in lanes.iter_mut().zip(chunk.chunks(PER_LANE)) {
-        *lane = loop_sum::<F>(terms);
+        *lane = terms.iter().fold(identity, |acc, &x| fold(acc, x));
     }
     let mut step = 1;
     while step < LANES {
         for i in (0..LANES).step_by(2 * step) {
-            lanes[i] = F::add(lanes[i], lanes[i + step]);
+            lanes[i] = combine(lanes[i], lanes[i + step]);
         }
         step *= 2;
     }
     lanes[0]
+}
+
+/// One chunk's terms added as the device's tree adds them: each lane its terms in order, then
+/// lane `i` takes lane `i + step` for `step = 1, 2, 4, ...`. Only the plan reads these.
+pub fn chunk_tree_sum<F: Format>(chunk: &[F::Value]) -> F::Value {
+    lane_tree(chunk, F::from_bits(0), F::add, F::add)
 }
 
 /// Stage 1: every chunk's tree sum.
@@ -61,20 +63,12 @@ pub fn chunk_sums<F: Format>(terms: &[F::Value]) -> Vec<F::Value> {
 /// One chunk's unit for binade `b`: lanes compose their terms in order, then lanes compose in
 /// the ordered tree of [`chunk_tree_sum`]. Equal to the terms composed left to right.
 pub fn chunk_unit<F: Format, A: Algebra<F>>(chunk: &[F::Value], b: Binade, alg: &A) -> Unit {
-    let mut lanes = [Unit::ZERO; LANES];
-    for (lane, terms) in lanes.iter_mut().zip(chunk.chunks(PER_LANE)) {
-        *lane = terms.iter().fold(Unit::ZERO, |acc, &x| {
-            alg.compose(acc, alg.term_unit(b, F::to_bits(x)))
-        });
-    }
-    let mut step = 1;
-    while step < LANES {
-        for i in (0..LANES).step_by(2 * step) {
-            lanes[i] = alg.compose(lanes[i], lanes[i + step]);
-        }
-        step *= 2;
-    }
-    lanes[0]
+    lane_tree(
+        chunk,
+        Unit::ZERO,
+        |acc, x| alg.compose(acc, alg.term_unit(b, F::to_bits(x))),
+        |l, r| alg.compose(l, r),
+    )
 }
 
 /// Stage 3: every chunk's unit under its planned binade (`Unit::INVALID` where the plan says
@@ -109,7 +103,7 @@ pub struct Walk<V> {
 /// is in the planned binade and the result stays at or below `2^(e+1)`; otherwise the
 /// chunk's terms are added one by one with the format's add.
 ///
-/// Guarantee (for `Mutant::None`): `total` has the bits of [`loop_sum`] for every input and
+/// Guarantee (for the exact algebra): `total` has the bits of [`loop_sum`] for every input and
 /// every plan, NaN results compared as NaN.
 pub fn walk<F: Format, A: Algebra<F>>(
     terms: &[F::Value],
@@ -139,23 +133,24 @@ pub fn walk<F: Format, A: Algebra<F>>(
     }
 }
 
-/// The whole pipeline with a plan of kind `kind` (`stale` feeds [`PlanKind::Stale`]).
+/// The whole pipeline with a plan of kind `kind`. `stale_sums` feeds [`PlanKind::Stale`]: the
+/// chunk sums of another input (as [`chunk_sums`] gives them), whose tree-prefix plan is
+/// reused; the device's pipeline takes the same thing.
 pub fn pipeline<F: Format, A: Algebra<F>>(
     terms: &[F::Value],
     kind: &PlanKind,
-    stale: Option<&[F::Value]>,
+    stale_sums: Option<&[F::Value]>,
     alg: &A,
 ) -> Walk<F::Value> {
     let sums = chunk_sums::<F>(terms);
-    let stale_sums = stale.map(chunk_sums::<F>);
-    let plan = plan::make::<F>(kind, &sums, stale_sums.as_deref());
+    let plan = plan::make::<F>(kind, &sums, stale_sums);
     let units = chunk_units::<F, A>(terms, &plan, alg);
     walk::<F, A>(terms, &plan, &units, alg)
 }
 
 /// The sequential sum of `terms` with the default plan, bit for bit the loop's.
 pub fn ordered_sum_of<F: Format>(terms: &[F::Value]) -> F::Value {
-    pipeline::<F, Mutant>(terms, &PlanKind::TreePrefix, None, &Mutant::None).total
+    pipeline::<F, Exact>(terms, &PlanKind::TreePrefix, None, &Exact).total
 }
 
 #[cfg(test)]
@@ -166,7 +161,8 @@ mod tests {
     fn check_f64(terms: &[f64]) {
         let want = loop_sum::<F64>(terms).to_bits();
         for kind in PlanKind::standard(7) {
-            let got = pipeline::<F64, Mutant>(terms, &kind, Some(terms), &Mutant::None);
+            let sums = chunk_sums::<F64>(terms);
+            let got = pipeline::<F64, Exact>(terms, &kind, Some(&sums), &Exact);
             assert!(
                 same_result::<F64>(got.total.to_bits(), want),
                 "plan {kind}: {:e} vs {:e}",

@@ -4,11 +4,12 @@
 //!
 //! `BINADE_HEADER_SAMPLES` overrides the sample count (default 1,000,000 per format).
 
-use binade::device_header as dh;
+use binade::algebra::Algebra;
 use binade::format::{scaled, Format, Layout, F32, F64};
-use binade::mutant::Mutant;
-use binade::oracle::mpfr_add;
-use binade::unit::{apply, compose, term_unit, Binade, Unit};
+use binade::unit::{Binade, Unit};
+use binade::verify::device_header as dh;
+use binade::verify::mutant::Mutant;
+use binade::verify::oracle::mpfr_add;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -156,7 +157,7 @@ impl Header for F32 {
 fn run_unit_checked<F: Header>(c: &Case, m: Mutant, seed: u64) -> Unit {
     let mut acc = Unit::ZERO;
     for &x in &c.terms {
-        let want = term_unit::<F>(c.b, x, m);
+        let want = Algebra::<F>::term_unit(&m, c.b, x);
         let got = F::c_term(c.b, x, m);
         assert_eq!(
             got,
@@ -165,7 +166,7 @@ fn run_unit_checked<F: Header>(c: &Case, m: Mutant, seed: u64) -> Unit {
             F::NAME,
             c.b.0
         );
-        let next = compose(acc, want, m);
+        let next = Algebra::<F>::compose(&m, acc, want);
         let got = dh::compose(acc, want, m);
         assert_eq!(
             got,
@@ -184,7 +185,7 @@ fn check_against_rust<F: Header>(seed: u64) {
     for &m in &Mutant::ALL {
         all.par_iter().for_each(|c| {
             let u = run_unit_checked::<F>(c, m, seed);
-            let want = apply::<F>(u, c.b, c.s, m);
+            let want = Algebra::<F>::apply(&m, u, c.b, c.s);
             let got = F::c_apply(u, c.b, c.s, m);
             assert_eq!(
                 got,
@@ -218,7 +219,7 @@ fn check_compose_random(seed: u64) {
         for &m in &Mutant::ALL {
             assert_eq!(
                 dh::compose(a, b, m),
-                compose(a, b, m),
+                Algebra::<F64>::compose(&m, a, b),
                 "compose mutant {m} seed {seed:#x}: {a:?} then {b:?}"
             );
         }

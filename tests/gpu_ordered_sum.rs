@@ -4,9 +4,9 @@
 
 use binade::format::{same_result, F64};
 use binade::gpu::{self, ordered_sum, Gpu, GpuOrderedSum, WalkKind};
-use binade::inputs::InputKind;
-use binade::mutant::Mutant;
 use binade::plan::PlanKind;
+use binade::verify::inputs::InputKind;
+use binade::verify::mutant::Mutant;
 use binade::walk::loop_sum;
 
 #[test]
@@ -51,7 +51,7 @@ fn device_sums_equal_the_loop() {
             return;
         }
     };
-    let base = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
+    let base = GpuOrderedSum::new(&gpu).unwrap();
     let seed = 0x6a7u64;
     let sizes = [0usize, 1, 3, 1023, 1025, 4099, 100_003];
     for kind in InputKind::ALL {

@@ -2,8 +2,9 @@
 //! the quick budget, and every plan must leave every result identical. A change that blinds
 //! the checks fails here.
 
-use binade::kill::{run_all_formats, Budget, Check};
-use binade::mutant::Mutant;
+use binade::algebra::Exact;
+use binade::verify::kill::{run_all_formats, Budget, Check};
+use binade::verify::mutant::Mutant;
 
 const SEED: u64 = 20261130;
 
@@ -11,7 +12,7 @@ const SEED: u64 = 20261130;
 fn correct_algebra_passes_every_check() {
     let budget = Budget::quick(SEED);
     for check in Check::ALL {
-        let t = run_all_formats(check, &Mutant::None, &budget);
+        let t = run_all_formats(check, &Exact, &budget);
         assert!(t.samples > 0, "{} checked nothing", check.name());
         assert_eq!(
             t.failures,

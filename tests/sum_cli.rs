@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use binade::format::{same_result, Format, F32, F64};
-use binade::inputs::InputKind;
 use binade::plan::PlanKind;
+use binade::verify::inputs::InputKind;
 use binade::walk::{chunk_count, loop_sum};
 use serde_json::Value;
 

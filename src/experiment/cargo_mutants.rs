@@ -1,13 +1,19 @@
 //! Experiment `cargo-mutants`: generic mutation testing of the algebra modules with
-//! `cargo-mutants`, its score, and every missed mutant with the reason it is equivalent (from
-//! the experiment file) or marked as a gap.
+//! `cargo-mutants`, its score computed from the run's own output, and every missed mutant
+//! with its verdict.
+//!
+//! A missed mutant is *equivalent* only when the experiment file lists its text (file,
+//! replacement and function, without line and column, so the key survives edits elsewhere in
+//! the file) with the reason. A key that names more than one mutant of the run is ambiguous
+//! and counts as an open gap, as does every missed mutant it does not name; the run fails
+//! (exit 1) while any gap is open. Keys that named no missed mutant are listed as stale.
 //!
 //! With `BINADE_MUTANTS_OUT=DIR` the runner does not start cargo-mutants but reads the
-//! `mutants.out` folder `DIR` of an earlier (possibly interrupted) run; the report then says
-//! how many of the listed mutants were tested.
+//! `mutants.out` folder `DIR` of an earlier run (for example one made in the background);
+//! the report then says whether every mutant that run listed was tested.
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context as _, Result};
@@ -16,15 +22,129 @@ use super::{ConfigError, Context, Outcome};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 
-fn read_lines(dir: &Path, file: &str) -> Vec<String> {
-    std::fs::read_to_string(dir.join(file))
-        .map(|s| {
-            s.lines()
-                .map(str::to_string)
-                .filter(|l| !l.trim().is_empty())
-                .collect()
+/// The outcome lists of one cargo-mutants run, one line per mutant.
+#[derive(Debug, Default)]
+pub struct Outcomes {
+    /// A test failed.
+    pub caught: Vec<String>,
+    /// Every test passed.
+    pub missed: Vec<String>,
+    /// The mutant did not build.
+    pub unviable: Vec<String>,
+    /// The tests ran past the timeout (counted as caught, as cargo-mutants does).
+    pub timeouts: Vec<String>,
+    /// How many mutants the run listed (`mutants.json`), when known.
+    pub listed: Option<usize>,
+}
+
+impl Outcomes {
+    /// Reads a `mutants.out` folder.
+    pub fn read(dir: &Path) -> Result<Outcomes> {
+        if !dir.join("outcomes.json").exists() && !dir.join("mutants.json").exists() {
+            bail!(
+                "{}: not a cargo-mutants output folder (no outcomes.json or mutants.json)",
+                dir.display()
+            );
+        }
+        let lines = |file: &str| -> Vec<String> {
+            std::fs::read_to_string(dir.join(file))
+                .map(|s| {
+                    s.lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let listed = std::fs::read_to_string(dir.join("mutants.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Vec<serde_json::Value>>(&t).ok())
+            .map(|v| v.len());
+        Ok(Outcomes {
+            caught: lines("caught.txt"),
+            missed: lines("missed.txt"),
+            unviable: lines("unviable.txt"),
+            timeouts: lines("timeout.txt"),
+            listed,
         })
-        .unwrap_or_default()
+    }
+
+    /// Every mutant tested, whatever its outcome.
+    pub fn tested(&self) -> usize {
+        self.caught.len() + self.missed.len() + self.unviable.len() + self.timeouts.len()
+    }
+
+    fn all(&self) -> impl Iterator<Item = &String> {
+        self.caught
+            .iter()
+            .chain(&self.missed)
+            .chain(&self.unviable)
+            .chain(&self.timeouts)
+    }
+}
+
+/// A mutant's line without its position: `src/unit.rs:122:10: replace > with >= in f`
+/// becomes `src/unit.rs: replace > with >= in f`.
+pub fn mutant_key(line: &str) -> String {
+    let mut parts = line.splitn(4, ':');
+    let file = parts.next().unwrap_or("");
+    let (l, c) = (parts.next(), parts.next());
+    let is_num = |p: Option<&str>| {
+        p.is_some_and(|p| !p.is_empty() && p.chars().all(|ch| ch.is_ascii_digit()))
+    };
+    match parts.next() {
+        Some(rest) if is_num(l) && is_num(c) => format!("{file}:{rest}"),
+        _ => line.to_string(),
+    }
+}
+
+/// The verdict on one missed mutant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Listed as equivalent, with the reason.
+    Equivalent(String),
+    /// Its key matches several mutants of the run: the entry cannot say which is meant.
+    Ambiguous(usize),
+    /// No entry: no test kills it.
+    Gap,
+}
+
+/// Judges every missed mutant against the equivalence list. Returns the verdicts (in the
+/// order of `outcomes.missed`) and the keys of the list that matched no missed mutant.
+pub fn judge(
+    outcomes: &Outcomes,
+    equivalent: &BTreeMap<String, String>,
+) -> (Vec<(String, Verdict)>, Vec<String>) {
+    let mut per_key: BTreeMap<String, usize> = BTreeMap::new();
+    for line in outcomes.all() {
+        *per_key.entry(mutant_key(line)).or_default() += 1;
+    }
+    let mut used = BTreeSet::new();
+    let verdicts = outcomes
+        .missed
+        .iter()
+        .map(|line| {
+            let key = mutant_key(line);
+            let verdict = match equivalent.get(&key) {
+                None => Verdict::Gap,
+                Some(reason) => {
+                    used.insert(key.clone());
+                    match per_key.get(&key).copied().unwrap_or(0) {
+                        n if n > 1 => Verdict::Ambiguous(n),
+                        _ => Verdict::Equivalent(reason.clone()),
+                    }
+                }
+            };
+            (line.clone(), verdict)
+        })
+        .collect();
+    let stale = equivalent
+        .keys()
+        .filter(|k| !used.contains(*k))
+        .cloned()
+        .collect();
+    (verdicts, stale)
 }
 
 /// Runs the experiment (see the module doc).
@@ -33,7 +153,6 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let test_args: Vec<String> = ctx.get("test_args")?;
     let timeout: u64 = ctx.get_or("timeout", 300)?;
     let equivalent: BTreeMap<String, String> = ctx.get_or("equivalent", BTreeMap::new())?;
-    let closed: BTreeMap<String, String> = ctx.get_or("closed", BTreeMap::new())?;
     if files.is_empty() {
         bail!(ConfigError::new(
             &ctx.file,
@@ -42,14 +161,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         ));
     }
     if let Some(dir) = std::env::var_os("BINADE_MUTANTS_OUT") {
-        return from_earlier_run(
+        let outcomes = Outcomes::read(&PathBuf::from(dir))?;
+        return Ok(build_report(
             ctx,
-            &std::path::PathBuf::from(dir),
             &files,
             &test_args,
+            &outcomes,
             &equivalent,
-            &closed,
-        );
+        ));
     }
     if Command::new("cargo")
         .args(["mutants", "--version"])
@@ -59,7 +178,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     {
         bail!("cargo-mutants is not installed: run `cargo install --locked cargo-mutants` (or `just mutants`)");
     }
-    let out = tempfile_dir()?;
+    let out = std::env::temp_dir().join(format!("binade-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&out)?;
     let mut cmd = Command::new("cargo");
     cmd.args([
         "mutants",
@@ -75,163 +195,124 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         cmd.args(["--file", f]);
     }
     cmd.arg("--").args(&test_args);
-    eprintln!("cargo-mutants: running {:?} (this takes a while)", cmd);
+    eprintln!("cargo-mutants: running {cmd:?} (this takes a while)");
     let status = cmd.status().context("starting cargo mutants")?;
     // cargo-mutants exits 2 when mutants are missed, 3 on timeouts: both still wrote outcomes.
     if !matches!(status.code(), Some(0) | Some(2) | Some(3)) {
         bail!("cargo mutants failed with {status}");
     }
-    let dir = out.join("mutants.out");
-    let caught = read_lines(&dir, "caught.txt");
-    let missed = read_lines(&dir, "missed.txt");
-    let unviable = read_lines(&dir, "unviable.txt");
-    let timeouts = read_lines(&dir, "timeout.txt");
+    let outcomes = Outcomes::read(&out.join("mutants.out"))?;
     let _ = std::fs::remove_dir_all(&out);
     Ok(build_report(
         ctx,
         &files,
         &test_args,
-        &caught,
-        &missed,
-        &unviable,
-        &timeouts,
+        &outcomes,
         &equivalent,
-        &closed,
     ))
 }
 
-/// The report of an earlier (possibly interrupted) run, from its `mutants.out` folder.
-fn from_earlier_run(
-    ctx: &Context,
-    dir: &Path,
-    files: &[String],
-    test_args: &[String],
-    equivalent: &BTreeMap<String, String>,
-    closed: &BTreeMap<String, String>,
-) -> Result<Outcome> {
-    let lists: Vec<Vec<String>> = ["caught.txt", "missed.txt", "unviable.txt", "timeout.txt"]
-        .iter()
-        .map(|f| read_lines(dir, f))
-        .collect();
-    if !dir.join("mutants.json").exists() {
-        bail!(
-            "{}: not a cargo-mutants output folder (no mutants.json)",
-            dir.display()
-        );
-    }
-    let listed = std::fs::read_to_string(dir.join("mutants.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Vec<serde_json::Value>>(&t).ok())
-        .map(|v| v.len());
-    let tested: usize = lists.iter().map(Vec::len).sum();
-    let mut outcome = build_report(
-        ctx, files, test_args, &lists[0], &lists[1], &lists[2], &lists[3], equivalent, closed,
-    );
-    let note = match listed {
-        Some(n) if n > tested => format!(
-            "read from a cargo-mutants run stopped before its end: {tested} of the {n} mutants it listed were tested, in source order; the rest were not run"
-        ),
-        Some(n) => format!("read from a finished cargo-mutants run of {n} mutants"),
-        None => "read from an earlier cargo-mutants run".to_string(),
-    };
-    outcome.report.text(format!("This report was {note}."));
-    let headline = format!("{} ({note})", outcome.report.headline);
-    outcome.report.headline(headline);
-    Ok(outcome)
-}
-
-fn tempfile_dir() -> Result<std::path::PathBuf> {
-    let dir = std::env::temp_dir().join(format!("binade-mutants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
-}
-
-#[allow(clippy::too_many_arguments)]
 fn build_report(
     ctx: &Context,
     files: &[String],
     test_args: &[String],
-    caught: &[String],
-    missed: &[String],
-    unviable: &[String],
-    timeouts: &[String],
+    outcomes: &Outcomes,
     equivalent: &BTreeMap<String, String>,
-    closed: &BTreeMap<String, String>,
 ) -> Outcome {
     let mut report = Report::new(&ctx.name, "Generic mutation testing with cargo-mutants");
     report.text(format!(
         "`cargo mutants --profile mutants` on {} with the tests `cargo test {}`. Each mutant is a small source change made by cargo-mutants; \
-         caught means a test failed, missed means every test passed, unviable means it did not compile. \
-         Missed mutants are either listed as equivalent in `experiments/cargo-mutants.toml` (with the reason), listed there as gaps closed by a test added after the run, or count as open gaps.",
+         caught means a test failed (a timeout counts as caught), missed means every test passed, unviable means it did not build. \
+         Every figure below is counted from this run's output folder. A missed mutant is equivalent only where `experiments/cargo-mutants.toml` \
+         lists its text (file, replacement and function; no line numbers) with the reason; any other missed mutant is an open gap.",
         files.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
         test_args.join(" ")
     ));
-    let total = caught.len() + missed.len() + unviable.len() + timeouts.len();
+    let completeness = match outcomes.listed {
+        Some(n) if n > outcomes.tested() => format!(
+            "incomplete run: {} of the {n} mutants it listed were tested",
+            outcomes.tested()
+        ),
+        Some(n) => format!("a complete run of {n} mutants"),
+        None => "a run whose mutant list was not found".to_string(),
+    };
+    let (verdicts, stale) = judge(outcomes, equivalent);
+    let gaps = verdicts
+        .iter()
+        .filter(|(_, v)| !matches!(v, Verdict::Equivalent(_)))
+        .count();
+    let equivalents = verdicts.len() - gaps;
+    let viable = outcomes.caught.len() + outcomes.missed.len() + outcomes.timeouts.len();
+    let killed = outcomes.caught.len() + outcomes.timeouts.len();
     let mut score = Table::new(
         "score",
         "Score",
         &[
             "caught",
-            "missed",
-            "unviable",
             "timeout",
+            "missed equivalent",
+            "missed gap",
+            "unviable",
             "total",
-            "caught / viable",
+            "caught / viable (%)",
+            "caught / (viable - equivalent) (%)",
         ],
     );
-    let viable = caught.len() + missed.len() + timeouts.len();
+    let pct = |a: usize, b: usize| format!("{:.1}", 100.0 * a as f64 / b.max(1) as f64);
     score.row(vec![
-        caught.len().to_string(),
-        missed.len().to_string(),
-        unviable.len().to_string(),
-        timeouts.len().to_string(),
-        total.to_string(),
-        format!(
-            "{:.1}%",
-            100.0 * (caught.len() + timeouts.len()) as f64 / viable.max(1) as f64
-        ),
+        outcomes.caught.len().to_string(),
+        outcomes.timeouts.len().to_string(),
+        equivalents.to_string(),
+        gaps.to_string(),
+        outcomes.unviable.len().to_string(),
+        outcomes.tested().to_string(),
+        pct(killed, viable),
+        pct(killed, viable - equivalents),
     ]);
     report.table(score);
-    let mut gaps = 0u64;
-    let mut closed_gaps = 0u64;
     let mut table = Table::new("missed", "Missed mutants", &["mutant", "verdict"]);
-    for m in missed {
-        let find = |map: &BTreeMap<String, String>| {
-            map.iter()
-                .find(|(k, _)| m.contains(k.as_str()))
-                .map(|(_, v)| v.clone())
+    for (line, verdict) in &verdicts {
+        let v = match verdict {
+            Verdict::Equivalent(r) => format!("equivalent: {r}"),
+            Verdict::Ambiguous(n) => format!(
+                "GAP: the equivalence key `{}` names {n} mutants of this run",
+                mutant_key(line)
+            ),
+            Verdict::Gap => "GAP: no test kills it".to_string(),
         };
-        let reason = find(equivalent)
-            .map(|v| format!("equivalent: {v}"))
-            .or_else(|| find(closed).map(|v| format!("gap, closed after this run by {v}")));
-        match &reason {
-            None => gaps += 1,
-            Some(r) if r.starts_with("gap") => closed_gaps += 1,
-            Some(_) => {}
-        }
-        table.row(vec![
-            format!("`{m}`"),
-            reason.unwrap_or_else(|| "GAP: no test kills it".into()),
-        ]);
+        table.row(vec![format!("`{line}`"), v]);
     }
     report.table(table);
+    if !stale.is_empty() {
+        let mut t = Table::new(
+            "stale",
+            "Equivalence entries that named no missed mutant",
+            &["key"],
+        );
+        for k in &stale {
+            t.row(vec![format!("`{k}`")]);
+        }
+        report.table(t);
+    }
     report.plot(Plot {
         stem: "score".into(),
         title: "cargo-mutants outcomes".into(),
         kind: PlotKind::Bars {
             categories: vec![
                 "caught".into(),
-                "missed".into(),
-                "unviable".into(),
                 "timeout".into(),
+                "missed: equivalent".into(),
+                "missed: gap".into(),
+                "unviable".into(),
             ],
             series: vec![(
                 "mutants".into(),
                 vec![
-                    caught.len() as f64,
-                    missed.len() as f64,
-                    unviable.len() as f64,
-                    timeouts.len() as f64,
+                    outcomes.caught.len() as f64,
+                    outcomes.timeouts.len() as f64,
+                    equivalents as f64,
+                    gaps as f64,
+                    outcomes.unviable.len() as f64,
                 ],
             )],
             y_label: "mutants".into(),
@@ -239,18 +320,56 @@ fn build_report(
         },
     });
     report.headline(format!(
-        "{} mutants: {} caught, {} missed ({} equivalent, {} gaps closed by later tests, {} open gaps), {} unviable, {} timeouts",
-        total,
-        caught.len(),
-        missed.len(),
-        missed.len() as u64 - gaps - closed_gaps,
-        closed_gaps,
-        gaps,
-        unviable.len(),
-        timeouts.len()
+        "{} mutants ({completeness}): {} caught, {} timeouts, {} missed ({equivalents} equivalent, {gaps} open gaps), {} unviable",
+        outcomes.tested(),
+        outcomes.caught.len(),
+        outcomes.timeouts.len(),
+        outcomes.missed.len(),
+        outcomes.unviable.len(),
     ));
+    let incomplete = outcomes.listed.is_some_and(|n| n > outcomes.tested()) as u64;
     Outcome {
         report,
-        failures: gaps,
+        failures: gaps as u64 + incomplete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_drop_line_and_column_only() {
+        assert_eq!(
+            mutant_key("src/unit.rs:122:10: replace > with >= in term_unit"),
+            "src/unit.rs: replace > with >= in term_unit"
+        );
+        assert_eq!(mutant_key("no position here"), "no position here");
+    }
+
+    #[test]
+    fn unlisted_and_ambiguous_mutants_are_gaps() {
+        let outcomes = Outcomes {
+            caught: vec!["src/a.rs:3:1: replace + with - in f".into()],
+            missed: vec![
+                "src/a.rs:9:4: replace + with - in f".into(),
+                "src/a.rs:10:4: replace > with >= in g".into(),
+                "src/a.rs:11:4: replace h -> u64 with 0".into(),
+            ],
+            ..Default::default()
+        };
+        let eq: BTreeMap<String, String> = [
+            ("src/a.rs: replace + with - in f", "ambiguous"),
+            ("src/a.rs: replace > with >= in g", "a reason"),
+            ("src/a.rs: replace gone with 1", "stale"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let (v, stale) = judge(&outcomes, &eq);
+        assert_eq!(v[0].1, Verdict::Ambiguous(2));
+        assert_eq!(v[1].1, Verdict::Equivalent("a reason".into()));
+        assert_eq!(v[2].1, Verdict::Gap);
+        assert_eq!(stale, vec!["src/a.rs: replace gone with 1".to_string()]);
     }
 }

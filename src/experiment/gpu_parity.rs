@@ -10,11 +10,11 @@ use rayon::prelude::*;
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
 use crate::gpu::{Gpu, GpuOrderedSum, GpuSum, Stages, WalkKind};
-use crate::inputs::{InputKind, STANDARD_SIZES};
-use crate::mutant::Mutant;
 use crate::plan::{tree_prefix, PlanKind};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
+use crate::verify::inputs::{InputKind, STANDARD_SIZES};
+use crate::verify::mutant::Mutant;
 use crate::walk::{chunk_count, chunk_sums, chunk_units, loop_sum};
 
 /// One exact sum checked against the loop.
@@ -193,7 +193,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    let sum = GpuOrderedSum::new(&gpu, set.mutant)?;
+    let sum = GpuOrderedSum::with_mutant(&gpu, set.mutant)?;
     let mut checks = Vec::new();
     let mut baselines = Vec::new();
     let mut stage_checks = Vec::new();

@@ -13,7 +13,6 @@ use super::{Context, Outcome};
 use crate::format::{same_result, F64};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob, WalkKind};
-use crate::mutant::Mutant;
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
@@ -106,7 +105,7 @@ struct PeerOut {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    let sum = GpuOrderedSum::new(&gpu, Mutant::None)?;
+    let sum = GpuOrderedSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(set.sizes.len() as u64, "gpu-timing");
     for &n in &set.sizes {

@@ -4,14 +4,14 @@
 use anyhow::Result;
 
 use super::{Context, Outcome};
-use crate::battery::{pipeline_cases, Tally};
 use crate::format::F64;
-use crate::inputs::InputKind;
-use crate::kill::{run_all_formats, Budget, Check};
-use crate::mutant::Mutant;
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
+use crate::verify::battery::{pipeline_cases, Tally};
+use crate::verify::inputs::InputKind;
+use crate::verify::kill::{run_all_formats, Budget, Check};
+use crate::verify::mutant::Mutant;
 
 /// One row of the kill matrix: an implementation and its tally per check (`None`: not
 /// applicable or not run).

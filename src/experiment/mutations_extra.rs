@@ -3,13 +3,13 @@
 
 use super::mutations::MatrixRow;
 use super::Context;
-use crate::device_header::HeaderAlgebra;
 use crate::format::{same_result, F64};
 use crate::gpu::{Gpu, GpuOrderedSum};
-use crate::inputs::InputKind;
-use crate::kill::{run_wide, Budget, Check};
-use crate::mutant::Mutant;
 use crate::report::thousands;
+use crate::verify::device_header::HeaderAlgebra;
+use crate::verify::inputs::InputKind;
+use crate::verify::kill::{run_wide, Budget, Check};
+use crate::verify::mutant::Mutant;
 use crate::walk::{chunk_sums, loop_sum};
 
 /// Kill-matrix rows for the CUDA header compiled for the host (the f64 and f32 checks; the
@@ -114,7 +114,7 @@ pub fn device_rows(ctx: &Context, b: &Budget) -> DeviceColumn {
 
 /// Device sums of one mutant build: (sums checked, index of the first wrong one).
 fn device_check(gpu: &Gpu, m: Mutant, b: &Budget) -> anyhow::Result<(u64, Option<u64>)> {
-    let sum = GpuOrderedSum::new(gpu, m)?;
+    let sum = GpuOrderedSum::with_mutant(gpu, m)?;
     let kinds = InputKind::ALL;
     let mut count = 0u64;
     let mut first = None;

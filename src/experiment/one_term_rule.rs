@@ -6,12 +6,12 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use super::{Context, Outcome};
-use crate::battery::{exhaustive_pairs, exhaustive_triples, one_term, Reference, Tally};
+use crate::algebra::Exact;
 use crate::format::{Format, E4M3, E5M2, E5M6, F32, F64};
-use crate::mutant::Mutant;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
-use crate::sampler::SampleClass;
+use crate::verify::battery::{exhaustive_pairs, exhaustive_triples, one_term, Reference, Tally};
+use crate::verify::sampler::SampleClass;
 
 /// Per-format results of the random part.
 struct FormatRun {
@@ -30,13 +30,11 @@ fn random_part<F: Format>(ctx: &Context, per_class: u64) -> FormatRun {
     let (mut native_seconds, mut mpfr_seconds) = (0.0, 0.0);
     for class in SampleClass::ALL {
         let t = Instant::now();
-        let native =
-            one_term::<F, Mutant>(&Mutant::None, class, per_class, ctx.seed, Reference::Native);
+        let native = one_term::<F, Exact>(&Exact, class, per_class, ctx.seed, Reference::Native);
         native_seconds += t.elapsed().as_secs_f64();
         bar.inc(1);
         let t = Instant::now();
-        let mpfr =
-            one_term::<F, Mutant>(&Mutant::None, class, per_class, ctx.seed, Reference::Mpfr);
+        let mpfr = one_term::<F, Exact>(&Exact, class, per_class, ctx.seed, Reference::Mpfr);
         mpfr_seconds += t.elapsed().as_secs_f64();
         bar.inc(1);
         for tally in [&native, &mpfr] {
@@ -57,8 +55,8 @@ fn random_part<F: Format>(ctx: &Context, per_class: u64) -> FormatRun {
 
 fn exhaustive<F: Format>(triples: bool) -> (&'static str, Tally, Option<Tally>, f64) {
     let t = Instant::now();
-    let pairs = exhaustive_pairs::<F, Mutant>(&Mutant::None);
-    let tri = triples.then(|| exhaustive_triples::<F, Mutant>(&Mutant::None));
+    let pairs = exhaustive_pairs::<F, Exact>(&Exact);
+    let tri = triples.then(|| exhaustive_triples::<F, Exact>(&Exact));
     (F::NAME, pairs, tri, t.elapsed().as_secs_f64())
 }
 

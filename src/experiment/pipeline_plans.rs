@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 
 use super::{ConfigError, Context, Outcome};
-use crate::battery::{pipeline_cases, PipelineCase};
+use crate::algebra::Exact;
 use crate::format::{Format, F32, F64};
-use crate::inputs::{InputKind, STANDARD_SIZES};
-use crate::mutant::Mutant;
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
+use crate::verify::battery::{pipeline_cases, PipelineCase};
+use crate::verify::inputs::{InputKind, STANDARD_SIZES};
 use crate::walk::chunk_count;
 
 /// Parsed parameters.
@@ -78,8 +78,7 @@ fn cases_for<F: Format>(ctx: &Context, p: &Params) -> Vec<PipelineCase> {
     for (i, &kind) in p.kinds.iter().enumerate() {
         let stale = p.kinds[(i + 1) % p.kinds.len()];
         for &n in &p.sizes {
-            let cases =
-                pipeline_cases::<F, Mutant>(&Mutant::None, kind, stale, n, &p.plans, ctx.seed);
+            let cases = pipeline_cases::<F, Exact>(&Exact, kind, stale, n, &p.plans, ctx.seed);
             for c in cases.iter().filter(|c| !c.identical) {
                 eprintln!(
                     "pipeline-plans: MISMATCH format {} kind {} n {} plan {} seed {}: loop {:#x}, walk {:#x}",

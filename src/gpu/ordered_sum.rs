@@ -8,11 +8,11 @@ use anyhow::{bail, Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
 
 use super::{Gpu, Module};
-use crate::device_header::HEADER;
 use crate::format::F64;
-use crate::mutant::Mutant;
 use crate::plan::{self, PlanKind};
 use crate::unit::Unit;
+use crate::verify::device_header::HEADER;
+use crate::verify::mutant::Mutant;
 use crate::walk::CHUNK;
 
 /// The kernels' source (compiled with [`HEADER`] prepended).
@@ -20,24 +20,28 @@ pub const SOURCE: &str = include_str!("../../kernels/ordered_sum.cu");
 
 /// Compiles the ordered-sum kernels for `arch` with `mutant` (no device needed; for checks).
 pub fn compile_for(arch: &str, mutant: Mutant) -> Result<cudarc::nvrtc::Ptx> {
-    let code = mutant.code().to_string();
-    super::compile(
-        "ordered_sum",
-        &[HEADER, "\n", SOURCE],
-        &[("BINADE_MUTANT", &code)],
-        arch,
-    )
+    let defines = kernel_defines(mutant);
+    let pairs: Vec<(&str, &str)> = defines.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    super::compile("ordered_sum", &[HEADER, "\n", SOURCE], &pairs, arch)
+}
+
+/// The defines the ordered-sum kernels are compiled with: the layout of [`crate::layout`]
+/// and the mutant's code.
+pub fn kernel_defines(mutant: Mutant) -> Vec<(&'static str, String)> {
+    let mut d = crate::layout::defines();
+    d.push(("BINADE_MUTANT", mutant.code().to_string()));
+    d
 }
 
 /// Threads per block of the chunk kernels (lanes of a chunk).
-const LANES: u32 = 256;
+const LANES: u32 = crate::layout::LANES as u32;
 /// Threads per block of the one-lane-per-segment kernels.
 const SEGMENT_BLOCK: u32 = 128;
 /// Largest grid x dimension.
 const GRID_X_MAX: u64 = (1 << 31) - 1;
 
 /// Chunks per group of the grouped walk (`BINADE_GROUP` in the kernels).
-pub const GROUP: u64 = 256;
+pub const GROUP: u64 = crate::layout::GROUP as u64;
 
 /// How the last stage walks a sum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -216,14 +220,17 @@ fn segment_grid(nseg: u32) -> LaunchConfig {
 }
 
 impl GpuOrderedSum {
-    /// Compiles the kernels with `BINADE_MUTANT = mutant.code()` for `gpu`.
-    pub fn new(gpu: &Gpu, mutant: Mutant) -> Result<GpuOrderedSum> {
-        let code = mutant.code().to_string();
-        let m: Module = gpu.load(
-            "ordered_sum",
-            &[HEADER, "\n", SOURCE],
-            &[("BINADE_MUTANT", &code)],
-        )?;
+    /// Compiles the exact kernels for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<GpuOrderedSum> {
+        Self::with_mutant(gpu, Mutant::None)
+    }
+
+    /// Compiles the kernels with `BINADE_MUTANT = mutant.code()` for `gpu` (a verification
+    /// build: every mutant but `Mutant::None` gives wrong sums on purpose).
+    pub fn with_mutant(gpu: &Gpu, mutant: Mutant) -> Result<GpuOrderedSum> {
+        let defines = kernel_defines(mutant);
+        let pairs: Vec<(&str, &str)> = defines.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let m: Module = gpu.load("ordered_sum", &[HEADER, "\n", SOURCE], &pairs)?;
         Ok(GpuOrderedSum {
             gpu: gpu.clone(),
             mutant,

@@ -162,7 +162,6 @@ mod tests {
 
     use super::*;
     use crate::fixtures::{self, Dirs};
-    use crate::mutant::Mutant;
     use crate::ssimulacra2::{for_each_scale, scale_sums, yuv};
 
     /// The kernels compile with NVRTC for sm_90 without any fused multiply-add (needs libnvrtc,
@@ -195,7 +194,7 @@ mod tests {
             }
         };
         let terms = DeviceTerms::new(&gpu).unwrap();
-        let sum = GpuOrderedSum::new(&gpu, Mutant::None).unwrap();
+        let sum = GpuOrderedSum::new(&gpu).unwrap();
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let dirs = Dirs {
             cache: None,

@@ -10,7 +10,6 @@ use super::terms::TERMS;
 use super::{for_each_scale, scale_sums, yuv, FrameSums, ScaleSums};
 use crate::experiment::{Context, Outcome};
 use crate::gpu::{Gpu, GpuOrderedSum};
-use crate::mutant::Mutant;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 
@@ -108,7 +107,7 @@ struct Totals {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let terms = DeviceTerms::new(&gpu)?;
-    let sum = GpuOrderedSum::new(&gpu, Mutant::None)?;
+    let sum = GpuOrderedSum::new(&gpu)?;
     let max_frames: usize = ctx.get_or("max_frames", usize::MAX)?;
     let check_terms: bool = ctx.get_or("check_terms", true)?;
     let one_lane: bool = ctx.get_or("one_lane", false)?;

@@ -13,7 +13,6 @@ use super::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
 use crate::experiment::{ConfigError, Context, Outcome};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum};
-use crate::mutant::Mutant;
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
@@ -155,7 +154,7 @@ fn measure(
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let terms = DeviceTerms::new(&gpu)?;
-    let sum = GpuOrderedSum::new(&gpu, Mutant::None)?;
+    let sum = GpuOrderedSum::new(&gpu)?;
     let loaded = load_fixtures(ctx)?;
     let mut rows = Vec::new();
     let mut missing = Vec::new();

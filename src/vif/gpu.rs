@@ -32,7 +32,7 @@ pub const KERNELS: &str = include_str!("../../kernels/float_vif.cu");
 /// The arithmetic header the kernels include.
 pub const HEADER: &str = include_str!("../../kernels/float_vif.cuh");
 /// The binade algebra header the row-parallel sum uses.
-pub const BINADE: &str = crate::device_header::HEADER;
+pub const BINADE: &str = crate::verify::device_header::HEADER;
 
 /// Threads (segments) per row of the row-parallel sum.
 pub const SEGMENTS: u32 = 128;

@@ -4,11 +4,11 @@
 
 use crate::algebra::Algebra;
 use crate::format::{F32, F64};
-use crate::mutant::Mutant;
 use crate::unit::{Binade, Unit};
+use crate::verify::mutant::Mutant;
 
 /// The text of `kernels/binade.cuh`, prepended to every kernel source compiled at run time.
-pub const HEADER: &str = include_str!("../kernels/binade.cuh");
+pub const HEADER: &str = include_str!("../../kernels/binade.cuh");
 
 /// The header's `binade_unit`: the same layout as [`Unit`] (two `u64`, even then odd).
 #[repr(C)]

@@ -10,12 +10,12 @@ use rayon::prelude::*;
 
 use crate::algebra::Algebra;
 use crate::format::{is_finite, is_negative, same_result, scaled, Format, Layout};
-use crate::inputs::InputKind;
-use crate::oracle::{mpfr_add, native_add};
 use crate::plan::PlanKind;
-use crate::sampler::{draw, Sample, SampleClass};
 use crate::unit::Binade;
-use crate::walk::{loop_sum, pipeline};
+use crate::verify::inputs::InputKind;
+use crate::verify::oracle::{mpfr_add, native_add};
+use crate::verify::sampler::{draw, Sample, SampleClass};
+use crate::walk::{chunk_sums, loop_sum, pipeline};
 
 /// Counts of one check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -269,7 +269,7 @@ pub fn pipeline_cases<F: Format, A: Algebra<F>>(
     seed: u64,
 ) -> Vec<PipelineCase> {
     let terms = input.generate::<F>(n, seed);
-    let stale = stale_input.generate::<F>(n, seed);
+    let stale = chunk_sums::<F>(&stale_input.generate::<F>(n, seed));
     let t0 = std::time::Instant::now();
     let want = F::to_bits(loop_sum::<F>(&terms));
     let loop_seconds = t0.elapsed().as_secs_f64();

@@ -2,13 +2,13 @@
 //! with a budget, recording whether it failed (killed the mutant) and after how many samples.
 
 use crate::algebra::Algebra;
-use crate::battery::{
+use crate::format::{Format, E4M3, E5M2, F32, F64};
+use crate::plan::PlanKind;
+use crate::verify::battery::{
     exhaustive_pairs, exhaustive_triples, one_term, pipeline_cases, Reference, Tally,
 };
-use crate::format::{Format, E4M3, E5M2, F32, F64};
-use crate::inputs::InputKind;
-use crate::plan::PlanKind;
-use crate::sampler::SampleClass;
+use crate::verify::inputs::InputKind;
+use crate::verify::sampler::SampleClass;
 
 /// One check of the battery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

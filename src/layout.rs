@@ -1,0 +1,28 @@
+//! The chunk layout shared by the host pipeline, the host-compiled CUDA headers and the
+//! kernels: a chunk is [`CHUNK`] terms, [`LANES`] lanes of [`PER_LANE`] consecutive terms.
+//!
+//! Guarantee: the numbers are defined once (`src/layout_values.rs`); the kernels receive them
+//! as the `-D` defines of [`defines`] and refuse to compile without them (`#error`), and
+//! `build.rs` includes the same file for the host build.
+
+include!("layout_values.rs");
+
+const _: () = assert!(LANES % 32 == 0 && LANES.is_power_of_two());
+const _: () = assert!(CHUNK == LANES * PER_LANE);
+
+/// The layout as `(name, value)` preprocessor defines: `BINADE_LANES`, `BINADE_PER_LANE`,
+/// `BINADE_CHUNK`, `BINADE_GROUP`, `BINADE_STAGE`.
+pub fn defines() -> Vec<(&'static str, String)> {
+    vec![
+        ("BINADE_LANES", LANES.to_string()),
+        ("BINADE_PER_LANE", PER_LANE.to_string()),
+        ("BINADE_CHUNK", CHUNK.to_string()),
+        ("BINADE_GROUP", GROUP.to_string()),
+        ("BINADE_STAGE", STAGE.to_string()),
+    ]
+}
+
+/// Number of chunks covering `n` terms (the last one may be partial).
+pub fn chunk_count(n: usize) -> usize {
+    n.div_ceil(CHUNK)
+}

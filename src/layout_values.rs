@@ -1,0 +1,15 @@
+// The chunk layout's numbers, in one place. Included by `src/layout.rs` (the library) and by
+// `build.rs` (the host C++ build), and passed to NVRTC as `-D` defines, so the host pipeline,
+// the host-compiled headers and the kernels cannot disagree. Plain items only: this file is
+// `include!`d, so it holds no inner attributes or module docs.
+
+/// Lanes per chunk: threads per block on the device (a multiple of the 32-lane warp).
+pub const LANES: usize = 256;
+/// Consecutive terms per lane.
+pub const PER_LANE: usize = 4;
+/// Terms per chunk: `LANES * PER_LANE`.
+pub const CHUNK: usize = LANES * PER_LANE;
+/// Chunks per group of the device's grouped walk (runs composed into one unit).
+pub const GROUP: usize = 256;
+/// Chunks whose terms the device's walk stages per round.
+pub const STAGE: usize = 1024;

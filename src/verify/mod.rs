@@ -1,0 +1,13 @@
+//! Verification: the independent oracles (the native add, MPFR), term-stream and one-term
+//! generators by kind, the battery that judges any implementation of the algebra, the kill
+//! matrix, the named mutants, and the host build of the CUDA algebra header.
+//!
+//! Looks down on the core only; nothing in the core depends on it.
+
+pub mod battery;
+pub mod device_header;
+pub mod inputs;
+pub mod kill;
+pub mod mutant;
+pub mod oracle;
+pub mod sampler;
