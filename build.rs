@@ -27,7 +27,6 @@ fn main() {
             println!("cargo:rustc-link-lib=static={lib}");
         }
         println!("cargo:rustc-link-lib=stdc++");
-        emit_cfgs();
         return;
     }
     build_algebra(&out);
@@ -60,14 +59,6 @@ fn sources_key() -> String {
         let _ = write!(key, "{f}:{}:{text}\n", text.len());
     }
     key
-}
-
-/// The cfgs the header builds set (also when they are reused).
-fn emit_cfgs() {
-    println!("cargo:rustc-check-cfg=cfg(fvif_binade)");
-    println!("cargo:rustc-cfg=fvif_binade");
-    println!("cargo:rustc-check-cfg=cfg(ssim_host_terms)");
-    println!("cargo:rustc-cfg=ssim_host_terms");
 }
 
 /// `git` in the manifest's folder, its output trimmed, or `None`.
@@ -176,7 +167,6 @@ fn build_vif() {
 /// Compiles the SSIMULACRA2 per-pixel term header for the host, so that tests compare it with
 /// the Rust terms by bits without a GPU.
 fn build_ssimulacra2() {
-    emit_cfgs();
     cc::Build::new()
         .cpp(true)
         .opt_level(2)

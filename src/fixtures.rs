@@ -28,6 +28,13 @@ use crate::ssimulacra2::yuv::{
 /// Environment variable naming the folder of the PNG sources (default `fixtures/cache/skimage`).
 pub const SOURCES_ENV: &str = "BINADE_FIXTURE_SOURCES";
 
+/// The project root the checks run in: the working directory. Cargo starts tests there, and
+/// the GPU machine's script starts the carried test binaries there, so fixtures are found
+/// wherever the tree lies (a path fixed at compile time would point to the build machine).
+pub fn project_root() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
 /// A fixture that cannot be built here because its source photographs are missing.
 #[derive(Debug, thiserror::Error)]
 #[error("{manifest}: not available: {reason}; run `just fixtures` (or set {SOURCES_ENV} to a folder with the PNGs)")]

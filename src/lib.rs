@@ -18,7 +18,7 @@
 //! 4. metrics: [`vif`], [`ssimulacra2`], [`fixtures`] (libraries that know no experiment);
 //! 5. support: [`report`], [`plot`], [`provenance`] (what experiments write);
 //! 6. experiment: [`experiment`] (configuration, the registry and every runner);
-//! 7. cli: [`cli`], [`sum_cmd`] (commands and exit codes).
+//! 7. cli: [`cli`] (commands, `binade sum`, exit codes).
 
 pub mod algebra;
 pub mod api;
@@ -34,7 +34,6 @@ pub mod plot;
 pub mod provenance;
 pub mod report;
 pub mod ssimulacra2;
-pub mod sum_cmd;
 pub mod unit;
 pub mod verify;
 pub mod vif;

@@ -5,7 +5,7 @@ use std::fs;
 use std::process::Command;
 
 fn binade() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_binade"))
+    Command::new(binade::cli::binary_under_test(env!("CARGO_BIN_EXE_binade")))
 }
 
 fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String) {

@@ -4,10 +4,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use binade::fixtures::project_root;
 use binade::fixtures::{self, Dirs, NotAvailable};
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    project_root()
 }
 
 fn manifest(name: &str) -> PathBuf {

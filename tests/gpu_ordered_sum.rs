@@ -1,18 +1,19 @@
 //! The GPU pipeline: the kernels compile with NVRTC for every mutant (when the NVRTC library
 //! is present, no device needed), and on a device every sum equals the CPU loop's bits for
-//! every input kind and plan kind. Skipped, with the reason printed, where a piece is missing.
+//! every input kind and plan kind. Without NVRTC or a device the tests print
+//! `skipped: REASON`; with `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
 use binade::format::{same_result, F64};
-use binade::gpu::{self, ordered_sum, Gpu, GpuOrderedSum, WalkKind};
+use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
+use binade::gpu::{self, ordered_sum, GpuOrderedSum, WalkKind};
 use binade::plan::PlanKind;
 use binade::verify::inputs::InputKind;
 use binade::verify::mutant::Mutant;
-use binade::walk::loop_sum;
+use binade::walk::{chunk_sums, loop_sum};
 
 #[test]
 fn kernels_compile_for_every_mutant() {
-    if !gpu::nvrtc_present() {
-        println!("skipped: the NVRTC library (libnvrtc) is not installed");
+    if !nvrtc_or_skip("kernels_compile_for_every_mutant") {
         return;
     }
     for &m in &Mutant::ALL {
@@ -24,8 +25,7 @@ fn kernels_compile_for_every_mutant() {
 
 #[test]
 fn compile_errors_carry_the_log() {
-    if !gpu::nvrtc_present() {
-        println!("skipped: the NVRTC library (libnvrtc) is not installed");
+    if !nvrtc_or_skip("compile_errors_carry_the_log") {
         return;
     }
     let err = gpu::compile(
@@ -40,16 +40,17 @@ fn compile_errors_carry_the_log() {
         msg.contains("undefined_name"),
         "the compiler's log is missing from: {msg}"
     );
+    assert!(
+        err.downcast_ref::<gpu::KernelCompileError>().is_some(),
+        "a compile error must be a KernelCompileError, never a missing device: {msg}"
+    );
+    assert!(err.downcast_ref::<gpu::NoDevice>().is_none());
 }
 
 #[test]
 fn device_sums_equal_the_loop() {
-    let gpu = match Gpu::open() {
-        Ok(g) => g,
-        Err(e) => {
-            println!("skipped: {e}");
-            return;
-        }
+    let Some(gpu) = open_or_skip("device_sums_equal_the_loop") else {
+        return;
     };
     let base = GpuOrderedSum::new(&gpu).unwrap();
     let seed = 0x6a7u64;
@@ -72,7 +73,8 @@ fn device_sums_equal_the_loop() {
             .flat_map(|p| WalkKind::ALL.map(|w| (p.clone(), w)))
         {
             let sum = base.clone().with_walk(walk);
-            let got = sum.sums_of(&all, &segments, &plan, Some(&all)).unwrap();
+            let stale = chunk_sums::<F64>(&all);
+            let got = sum.sums_of(&all, &segments, &plan, Some(&stale)).unwrap();
             for (k, p) in pieces.iter().enumerate() {
                 let want = loop_sum::<F64>(p).to_bits();
                 assert!(

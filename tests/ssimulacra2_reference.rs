@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::PathBuf;
 
+use binade::fixtures::project_root;
 use binade::fixtures::{self, Dirs, Fixture};
 use binade::ssimulacra2::{self, compare, sums, terms, yuv, FrameSums};
 
@@ -23,7 +24,7 @@ const SMALL: [&str; 7] = [
 const BLESS_ENV: &str = "BINADE_BLESS_EXPECTED";
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    project_root()
 }
 
 fn load(name: &str) -> Fixture {

@@ -79,3 +79,45 @@ fn a_term_equal_to_the_start_lands_on_the_next_power() {
         );
     }
 }
+
+#[test]
+fn the_layout_is_one_set_of_numbers_given_to_the_kernels() {
+    use binade::layout::{chunk_count, defines, CHUNK, GROUP, LANES, PER_LANE, STAGE};
+    let want: Vec<(&str, String)> = [
+        ("BINADE_LANES", LANES),
+        ("BINADE_PER_LANE", PER_LANE),
+        ("BINADE_CHUNK", CHUNK),
+        ("BINADE_GROUP", GROUP),
+        ("BINADE_STAGE", STAGE),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k, v.to_string()))
+    .collect();
+    assert_eq!(defines(), want);
+    assert_eq!(CHUNK, LANES * PER_LANE);
+    // The kernels refuse to compile without each of them.
+    let guard = binade::gpu::ordered_sum::SOURCE
+        .lines()
+        .find(|l| l.starts_with("#if !defined(BINADE_LANES)"))
+        .expect("kernels/ordered_sum.cu guards its layout defines");
+    for (name, _) in &want {
+        assert!(
+            guard.contains(&format!("!defined({name})")),
+            "{name} unguarded"
+        );
+    }
+    for (n, chunks) in [(0, 0), (1, 1), (CHUNK - 1, 1), (CHUNK, 1), (CHUNK + 1, 2)] {
+        assert_eq!(chunk_count(n), chunks, "{n} terms");
+    }
+}
+
+#[test]
+fn the_walk_counts_every_chunk_once() {
+    // Start +0 is in no binade, so the first chunk is term by term; the rest apply.
+    let terms = vec![0.5f64; 5 * binade::layout::CHUNK + 7];
+    let w = pipeline::<F64, Exact>(&terms, &PlanKind::TreePrefix, None, &Exact);
+    assert_eq!(w.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
+    assert_eq!((w.applied, w.fallback), (5, 1));
+    let t = pipeline::<F64, Exact>(&terms, &PlanKind::TermByTerm, None, &Exact);
+    assert_eq!((t.applied, t.fallback), (0, 6));
+}

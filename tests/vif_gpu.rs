@@ -1,10 +1,10 @@
 //! Float VIF kernels: NVRTC compiles every variant without FMA contraction (needs only
 //! libnvrtc), and on a GPU the exact twins return the CPU reference's bits on the fixture
-//! frames. Both are skipped, with the reason printed, where the library or the device is
-//! missing.
+//! frames. Without the library or the device both print `skipped: REASON`; with
+//! `BINADE_REQUIRE_GPU=1` (the GPU machine) a missing piece fails them instead.
 
-use std::path::Path;
-
+use binade::fixtures::project_root;
+use binade::gpu::require::{nvrtc_or_skip, skip};
 use binade::vif::filter::Image;
 use binade::vif::gpu::{self, Reduction, Variant, VifGpu};
 use binade::vif::reference::scale_sums;
@@ -32,8 +32,7 @@ fn variants() -> Vec<Variant> {
 
 #[test]
 fn kernels_compile_without_contraction() {
-    if !gpu::nvrtc_present() {
-        println!("skipped: NVRTC (libnvrtc) is not present");
+    if !nvrtc_or_skip("kernels_compile_without_contraction") {
         return;
     }
     for v in variants() {
@@ -86,7 +85,7 @@ fn kernels_compile_without_contraction() {
 }
 
 fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/vif");
+    let dir = project_root().join("fixtures/vif");
     let read = |which: &str| {
         let bytes = std::fs::read(dir.join(format!("{name}_{which}.yuv"))).unwrap();
         Plane::from_bytes(w, h, bpc, &bytes).unwrap().to_image()
@@ -99,7 +98,10 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
     let mut g = match VifGpu::open() {
         Ok(g) => g,
         Err(e) => {
-            println!("skipped: {e}");
+            skip(
+                "exact_twins_equal_the_cpu_on_fixture_frames",
+                &e.to_string(),
+            );
             return;
         }
     };

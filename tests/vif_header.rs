@@ -3,8 +3,7 @@
 //! kernels' bodies on the fixture frames, and the binade row sums against the ordered loop.
 //! Every comparison is of bits.
 
-use std::path::Path;
-
+use binade::fixtures::project_root;
 use binade::vif::filter::Image;
 use binade::vif::host::{self, RowSum};
 use binade::vif::log2::log2f_approx;
@@ -161,7 +160,7 @@ fn statistic_header_equals_reference_on_millions_of_pixels() {
 }
 
 fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/vif");
+    let dir = project_root().join("fixtures/vif");
     let read = |which: &str| {
         let bytes = std::fs::read(dir.join(format!("{name}_{which}.yuv"))).unwrap();
         Plane::from_bytes(w, h, bpc, &bytes).unwrap().to_image()
@@ -203,12 +202,16 @@ fn host_pipeline_equals_reference_on_fixture_frames() {
         ("nat16", 104, 59, 16),
         ("checker8", 96, 64, 8),
     ];
-    let mut variants = vec![RowSum::Ordered];
-    if host::has_binade() {
-        variants.extend([RowSum::Binade(1), RowSum::Binade(7), RowSum::Binade(128)]);
-    } else {
-        println!("binade row sums skipped: kernels/binade.cuh is not part of this build");
-    }
+    assert!(
+        host::has_binade(),
+        "build.rs compiles kernels/float_vif.cuh with the binade algebra"
+    );
+    let variants = [
+        RowSum::Ordered,
+        RowSum::Binade(1),
+        RowSum::Binade(7),
+        RowSum::Binade(128),
+    ];
     for (name, w, h, bpc) in frames {
         let (r, d) = fixture(name, w, h, bpc);
         for opts in option_sets() {
@@ -231,10 +234,10 @@ fn host_pipeline_equals_reference_on_fixture_frames() {
 
 #[test]
 fn binade_row_sums_equal_the_ordered_loop() {
-    if !host::has_binade() {
-        println!("skipped: kernels/binade.cuh is not part of this build");
-        return;
-    }
+    assert!(
+        host::has_binade(),
+        "build.rs compiles kernels/float_vif.cuh with the binade algebra"
+    );
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
     let (mut segments, mut fell_back) = (0u64, 0u64);
     for case in 0..400 {

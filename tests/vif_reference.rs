@@ -5,8 +5,9 @@
 //! `BINADE_WRITE_VIF_FIXTURES=1 cargo test --release --test vif_reference -- --ignored`
 //! rewrites the frames and the expected file from the generator and the reference.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use binade::fixtures::project_root;
 use binade::vif::synth::{checkerboard, natural_pair};
 use binade::vif::{vif, Plane, VifOptions, FEATURE_NAMES};
 use serde::{Deserialize, Serialize};
@@ -41,7 +42,7 @@ struct Manifest {
 }
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/vif")
+    project_root().join("fixtures/vif")
 }
 
 fn load(spec: &FrameSpec, which: &str) -> Plane {

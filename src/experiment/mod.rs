@@ -7,6 +7,11 @@
 
 pub mod cargo_mutants;
 pub mod config;
+pub mod fixture_select;
+pub mod float_vif_parity;
+pub mod float_vif_replay;
+pub mod float_vif_replay_host;
+pub mod float_vif_timing;
 pub mod gpu_parity;
 pub mod gpu_timing;
 pub mod mutations;
@@ -14,6 +19,9 @@ pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
 pub mod sanitize;
+pub mod ssimulacra2_crate;
+pub mod ssimulacra2_parity;
+pub mod ssimulacra2_timing;
 
 use std::path::PathBuf;
 
@@ -141,29 +149,14 @@ pub fn runner(name: &str) -> Option<Runner> {
         "cargo-mutants" => cargo_mutants::run,
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
-        "float-vif-parity" => crate::vif::parity::run,
-        "float-vif-replay" => crate::vif::replay::run,
-        "float-vif-replay-host" => crate::vif::replay_host::run,
-        "float-vif-timing" => crate::vif::timing::run,
-        "ssimulacra2-crate" => crate::ssimulacra2::crate_check::run,
-        "ssimulacra2-parity" => crate::ssimulacra2::parity::run,
-        "ssimulacra2-timing" => crate::ssimulacra2::timing::run,
+        "float-vif-parity" => float_vif_parity::run,
+        "float-vif-replay" => float_vif_replay::run,
+        "float-vif-replay-host" => float_vif_replay_host::run,
+        "float-vif-timing" => float_vif_timing::run,
+        "ssimulacra2-crate" => ssimulacra2_crate::run,
+        "ssimulacra2-parity" => ssimulacra2_parity::run,
+        "ssimulacra2-timing" => ssimulacra2_timing::run,
         _ => return None,
     };
     Some(r)
 }
-
-/// The experiment needs a device this machine does not have (no GPU, no driver). The binary
-/// prints the reason in one line and exits with [`EXIT_NO_DEVICE`]; no report is touched.
-#[derive(Debug, thiserror::Error)]
-#[error("no GPU: {0}")]
-pub struct NoDevice(pub String);
-
-/// Exit code: every check passed.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: the run finished and its report was written, but some check failed.
-pub const EXIT_FAILED_CHECKS: i32 = 1;
-/// Exit code: bad input (unknown experiment, malformed file, bad parameter or file).
-pub const EXIT_BAD_INPUT: i32 = 2;
-/// Exit code: the experiment needs a GPU and none is usable.
-pub const EXIT_NO_DEVICE: i32 = 3;

@@ -2,9 +2,11 @@
 //!
 //! Everything here loads `libcuda` and `libnvrtc` at run time (cudarc's dynamic loading), so
 //! the binary builds and runs on machines without them: [`Gpu::open`] then returns
-//! [`NoDevice`] with a one-line reason and CPU work is unaffected.
+//! [`NoDevice`] with a one-line reason and CPU work is unaffected. A kernel that does not
+//! compile is never "no device": it is a [`KernelCompileError`], with the compiler's log.
 
 pub mod ordered_sum;
+pub mod require;
 pub mod timing;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -14,7 +16,27 @@ use anyhow::{anyhow, Context as _, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions, Ptx};
 
-use crate::experiment::NoDevice;
+/// This machine has no usable device (no driver library, no NVRTC, no GPU). The binary
+/// prints the reason in one line and exits with the CLI's no-device code; no report is
+/// touched.
+#[derive(Debug, thiserror::Error)]
+#[error("no GPU: {0}")]
+pub struct NoDevice(pub String);
+
+/// NVRTC could not compile a kernel module: a defect of the kernels (or of the defines they
+/// were given), never a missing device. Holds the compiler's log.
+#[derive(Debug, thiserror::Error)]
+#[error("kernel {module} does not compile ({status}, options {options}):\n{log}")]
+pub struct KernelCompileError {
+    /// The module's name.
+    pub module: String,
+    /// NVRTC's status code.
+    pub status: String,
+    /// The options it was compiled with.
+    pub options: String,
+    /// The compiler's log.
+    pub log: String,
+}
 
 pub use ordered_sum::{GpuOrderedSum, GpuSum, Stages, SumJob, WalkKind};
 
@@ -148,11 +170,12 @@ fn compile_error(name: &str, e: CompileError) -> anyhow::Error {
             nvrtc,
             options,
             log,
-        } => anyhow!(
-            "NVRTC could not compile {name} ({nvrtc:?}, options {}):\n{}",
-            options.join(" "),
-            log.to_string_lossy()
-        ),
+        } => anyhow::Error::new(KernelCompileError {
+            module: name.to_string(),
+            status: format!("{nvrtc:?}"),
+            options: options.join(" "),
+            log: log.to_string_lossy().into_owned(),
+        }),
         other => anyhow!("NVRTC failed on {name}: {other:?}"),
     }
 }

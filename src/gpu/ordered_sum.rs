@@ -526,6 +526,8 @@ impl GpuOrderedSum {
     }
 
     /// Convenience: the exact sums of `segments` of host `terms` (copied to the device).
+    /// `stale`, for [`PlanKind::Stale`], is the chunk sums of another input, as
+    /// `walk::chunk_sums` gives them (the host pipeline takes the same).
     pub fn sums_of(
         &self,
         terms: &[f64],

@@ -1,6 +1,6 @@
 //! The host build of the device term header (`kernels/ssimulacra2_host.cpp`, compiled by
 //! `build.rs` with `-ffp-contract=off`), so tests compare the device arithmetic with the Rust
-//! reference without a GPU. Present when the build defines `cfg(ssim_host_terms)`.
+//! reference without a GPU.
 
 use super::layout::PLANES;
 use super::terms::TERMS;

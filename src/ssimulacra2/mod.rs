@@ -16,23 +16,15 @@
 //! matrix follow its scalar code too. The transfer curve and the cube root are evaluated in
 //! `f64` and rounded once, where libvmaf uses its own table and `cbrtf`.
 
-// `ssim_host_terms` is set by build.rs when it compiles kernels/ssimulacra2_host.cpp.
-#![allow(unexpected_cfgs)]
-
 pub mod blur;
 pub mod compare;
-pub mod crate_check;
 pub mod device;
-#[cfg(ssim_host_terms)]
 pub mod host;
 pub mod layout;
-pub mod parity;
 pub mod pyramid;
 pub mod score;
-pub mod select;
 pub mod sums;
 pub mod terms;
-pub mod timing;
 pub mod xyb;
 pub mod yuv;
 

@@ -24,7 +24,7 @@ use super::options::VifOptions;
 use super::reference::check_sizes;
 use super::stat::{sum_rows, StatParams};
 use super::taps::{all_taps, legacy_table};
-use crate::experiment::NoDevice;
+use crate::gpu::NoDevice;
 use crate::gpu::{Gpu, Module};
 
 /// The kernels' source.

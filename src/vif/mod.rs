@@ -20,14 +20,10 @@ pub mod gpu;
 pub mod host;
 pub mod log2;
 pub mod options;
-pub mod parity;
 pub mod reference;
-pub mod replay;
-pub mod replay_host;
 pub mod stat;
 pub mod synth;
 pub mod taps;
-pub mod timing;
 pub mod tree;
 
 pub use frame::Plane;

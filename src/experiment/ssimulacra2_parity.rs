@@ -4,14 +4,14 @@
 
 use anyhow::{Context as _, Result};
 
-use super::device::{scale_on_device, DeviceTerms, ScaleOnDevice};
-use super::select::{load_fixtures, orders_below_one, Loaded};
-use super::terms::TERMS;
-use super::{for_each_scale, scale_sums, yuv, FrameSums, ScaleSums};
-use crate::experiment::{Context, Outcome};
+use super::fixture_select::{load_fixtures, orders_below_one, Loaded};
+use super::{Context, Outcome};
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
+use crate::ssimulacra2::device::{scale_on_device, DeviceTerms, ScaleOnDevice};
+use crate::ssimulacra2::terms::TERMS;
+use crate::ssimulacra2::{for_each_scale, scale_sums, yuv, FrameSums, ScaleSums};
 
 /// One frame's sums: the CPU's and the device's three.
 struct FrameRun {

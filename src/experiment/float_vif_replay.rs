@@ -4,15 +4,15 @@
 
 use anyhow::Result;
 
-use super::compare::{cause_row, fmt_diff, summary_table, Tally};
-use super::fixtures::{standard, Counts};
-use super::gpu::{Reduction, Variant, VifGpu};
-use super::options::VifOptions;
-use super::parity::gpu_features;
-use super::reference::vif;
-use super::taps::{all_taps, legacy_table};
-use crate::experiment::{Context, Outcome};
+use super::float_vif_parity::gpu_features;
+use super::{Context, Outcome};
 use crate::report::{Report, Table};
+use crate::vif::compare::{cause_row, fmt_diff, summary_table, Tally};
+use crate::vif::fixtures::{standard, Counts};
+use crate::vif::gpu::{Reduction, Variant, VifGpu};
+use crate::vif::options::VifOptions;
+use crate::vif::reference::vif;
+use crate::vif::taps::{all_taps, legacy_table};
 
 /// The variants replayed, with a label and ADR-1412's figure for that cause.
 pub fn causes() -> Vec<(&'static str, Variant, &'static str)> {

@@ -3,13 +3,13 @@
 
 use anyhow::Result;
 
-use super::compare::{fmt_diff, Tally};
-use super::fixtures::{standard, Counts, FrameSet};
-use super::gpu::{GpuSums, Reduction, Variant, VifGpu, SEGMENTS};
-use super::options::VifOptions;
-use super::reference::{publish, vif, Features};
-use crate::experiment::{Context, Outcome};
+use super::{Context, Outcome};
 use crate::report::{thousands, Report, Table};
+use crate::vif::compare::{fmt_diff, Tally};
+use crate::vif::fixtures::{standard, Counts, FrameSet};
+use crate::vif::gpu::{GpuSums, Reduction, Variant, VifGpu, SEGMENTS};
+use crate::vif::options::VifOptions;
+use crate::vif::reference::{publish, vif, Features};
 
 /// The option sets run besides the defaults, with a label each.
 pub fn option_sets() -> Vec<(&'static str, VifOptions)> {

@@ -4,12 +4,12 @@
 
 use anyhow::{Context as _, Result};
 
-use super::compare::{crate_score, mixed_score};
-use super::select::{load_fixtures, orders_below_one, Loaded};
-use super::{frame_sums, yuv};
-use crate::experiment::{Context, Outcome};
+use super::fixture_select::{load_fixtures, orders_below_one, Loaded};
+use super::{Context, Outcome};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
+use crate::ssimulacra2::compare::{crate_score, mixed_score};
+use crate::ssimulacra2::{frame_sums, yuv};
 
 /// Runs the experiment.
 pub fn run(ctx: &Context) -> Result<Outcome> {

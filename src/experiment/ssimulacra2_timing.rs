@@ -7,15 +7,15 @@ use std::time::Instant;
 
 use anyhow::{bail, Context as _, Result};
 
-use super::device::{scale_job, DeviceScale, DeviceTerms};
-use super::select::{load_fixtures, Loaded};
-use super::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
-use crate::experiment::{ConfigError, Context, Outcome};
+use super::fixture_select::{load_fixtures, Loaded};
+use super::{ConfigError, Context, Outcome};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
+use crate::ssimulacra2::device::{scale_job, DeviceScale, DeviceTerms};
+use crate::ssimulacra2::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
 
 /// One frame prepared on the device: every scale's planes and term buffer, and the CPU sums.
 struct Prepared {

@@ -4,12 +4,12 @@
 
 use anyhow::{ensure, Result};
 
-use super::fixtures::{FrameSet, Kind};
-use super::gpu::{Reduction, Variant, VifGpu};
-use super::options::VifOptions;
-use crate::experiment::{Context, Outcome};
+use super::{Context, Outcome};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
+use crate::vif::fixtures::{FrameSet, Kind};
+use crate::vif::gpu::{Reduction, Variant, VifGpu};
+use crate::vif::options::VifOptions;
 
 fn percentile(sorted: &[f32], p: f64) -> f32 {
     let i = ((sorted.len() - 1) as f64 * p).round() as usize;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::experiment::Context;
+use super::Context;
 use crate::fixtures::{self, Dirs, Fixture, NotAvailable};
 
 /// A fixture loaded, or why it is not here.

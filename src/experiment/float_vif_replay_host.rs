@@ -5,12 +5,12 @@
 
 use anyhow::Result;
 
-use super::compare::{cause_row, fmt_diff, summary_table, Tally};
-use super::fixtures::{standard, Counts};
-use super::options::VifOptions;
-use super::reference::{publish, replay_sums, vif, HostCauses};
-use crate::experiment::{Context, Outcome};
+use super::{Context, Outcome};
 use crate::report::{Report, Table};
+use crate::vif::compare::{cause_row, fmt_diff, summary_table, Tally};
+use crate::vif::fixtures::{standard, Counts};
+use crate::vif::options::VifOptions;
+use crate::vif::reference::{publish, replay_sums, vif, HostCauses};
 
 /// The host causes replayed, with a label and ADR-1412's figure.
 pub fn causes() -> Vec<(&'static str, HostCauses, &'static str)> {

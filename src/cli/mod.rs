@@ -1,16 +1,28 @@
-//! The command line: `binade list`, `binade run NAME`, `binade sum FILE...`.
+//! The command line: `binade list`, `binade run NAME`, `binade sum FILE...`, and the exit
+//! codes ([`exit`]).
+
+pub mod exit;
+pub mod sum;
+
+/// The `binade` binary a test should run: `BINADE_BIN` when set (the GPU machine runs test
+/// binaries built elsewhere, beside the carried binary), else `built`, the path cargo gave the
+/// test at compile time.
+pub fn binary_under_test(built: &str) -> PathBuf {
+    std::env::var_os("BINADE_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(built))
+}
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::experiment::{
-    self, ConfigError, Context, NoDevice, EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_NO_DEVICE,
-    EXIT_OK,
-};
+use crate::experiment::{self, ConfigError, Context};
+use crate::gpu::{KernelCompileError, NoDevice};
 use crate::provenance::Provenance;
 use crate::report;
+use exit::{EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_KERNEL_COMPILE, EXIT_NO_DEVICE, EXIT_OK};
 
 /// Exact ordered floating-point sums on CPU and GPU, verified against MPFR.
 #[derive(Debug, Parser)]
@@ -33,7 +45,7 @@ pub enum Command {
     /// Run the experiment `experiments/NAME.toml` and write its report folder.
     Run(RunArgs),
     /// Sum term streams from .npy or raw files the way the CPU loop does.
-    Sum(crate::sum_cmd::SumArgs),
+    Sum(sum::SumArgs),
     /// Rewrite the index (README.md) of a reports folder from its reports' headlines.
     Reindex {
         /// The reports folder.
@@ -64,13 +76,13 @@ pub struct RunArgs {
     pub experiments: PathBuf,
 }
 
-/// Parses the command line and runs it; the exit code follows `experiment::EXIT_*`.
+/// Parses the command line and runs it; the exit code is one of [`exit`]'s.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::List { experiments } => list(&experiments),
         Command::Run(args) => run(&args),
-        Command::Sum(args) => crate::sum_cmd::run(&args),
+        Command::Sum(args) => sum::run(&args),
         Command::Reindex { dir } => match report::write_index(&dir) {
             Ok(()) => EXIT_OK,
             Err(e) => {
@@ -183,6 +195,10 @@ fn report_error(e: &anyhow::Error) -> i32 {
     if let Some(nd) = e.downcast_ref::<NoDevice>() {
         eprintln!("binade: {nd}");
         return EXIT_NO_DEVICE;
+    }
+    if let Some(ce) = e.downcast_ref::<KernelCompileError>() {
+        eprintln!("binade: {ce}");
+        return EXIT_KERNEL_COMPILE;
     }
     if let Some(ce) = e.downcast_ref::<ConfigError>() {
         eprintln!("binade: {ce}");

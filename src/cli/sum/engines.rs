@@ -1,0 +1,159 @@
+//! The engines of `binade sum`: the plain loop, the host walk and the GPU pipeline, each
+//! returning the loop's bits.
+
+use anyhow::Result;
+
+use super::EngineKind;
+use crate::algebra::Exact;
+use crate::format::{Format, F32, F64};
+use crate::gpu::{KernelCompileError, NoDevice};
+use crate::plan::PlanKind;
+use crate::walk::{self, chunk_count, Walk};
+
+/// Something that computes the sequential loop's result of a stream. f32 streams are summed
+/// in f32, f64 streams in f64.
+///
+/// Contract: `total` has the bits of [`walk::loop_sum`] (NaN as NaN) for every input and
+/// plan; `fallback` counts the chunks of [`walk::CHUNK`] terms added term by term.
+pub trait Engine {
+    /// The engine's name in reports (`loop`, `walk`, `gpu`).
+    fn name(&self) -> &'static str;
+    /// True when the engine follows a plan (false for the plain loop, which has none).
+    fn planned(&self) -> bool {
+        true
+    }
+    /// The sum of f64 terms under plan `plan` (`stale`, the chunk sums of another input,
+    /// feeds [`PlanKind::Stale`]).
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>>;
+    /// The sum of f32 terms under plan `plan` (`stale`, the chunk sums of another input,
+    /// feeds [`PlanKind::Stale`]).
+    fn sum_f32(
+        &mut self,
+        terms: &[f32],
+        plan: &PlanKind,
+        stale: Option<&[f32]>,
+    ) -> Result<Walk<f32>>;
+}
+
+/// The plain loop: every chunk is taken term by term.
+pub(crate) struct LoopEngine;
+
+fn loop_walk<F: Format>(terms: &[F::Value]) -> Walk<F::Value> {
+    Walk {
+        total: walk::loop_sum::<F>(terms),
+        applied: 0,
+        fallback: chunk_count(terms.len()),
+    }
+}
+
+impl Engine for LoopEngine {
+    fn name(&self) -> &'static str {
+        "loop"
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
+        Ok(loop_walk::<F64>(terms))
+    }
+    fn sum_f32(&mut self, terms: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        Ok(loop_walk::<F32>(terms))
+    }
+}
+
+/// The host pipeline of [`walk::pipeline`].
+pub(crate) struct HostWalkEngine;
+
+impl Engine for HostWalkEngine {
+    fn name(&self) -> &'static str {
+        "walk"
+    }
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>> {
+        Ok(walk::pipeline::<F64, Exact>(terms, plan, stale, &Exact))
+    }
+    fn sum_f32(
+        &mut self,
+        terms: &[f32],
+        plan: &PlanKind,
+        stale: Option<&[f32]>,
+    ) -> Result<Walk<f32>> {
+        Ok(walk::pipeline::<F32, Exact>(terms, plan, stale, &Exact))
+    }
+}
+
+/// Why an engine could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// No usable device: not a failure of the project's code.
+    #[error(transparent)]
+    NoDevice(#[from] NoDevice),
+    /// The kernels do not compile: a defect, never "no device".
+    #[error("the ordered-sum kernels do not compile: {0}")]
+    Compile(String),
+    /// Anything else the device said while loading the kernels.
+    #[error("loading the ordered-sum kernels: {0}")]
+    Load(String),
+}
+
+/// The engine of kind `kind`, or why it cannot run here.
+pub fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, OpenError> {
+    match kind {
+        EngineKind::Loop => Ok(Box::new(LoopEngine)),
+        EngineKind::Walk => Ok(Box::new(HostWalkEngine)),
+        EngineKind::Gpu => open_gpu_engine(),
+    }
+}
+
+/// The device pipeline (`crate::gpu::GpuOrderedSum`), compiled once per call.
+pub struct GpuEngine(pub crate::gpu::GpuOrderedSum);
+
+impl Engine for GpuEngine {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+    fn sum_f64(
+        &mut self,
+        terms: &[f64],
+        plan: &PlanKind,
+        stale: Option<&[f64]>,
+    ) -> Result<Walk<f64>> {
+        let sums = self
+            .0
+            .sums_of(terms, std::slice::from_ref(&(0..terms.len())), plan, stale)?;
+        let s = sums
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
+        Ok(Walk {
+            total: s.total,
+            applied: s.applied as usize,
+            fallback: s.fallback as usize,
+        })
+    }
+    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        anyhow::bail!("--engine gpu sums f64 streams only (the device has no f32 pipeline yet)")
+    }
+}
+
+/// Opens the GPU engine: the device, and the ordered-sum kernels compiled for it. No driver
+/// or no device gives [`OpenError::NoDevice`]; kernels that do not compile give
+/// [`OpenError::Compile`] with the first lines of the compiler's log.
+fn open_gpu_engine() -> Result<Box<dyn Engine>, OpenError> {
+    let gpu = crate::gpu::Gpu::open()?;
+    let sum = crate::gpu::GpuOrderedSum::new(&gpu).map_err(|e| {
+        match e.downcast_ref::<KernelCompileError>() {
+            Some(c) => OpenError::Compile(super::decode::one_line(&c.to_string())),
+            None => OpenError::Load(super::decode::one_line(&format!("{e:#}"))),
+        }
+    })?;
+    Ok(Box::new(GpuEngine(sum)))
+}

@@ -1,0 +1,159 @@
+//! What `binade sum` prints for a file: the report as text or JSON, and the optional check
+//! against the plain loop.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::decode::{read_terms, Terms};
+use super::engines::Engine;
+use super::{Dtype, OutputFormat, SumArgs};
+use crate::format::{same_result, Format, F32, F64};
+use crate::order::CpuOrder;
+use crate::walk::{self, chunk_count, Walk};
+
+/// One file's result, as printed (the JSON object of `--format json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct FileReport {
+    /// The file as given on the command line.
+    pub file: String,
+    /// `f64` or `f32`.
+    pub dtype: &'static str,
+    /// Number of terms.
+    pub terms: usize,
+    /// Number of chunks of [`walk::CHUNK`] terms (the last may be partial).
+    pub chunks: usize,
+    /// The engine's name.
+    pub engine: &'static str,
+    /// The plan's name (`null` for the loop engine, which follows no plan).
+    pub plan: Option<String>,
+    /// The CPU order reproduced.
+    pub order: &'static str,
+    /// The engine's sum, shortest decimal that reads back to the same value.
+    pub sum: String,
+    /// The engine's sum as hex bits (`0x` and 16 or 8 digits).
+    pub bits: String,
+    /// Chunks the engine added term by term.
+    pub term_by_term_chunks: usize,
+    /// The comparison with the plain loop (`--check`), `null` without it.
+    pub check: Option<LoopCheck>,
+}
+
+/// The plain loop's result beside the engine's.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopCheck {
+    /// True when the engine's bits equal the loop's (any NaN equals any NaN).
+    pub equal: bool,
+    /// The loop's sum, shortest round-trip decimal.
+    pub loop_sum: String,
+    /// The loop's sum as hex bits.
+    pub loop_bits: String,
+}
+
+/// Shortest round-trip decimal and hex bits of a value of `F` (f64 or f32).
+pub(crate) fn show<F: Format>(v: F::Value) -> (String, String) {
+    let digits = ((F::EXP_BITS + F::FRAC_BITS + 1) / 4) as usize;
+    (format!("{v:?}"), format!("0x{:0digits$x}", F::to_bits(v)))
+}
+
+/// Sums one stream with `engine` and builds its report (checked against the loop on request).
+pub(crate) fn sum_stream<F: Format>(
+    terms: &[F::Value],
+    run: impl FnOnce() -> Result<Walk<F::Value>>,
+    check: bool,
+) -> Result<(Walk<F::Value>, Option<LoopCheck>)> {
+    let got = run()?;
+    let check = check.then(|| {
+        let want = walk::loop_sum::<F>(terms);
+        let (loop_sum, loop_bits) = show::<F>(want);
+        LoopCheck {
+            equal: same_result::<F>(F::to_bits(got.total), F::to_bits(want)),
+            loop_sum,
+            loop_bits,
+        }
+    });
+    Ok((got, check))
+}
+
+/// Reads, sums and reports one file.
+pub(crate) fn sum_file(
+    engine: &mut dyn Engine,
+    path: &Path,
+    args: &SumArgs,
+    stale: Option<&Terms>,
+) -> Result<FileReport> {
+    let terms = read_terms(path, args.dtype).map_err(anyhow::Error::msg)?;
+    match args.order {
+        CpuOrder::Sequential => {}
+    }
+    let (name, planned) = (engine.name(), engine.planned());
+    let (dtype, total, check, fallback) = match &terms {
+        Terms::F64(t) => {
+            let stale = stale.map(|t| walk::chunk_sums::<F64>(&t.as_f64()));
+            let (w, c) = sum_stream::<F64>(
+                t,
+                || engine.sum_f64(t, &args.plan, stale.as_deref()),
+                args.check,
+            )?;
+            (Dtype::F64, show::<F64>(w.total), c, w.fallback)
+        }
+        Terms::F32(t) => {
+            let stale = stale.map(|t| walk::chunk_sums::<F32>(&t.as_f32()));
+            let (w, c) = sum_stream::<F32>(
+                t,
+                || engine.sum_f32(t, &args.plan, stale.as_deref()),
+                args.check,
+            )?;
+            (Dtype::F32, show::<F32>(w.total), c, w.fallback)
+        }
+    };
+    Ok(FileReport {
+        file: path.display().to_string(),
+        dtype: dtype.name(),
+        terms: terms.len(),
+        chunks: chunk_count(terms.len()),
+        engine: name,
+        plan: planned.then(|| args.plan.name()),
+        order: args.order.name(),
+        sum: total.0,
+        bits: total.1,
+        term_by_term_chunks: fallback,
+        check,
+    })
+}
+
+/// The text block of one file.
+pub(crate) fn text_block(r: &FileReport) -> String {
+    let mut out = format!("{}\n", r.file);
+    out += &format!("  terms   {} {} in {} chunks\n", r.terms, r.dtype, r.chunks);
+    out += &format!("  sum     {} ({})\n", r.sum, r.bits);
+    let plan = r
+        .plan
+        .as_ref()
+        .map(|p| format!("plan {p}, "))
+        .unwrap_or_default();
+    out += &format!(
+        "  engine  {} ({plan}order {}): {} of {} chunks term by term\n",
+        r.engine, r.order, r.term_by_term_chunks, r.chunks
+    );
+    match &r.check {
+        Some(c) if c.equal => out += "  check   equal to the loop\n",
+        Some(c) => {
+            out += &format!(
+                "  check   DIFFERS from the loop: {} ({})\n",
+                c.loop_sum, c.loop_bits
+            )
+        }
+        None => {}
+    }
+    out
+}
+
+/// One file's output in the chosen format (JSON: one line).
+pub(crate) fn render(r: &FileReport, format: OutputFormat) -> String {
+    match format {
+        OutputFormat::Text => text_block(r),
+        OutputFormat::Json => format!("{}\n", serde_json::to_string(r).unwrap_or_default()),
+    }
+}
