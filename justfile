@@ -25,15 +25,10 @@ sum *ARGS:
 npy-fixtures:
     python3 fixtures/npy/make.py
 
-# Build, stage binary + experiments in .devbin/ and print the GPU machine's command (ARGS: e.g. --quick).
-# Build and stage .devbin/binade, then print the device command for the GPU experiments (reports come back in $OUT/reports.tar.gz).
-gpu *EXPERIMENTS="gpu-parity gpu-timing":
-    cargo build --release
-    mkdir -p .devbin
-    cp target/release/binade .devbin/binade
-    grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
-    @echo "device command (carry [\".devbin\"]):"
-    @echo "BINADE_COMMIT=$(git rev-parse HEAD) bash scripts/device.sh {{EXPERIMENTS}}"
+# Build and stage .devbin/ (the binary and every test binary, stripped) and print the GPU machine's command.
+gpu *EXPERIMENTS="gpu-tests gpu-parity gpu-timing":
+    bash scripts/stage-device.sh
+    @echo "device command (carry [\".devbin\"]): bash scripts/device.sh {{EXPERIMENTS}}"
     @echo "then: tar xzf FILES_AT/reports.tar.gz && cp -r device-reports/* reports/ && binade reindex"
 
 # Float VIF: CPU reference against committed bits, device header on the host, kernel compile/parity (skipped without NVRTC/GPU).

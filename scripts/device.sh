@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Runs experiments on the GPU machine with a binary built elsewhere and packs their reports
-# into one file, $OUT/reports.tar.gz (the device tool brings back few files).
+# Runs on the GPU machine, from a copy of the tree with .devbin/ (scripts/stage-device.sh):
+# each named experiment with the carried binary, its report into device-reports/NAME, then
+# all reports packed into $OUT/reports.tar.gz (the device tool brings back few files).
 #
-#   bash scripts/device.sh gpu-parity gpu-timing:quick ...
+#   bash scripts/device.sh gpu-tests gpu-parity gpu-timing:quick ...
 #
-# NAME:quick runs the quick settings. BINADE_BIN names the binary (default .devbin/binade);
-# BINADE_COMMIT, when set, is recorded as the commit in every report.
+# NAME:quick runs the quick settings. `gpu-tests` runs the carried test binaries with
+# BINADE_REQUIRE_GPU=1. Every report records the commit the binary was built from (embedded
+# at build time). BINADE_BIN names another binary (default .devbin/binade).
 set -u
 bin=${BINADE_BIN:-.devbin/binade}
 out=${OUT:-/tmp/binade-device-out}
 for p in python3 /opt/torch/.venv/bin/python; do
   if "$p" -c "import cupy" 2>/dev/null; then export BINADE_PYTHON="$p"; break; fi
 done
+export BINADE_REQUIRE_GPU=1
 mkdir -p "$out" device-reports
 rc=0
 for e in "$@"; do

@@ -1,5 +1,7 @@
-//! The CPU reference: committed expected bits on small fixtures, the separation of terms and
-//! sums, independence from the thread count, and agreement with the `ssimulacra2` crate.
+//! The CPU reference: committed expected bits on small fixtures (regression pins: written by
+//! the reference itself, they catch a change of its bits, not an error it always made), the
+//! separation of terms and sums, independence from the thread count, and agreement with the
+//! `ssimulacra2` crate (an independent implementation).
 
 use std::fmt::Write as _;
 use std::fs;
@@ -63,6 +65,7 @@ fn expected_lines(frame: usize, s: &FrameSums) -> String {
 
 #[test]
 fn reference_matches_committed_bits() {
+    let mut blessed = Vec::new();
     for name in SMALL {
         let f = load(name);
         let mut text = String::from("frame,key,bits,value\n");
@@ -73,6 +76,7 @@ fn reference_matches_committed_bits() {
         if std::env::var_os(BLESS_ENV).is_some() {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(&path, &text).unwrap();
+            blessed.push(path.display().to_string());
             continue;
         }
         let want = fs::read_to_string(&path)
@@ -93,6 +97,12 @@ fn reference_matches_committed_bits() {
             "{name}: line count"
         );
     }
+    // Blessing checks nothing: it must never pass as a check.
+    assert!(
+        blessed.is_empty(),
+        "{BLESS_ENV} is set: wrote {} (regression pins, not independent evidence); run again without it to check them",
+        blessed.join(", ")
+    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The CPU float VIF reference against committed expected outputs (bits), on small frame
-//! pairs committed in `fixtures/vif/`. The expected values were made with the reference and
-//! checked against libvmaf's own C sources (see `fixtures/vif/README.md`).
+//! pairs committed in `fixtures/vif/`. These are regression pins: the expected values were
+//! written by the reference itself, so this test catches a change of its bits, not an error
+//! it always made. The independent evidence is a one-off comparison with libvmaf's own C
+//! sources (see `fixtures/vif/README.md`).
 //!
 //! `BINADE_WRITE_VIF_FIXTURES=1 cargo test --release --test vif_reference -- --ignored`
 //! rewrites the frames and the expected file from the generator and the reference.

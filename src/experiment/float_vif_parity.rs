@@ -3,9 +3,10 @@
 
 use anyhow::Result;
 
+use super::float_vif_tables::fmt_diff;
 use super::{Context, Outcome};
 use crate::report::{thousands, Report, Table};
-use crate::vif::compare::{fmt_diff, Tally};
+use crate::vif::compare::Tally;
 use crate::vif::fixtures::{standard, Counts, FrameSet};
 use crate::vif::gpu::{GpuSums, Reduction, Variant, VifGpu, SEGMENTS};
 use crate::vif::options::VifOptions;

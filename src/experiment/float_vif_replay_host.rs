@@ -5,9 +5,10 @@
 
 use anyhow::Result;
 
+use super::float_vif_tables::{cause_row, fmt_diff, summary_table};
 use super::{Context, Outcome};
 use crate::report::{Report, Table};
-use crate::vif::compare::{cause_row, fmt_diff, summary_table, Tally};
+use crate::vif::compare::Tally;
 use crate::vif::fixtures::{standard, Counts};
 use crate::vif::options::VifOptions;
 use crate::vif::reference::{publish, replay_sums, vif, HostCauses};

@@ -11,8 +11,10 @@ pub mod fixture_select;
 pub mod float_vif_parity;
 pub mod float_vif_replay;
 pub mod float_vif_replay_host;
+pub mod float_vif_tables;
 pub mod float_vif_timing;
 pub mod gpu_parity;
+pub mod gpu_tests;
 pub mod gpu_timing;
 pub mod mutations;
 pub mod mutations_extra;
@@ -149,6 +151,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "cargo-mutants" => cargo_mutants::run,
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
+        "gpu-tests" => gpu_tests::run,
         "float-vif-parity" => float_vif_parity::run,
         "float-vif-replay" => float_vif_replay::run,
         "float-vif-replay-host" => float_vif_replay_host::run,

@@ -123,12 +123,43 @@ fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
     Ok(rows)
 }
 
+/// How a mutant was killed, from the strongest evidence down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kill {
+    /// Some check saw a wrong result: bits a user would get.
+    WrongResult,
+    /// Only coverage checks failed: the rule refused where it must apply; no sum changes.
+    CoverageOnly,
+    /// No check failed.
+    Survived,
+}
+
+/// The strongest kill over a row's cells.
+pub fn kill_of(cells: &[Option<Tally>]) -> Kill {
+    let all = cells.iter().flatten();
+    if all.clone().any(|t| t.wrong > 0) {
+        Kill::WrongResult
+    } else if all.clone().any(|t| t.failures > 0) {
+        Kill::CoverageOnly
+    } else {
+        Kill::Survived
+    }
+}
+
 fn cell_text(t: &Option<Tally>, is_none: bool) -> (String, Option<f64>) {
     match t {
         None => ("n/a".into(), None),
-        Some(t) if t.failures > 0 => (
+        Some(t) if t.wrong > 0 => (
             format!("killed@{}", thousands(t.first_failure.unwrap_or(0) + 1)),
             Some(if is_none { 0.0 } else { 1.0 }),
+        ),
+        Some(t) if t.failures > 0 => (
+            format!(
+                "coverage@{} ({} refusals, 0 wrong)",
+                thousands(t.first_failure.unwrap_or(0) + 1),
+                thousands(t.refused)
+            ),
+            Some(if is_none { 0.0 } else { 0.75 }),
         ),
         Some(_) => ("survived".into(), Some(if is_none { 1.0 } else { 0.5 })),
     }
@@ -146,9 +177,10 @@ fn build_report(
         "Mutation testing: kill matrix of named mutants, and plan mutants",
     );
     report.text(format!(
-        "Every named mutant breaks one rule of the algebra (see `src/mutant.rs`; the CUDA header takes the same mutants as `-DBINADE_MUTANT=<code>`). \
+        "Every named mutant breaks one rule of the algebra (see `src/verify/mutant.rs`; the CUDA header takes the same mutants as `-DBINADE_MUTANT=<code>`). \
          Each check of the battery runs on every mutant with the same budget: {} one-term samples per class, pipelines on every input kind at sizes {:?} with {} plans, every pair (and triple) of the tiny formats. \
-         A cell says `killed@N` (the check failed, first at its N-th sample) or `survived`. The `none` rows are the correct algebra: they must survive everything. Seed {}, {} mode.",
+         A cell says `killed@N` (the check saw a wrong result, first at its N-th sample), `coverage@N` (the check saw only refusals where the rule must apply: \
+         no sum changes, the walk falls back to the loop there) or `survived`. The column `killed by` says whether any check saw a wrong result. The `none` rows are the correct algebra: they must survive everything. Seed {}, {} mode.",
         thousands(b.per_class),
         b.sizes,
         b.plans.len(),
@@ -162,7 +194,8 @@ fn build_report(
     ];
     headers.extend(Check::ALL.iter().map(|c| c.name().to_string()));
     headers.push("device pipeline (H200)".into());
-    headers.push("first killed by".into());
+    headers.push("killed by".into());
+    headers.push("first failing check".into());
     let mut table = Table::new("kill-matrix", "Kill matrix", &[]);
     table.headers = headers;
     let mut failures = 0u64;
@@ -199,6 +232,15 @@ fn build_report(
             .first()
             .map(|(c, n)| format!("{c} after {} samples", thousands(*n)))
             .unwrap_or_else(|| "-".into());
+        let kill = kill_of(&row.cells);
+        cells.push(
+            match kill {
+                Kill::WrongResult => "a wrong result",
+                Kill::CoverageOnly => "a coverage check only (no sum changes)",
+                Kill::Survived => "-",
+            }
+            .to_string(),
+        );
         cells.push(first);
         let killed = !killers.is_empty();
         if !is_none && !killed {
@@ -248,14 +290,19 @@ fn build_report(
     report.text(super::mutations_extra::cargo_mutants_section());
     failures += plan_failures + device.failures;
     let named: Vec<&MatrixRow> = rows.iter().filter(|r| r.mutant != Mutant::None).collect();
-    let killed = named
+    let by = |k: Kill| named.iter().filter(|r| kill_of(&r.cells) == k).count();
+    let coverage_only: Vec<String> = named
         .iter()
-        .filter(|r| r.cells.iter().flatten().any(|t| t.failures > 0))
-        .count();
+        .filter(|r| kill_of(&r.cells) == Kill::CoverageOnly)
+        .map(|r| format!("{}/{}", r.implementation, r.mutant.name()))
+        .collect();
     report.headline(format!(
-        "{} of {} named mutants killed (Rust algebra and host-compiled header); {} plan mutants changed {} of {} results",
-        killed,
+        "{} of {} named mutants (Rust algebra and host-compiled header) killed by a wrong result, {} only by a coverage check{}, {} survived; {} plan mutants changed {} of {} results",
+        by(Kill::WrongResult),
         named.len(),
+        by(Kill::CoverageOnly),
+        if coverage_only.is_empty() { String::new() } else { format!(" ({})", coverage_only.join(", ")) },
+        by(Kill::Survived),
         plans.len(),
         plan_failures,
         plans.iter().map(|p| p.sums).sum::<u64>()

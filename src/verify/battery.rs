@@ -17,6 +17,18 @@ use crate::verify::oracle::{mpfr_add, native_add};
 use crate::verify::sampler::{draw, Sample, SampleClass};
 use crate::walk::{chunk_sums, loop_sum, pipeline};
 
+/// What kind of failure a sample showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The algebra gave bits other than the reference's: a wrong result, what a user would see.
+    WrongResult,
+    /// The algebra refused where the rule must apply: no result changes (the walk falls back
+    /// to the loop), but the rule's coverage is broken. Only a coverage check sees this.
+    Refused,
+    /// The two oracles (MPFR and the native add) disagree: the check itself is in doubt.
+    OraclesDisagree,
+}
+
 /// Counts of one check.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -24,8 +36,14 @@ pub struct Tally {
     pub samples: u64,
     /// Samples where the algebra applied a unit (the rest were refused and fell back).
     pub applied: u64,
-    /// Failures: wrong bits, a refusal where the rule must apply, or oracles disagreeing.
+    /// Failures of every kind: `wrong + refused + oracle_disagreements`.
     pub failures: u64,
+    /// Failures that are wrong results.
+    pub wrong: u64,
+    /// Failures that are refusals where the rule must apply (coverage only).
+    pub refused: u64,
+    /// Samples on which the oracles disagreed.
+    pub oracle_disagreements: u64,
     /// Index (in check order) of the first failure.
     pub first_failure: Option<u64>,
     /// The first failure, printable and replayable.
@@ -44,15 +62,24 @@ impl Tally {
         self.samples += other.samples;
         self.applied += other.applied;
         self.failures += other.failures;
+        self.wrong += other.wrong;
+        self.refused += other.refused;
+        self.oracle_disagreements += other.oracle_disagreements;
         self
     }
 
-    fn fail(&mut self, what: impl FnOnce() -> String) {
+    /// Records a failure of kind `kind` at the current sample.
+    pub fn fail(&mut self, kind: FailureKind, what: impl FnOnce() -> String) {
         if self.first_failure.is_none() {
             self.first_failure = Some(self.samples);
             self.example = Some(what());
         }
         self.failures += 1;
+        match kind {
+            FailureKind::WrongResult => self.wrong += 1,
+            FailureKind::Refused => self.refused += 1,
+            FailureKind::OraclesDisagree => self.oracle_disagreements += 1,
+        }
     }
 }
 
@@ -65,12 +92,18 @@ pub fn judge<F: Format, A: Algebra<F>>(
     alg: &A,
     s: &Sample,
     reference: u64,
-) -> Result<bool, String> {
+) -> Result<bool, (FailureKind, String)> {
     let unit = alg.term_unit(s.binade, s.term);
     match alg.apply(unit, s.binade, s.start) {
         Some(r) if same_result::<F>(r, reference) => Ok(true),
-        Some(r) => Err(format!("unit {unit:?} gave {r:#x}, the add gives {reference:#x}")),
-        None if must_apply::<F>(s) => Err(format!("unit {unit:?} refused, but the exact sum stays at or below 2^(e+1) (add gives {reference:#x})")),
+        Some(r) => Err((
+            FailureKind::WrongResult,
+            format!("unit {unit:?} gave {r:#x}, the add gives {reference:#x}"),
+        )),
+        None if must_apply::<F>(s) => Err((
+            FailureKind::Refused,
+            format!("unit {unit:?} refused, but the exact sum stays at or below 2^(e+1) (add gives {reference:#x})"),
+        )),
         None => Ok(false),
     }
 }
@@ -127,7 +160,7 @@ pub fn one_term<F: Format, A: Algebra<F>>(
                     Reference::Mpfr => {
                         let m = mpfr_add::<F>(s.start, s.term);
                         if !same_result::<F>(m, native) {
-                            t.fail(|| {
+                            t.fail(FailureKind::OraclesDisagree, || {
                                 format!(
                                     "{}: oracles disagree: MPFR {m:#x}, native {native:#x}; {}",
                                     F::NAME,
@@ -140,9 +173,9 @@ pub fn one_term<F: Format, A: Algebra<F>>(
                 };
                 match judge::<F, A>(alg, &s, reference_bits) {
                     Ok(applied) => t.applied += applied as u64,
-                    Err(why) => {
-                        t.fail(|| format!("{}: {why}; {}", F::NAME, replay(&s, class, seed, b, i)))
-                    }
+                    Err((kind, why)) => t.fail(kind, || {
+                        format!("{}: {why}; {}", F::NAME, replay(&s, class, seed, b, i))
+                    }),
                 }
                 t.samples += 1;
             }
@@ -173,13 +206,13 @@ pub fn exhaustive_pairs<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
                 let native = native_add::<F>(a, x);
                 let m = mpfr_add::<F>(a, x);
                 if !same_result::<F>(m, native) {
-                    t.fail(|| format!("{}: oracles disagree on {a:#x} + {x:#x}: MPFR {m:#x}, native {native:#x}", F::NAME));
+                    t.fail(FailureKind::OraclesDisagree, || format!("{}: oracles disagree on {a:#x} + {x:#x}: MPFR {m:#x}, native {native:#x}", F::NAME));
                 }
                 if let Some(b) = Binade::of::<F>(a) {
                     let s = Sample { binade: b, start: a, term: x };
                     match judge::<F, A>(alg, &s, native) {
                         Ok(applied) => t.applied += applied as u64,
-                        Err(why) => t.fail(|| format!("{}: start {a:#x} term {x:#x}: {why}", F::NAME)),
+                        Err((kind, why)) => t.fail(kind, || format!("{}: start {a:#x} term {x:#x}: {why}", F::NAME)),
                     }
                 }
                 t.samples += 1;
@@ -213,13 +246,13 @@ pub fn exhaustive_triples<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
                     let unit = alg.compose(ux, alg.term_unit(b, y));
                     match alg.apply(unit, b, a) {
                         Some(r) if same_result::<F>(r, end) => t.applied += 1,
-                        Some(r) => t.fail(|| format!("{}: start {a:#x} terms {x:#x}, {y:#x}: composed unit gave {r:#x}, the adds give {end:#x}", F::NAME)),
+                        Some(r) => t.fail(FailureKind::WrongResult, || format!("{}: start {a:#x} terms {x:#x}, {y:#x}: composed unit gave {r:#x}, the adds give {end:#x}", F::NAME)),
                         None => {
                             let stays = Binade::of::<F>(mid) == Some(b)
                                 && must_apply::<F>(&Sample { binade: b, start: mid, term: y })
                                 && must_apply::<F>(&Sample { binade: b, start: a, term: x });
                             if stays {
-                                t.fail(|| format!("{}: start {a:#x} terms {x:#x}, {y:#x}: composed unit refused though both adds stay in the binade", F::NAME));
+                                t.fail(FailureKind::Refused, || format!("{}: start {a:#x} terms {x:#x}, {y:#x}: composed unit refused though both adds stay in the binade", F::NAME));
                             }
                         }
                     }

@@ -5,7 +5,7 @@ use crate::algebra::Algebra;
 use crate::format::{Format, E4M3, E5M2, F32, F64};
 use crate::plan::PlanKind;
 use crate::verify::battery::{
-    exhaustive_pairs, exhaustive_triples, one_term, pipeline_cases, Reference, Tally,
+    exhaustive_pairs, exhaustive_triples, one_term, pipeline_cases, FailureKind, Reference, Tally,
 };
 use crate::verify::inputs::InputKind;
 use crate::verify::sampler::SampleClass;
@@ -99,20 +99,20 @@ fn pipeline_all<F: Format, A: Algebra<F>>(alg: &A, b: &Budget) -> Tally {
             for c in
                 pipeline_cases::<F, A>(alg, kind, kinds[(i + 1) % kinds.len()], n, &b.plans, b.seed)
             {
-                if !c.identical && t.first_failure.is_none() {
-                    t.first_failure = Some(t.samples);
-                    t.example = Some(format!(
-                        "{}: kind {} n {} plan {} seed {}: walk {:#x}, loop {:#x}",
-                        F::NAME,
-                        c.input,
-                        c.n,
-                        c.plan,
-                        b.seed,
-                        c.walk_bits,
-                        c.loop_bits
-                    ));
+                if !c.identical {
+                    t.fail(FailureKind::WrongResult, || {
+                        format!(
+                            "{}: kind {} n {} plan {} seed {}: walk {:#x}, loop {:#x}",
+                            F::NAME,
+                            c.input,
+                            c.n,
+                            c.plan,
+                            b.seed,
+                            c.walk_bits,
+                            c.loop_bits
+                        )
+                    });
                 }
-                t.failures += !c.identical as u64;
                 t.applied += c.applied as u64;
                 t.samples += 1;
             }

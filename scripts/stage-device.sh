@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds what the GPU machine runs (it has no Rust toolchain) and stages it in .devbin/:
+#   .devbin/binade            the binary (stripped)
+#   .devbin/tests/NAME        every test binary of `cargo test --release --no-run` (stripped)
+#   .devbin/tests/MANIFEST.tsv  NAME, file, and the commit it was built from (-dirty if the
+#                             tree had changes): the gpu-tests experiment refuses binaries of
+#                             another commit than its own.
+# Respects CARGO_TARGET_DIR. Needs python3 (to read cargo's JSON messages).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+commit=$(git rev-parse HEAD)
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then commit="$commit-dirty"; fi
+rm -rf .devbin
+mkdir -p .devbin/tests
+grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
+cargo build --release
+target_dir=${CARGO_TARGET_DIR:-target}
+strip -o .devbin/binade "$target_dir/release/binade"
+cargo test --release --no-run --message-format=json 2>/dev/null \
+  | python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m.get("profile", {}).get("test"):
+        print(m["target"]["name"] + "\t" + m["executable"])
+' | sort -u | while IFS=$'\t' read -r name exe; do
+    strip -o ".devbin/tests/$name" "$exe"
+    printf '%s\t%s\t%s\n' "$name" "$name" "$commit" >> .devbin/tests/MANIFEST.tsv
+  done
+echo "staged $(wc -l < .devbin/tests/MANIFEST.tsv) test binaries and the binary ($(du -sh .devbin | cut -f1)) at $commit"

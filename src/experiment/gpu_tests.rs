@@ -1,0 +1,255 @@
+//! Experiment `gpu-tests`: the project's test binaries, built on another machine and carried
+//! to the GPU machine, run there with `BINADE_REQUIRE_GPU=1`, so that every GPU test runs on
+//! the device or fails; a skip cannot pass.
+//!
+//! `scripts/stage-device.sh` builds the binaries (`cargo test --release --no-run`), strips
+//! them into `.devbin/tests/` and writes `.devbin/tests/MANIFEST.tsv` (one line per binary:
+//! the test target's name, its file, and the commit and dirty flag of the build). This runner
+//! runs each binary from the project root (where the fixtures are), with `BINADE_BIN` naming
+//! the carried `binade` for the tests that start it, parses libtest's summary line, and counts
+//! `skipped:` lines (printed by `binade::gpu::require::skip`, which with the variable set
+//! fails instead: the count must be 0).
+//!
+//! Failures: a failed test, a binary that exits non-zero or prints no summary, a skip, a
+//! binary built from another commit than the runner, or a manifest that lists no binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, Context as _, Result};
+
+use super::{Context, Outcome};
+use crate::gpu::require::REQUIRE_GPU_VAR;
+use crate::gpu::Gpu;
+use crate::provenance;
+use crate::report::{Report, Table};
+
+/// One line of the manifest.
+#[derive(Clone, Debug)]
+pub struct Staged {
+    /// The test target (`gpu_ordered_sum`, `binade` for the library's unit tests).
+    pub target: String,
+    /// The stripped binary.
+    pub file: PathBuf,
+    /// The commit it was built from, with `-dirty` for a tree with changes.
+    pub commit: String,
+}
+
+/// libtest's counts for one binary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Tests that passed.
+    pub passed: u64,
+    /// Tests that failed.
+    pub failed: u64,
+    /// Tests marked `#[ignore]` (not run).
+    pub ignored: u64,
+}
+
+/// Reads the manifest written by `scripts/stage-device.sh`.
+pub fn read_manifest(path: &Path) -> Result<Vec<Staged>> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "{}: no staged test binaries (run scripts/stage-device.sh on the build machine)",
+            path.display()
+        )
+    })?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut out = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [target, file, commit] = f[..] else {
+            bail!(
+                "{}:{}: expected 3 tab-separated fields, found {}",
+                path.display(),
+                n + 1,
+                f.len()
+            );
+        };
+        out.push(Staged {
+            target: target.to_string(),
+            file: dir.join(file),
+            commit: commit.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Sums every `test result:` line of libtest's output (a binary prints one).
+pub fn parse_counts(stdout: &str) -> Option<Counts> {
+    let mut found = None;
+    for line in stdout.lines().filter(|l| l.starts_with("test result:")) {
+        let c: &mut Counts = found.get_or_insert_with(Counts::default);
+        let count = |word: &str| {
+            line.split(';')
+                .find_map(|part| {
+                    let part = part.trim().trim_start_matches("test result:").trim();
+                    let part = part.split_once(". ").map_or(part, |(_, p)| p);
+                    part.strip_suffix(word)?.trim().parse::<u64>().ok()
+                })
+                .unwrap_or(0)
+        };
+        c.passed += count("passed");
+        c.failed += count("failed");
+        c.ignored += count("ignored");
+    }
+    found
+}
+
+/// Lines of `output` saying a test skipped (see `binade::gpu::require::skip`).
+pub fn skipped_lines(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter(|l| l.trim_start().starts_with("skipped:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs the experiment (see the module doc).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    // A machine without a device has nothing to prove here: no report is written.
+    let gpu = Gpu::open()?;
+    let manifest: String = ctx.get_or("manifest", ".devbin/tests/MANIFEST.tsv".to_string())?;
+    let binary: String = ctx.get_or("binary", ".devbin/binade".to_string())?;
+    let staged = read_manifest(Path::new(&manifest))?;
+    let root = crate::fixtures::project_root();
+    let bin = std::fs::canonicalize(&binary)
+        .with_context(|| format!("{binary}: the carried binade binary is missing"))?;
+    let mut table = Table::new(
+        "gpu-tests",
+        "Test binaries run on the device with BINADE_REQUIRE_GPU=1",
+        &[
+            "test binary",
+            "built from",
+            "tests run",
+            "passed",
+            "failed",
+            "ignored",
+            "skipped",
+            "exit status",
+            "seconds",
+        ],
+    );
+    let (mut failures, mut total, mut passed) = (0u64, 0u64, 0u64);
+    let mut problems = Vec::new();
+    let runner_commit = provenance::commit();
+    if staged.is_empty() {
+        failures += 1;
+        problems.push(format!("{manifest} lists no test binary"));
+    }
+    let bar = ctx.progress(staged.len() as u64, "test binaries");
+    for s in &staged {
+        let started = Instant::now();
+        let out = Command::new(&s.file)
+            .arg("--nocapture")
+            .current_dir(&root)
+            .env(REQUIRE_GPU_VAR, "1")
+            .env("BINADE_BIN", &bin)
+            .output()
+            .with_context(|| format!("starting {}", s.file.display()))?;
+        let secs = started.elapsed().as_secs_f64();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let both = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        let counts = parse_counts(&stdout);
+        let skipped = skipped_lines(&both);
+        let c = counts.clone().unwrap_or_default();
+        let mut bad = c.failed + skipped.len() as u64;
+        if counts.is_none() {
+            problems.push(format!("{}: no libtest summary in its output", s.target));
+            bad += 1;
+        }
+        if !out.status.success() {
+            problems.push(format!("{}: exit status {}", s.target, out.status));
+            bad += 1;
+        }
+        if s.commit != runner_commit {
+            problems.push(format!(
+                "{}: built from {}, the runner from {runner_commit}",
+                s.target, s.commit
+            ));
+            bad += 1;
+        }
+        for line in &skipped {
+            problems.push(format!("{}: {line}", s.target));
+        }
+        failures += bad;
+        total += c.passed + c.failed;
+        passed += c.passed;
+        table.row(vec![
+            format!("`{}`", s.target),
+            format!("`{}`", s.commit),
+            (c.passed + c.failed).to_string(),
+            c.passed.to_string(),
+            c.failed.to_string(),
+            c.ignored.to_string(),
+            skipped.len().to_string(),
+            out.status.code().map_or("signal".into(), |c| c.to_string()),
+            format!("{secs:.1}"),
+        ]);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut report = Report::new(
+        &ctx.name,
+        "The test suite on the GPU machine, no skips allowed",
+    );
+    report.text(format!(
+        "Device: {} ({}). Every test binary of the project (`cargo test --release --no-run` on the build machine, stripped and carried; \
+         doc tests are compiled at test time and are not among them) ran from the project root on the GPU machine with `{REQUIRE_GPU_VAR}=1`: \
+         a GPU test that finds no device, no NVRTC or a kernel that does not compile fails instead of printing `skipped:`. \
+         `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks).",
+        gpu.name, gpu.arch
+    ));
+    report.table(table);
+    if !problems.is_empty() {
+        report.text(format!(
+            "Problems:\n\n{}",
+            problems
+                .iter()
+                .map(|p| format!("- {p}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ));
+    }
+    report.headline(format!(
+        "{passed} of {total} tests passed in {} test binaries on {} with {REQUIRE_GPU_VAR}=1; {} failures or skips",
+        staged.len(),
+        gpu.name,
+        failures
+    ));
+    Ok(Outcome { report, failures })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn libtest_summaries_are_counted() {
+        let out = "running 3 tests\nskipped: x: no GPU\ntest result: ok. 3 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
+        assert_eq!(
+            parse_counts(out),
+            Some(Counts {
+                passed: 3,
+                failed: 0,
+                ignored: 1
+            })
+        );
+        assert_eq!(parse_counts("no summary"), None);
+        let bad = "test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out";
+        assert_eq!(
+            parse_counts(bad),
+            Some(Counts {
+                passed: 1,
+                failed: 2,
+                ignored: 0
+            })
+        );
+        assert_eq!(skipped_lines(out), ["skipped: x: no GPU"]);
+    }
+}
