@@ -1,0 +1,262 @@
+//! `gpu-parity`: every exact GPU sum against the CPU loop, bit for bit, for every input kind,
+//! size and plan kind, plus long streams; and the plain tree sum's distance from the loop
+//! (what a port has before it is exact).
+
+use anyhow::Result;
+
+use super::{ConfigError, Context, Outcome};
+use crate::format::{same_result, F64};
+use crate::gpu::{Gpu, GpuOrderedSum};
+use crate::plan::PlanKind;
+use crate::report::{thousands, Report};
+use crate::verify::inputs::{InputKind, STANDARD_SIZES};
+use crate::verify::mutant::Mutant;
+use crate::walk::chunk_sums;
+
+pub mod checks;
+pub mod tables;
+
+use checks::*;
+use tables::*;
+
+fn parse_list<T: std::str::FromStr<Err = String>>(
+    ctx: &Context,
+    key: &str,
+    default: Vec<String>,
+) -> Result<Vec<T>> {
+    let names: Vec<String> = ctx.get_or(key, default)?;
+    names
+        .iter()
+        .map(|s| {
+            s.parse::<T>()
+                .map_err(|e| ConfigError::new(&ctx.file, key, e).into())
+        })
+        .collect()
+}
+
+/// The experiment's settings.
+struct Settings {
+    kinds: Vec<InputKind>,
+    sizes: Vec<usize>,
+    streams: Vec<usize>,
+    plans: Vec<PlanKind>,
+    stream_plans: Vec<PlanKind>,
+    mutant: Mutant,
+}
+
+fn settings(ctx: &Context) -> Result<Settings> {
+    let all_kinds = InputKind::ALL
+        .iter()
+        .map(|k| k.name().to_string())
+        .collect();
+    let stream_plans = parse_list::<PlanKind>(ctx, "stream_plans", vec!["tree-prefix".into()])?;
+    let mutant: String = ctx.get_or("mutant", "none".to_string())?;
+    Ok(Settings {
+        kinds: parse_list::<InputKind>(ctx, "kinds", all_kinds)?,
+        sizes: ctx.get_or("sizes", STANDARD_SIZES.to_vec())?,
+        streams: ctx.get("streams")?,
+        plans: PlanKind::standard(ctx.seed),
+        stream_plans,
+        mutant: mutant
+            .parse()
+            .map_err(|e: String| ConfigError::new(&ctx.file, "mutant", e))?,
+    })
+}
+
+/// Runs the experiment (needs a GPU).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let gpu = Gpu::open()?;
+    let set = settings(ctx)?;
+    let sum = GpuOrderedSum::with_mutant(&gpu, set.mutant)?;
+    let mut checks = Vec::new();
+    let mut baselines = Vec::new();
+    let mut stage_checks = Vec::new();
+    let bar = ctx.progress(set.kinds.len() as u64, "gpu-parity");
+    for (i, &kind) in set.kinds.iter().enumerate() {
+        let next = set.kinds[(i + 1) % set.kinds.len()];
+        let max = set.sizes.iter().copied().max().unwrap_or(0);
+        let stale = chunk_sums::<F64>(&next.generate::<F64>(max, ctx.seed ^ 0x57a1e));
+        standard_sizes(
+            &sum,
+            ctx.seed,
+            kind,
+            &set,
+            &stale,
+            &mut checks,
+            &mut baselines,
+            &mut stage_checks,
+        )?;
+        for &n in &set.streams {
+            stream(
+                &sum,
+                ctx.seed,
+                kind,
+                n,
+                &set.stream_plans,
+                &stale,
+                &mut checks,
+                &mut baselines,
+            )?;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut out = outcome(ctx, &gpu, &set, &checks, &baselines, &stage_checks);
+    sanitizers(ctx, &mut out)?;
+    Ok(out)
+}
+
+/// Runs the sanitizers named by `sanitize` on the experiment `sanitize_experiment` (small
+/// sizes), unless this run is itself under a sanitizer, and adds their verdicts.
+fn sanitizers(ctx: &Context, out: &mut Outcome) -> Result<()> {
+    let tools: Vec<String> = ctx.get_or("sanitize", Vec::new())?;
+    if tools.is_empty() || super::sanitize::under_sanitizer() {
+        return Ok(());
+    }
+    let experiment: String = ctx.get("sanitize_experiment")?;
+    let timeout: u64 = ctx.get_or("sanitize_timeout", 300)?;
+    let dir = ctx
+        .file
+        .parent()
+        .unwrap_or(std::path::Path::new("experiments"));
+    let runs = super::sanitize::run_tools(&tools, dir, &experiment, timeout);
+    out.failures += runs.iter().filter(|r| !r.clean).count() as u64;
+    out.report.text(format!(
+        "The sanitizers ran the experiment `{experiment}` (small sizes, every kernel and both walks) under each tool; a tool is clean when it finished with zero errors or hazards."
+    ));
+    out.report.table(super::sanitize::table(&runs));
+    Ok(())
+}
+
+fn outcome(
+    ctx: &Context,
+    gpu: &Gpu,
+    set: &Settings,
+    checks: &[Check],
+    baselines: &[Baseline],
+    stage_checks: &[StageCheck],
+) -> Outcome {
+    let bad_sums = checks.iter().filter(|c| !c.ok()).count() as u64;
+    let bad_chunks: u64 = stage_checks.iter().map(StageCheck::failures).sum();
+    let failures = bad_sums + bad_chunks;
+    let tree_same = baselines
+        .iter()
+        .filter(|b| same_result::<F64>(b.tree.to_bits(), b.want.to_bits()))
+        .count();
+    let max_ulps = baselines
+        .iter()
+        .filter_map(|b| distance(b.tree, b.want))
+        .map(|d| d.2)
+        .max()
+        .unwrap_or(0);
+    let mut r = Report::new(
+        &ctx.name,
+        "GPU ordered sums against the CPU loop, bit for bit",
+    );
+    r.headline(format!(
+        "{} of {} exact GPU sums have the CPU loop's bits ({} input kinds, {} plan kinds, 2 walks, up to {} terms); the plain tree sum matched {} of {}, off by up to {} ulps",
+        checks.len() as u64 - bad_sums,
+        checks.len(),
+        set.kinds.len(),
+        set.plans.len(),
+        thousands(set.sizes.iter().chain(&set.streams).copied().max().unwrap_or(0) as u64),
+        tree_same,
+        baselines.len(),
+        thousands(max_ulps)
+    ));
+    r.text(format!(
+        "Device: {} ({}). Mutant: `{}`. Every sum is `s = 0; for x in terms {{ s += x }}` on the host CPU (the reference) and on the device through the four kernels of `kernels/ordered_sum.cu` (chunk sums, plan, chunk units, walk), once with the seed's walk over every chunk and once with the group walk (runs of 256 chunks planned for one binade composed into one unit, stepped over whole where it applies). The standard sizes of one input kind are segments of one buffer, summed in one launch sequence per plan; streams of {} terms are one sum each, with the plans {}. `stale` plans use the chunk sums of the next input kind. Bits are compared with `to_bits()` (NaN equal to NaN). The failure count is the number of mismatching exact sums ({bad_sums}) plus the number of chunks whose device stages differ from the host's layout ({bad_chunks}).",
+        gpu.name,
+        gpu.arch,
+        set.mutant,
+        set.streams.iter().map(|&n| thousands(n as u64)).collect::<Vec<_>>().join(" and "),
+        set.stream_plans.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+    ));
+    r.table(plan_table(checks));
+    r.table(kind_table(set, checks));
+    r.table(stage_table(stage_checks));
+    r.table(before_after_table(set, checks, baselines));
+    r.plot(identical_plot(set, checks, baselines));
+    r.table(detail_table(baselines, checks));
+    if failures > 0 {
+        r.table(mismatch_table(ctx.seed, checks));
+    }
+    Outcome {
+        report: r,
+        failures,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::Stages;
+    use crate::plan::tree_prefix;
+    use crate::walk::chunk_units;
+
+    #[test]
+    fn distance_counts_ulps_across_zero_and_binades() {
+        assert_eq!(distance(1.0, 1.0), Some((0.0, 0.0, 0)));
+        let next = f64::from_bits(1.0f64.to_bits() + 3);
+        assert_eq!(distance(next, 1.0).map(|d| d.2), Some(3));
+        // Just below 1 to 1: one ulp across the binade edge.
+        let below = f64::from_bits(1.0f64.to_bits() - 1);
+        assert_eq!(distance(below, 1.0).map(|d| d.2), Some(1));
+        // -0 and +0 are the same value, adjacent on the ordered line.
+        assert_eq!(distance(-0.0, 0.0).map(|d| d.2), Some(0));
+        assert_eq!(distance(-5e-324, 5e-324).map(|d| d.2), Some(2));
+        assert_eq!(distance(f64::NAN, 1.0), None);
+        assert_eq!(distance(f64::INFINITY, 1.0), None);
+    }
+
+    /// The host layout laid out as the device's stages are: all segments' chunks in order.
+    fn host_stages(pieces: &[Vec<f64>]) -> Stages {
+        let mut st = Stages {
+            sums: vec![],
+            binades: vec![],
+            units: vec![],
+            chunk_base: vec![0],
+        };
+        for p in pieces {
+            let sums = chunk_sums::<F64>(p);
+            let plan = tree_prefix::<F64>(&sums);
+            st.units
+                .extend(chunk_units::<F64, Mutant>(p, &plan, &Mutant::None));
+            st.binades
+                .extend(plan.binades.iter().map(|b| b.map_or(0, |b| b.0)));
+            st.sums.extend(sums);
+            st.chunk_base.push(st.sums.len() as u64);
+        }
+        st
+    }
+
+    #[test]
+    fn stage_comparison_finds_exactly_the_changed_chunks() {
+        let pieces: Vec<Vec<f64>> = [0usize, 5, 3000, 1024]
+            .iter()
+            .map(|&n| InputKind::Uniform.generate::<F64>(n, n as u64))
+            .collect();
+        let st = host_stages(&pieces);
+        let c = compare_stages(InputKind::Uniform, &pieces, &st, Mutant::None);
+        assert_eq!((c.chunks, c.failures()), (st.sums.len(), 0));
+        let mut bad = st.clone();
+        bad.sums[2] = f64::from_bits(bad.sums[2].to_bits() ^ 1);
+        bad.binades[3] += 1;
+        bad.units[4].odd += 1;
+        let c = compare_stages(InputKind::Uniform, &pieces, &bad, Mutant::None);
+        assert_eq!((c.sums_differ, c.plan_differs, c.units_differ), (1, 1, 1));
+    }
+
+    #[test]
+    fn segments_tile_the_buffer_in_order() {
+        assert_eq!(segments_of(&[0, 3, 0, 2]), vec![0..0, 0..3, 3..3, 3..5]);
+    }
+
+    #[test]
+    fn streams_are_reproducible() {
+        let a = stream_terms(InputKind::Uniform, (1 << 22) + 5, 9);
+        let b = stream_terms(InputKind::Uniform, (1 << 22) + 5, 9);
+        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+        assert_eq!(a.len(), (1 << 22) + 5);
+    }
+}
