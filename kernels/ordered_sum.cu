@@ -50,53 +50,48 @@ __device__ static inline void chunk_span(const u64 *seg_start, const u64 *seg_le
     *count = left < BINADE_CHUNK ? (unsigned int)left : BINADE_CHUNK;
 }
 
-/* The ordered lane tree on doubles: lane i takes lane i + step, step = 1, 2, .., 128. */
-__device__ static inline double lane_tree_sum(double s, double *warp_sums) {
-    unsigned int lane = threadIdx.x;
-    for (unsigned int step = 1; step < 32; step *= 2) {
-        double other = __shfl_down_sync(0xffffffffu, s, step);
-        if ((lane & (2 * step - 1)) == 0) s = __dadd_rn(s, other);
-    }
-    if ((lane & 31) == 0) warp_sums[lane >> 5] = s;
-    __syncthreads();
-    if (lane < 32) {
-        s = lane < BINADE_LANES / 32 ? warp_sums[lane] : 0.0;
-        for (unsigned int step = 1; step < BINADE_LANES / 32; step *= 2) {
-            double other = __shfl_down_sync(0xffffffffu, s, step);
-            if ((lane & (2 * step - 1)) == 0) s = __dadd_rn(s, other);
-        }
-    }
-    return s; /* valid on lane 0 */
+/* What the lane tree moves between lanes: doubles, and units as their two words. */
+__device__ static inline double lane_shfl_down(double v, unsigned int step) {
+    return __shfl_down_sync(0xffffffffu, v, step);
+}
+__device__ static inline binade_unit lane_shfl_down(binade_unit u, unsigned int step) {
+    binade_unit o;
+    o.even = __shfl_down_sync(0xffffffffu, u.even, step);
+    o.odd = __shfl_down_sync(0xffffffffu, u.odd, step);
+    return o;
 }
 
-/* The ordered lane tree on units, the same shape. */
-__device__ static inline binade_unit lane_tree_unit(binade_unit u, u64 *warp_units) {
+/* The two operations it combines with: the add (chunk sums) and the composition (units). */
+struct lane_add {
+    __device__ double operator()(double a, double b) const { return __dadd_rn(a, b); }
+};
+struct lane_compose {
+    __device__ binade_unit operator()(binade_unit a, binade_unit b) const { return binade_compose(a, b); }
+};
+
+/* The ordered lane tree, one for sums and units: lane i takes lane i + step, step = 1, 2, ..,
+ * LANES/2, first inside each warp by shuffles, then over the warps' results staged in
+ * warp_vals (LANES/32 entries). Lane i always stands left of lane i + step, so for an
+ * associative op the result is the lanes' values combined left to right (crate::walk's
+ * lane_tree is the host's copy). Every thread of the block calls it; the result is valid on
+ * lane 0. */
+template <class T, class Op>
+__device__ static inline T lane_tree(T v, T identity, T *warp_vals, Op op) {
     unsigned int lane = threadIdx.x;
     for (unsigned int step = 1; step < 32; step *= 2) {
-        binade_unit other;
-        other.even = __shfl_down_sync(0xffffffffu, u.even, step);
-        other.odd = __shfl_down_sync(0xffffffffu, u.odd, step);
-        if ((lane & (2 * step - 1)) == 0) u = binade_compose(u, other);
+        T other = lane_shfl_down(v, step);
+        if ((lane & (2 * step - 1)) == 0) v = op(v, other);
     }
-    if ((lane & 31) == 0) {
-        warp_units[2 * (lane >> 5)] = u.even;
-        warp_units[2 * (lane >> 5) + 1] = u.odd;
-    }
+    if ((lane & 31) == 0) warp_vals[lane >> 5] = v;
     __syncthreads();
     if (lane < 32) {
-        u = binade_unit_zero();
-        if (lane < BINADE_LANES / 32) {
-            u.even = warp_units[2 * lane];
-            u.odd = warp_units[2 * lane + 1];
-        }
+        v = lane < BINADE_LANES / 32 ? warp_vals[lane] : identity;
         for (unsigned int step = 1; step < BINADE_LANES / 32; step *= 2) {
-            binade_unit other;
-            other.even = __shfl_down_sync(0xffffffffu, u.even, step);
-            other.odd = __shfl_down_sync(0xffffffffu, u.odd, step);
-            if ((lane & (2 * step - 1)) == 0) u = binade_compose(u, other);
+            T other = lane_shfl_down(v, step);
+            if ((lane & (2 * step - 1)) == 0) v = op(v, other);
         }
     }
-    return u;
+    return v;
 }
 
 /* Stage 1 (and the tree-sum baseline): sums[c] = chunk c's terms added in the lane tree. */
@@ -113,7 +108,7 @@ extern "C" __global__ void chunk_sums(const double *__restrict__ terms, const u6
     for (unsigned int j = 0; j < BINADE_PER_LANE; j++) {
         if (t0 + j < count) s = __dadd_rn(s, terms[first + t0 + j]);
     }
-    s = lane_tree_sum(s, warp_sums);
+    s = lane_tree(s, 0.0, warp_sums, lane_add());
     if (threadIdx.x == 0) sums[c] = s;
 }
 
@@ -148,7 +143,7 @@ extern "C" __global__ void chunk_plan(const double *__restrict__ sums, const u64
 extern "C" __global__ void chunk_units(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
                                        const u64 *chunk_base, unsigned int nseg,
                                        const unsigned int *__restrict__ binades, u64 *__restrict__ units) {
-    __shared__ u64 warp_units[2 * (BINADE_LANES / 32)];
+    __shared__ binade_unit warp_units[BINADE_LANES / 32];
     u64 c = blockIdx.x + (u64)blockIdx.y * gridDim.x;
     if (c >= chunk_base[nseg]) return;
     unsigned int b = binades[c];
@@ -170,26 +165,48 @@ extern "C" __global__ void chunk_units(const double *__restrict__ terms, const u
             u = binade_compose(u, binade_term_unit_f64(b, x));
         }
     }
-    u = lane_tree_unit(u, warp_units);
+    u = lane_tree(u, binade_unit_zero(), warp_units, lane_compose());
     if (threadIdx.x == 0) {
         units[2 * c] = u.even;
         units[2 * c + 1] = u.odd;
     }
 }
 
-/* The walk over `cnt` staged chunks (units and binades in shared memory) whose first is the
- * global chunk `first_chunk`: lane 0 applies each unit where it applies; elsewhere the block
- * stages the chunk's terms in shared memory and lane 0 adds them in order. Every thread of the
- * block calls this; *s, *applied and *fallback are meaningful on lane 0 only. */
-__device__ static inline void walk_window(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
-                                          const u64 *chunk_base, unsigned int nseg, const u64 *st_units,
-                                          const unsigned int *st_binades, unsigned int cnt, u64 first_chunk,
-                                          double *st_terms, unsigned int *next_fail, u64 *s, u64 *applied,
-                                          u64 *fallback) {
+/* Adds chunk c's terms to *s one by one, in order: the block stages them in shared memory and
+ * lane 0 adds them with the format's add. Every thread of the block calls it; *s and
+ * *fallback are meaningful on lane 0 only. */
+__device__ static inline void add_chunk_terms(const double *__restrict__ terms, const u64 *seg_start,
+                                              const u64 *seg_len, const u64 *chunk_base, unsigned int nseg, u64 c,
+                                              double *st_terms, u64 *s, u64 *fallback) {
+    u64 first;
+    unsigned int count;
+    chunk_span(seg_start, seg_len, chunk_base, nseg, c, &first, &count);
+    for (unsigned int t = threadIdx.x; t < count; t += blockDim.x) st_terms[t] = terms[first + t];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double acc = __longlong_as_double((long long)*s);
+#pragma unroll 8
+        for (unsigned int t = 0; t < count; t++) acc = __dadd_rn(acc, st_terms[t]);
+        *s = (u64)__double_as_longlong(acc);
+        *fallback += 1;
+    }
+    __syncthreads();
+}
+
+/* The walk over `cnt` staged units (st_units: even and odd words; st_binades: their planned
+ * binades, 0 for term by term), for both walks: lane 0 applies units in order while each
+ * applies, adding weight(j) chunks to *applied; at the first one that does not, the block
+ * calls descend(j), which must bring *s past item j (term by term, or by walking the chunks of
+ * a group), and lane 0 goes on after it. `next` is a shared slot of this level. Every thread
+ * of the block calls it; *s and *applied are meaningful on lane 0 only. */
+template <class Weight, class Descend>
+__device__ static inline void walk_window(const u64 *st_units, const unsigned int *st_binades, unsigned int cnt,
+                                          unsigned int *next, u64 *s, u64 *applied, Weight weight,
+                                          Descend descend) {
     unsigned int i = 0;
     while (i < cnt) {
         if (threadIdx.x == 0) {
-            u64 sum = *s, done = 0;
+            u64 sum = *s;
             unsigned int j = i;
             for (; j < cnt; j++) {
                 unsigned int b = st_binades[j];
@@ -199,32 +216,24 @@ __device__ static inline void walk_window(const double *__restrict__ terms, cons
                 u64 out;
                 if (b == 0u || !binade_apply_f64(u, b, sum, &out)) break;
                 sum = out;
-                done++;
+                *applied += weight(j);
             }
             *s = sum;
-            *applied += done;
-            *next_fail = j;
+            *next = j;
         }
         __syncthreads();
-        unsigned int j = *next_fail;
+        unsigned int j = *next;
         if (j >= cnt) break;
-        u64 first;
-        unsigned int count;
-        chunk_span(seg_start, seg_len, chunk_base, nseg, first_chunk + j, &first, &count);
-        for (unsigned int t = threadIdx.x; t < count; t += blockDim.x) st_terms[t] = terms[first + t];
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            double acc = __longlong_as_double((long long)*s);
-#pragma unroll 8
-            for (unsigned int t = 0; t < count; t++) acc = __dadd_rn(acc, st_terms[t]);
-            *s = (u64)__double_as_longlong(acc);
-            *fallback += 1;
-        }
-        __syncthreads();
+        descend(j);
         i = j + 1;
     }
     __syncthreads();
 }
+
+/* One chunk counts one. */
+struct one_chunk {
+    __device__ u64 operator()(unsigned int) const { return 1ull; }
+};
 
 /* Stage 4: one block per segment walks its chunks from +0, staged BINADE_STAGE at a time.
  * totals[k] is the loop's sum; counts[2k] chunks applied, counts[2k+1] chunks added term by
@@ -249,8 +258,9 @@ extern "C" __global__ void ordered_totals(const double *__restrict__ terms, cons
             st_units[2 * i + 1] = units[2 * (base + i) + 1];
         }
         __syncthreads();
-        walk_window(terms, seg_start, seg_len, chunk_base, nseg, st_units, st_binades, cnt, base, st_terms,
-                    &next_fail, &s, &applied, &fallback);
+        walk_window(st_units, st_binades, cnt, &next_fail, &s, &applied, one_chunk(), [&](unsigned int j) {
+            add_chunk_terms(terms, seg_start, seg_len, chunk_base, nseg, base + j, st_terms, &s, &fallback);
+        });
     }
     if (threadIdx.x == 0) {
         totals[k] = __longlong_as_double((long long)s);
@@ -267,7 +277,7 @@ extern "C" __global__ void ordered_totals(const double *__restrict__ terms, cons
 extern "C" __global__ void group_units(const u64 *chunk_base, const u64 *group_base, unsigned int nseg,
                                        const unsigned int *__restrict__ binades, const u64 *__restrict__ units,
                                        unsigned int *__restrict__ gbinades, u64 *__restrict__ gunits) {
-    __shared__ u64 warp_units[2 * (BINADE_LANES / 32)];
+    __shared__ binade_unit warp_units[BINADE_LANES / 32];
     u64 g = blockIdx.x + (u64)blockIdx.y * gridDim.x;
     if (g >= group_base[nseg]) return;
     unsigned int k = segment_of(group_base, nseg, g);
@@ -283,7 +293,7 @@ extern "C" __global__ void group_units(const u64 *chunk_base, const u64 *group_b
         u.odd = units[2 * c + 1];
     }
     int all = __syncthreads_and(same);
-    u = lane_tree_unit(u, warp_units);
+    u = lane_tree(u, binade_unit_zero(), warp_units, lane_compose());
     if (threadIdx.x == 0) {
         gbinades[g] = all ? b0 : 0u;
         gunits[2 * g] = u.even;
@@ -321,39 +331,27 @@ extern "C" __global__ void ordered_totals_grouped(const double *__restrict__ ter
             st_gunits[2 * i + 1] = gunits[2 * (base + i) + 1];
         }
         __syncthreads();
-        unsigned int i = 0;
-        while (i < cnt) {
-            if (threadIdx.x == 0) {
-                unsigned int j = i;
-                for (; j < cnt; j++) {
-                    unsigned int b = st_gbinades[j];
-                    binade_unit u;
-                    u.even = st_gunits[2 * j];
-                    u.odd = st_gunits[2 * j + 1];
-                    u64 out;
-                    if (b == 0u || !binade_apply_f64(u, b, s, &out)) break;
-                    s = out;
-                    u64 first = c0 + (base - g0 + j) * BINADE_GROUP;
-                    applied += (c1 - first) < BINADE_GROUP ? (c1 - first) : BINADE_GROUP;
-                }
-                next_group = j;
-            }
-            __syncthreads();
-            unsigned int j = next_group;
-            if (j >= cnt) break;
-            u64 first = c0 + (base - g0 + j) * BINADE_GROUP;
-            unsigned int nch = (c1 - first) < BINADE_GROUP ? (unsigned int)(c1 - first) : BINADE_GROUP;
+        /* Chunks in group j of this window (the segment's last group may be short). */
+        auto group_first = [&](unsigned int j) { return c0 + (base - g0 + j) * BINADE_GROUP; };
+        auto group_chunks = [&](unsigned int j) -> u64 {
+            u64 first = group_first(j);
+            return (c1 - first) < BINADE_GROUP ? (c1 - first) : BINADE_GROUP;
+        };
+        /* A group whose unit does not apply: stage its chunks' units and walk them. */
+        auto descend_group = [&](unsigned int j) {
+            u64 first = group_first(j);
+            unsigned int nch = (unsigned int)group_chunks(j);
             for (unsigned int t = threadIdx.x; t < nch; t += blockDim.x) {
                 st_binades[t] = binades[first + t];
                 st_units[2 * t] = units[2 * (first + t)];
                 st_units[2 * t + 1] = units[2 * (first + t) + 1];
             }
             __syncthreads();
-            walk_window(terms, seg_start, seg_len, chunk_base, nseg, st_units, st_binades, nch, first, st_terms,
-                        &next_fail, &s, &applied, &fallback);
-            i = j + 1;
-        }
-        __syncthreads();
+            walk_window(st_units, st_binades, nch, &next_fail, &s, &applied, one_chunk(), [&](unsigned int jj) {
+                add_chunk_terms(terms, seg_start, seg_len, chunk_base, nseg, first + jj, st_terms, &s, &fallback);
+            });
+        };
+        walk_window(st_gunits, st_gbinades, cnt, &next_group, &s, &applied, group_chunks, descend_group);
     }
     if (threadIdx.x == 0) {
         totals[k] = __longlong_as_double((long long)s);

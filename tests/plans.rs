@@ -57,3 +57,21 @@ fn shifted_plans_move_every_planned_binade_by_one() {
     assert_eq!(r1, make::<F64>(&PlanKind::Random(5), &sums, None), "seeded");
     assert_ne!(r1, make::<F64>(&PlanKind::Random(6), &sums, None));
 }
+
+#[test]
+fn random_plans_send_about_one_chunk_in_eight_term_by_term() {
+    let sums = vec![1.0f64; 8000];
+    for seed in [1u64, 7, 99] {
+        let plan = make::<F64>(&PlanKind::Random(seed), &sums, None);
+        let none = plan.binades.iter().filter(|b| b.is_none()).count();
+        assert!(
+            (500..1500).contains(&none),
+            "seed {seed}: {none} of 8000 chunks term by term, expected about 1000"
+        );
+        assert!(plan
+            .binades
+            .iter()
+            .flatten()
+            .all(|b| b.0 >= 1 && b.0 <= 2046));
+    }
+}

@@ -25,8 +25,10 @@ use crate::report::{Report, Table};
 /// The outcome lists of one cargo-mutants run, one line per mutant.
 #[derive(Debug, Default)]
 pub struct Outcomes {
-    /// A test failed.
+    /// A test failed (in this pass, or in an earlier pass of an `--iterate` run).
     pub caught: Vec<String>,
+    /// Of `caught`, how many were caught in an earlier pass (`previously_caught.txt`).
+    pub caught_earlier: usize,
     /// Every test passed.
     pub missed: Vec<String>,
     /// The mutant did not build.
@@ -61,8 +63,13 @@ impl Outcomes {
             .ok()
             .and_then(|t| serde_json::from_str::<Vec<serde_json::Value>>(&t).ok())
             .map(|v| v.len());
+        let earlier = lines("previously_caught.txt");
+        let mut caught = lines("caught.txt");
+        let caught_earlier = earlier.len();
+        caught.extend(earlier);
         Ok(Outcomes {
-            caught: lines("caught.txt"),
+            caught,
+            caught_earlier,
             missed: lines("missed.txt"),
             unviable: lines("unviable.txt"),
             timeouts: lines("timeout.txt"),
@@ -228,10 +235,20 @@ fn build_report(
         files.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
         test_args.join(" ")
     ));
+    if outcomes.caught_earlier > 0 {
+        report.text(format!(
+            "This output accumulates passes (`cargo mutants --iterate`): {} mutants were caught in an earlier pass; the later pass re-tested every mutant that was not caught or unviable before, on the tree this report was built from.",
+            outcomes.caught_earlier
+        ));
+    }
     let completeness = match outcomes.listed {
         Some(n) if n > outcomes.tested() => format!(
             "incomplete run: {} of the {n} mutants it listed were tested",
             outcomes.tested()
+        ),
+        Some(n) if outcomes.caught_earlier > 0 => format!(
+            "complete: {n} tested in the last pass, {} caught in earlier passes",
+            outcomes.caught_earlier
         ),
         Some(n) => format!("a complete run of {n} mutants"),
         None => "a run whose mutant list was not found".to_string(),
