@@ -25,7 +25,9 @@ for line in sys.stdin:
     except ValueError:
         continue
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m.get("profile", {}).get("test"):
-        print(m["target"]["name"] + "\t" + m["executable"])
+        kind = m["target"]["kind"][0]
+        name = m["target"]["name"] if kind == "test" else m["target"]["name"] + "-" + kind
+        print(name + "\t" + m["executable"])
 ' | sort -u | while IFS=$'\t' read -r name exe; do
     strip -o ".devbin/tests/$name" "$exe"
     printf '%s\t%s\t%s\n' "$name" "$name" "$commit" >> .devbin/tests/MANIFEST.tsv
