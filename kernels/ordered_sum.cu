@@ -206,7 +206,7 @@ __device__ static inline void walk_window(const u64 *st_units, const unsigned in
     unsigned int i = 0;
     while (i < cnt) {
         if (threadIdx.x == 0) {
-            u64 sum = *s;
+            u64 sum = *s, done = 0; /* in registers through the stepping loop */
             unsigned int j = i;
             for (; j < cnt; j++) {
                 unsigned int b = st_binades[j];
@@ -216,9 +216,10 @@ __device__ static inline void walk_window(const u64 *st_units, const unsigned in
                 u64 out;
                 if (b == 0u || !binade_apply_f64(u, b, sum, &out)) break;
                 sum = out;
-                *applied += weight(j);
+                done += weight(j);
             }
             *s = sum;
+            *applied += done;
             *next = j;
         }
         __syncthreads();
