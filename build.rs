@@ -56,7 +56,7 @@ fn sources_key() -> String {
     ] {
         println!("cargo:rerun-if-changed={f}");
         let text = std::fs::read_to_string(f).unwrap_or_default();
-        let _ = write!(key, "{f}:{}:{text}\n", text.len());
+        let _ = writeln!(key, "{f}:{}:{text}", text.len());
     }
     key
 }

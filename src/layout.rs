@@ -7,7 +7,7 @@
 
 include!("layout_values.rs");
 
-const _: () = assert!(LANES % 32 == 0 && LANES.is_power_of_two());
+const _: () = assert!(LANES.is_multiple_of(32) && LANES.is_power_of_two());
 const _: () = assert!(CHUNK == LANES * PER_LANE);
 
 /// The layout as `(name, value)` preprocessor defines: `BINADE_LANES`, `BINADE_PER_LANE`,
