@@ -10,7 +10,9 @@
 //!
 //! With `BINADE_MUTANTS_OUT=DIR` the runner does not start cargo-mutants but reads the
 //! `mutants.out` folder `DIR` of an earlier run (for example one made in the background);
-//! the report then says whether every mutant that run listed was tested.
+//! the report then says whether every mutant that run listed was tested, and
+//! `BINADE_MUTANTS_PASSES`, when set, describes the run's passes (for example the commits of
+//! a first pass and of an `--iterate` pass) in the report.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -168,14 +170,16 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         ));
     }
     if let Some(dir) = std::env::var_os("BINADE_MUTANTS_OUT") {
-        let outcomes = Outcomes::read(&PathBuf::from(dir))?;
-        return Ok(build_report(
-            ctx,
-            &files,
-            &test_args,
-            &outcomes,
-            &equivalent,
+        let outcomes = Outcomes::read(&PathBuf::from(&dir))?;
+        let mut outcome = build_report(ctx, &files, &test_args, &outcomes, &equivalent);
+        outcome.report.text(format!(
+            "Read from the output folder of a cargo-mutants run made outside this command (`BINADE_MUTANTS_OUT={}`){}.",
+            PathBuf::from(&dir).display(),
+            std::env::var("BINADE_MUTANTS_PASSES")
+                .map(|p| format!("; its passes: {p}"))
+                .unwrap_or_default()
         ));
+        return Ok(outcome);
     }
     if Command::new("cargo")
         .args(["mutants", "--version"])
