@@ -54,7 +54,9 @@ impl Table {
             .unwrap_or(self.rows.len())
             .min(self.rows.len());
         for row in &self.rows[..shown] {
-            let _ = writeln!(s, "| {} |", row.join(" | "));
+            // A `|` inside a cell would end the cell: escape it (the CSV keeps it as is).
+            let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
+            let _ = writeln!(s, "| {} |", cells.join(" | "));
         }
         if shown < self.rows.len() {
             let _ = writeln!(

@@ -65,15 +65,28 @@ impl Outcomes {
             .ok()
             .and_then(|t| serde_json::from_str::<Vec<serde_json::Value>>(&t).ok())
             .map(|v| v.len());
+        // An `--iterate` pass lists the mutants caught *or unviable* in earlier passes in
+        // previously_caught.txt; the earlier pass's own unviable list (kept beside it in
+        // mutants.out.old) tells the two apart.
         let earlier = lines("previously_caught.txt");
+        let old_unviable: std::collections::HashSet<String> = dir
+            .parent()
+            .map(|p| p.join("mutants.out.old").join("unviable.txt"))
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .map(|t| t.lines().map(|l| l.trim().to_string()).collect())
+            .unwrap_or_default();
+        let (earlier_unviable, earlier_caught): (Vec<String>, Vec<String>) =
+            earlier.into_iter().partition(|l| old_unviable.contains(l));
         let mut caught = lines("caught.txt");
-        let caught_earlier = earlier.len();
-        caught.extend(earlier);
+        let caught_earlier = earlier_caught.len();
+        caught.extend(earlier_caught);
+        let mut unviable = lines("unviable.txt");
+        unviable.extend(earlier_unviable);
         Ok(Outcomes {
             caught,
             caught_earlier,
             missed: lines("missed.txt"),
-            unviable: lines("unviable.txt"),
+            unviable,
             timeouts: lines("timeout.txt"),
             listed,
         })
