@@ -75,34 +75,49 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
 }
 
 /// Sets `BINADE_BUILD_COMMIT` (the HEAD commit, or `unknown`) and `BINADE_BUILD_DIRTY`
-/// (`true` when tracked files differ from HEAD) for the library, and asks cargo to run this
-/// script again whenever HEAD, the index or any tracked folder changes.
+/// (`true` when tracked files outside `reports/` differ from HEAD) for the library, and asks
+/// cargo to run this script again when HEAD moves or a tracked file outside `reports/`
+/// changes. Reports are left out on purpose: every `binade run` rewrites them, and they do not
+/// change what the binary computes. Nothing watched is written by the build or the tests
+/// (`git --no-optional-locks` keeps `git status` from refreshing the index), so an unchanged
+/// tree is not rebuilt.
 fn embed_commit() {
     let root =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let commit = git(&root, &["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(&root, &["status", "--porcelain", "--untracked-files=no"])
-        .map(|s| !s.is_empty())
-        .unwrap_or(false);
+    let dirty = git(
+        &root,
+        &[
+            "--no-optional-locks",
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ".",
+            ":!reports",
+        ],
+    )
+    .map(|s| !s.is_empty())
+    .unwrap_or(false);
     println!("cargo:rustc-env=BINADE_BUILD_COMMIT={commit}");
     println!("cargo:rustc-env=BINADE_BUILD_DIRTY={dirty}");
     if let Some(git_dir) = git(&root, &["rev-parse", "--absolute-git-dir"]) {
-        for f in ["HEAD", "index", "refs", "packed-refs"] {
-            println!("cargo:rerun-if-changed={git_dir}/{f}");
+        // A path that does not exist would make cargo run this script on every build.
+        for f in ["HEAD", "refs", "packed-refs"] {
+            let path = Path::new(&git_dir).join(f);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
         }
     }
-    for f in [
-        "src",
-        "kernels",
-        "tests",
-        "experiments",
-        "fixtures",
-        "docs",
-        "Cargo.toml",
-        "build.rs",
-    ] {
+    let tracked = git(&root, &["ls-files"]).unwrap_or_default();
+    for f in tracked
+        .lines()
+        .filter(|f| !f.starts_with("reports/") && root.join(f).exists())
+    {
         println!("cargo:rerun-if-changed={f}");
     }
+    println!("cargo:rerun-if-changed=build.rs");
 }
 
 /// The algebra header for the host, once per mutant code.

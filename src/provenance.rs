@@ -8,8 +8,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// Where and how a report was made. Every field is read from the machine at run time.
 #[derive(Clone, Debug, Default)]
 pub struct Provenance {
-    /// The commit the binary was built from, with `-dirty` when its tracked files differed
-    /// from that commit (embedded at build time, so it holds wherever the binary runs).
+    /// The commit the binary was built from, with `-dirty` when its tracked files (outside
+    /// `reports/`) differed from that commit (embedded at build time, so it holds wherever
+    /// the binary runs).
     pub commit: String,
     /// UTC date and time of the run.
     pub date: String,
@@ -93,23 +94,9 @@ fn run(cmd: &str, args: &[&str]) -> Option<String> {
 
 /// The commit the binary was built from (`build.rs` embeds `git rev-parse HEAD`).
 pub const BUILD_COMMIT: &str = env!("BINADE_BUILD_COMMIT");
-/// True when the tree the binary was built from had changes to tracked files.
-pub const BUILD_DIRTY: bool = const_str_eq(env!("BINADE_BUILD_DIRTY"), "true");
-
-const fn const_str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+/// True when the tree the binary was built from had changes to tracked files (outside
+/// `reports/`, which runs rewrite).
+pub const BUILD_DIRTY: bool = matches!(env!("BINADE_BUILD_DIRTY").as_bytes(), b"true");
 
 /// The build's commit as reports show it: `HASH`, or `HASH-dirty` for a tree with changes.
 pub fn commit() -> String {
