@@ -128,7 +128,7 @@ impl Gpu {
 
     /// Compiles the concatenation of `sources` with NVRTC for this device (see [`compile`])
     /// and loads it. On a compile error the message holds the compiler's log.
-    pub fn load(&self, name: &str, sources: &[&str], defines: &[(&str, &str)]) -> Result<Module> {
+    pub fn load(&self, name: &str, sources: &[&str], defines: &[(&str, String)]) -> Result<Module> {
         let ptx = compile(name, sources, defines, &self.arch)?;
         let module = self
             .ctx
@@ -151,7 +151,12 @@ pub fn nvrtc_present() -> bool {
 /// Compiles the concatenation of `sources` with NVRTC for `arch` (`sm_XY`) with
 /// `--fmad=false`, `-std=c++17` and each `(name, value)` of `defines` as `-Dname=value`.
 /// On a compile error the message holds the compiler's log. Needs no device.
-pub fn compile(name: &str, sources: &[&str], defines: &[(&str, &str)], arch: &str) -> Result<Ptx> {
+pub fn compile(
+    name: &str,
+    sources: &[&str],
+    defines: &[(&str, String)],
+    arch: &str,
+) -> Result<Ptx> {
     let src: String = sources.concat();
     let mut options = vec![format!("-arch={arch}"), "-std=c++17".to_string()];
     options.extend(defines.iter().map(|(k, v)| format!("-D{k}={v}")));

@@ -130,9 +130,7 @@ pub fn definitions(defines: &[&'static str]) -> Vec<(&'static str, String)> {
 /// Compiles the kernels for `arch` (e.g. `sm_90` or `compute_90`) with `--fmad=false`
 /// through [`crate::gpu::compile`]; needs NVRTC, not a device.
 pub fn compile(defines: &[&'static str], arch: &str) -> Result<Ptx> {
-    let defs = definitions(defines);
-    let pairs: Vec<(&str, &str)> = defs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    crate::gpu::compile("float_vif", &sources(), &pairs, arch)
+    crate::gpu::compile("float_vif", &sources(), &definitions(defines), arch)
 }
 
 /// True when NVRTC can be loaded (it needs no GPU).
@@ -265,9 +263,7 @@ impl VifGpu {
         if let Some(m) = self.modules.get(&key) {
             return Ok(m.clone());
         }
-        let defs = definitions(&key);
-        let pairs: Vec<(&str, &str)> = defs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let m = self.gpu.load("float_vif", &sources(), &pairs)?;
+        let m = self.gpu.load("float_vif", &sources(), &definitions(&key))?;
         self.modules.insert(key, m.clone());
         Ok(m)
     }

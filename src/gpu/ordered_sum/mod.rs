@@ -26,9 +26,12 @@ pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum.cu");
 
 /// Compiles the ordered-sum kernels for `arch` with `mutant` (no device needed; for checks).
 pub fn compile_for(arch: &str, mutant: Mutant) -> Result<cudarc::nvrtc::Ptx> {
-    let defines = kernel_defines(mutant);
-    let pairs: Vec<(&str, &str)> = defines.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    super::compile("ordered_sum", &[HEADER, "\n", SOURCE], &pairs, arch)
+    super::compile(
+        "ordered_sum",
+        &[HEADER, "\n", SOURCE],
+        &kernel_defines(mutant),
+        arch,
+    )
 }
 
 /// The defines the ordered-sum kernels are compiled with: the layout of [`crate::layout`]
@@ -124,9 +127,11 @@ impl GpuOrderedSum {
     /// Compiles the kernels with `BINADE_MUTANT = mutant.code()` for `gpu` (a verification
     /// build: every mutant but `Mutant::None` gives wrong sums on purpose).
     pub fn with_mutant(gpu: &Gpu, mutant: Mutant) -> Result<GpuOrderedSum> {
-        let defines = kernel_defines(mutant);
-        let pairs: Vec<(&str, &str)> = defines.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let m: Module = gpu.load("ordered_sum", &[HEADER, "\n", SOURCE], &pairs)?;
+        let m: Module = gpu.load(
+            "ordered_sum",
+            &[HEADER, "\n", SOURCE],
+            &kernel_defines(mutant),
+        )?;
         Ok(GpuOrderedSum {
             gpu: gpu.clone(),
             mutant,
