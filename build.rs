@@ -140,6 +140,9 @@ fn build_algebra(out: &Path) {
         ("BINADE_CHUNK", layout::CHUNK),
         ("BINADE_GROUP", layout::GROUP),
         ("BINADE_STAGE", layout::STAGE),
+        ("BINADE_OP_THREADS", layout::OP_THREADS),
+        ("BINADE_OP_PER_THREAD", layout::OP_PER_THREAD),
+        ("BINADE_OP_TILE", layout::OP_TILE),
     ] {
         build.define(name, Some(value.to_string().as_str()));
     }

@@ -9,9 +9,12 @@ include!("layout_values.rs");
 
 const _: () = assert!(LANES.is_multiple_of(32) && LANES.is_power_of_two());
 const _: () = assert!(CHUNK == LANES * PER_LANE);
+const _: () = assert!(OP_THREADS.is_multiple_of(32) && OP_THREADS <= 1024);
+const _: () = assert!(OP_TILE == OP_THREADS * OP_PER_THREAD);
 
 /// The layout as `(name, value)` preprocessor defines: `BINADE_LANES`, `BINADE_PER_LANE`,
-/// `BINADE_CHUNK`, `BINADE_GROUP`, `BINADE_STAGE`.
+/// `BINADE_CHUNK`, `BINADE_GROUP`, `BINADE_STAGE`, and the one-pass engine's
+/// `BINADE_OP_THREADS`, `BINADE_OP_PER_THREAD`, `BINADE_OP_TILE`.
 pub fn defines() -> Vec<(&'static str, String)> {
     vec![
         ("BINADE_LANES", LANES.to_string()),
@@ -19,6 +22,9 @@ pub fn defines() -> Vec<(&'static str, String)> {
         ("BINADE_CHUNK", CHUNK.to_string()),
         ("BINADE_GROUP", GROUP.to_string()),
         ("BINADE_STAGE", STAGE.to_string()),
+        ("BINADE_OP_THREADS", OP_THREADS.to_string()),
+        ("BINADE_OP_PER_THREAD", OP_PER_THREAD.to_string()),
+        ("BINADE_OP_TILE", OP_TILE.to_string()),
     ]
 }
 

@@ -13,3 +13,9 @@ pub const CHUNK: usize = LANES * PER_LANE;
 pub const GROUP: usize = 256;
 /// Chunks whose terms the device's walk stages per round.
 pub const STAGE: usize = 1024;
+/// Threads per block of the one-pass engine (one tile per block).
+pub const OP_THREADS: usize = 256;
+/// Terms each thread of the one-pass engine holds in registers.
+pub const OP_PER_THREAD: usize = 16;
+/// Terms per tile of the one-pass engine: `OP_THREADS * OP_PER_THREAD`.
+pub const OP_TILE: usize = OP_THREADS * OP_PER_THREAD;

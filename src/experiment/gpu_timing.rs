@@ -1,6 +1,9 @@
-//! `gpu-timing`: what the exact sum costs on the device, kernel by kernel, beside the plain
-//! tree sum, `cupy.sum` on the same data (run by `experiments/peers/cupy_sum.py`), the one-lane
-//! loop and the CPU loop, for N from 1e3 to 1e9 terms.
+//! `gpu-timing`: what the exact sum costs on the device: the one-pass engine and the seed's
+//! pipeline (kernel by kernel) beside the plain tree sum, `cupy.sum` on the same data (run by
+//! `experiments/peers/cupy_sum.py`), CCCL's deterministic and default reduce (built and run by
+//! `experiments/peers/cccl_reduce.sh`), the one-lane loop and the CPU loop, for N from 1e3 to
+//! 1e9 terms; and the one-pass engine per distribution and phase
+//! ([`super::gpu_timing_onepass`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,10 +12,12 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde::Deserialize;
 
+use super::gpu_timing_onepass::{self as onepass, CcclOut, DistRow, Engines, Timing};
 use super::{Context, Outcome};
 use crate::format::{same_result, F64};
+use crate::gpu::ordered_sum::onepass::Distribution;
 use crate::gpu::timing::{event_times, median};
-use crate::gpu::{Gpu, GpuOrderedSum, SumJob, WalkKind};
+use crate::gpu::{Gpu, GpuOrderedSum, OnePassJob, OnePassSum, SumJob, WalkKind};
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
@@ -32,6 +37,21 @@ struct Settings {
     term_by_term_n: usize,
     python: String,
     peer: PathBuf,
+    onepass_sizes: Vec<usize>,
+}
+
+impl Settings {
+    fn timing(&self) -> Timing {
+        Timing {
+            warmup: self.warmup,
+            reps: self.reps,
+            pool: self.pool,
+        }
+    }
+
+    fn peers(&self) -> &Path {
+        self.peer.parent().unwrap_or(Path::new("."))
+    }
 }
 
 fn settings(ctx: &Context) -> Result<Settings> {
@@ -55,6 +75,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
         python: std::env::var("BINADE_PYTHON")
             .unwrap_or(ctx.get_or("python", "python3".to_string())?),
         peer: dir.join("peers").join("cupy_sum.py"),
+        onepass_sizes: ctx.get("onepass_sizes")?,
     })
 }
 
@@ -76,9 +97,13 @@ struct Row {
     offsets: usize,
     /// The whole exact pipeline, by walk (`WalkKind::ALL` order).
     pipeline: [f64; 2],
+    /// The one-pass engine.
+    onepass: f64,
     kernels: [f64; 6],
     tree: f64,
     cupy: f64,
+    /// CCCL's reduce: deterministic (`gpu_to_gpu`), default.
+    cccl: [f64; 2],
     one_lane: f64,
     cpu: f64,
     checksum: u64,
@@ -106,17 +131,25 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
     let sum = GpuOrderedSum::new(&gpu)?;
+    let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(set.sizes.len() as u64, "gpu-timing");
     for &n in &set.sizes {
-        rows.push(measure(&sum, &set, ctx.seed, n)?);
+        rows.push(measure(&sum, &op, &set, ctx.seed, n)?);
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let dist_rows = distributions(ctx, &gpu, &set)?;
     let peer = run_peer(&set, ctx.seed);
+    let cccl = onepass::run_cccl(set.peers(), &set.sizes, &set.timing(), ctx.seed);
     let tbt = term_by_term_cost(&sum, &set, ctx.seed)?;
-    let mut failures =
-        rows.iter().filter(|r| !r.exact_ok).count() as u64 + u64::from(!tbt.exact_ok);
+    let mut failures = rows.iter().filter(|r| !r.exact_ok).count() as u64
+        + u64::from(!tbt.exact_ok)
+        + dist_rows
+            .iter()
+            .filter(|r| !r.exact || !r.identical)
+            .count() as u64;
+    let cccl_note = attach_cccl(&mut rows, &cccl);
     let peer_note = match &peer {
         Ok(p) => {
             let mut differ = Vec::new();
@@ -141,10 +174,109 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         }
         Err(e) => format!("`cupy.sum` was not measured: {e:#}"),
     };
+    let peer_of = |n: usize| {
+        rows.iter()
+            .find(|r| r.n == n)
+            .map_or((f64::NAN, f64::NAN), |r| (r.cupy, r.cccl[0]))
+    };
+    let mut rep = report(
+        ctx,
+        &gpu,
+        &set,
+        &rows,
+        &tbt,
+        &format!("{peer_note} {cccl_note}"),
+    );
+    rep.text(onepass_text());
+    rep.table(onepass::distribution_table(&dist_rows, peer_of));
+    rep.table(onepass::phase_table(&dist_rows));
+    rep.table(before_after(&rows, &dist_rows));
     Ok(Outcome {
-        report: report(ctx, &gpu, &set, &rows, &tbt, &peer_note),
+        report: rep,
         failures,
     })
+}
+
+/// The one-pass engine at every distribution and size of `onepass_sizes`.
+fn distributions(ctx: &Context, gpu: &Gpu, set: &Settings) -> Result<Vec<DistRow>> {
+    let engines = Engines::new(gpu)?;
+    let total = (Distribution::ALL.len() * set.onepass_sizes.len()) as u64;
+    let bar = ctx.progress(total, "one-pass distributions");
+    let mut out = Vec::new();
+    for d in Distribution::ALL {
+        for &n in &set.onepass_sizes {
+            out.push(onepass::measure_distribution(
+                &engines,
+                &set.timing(),
+                d,
+                n,
+                ctx.seed,
+            )?);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(out)
+}
+
+/// Puts CCCL's times on the rows whose data it summed (same checksum); returns a sentence.
+fn attach_cccl(rows: &mut [Row], cccl: &Result<CcclOut>) -> String {
+    let p = match cccl {
+        Ok(p) => p,
+        Err(e) => return format!("CCCL's reduce was not measured: {e:#}"),
+    };
+    let mut differ = Vec::new();
+    for row in rows.iter_mut() {
+        if let Some(s) = p.sizes.iter().find(|s| s.n == row.n) {
+            if s.checksum == row.checksum.to_string() {
+                row.cccl = [s.deterministic_median_ms, s.default_median_ms];
+            } else {
+                differ.push(format!("N={}", row.n));
+            }
+        }
+    }
+    let same = if differ.is_empty() {
+        "its data's checksums agree with ours at every size".to_string()
+    } else {
+        format!(
+            "its data differed from ours at {}, left out",
+            differ.join(", ")
+        )
+    };
+    format!(
+        "CCCL {} on {} (`cub::DeviceReduce::Sum`, built here by nvcc from experiments/peers/cccl_reduce.cu): {same}. {}",
+        p.cccl, p.device, p.note
+    )
+}
+
+/// What the one-pass engine is, and the predictions written before its first measurement.
+fn onepass_text() -> String {
+    "## The one-pass engine\n\nOne kernel reads each term once: a tile of 4,096 terms (256 threads x 16 in registers) forms its tree sum, finds the earlier tiles' approximate prefix by decoupled look-back (its binade is the plan; it may vary from run to run, the bits may not), forms its unit for that binade while the terms are on chip (where no term is a tie: both increments are the f64 sum of rint(x * 2^(52-e)), exact below 2^53; otherwise the pair composition in term order), publishes it, and finds the exact sum before it by look-back over its predecessors' units, composed while they share its binade. A tile whose unit does not apply finishes from the exact sum before it lane by lane: the first lane whose end leaves the binade adds its 16 terms natively and the rest go on in the new binade. Each sum's first tile starts from +0 and is finished that way.\n\nPredictions written before the first measurement on the H200 (to be compared with the tables below): uniform terms at 2^30 within 1.3x `cupy.sum` (read-bound, the look-backs hidden behind the loads); at 8,294,400 terms (2,025 tiles) about 2x, the first tile's lane-by-lane start (about 12 rounds) on the critical path; log-normal like uniform; half-ties data pays the pair composition in every tile, about 1.5x uniform; geometric growth about 1,000 crossings at 2^30, each stalling the chain for a few µs: +3 to +5 ms.".into()
+}
+
+/// Before/after per idea at the largest size measured for each distribution.
+fn before_after(rows: &[Row], dist: &[DistRow]) -> Table {
+    let mut t = Table::new(
+        "before_after",
+        "Before and after: the seed's pipeline (group walk) against the one-pass engine, uniform terms (ms and ratio to cupy.sum)",
+        &["terms", "before: group walk", "before / cupy", "after: one-pass", "after / cupy", "speed-up"],
+    );
+    let sizes: Vec<usize> = dist
+        .iter()
+        .filter(|d| d.dist == Distribution::Uniform)
+        .map(|d| d.n)
+        .collect();
+    for r in rows.iter().filter(|r| sizes.contains(&r.n)) {
+        t.row(vec![
+            thousands(r.n as u64),
+            ms(r.pipeline[1]),
+            ratio(r.pipeline[1], r.cupy),
+            ms(r.onepass),
+            ratio(r.onepass, r.cupy),
+            ratio(r.pipeline[1], r.onepass),
+        ]);
+    }
+    t
 }
 
 fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
@@ -205,7 +337,13 @@ fn walks(sum: &GpuOrderedSum) -> [GpuOrderedSum; 2] {
     WalkKind::ALL.map(|w| sum.clone().with_walk(w))
 }
 
-fn measure(sum: &GpuOrderedSum, set: &Settings, seed: u64, n: usize) -> Result<Row> {
+fn measure(
+    sum: &GpuOrderedSum,
+    op: &OnePassSum,
+    set: &Settings,
+    seed: u64,
+    n: usize,
+) -> Result<Row> {
     let count = n.max(set.pool);
     let mut pool = sum.gpu().stream().alloc_zeros::<f64>(count)?;
     sum.fill_uniform(&mut pool, seed)?;
@@ -235,6 +373,14 @@ fn measure(sum: &GpuOrderedSum, set: &Settings, seed: u64, n: usize) -> Result<R
         exact_ok: ok(by_chunks.total) && ok(by_groups.total),
         ..Row::default()
     };
+    let mut op_jobs: Vec<OnePassJob> = windows(count, n)
+        .iter()
+        .map(|w| op.job(pool.slice(0..count), std::slice::from_ref(w)))
+        .collect::<Result<_>>()?;
+    let (op_ms, op_ok) = onepass::time_uniform(op, &set.timing(), &mut op_jobs, want)?;
+    drop(op_jobs);
+    row.onepass = op_ms;
+    row.exact_ok &= op_ok;
     for (i, s) in [&chunk_walk, &group_walk].into_iter().enumerate() {
         row.pipeline[i] = times(s, set, &mut jobs, |s, j| {
             s.launch(j, &PlanKind::TreePrefix, None)
@@ -256,6 +402,7 @@ fn measure(sum: &GpuOrderedSum, set: &Settings, seed: u64, n: usize) -> Result<R
     };
     row.cpu = cpu_loop_ms(&host, set.cpu_reps);
     row.cupy = f64::NAN;
+    row.cccl = [f64::NAN; 2];
     Ok(row)
 }
 
@@ -326,12 +473,15 @@ fn report(
 ) -> Report {
     let mut r = Report::new(
         &ctx.name,
-        "What the exact GPU sum costs: kernels, baselines and cupy.sum",
+        "What the exact GPU sum costs: the one-pass engine, the seed's kernels, baselines, cupy.sum and CCCL",
     );
     r.headline(match rows.iter().max_by_key(|r| r.n) {
         Some(b) => format!(
-            "At {} terms the exact pipeline takes {} ms with the group walk ({}x cupy.sum) and {} ms with the seed's chunk walk ({}x); the plain tree sum {} ms, the CPU loop {} ms",
+            "At {} terms the one-pass engine takes {} ms ({}x cupy.sum, {}x CCCL's deterministic reduce); the seed's pipeline {} ms with the group walk ({}x) and {} ms with the chunk walk ({}x); the plain tree sum {} ms, the CPU loop {} ms",
             thousands(b.n as u64),
+            ms(b.onepass),
+            ratio(b.onepass, b.cupy),
+            ratio(b.onepass, b.cccl[0]),
             ms(b.pipeline[1]),
             ratio(b.pipeline[1], b.cupy),
             ms(b.pipeline[0]),
@@ -342,7 +492,7 @@ fn report(
         None => "no sizes measured".into(),
     });
     r.text(format!(
-        "Device: {} ({}). Medians of {} CUDA-event timings after {} warm-up runs, nothing copied to or from the host inside a timing. Terms are uniform doubles in [0, 1) made on the device by a counter-based hash; each size is rotated over up to {} disjoint windows of a pool of at least {} doubles ({} MB, over 4x the 60 MB L2 from 1e5 terms up; the smallest sizes stay in L2). {peer_note} The CPU loop is one thread of this host, median of {} runs. Both exact pipelines (the seed's chunk walk, and the group walk that steps over 256 chunks planned for one binade at a time) were checked against the CPU loop's bits at every size.",
+        "Device: {} ({}). Medians of {} CUDA-event timings after {} warm-up runs, nothing copied to or from the host inside a timing. Terms are uniform doubles in [0, 1) made on the device by a counter-based hash; each size is rotated over up to {} disjoint windows of a pool of at least {} doubles ({} MB, over 4x the 60 MB L2 from 1e5 terms up; the smallest sizes stay in L2). {peer_note} The CPU loop is one thread of this host, median of {} runs. The one-pass engine and both walks of the seed's pipeline (the chunk walk, and the group walk that steps over 256 chunks planned for one binade at a time) were checked against the CPU loop's bits at every size.",
         gpu.name,
         gpu.arch,
         set.reps,
@@ -373,6 +523,7 @@ fn time_plot(rows: &[Row]) -> Plot {
         title: "Time of one sum vs number of terms (median, ms)".into(),
         kind: PlotKind::Lines {
             series: vec![
+                ("exact, one pass".into(), series(rows, |r| r.onepass)),
                 ("exact, group walk".into(), series(rows, |r| r.pipeline[1])),
                 (
                     "exact, chunk walk (seed)".into(),
@@ -380,6 +531,10 @@ fn time_plot(rows: &[Row]) -> Plot {
                 ),
                 ("plain tree sum".into(), series(rows, |r| r.tree)),
                 ("cupy.sum".into(), series(rows, |r| r.cupy)),
+                (
+                    "CCCL deterministic reduce".into(),
+                    series(rows, |r| r.cccl[0]),
+                ),
                 (
                     "one GPU lane, in order".into(),
                     series(rows, |r| r.one_lane),
@@ -416,10 +571,15 @@ fn ratio_table(rows: &[Row]) -> Table {
         "Median ms per sum, and ratios to cupy.sum",
         &[
             "terms",
+            "exact, one pass",
             "exact, group walk",
             "exact, chunk walk",
             "plain tree sum",
             "cupy.sum",
+            "CCCL deterministic",
+            "CCCL default",
+            "one pass / cupy",
+            "one pass / CCCL det.",
             "group walk / cupy",
             "chunk walk / cupy",
             "tree / cupy",
@@ -431,10 +591,15 @@ fn ratio_table(rows: &[Row]) -> Table {
     for r in rows {
         t.row(vec![
             thousands(r.n as u64),
+            ms(r.onepass),
             ms(r.pipeline[1]),
             ms(r.pipeline[0]),
             ms(r.tree),
             ms(r.cupy),
+            ms(r.cccl[0]),
+            ms(r.cccl[1]),
+            ratio(r.onepass, r.cupy),
+            ratio(r.onepass, r.cccl[0]),
             ratio(r.pipeline[1], r.cupy),
             ratio(r.pipeline[0], r.cupy),
             ratio(r.tree, r.cupy),

@@ -16,6 +16,7 @@ pub mod float_vif_timing;
 pub mod gpu_parity;
 pub mod gpu_tests;
 pub mod gpu_timing;
+pub mod gpu_timing_onepass;
 pub mod mutations;
 pub mod mutations_extra;
 pub mod one_term_rule;

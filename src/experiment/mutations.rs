@@ -66,8 +66,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut rows = rust_rows(ctx, &b);
     rows.extend(super::mutations_extra::header_rows(ctx, &b));
     let device = super::mutations_extra::device_rows(ctx, &b);
+    let onepass = super::mutations_extra::onepass_rows(ctx, &b);
     let plan_rows = plan_mutants(ctx, &b)?;
-    Ok(build_report(ctx, &b, &rows, &device, &plan_rows))
+    let mut out = build_report(ctx, &b, &rows, &device, &plan_rows);
+    let (table, note, failures) = onepass;
+    out.report.text(note);
+    out.report.table(table);
+    out.failures += failures;
+    Ok(out)
 }
 
 /// Result of one plan mutant over every input kind and size.

@@ -4,10 +4,11 @@
 use super::mutations::MatrixRow;
 use super::Context;
 use crate::format::{same_result, F64};
-use crate::gpu::{Gpu, GpuOrderedSum};
-use crate::report::thousands;
+use crate::gpu::{Gpu, GpuOrderedSum, OnePassMutant, OnePassSum};
+use crate::layout::OP_TILE;
+use crate::report::{thousands, Table};
 use crate::verify::device_header::HeaderAlgebra;
-use crate::verify::inputs::InputKind;
+use crate::verify::inputs::{plan_behind_crossing, InputKind};
 use crate::verify::kill::{run_wide, Budget, Check};
 use crate::verify::mutant::Mutant;
 use crate::walk::{chunk_sums, loop_sum};
@@ -141,4 +142,107 @@ fn device_check(gpu: &Gpu, m: Mutant, b: &Budget) -> anyhow::Result<(u64, Option
 /// The pointer to the generic mutation testing, which is its own experiment.
 pub fn cargo_mutants_section() -> String {
     "### Generic mutation testing\n\n`cargo-mutants` on the algebra modules is its own experiment (it rebuilds the crate once per mutant): its score and every missed mutant are in [reports/cargo-mutants](../cargo-mutants/README.md) (`just run-experiment cargo-mutants`).".into()
+}
+
+/// The one-pass engine's own mutants on the device: the rows, a note, and failures (the
+/// correct build wrong anywhere, a mutant that gives the loop's bits everywhere, a device
+/// error). Empty rows and a note where no device is present.
+pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
+    let mut t = Table::new(
+        "onepass-mutants",
+        "The one-pass engine's own shortcuts, each broken on purpose (device)",
+        &["mutant", "sums checked", "result", "first wrong sum"],
+    );
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                format!("One-pass mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                0,
+            )
+        }
+    };
+    let bar = ctx.progress(OnePassMutant::ALL.len() as u64, "one-pass mutants");
+    let mut failures = 0;
+    for m in OnePassMutant::ALL {
+        let (result, first) = match onepass_check(&gpu, m, b) {
+            Ok((sums, wrong)) => {
+                let killed = wrong.is_some();
+                failures += u64::from(killed == (m == OnePassMutant::None));
+                let text = match (m, killed) {
+                    (OnePassMutant::None, false) => "exact everywhere".to_string(),
+                    (OnePassMutant::None, true) => "WRONG (the correct build)".to_string(),
+                    (_, true) => "killed by a wrong result".to_string(),
+                    (_, false) => "SURVIVED".to_string(),
+                };
+                (
+                    vec![m.name().to_string(), thousands(sums), text],
+                    wrong.unwrap_or_else(|| "-".into()),
+                )
+            }
+            Err(e) => {
+                failures += 1;
+                let msg = format!("{e:#}");
+                (
+                    vec![
+                        m.name().to_string(),
+                        "0".into(),
+                        format!("error: {}", msg.lines().next().unwrap_or("")),
+                    ],
+                    "-".into(),
+                )
+            }
+        };
+        let mut cells = result;
+        cells.push(first);
+        t.row(cells);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let note = format!(
+        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on `inputs::plan_behind_crossing` (300 sums of three tiles, the second planned one binade below its exact start, in one launch), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
+        gpu.name, gpu.arch, b.sizes
+    );
+    (t, note, failures)
+}
+
+/// One mutant's sums: (sums checked, a description of the first wrong one).
+fn onepass_check(gpu: &Gpu, m: OnePassMutant, b: &Budget) -> anyhow::Result<(u64, Option<String>)> {
+    let op = OnePassSum::with_mutant(gpu, m)?;
+    let mut count = 0u64;
+    let mut cases: Vec<(String, Vec<f64>, Vec<std::ops::Range<usize>>)> = Vec::new();
+    let one = plan_behind_crossing(OP_TILE, 3);
+    let segments = (0..300)
+        .map(|k| k * one.len()..(k + 1) * one.len())
+        .collect();
+    cases.push(("plan behind a crossing".into(), one.repeat(300), segments));
+    for kind in InputKind::ALL {
+        let mut all = Vec::new();
+        let mut segments = Vec::new();
+        for &n in &b.sizes {
+            let start = all.len();
+            all.extend(kind.generate::<F64>(n, b.seed ^ n as u64));
+            segments.push(start..all.len());
+        }
+        cases.push((kind.name().into(), all, segments));
+    }
+    for (name, all, segments) in &cases {
+        let got = op.sums_of(all, segments)?;
+        for (k, r) in segments.iter().enumerate() {
+            let want = loop_sum::<F64>(&all[r.clone()]).to_bits();
+            if !same_result::<F64>(got[k].total.to_bits(), want) {
+                return Ok((
+                    count + 1,
+                    Some(format!(
+                        "{name}, {} terms (sum {})",
+                        thousands(r.len() as u64),
+                        count + 1
+                    )),
+                ));
+            }
+            count += 1;
+        }
+    }
+    Ok((count, None))
 }

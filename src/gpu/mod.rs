@@ -38,7 +38,10 @@ pub struct KernelCompileError {
     pub log: String,
 }
 
-pub use ordered_sum::{GpuOrderedSum, GpuSum, Stages, SumJob, WalkKind};
+pub use ordered_sum::{
+    GpuOrderedSum, GpuSum, OnePassJob, OnePassMutant, OnePassSum, OnePassTotal, Stages, SumJob,
+    WalkKind,
+};
 
 /// An open device: its context, one stream all work goes on, and what it is.
 ///

@@ -191,3 +191,23 @@ impl FromStr for InputKind {
 /// The sizes every pipeline experiment covers: edges of the chunk layout, sizes not divisible
 /// by 4, and one 3840x2160 plane.
 pub const STANDARD_SIZES: [usize; 11] = [0, 1, 2, 3, 7, 1023, 1024, 1025, 4099, 100_003, 8_294_400];
+
+/// Terms whose loop sum reaches 2 inside the first `tile` terms while their tree sum stays
+/// about 936 ulps below 2, so a tile-wise plan from tree sums puts the second tile in
+/// `[1, 2)` although its exact start is 2: the case where a plan is wrong at a tile boundary.
+///
+/// The first term is `2 - 3000 * 2^-52`; every other term is `x = 2^-53 (1 + 2^-7)`, above
+/// half an ulp of a sum in `[1, 2)` (the loop adds `2^-52`, so it reaches exactly 2 after
+/// 3000 of them) and below half an ulp of a sum in `[2, 4)` (the loop then adds nothing). The
+/// tree sum of the first tile is close to `a + (tile - 1) x`, about `2 - 936 * 2^-52`.
+/// `tiles` tiles long. Needs `tile > 3001`.
+pub fn plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
+    debug_assert!(tile > 3001, "the crossing must fall inside the first tile");
+    let ulp = f64::EPSILON; // 2^-52, the ulp of [1, 2)
+    let x = 0.5 * ulp * (1.0 + 1.0 / 128.0);
+    let mut v = vec![x; tile * tiles];
+    if let Some(first) = v.first_mut() {
+        *first = 2.0 - 3000.0 * ulp;
+    }
+    v
+}

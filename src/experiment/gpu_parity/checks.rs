@@ -6,9 +6,10 @@ use std::ops::Range;
 use anyhow::Result;
 use rayon::prelude::*;
 
+use super::onepass::{self, OnePassCheck};
 use super::Settings;
 use crate::format::{same_result, F64};
-use crate::gpu::{GpuOrderedSum, GpuSum, Stages, WalkKind};
+use crate::gpu::{GpuOrderedSum, GpuSum, OnePassSum, Stages, WalkKind};
 use crate::plan::{tree_prefix, PlanKind};
 use crate::verify::inputs::InputKind;
 use crate::verify::mutant::Mutant;
@@ -157,6 +158,8 @@ pub(super) fn segments_of(sizes: &[usize]) -> Vec<Range<usize>> {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn standard_sizes(
     sum: &GpuOrderedSum,
+    op: &OnePassSum,
+    op_checks: &mut Vec<OnePassCheck>,
     seed: u64,
     kind: InputKind,
     set: &Settings,
@@ -174,6 +177,14 @@ pub(super) fn standard_sizes(
     let all: Vec<f64> = pieces.concat();
     let segments = segments_of(&set.sizes);
     let dev = sum.upload(&all)?;
+    onepass::check(
+        op,
+        kind.name(),
+        dev.slice(0..all.len()),
+        &segments,
+        &wants,
+        op_checks,
+    )?;
     let mut job = sum.job(dev.slice(0..all.len()), &segments)?;
     for walk in WalkKind::ALL {
         let sum = sum.clone().with_walk(walk);
@@ -216,6 +227,8 @@ pub(super) fn standard_sizes(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn stream(
     sum: &GpuOrderedSum,
+    op: &OnePassSum,
+    op_checks: &mut Vec<OnePassCheck>,
     seed: u64,
     kind: InputKind,
     n: usize,
@@ -228,7 +241,10 @@ pub(super) fn stream(
     let want = loop_sum::<F64>(&terms);
     let dev = sum.upload(&terms)?;
     drop(terms);
-    let mut job = sum.job(dev.slice(0..n), std::slice::from_ref(&(0..n)))?;
+    let range = 0..n;
+    let whole = std::slice::from_ref(&range);
+    onepass::check(op, kind.name(), dev.slice(0..n), whole, &[want], op_checks)?;
+    let mut job = sum.job(dev.slice(0..n), whole)?;
     for walk in WalkKind::ALL {
         let sum = sum.clone().with_walk(walk);
         for plan in plans {

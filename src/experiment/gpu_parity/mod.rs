@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
-use crate::gpu::{Gpu, GpuOrderedSum};
+use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum};
 use crate::plan::PlanKind;
 use crate::report::{thousands, Report};
 use crate::verify::inputs::{InputKind, STANDARD_SIZES};
@@ -14,6 +14,7 @@ use crate::verify::mutant::Mutant;
 use crate::walk::chunk_sums;
 
 pub mod checks;
+pub mod onepass;
 pub mod tables;
 
 use checks::*;
@@ -68,6 +69,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
     let sum = GpuOrderedSum::with_mutant(&gpu, set.mutant)?;
+    let op = OnePassSum::new(&gpu)?;
+    let mut op_checks = Vec::new();
     let mut checks = Vec::new();
     let mut baselines = Vec::new();
     let mut stage_checks = Vec::new();
@@ -78,6 +81,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         let stale = chunk_sums::<F64>(&next.generate::<F64>(max, ctx.seed ^ 0x57a1e));
         standard_sizes(
             &sum,
+            &op,
+            &mut op_checks,
             ctx.seed,
             kind,
             &set,
@@ -89,6 +94,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         for &n in &set.streams {
             stream(
                 &sum,
+                &op,
+                &mut op_checks,
                 ctx.seed,
                 kind,
                 n,
@@ -101,9 +108,43 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    boundary_cases(&op, &mut op_checks)?;
     let mut out = outcome(ctx, &gpu, &set, &checks, &baselines, &stage_checks);
+    let op_bad = op_checks.iter().filter(|c| !c.ok()).count() as u64;
+    out.failures += op_bad;
+    let mut labels: Vec<&str> = set.kinds.iter().map(|k| k.name()).collect();
+    labels.push(BOUNDARY);
+    out.report.text(format!(
+        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The row `{BOUNDARY}` is `inputs::plan_behind_crossing` (300 sums of three tiles whose second tile is planned one binade below its exact start).",
+        op_checks.len(),
+        onepass::LAUNCHES,
+        op_checks.len() as u64 - op_bad,
+    ));
+    out.report.table(onepass::table(&labels, &op_checks));
     sanitizers(ctx, &mut out)?;
     Ok(out)
+}
+
+/// The label of the hand-made boundary cases in the one-pass table.
+const BOUNDARY: &str = "plan behind a crossing";
+
+/// `inputs::plan_behind_crossing` x 300 in one launch (tiles planned one binade low).
+fn boundary_cases(op: &OnePassSum, out: &mut Vec<onepass::OnePassCheck>) -> Result<()> {
+    let one = crate::verify::inputs::plan_behind_crossing(crate::layout::OP_TILE, 3);
+    let want = crate::walk::loop_sum::<F64>(&one);
+    let all = one.repeat(300);
+    let segments: Vec<_> = (0..300)
+        .map(|k| k * one.len()..(k + 1) * one.len())
+        .collect();
+    let dev = op.gpu().stream().clone_htod(&all)?;
+    onepass::check(
+        op,
+        BOUNDARY,
+        dev.slice(0..all.len()),
+        &segments,
+        &vec![want; 300],
+        out,
+    )
 }
 
 /// Runs the sanitizers named by `sanitize` on the experiment `sanitize_experiment` (small

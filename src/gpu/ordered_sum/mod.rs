@@ -9,9 +9,11 @@
 pub mod baselines;
 pub mod bench;
 pub mod job;
+pub mod onepass;
 pub mod pipeline;
 
 pub use job::SumJob;
+pub use onepass::{OnePassJob, OnePassMutant, OnePassSum, OnePassTotal};
 
 use anyhow::Result;
 use cudarc::driver::CudaFunction;

@@ -1,0 +1,558 @@
+/* ordered_sum_onepass.cu: the CPU loop's double sum, bit for bit, in one pass over the terms.
+ * Compiled by NVRTC with kernels/binade.cuh prepended and --fmad=false; the tile layout comes
+ * from src/layout_values.rs as -D defines (crate::layout::defines).
+ *
+ * A tile is BINADE_OP_TILE consecutive terms of one segment, one block of BINADE_OP_THREADS
+ * threads, each holding BINADE_OP_PER_THREAD terms in registers. Tiles take their index from
+ * a ticket counter in the order they start, so every tile a tile waits for has started
+ * (forward progress without assumptions about the scheduler). A tile:
+ *   1. loads its terms once (warp-striped, coalesced) and forms their tree sum;
+ *   2. publishes that sum, and finds the sum of all earlier tiles' tree sums by look-back
+ *      (an approximate prefix: its binade is the tile's plan; the plan may differ from run to
+ *      run, the result's bits never do);
+ *   3. forms its unit for the planned binade while the terms are on chip: where no term is a
+ *      tie, both increments equal sum(rint(x * 2^(52-e))) computed in f64 (exact, see
+ *      fast_unit); otherwise the pair composition of binade.cuh in term order; publishes it;
+ *   4. finds the exact sum before it by look-back over its predecessors' units, composed while
+ *      they were planned for its binade, down to the nearest predecessor whose exact sum is
+ *      published; applies its unit and publishes its exact sum. Where a unit does not apply
+ *      the tile finishes from the exact sum before it: lanes compose their units for the
+ *      sum's binade, the first lane whose end leaves the binade adds its terms natively, and
+ *      the rest go on in the new binade (crossings cost one lane, not one tile).
+ * Every path ends in a checked apply (binade_apply_f64) or in native adds, so no plan, race
+ * or look-back outcome can change the bits.
+ *
+ * BINADE_OP_MUTANT selects one deliberate defect of this engine's own shortcuts (0: none);
+ * the codes are OnePassMutant's in src/gpu/ordered_sum/onepass.rs.
+ */
+
+#if !defined(BINADE_OP_THREADS) || !defined(BINADE_OP_PER_THREAD) || !defined(BINADE_OP_TILE)
+#error "compile with the layout defines of crate::layout::defines (BINADE_OP_THREADS, BINADE_OP_PER_THREAD, BINADE_OP_TILE)"
+#endif
+#if BINADE_OP_TILE != BINADE_OP_THREADS * BINADE_OP_PER_THREAD || BINADE_OP_THREADS % 32 != 0 || BINADE_OP_THREADS > 1024
+#error "inconsistent one-pass layout"
+#endif
+#ifndef BINADE_OP_MUTANT
+#define BINADE_OP_MUTANT 0
+#endif
+#define OP_M_TIE_IGNORED 1
+#define OP_M_LOOKBACK_TRUSTS_UNFINISHED 2
+#define OP_M_BOUND_IGNORED 3
+#define OP_M_BINADES_MIXED 4
+#define OP_M_NEGATIVE_ACCEPTED 5
+/* Timing builds only (crate::gpu::ordered_sum::onepass::Phases): BINADE_OP_UNTIL 1 stops
+ * each tile after its approximate prefix, 2 after publishing its unit; the totals are then
+ * not sums. 3 (the default) is the engine. */
+#ifndef BINADE_OP_UNTIL
+#define BINADE_OP_UNTIL 3
+#endif
+
+typedef unsigned long long u64;
+#define OP_WARPS (BINADE_OP_THREADS / 32)
+#define OP_PER BINADE_OP_PER_THREAD
+/* Staging in shared memory, one pad slot per OP_PER terms: thread i's terms i*OP_PER.. sit
+ * at stride OP_PER + 1 doubles, so a warp's blocked reads spread over the banks. */
+#define OP_STAGE_INDEX(p) ((p) + (p) / OP_PER)
+#define OP_STAGE_SIZE (BINADE_OP_TILE + BINADE_OP_TILE / OP_PER)
+
+/* Tile states, monotone; the status word is (epoch << 3) | state, so a word of an earlier
+ * launch reads as "nothing published". */
+#define OP_AGG 1u    /* tree sum published */
+#define OP_APPROX 2u /* approximate inclusive prefix published */
+#define OP_UNIT 3u   /* planned binade and unit published */
+#define OP_EXACT 4u  /* exact inclusive sum published */
+
+/* The per-tile records one launch publishes (arrays of ntiles entries, units 2 per tile). */
+struct op_records {
+    unsigned int *status;
+    double *agg;
+    double *approx;
+    unsigned int *binade;
+    u64 *unit;
+    u64 *exact;
+    unsigned int *path;
+};
+
+__device__ static inline unsigned int op_load_acquire(const unsigned int *p) {
+    unsigned int v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ static inline void op_store_release(unsigned int *p, unsigned int v) {
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+/* The state of tile p in this launch (0 where it has published nothing yet). */
+__device__ static inline unsigned int op_state(const op_records &r, u64 p, unsigned int epoch) {
+    unsigned int w = op_load_acquire(r.status + p);
+    return (w >> 3) == epoch ? (w & 7u) : 0u;
+}
+__device__ static inline void op_publish(op_records &r, u64 t, unsigned int epoch, unsigned int state) {
+    op_store_release(r.status + t, (epoch << 3) | state);
+}
+
+/* The segment holding global tile t: the last k with tile_base[k] <= t. */
+__device__ static inline unsigned int op_segment_of(const u64 *tile_base, unsigned int nseg, u64 t) {
+    unsigned int lo = 0, hi = nseg;
+    while (hi - lo > 1) {
+        unsigned int mid = (lo + hi) / 2;
+        if (tile_base[mid] <= t) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+/* Warp-striped position of this thread's j-th register term inside the tile: warp w covers
+ * terms w*32*OP_PER .. (w+1)*32*OP_PER, one coalesced row of 32 per j. */
+__device__ static inline unsigned int op_striped(unsigned int j) {
+    return (threadIdx.x >> 5) * (32u * OP_PER) + j * 32u + (threadIdx.x & 31u);
+}
+
+__device__ static inline binade_unit op_shfl_down(binade_unit u, unsigned int step) {
+    return binade_unit_make(__shfl_down_sync(0xffffffffu, u.even, step), __shfl_down_sync(0xffffffffu, u.odd, step));
+}
+__device__ static inline binade_unit op_shfl_up(binade_unit u, unsigned int step) {
+    return binade_unit_make(__shfl_up_sync(0xffffffffu, u.even, step), __shfl_up_sync(0xffffffffu, u.odd, step));
+}
+
+/* Block-wide sum of doubles (any order: it only feeds the plan); valid on thread 0. */
+__device__ static inline double op_block_add(double v, double *scratch) {
+    for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(0xffffffffu, v, s));
+    if ((threadIdx.x & 31u) == 0) scratch[threadIdx.x >> 5] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < OP_WARPS ? scratch[threadIdx.x] : 0.0;
+        for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(0xffffffffu, v, s));
+    }
+    __syncthreads();
+    return v;
+}
+
+/* Ordered inclusive scan of units over the block's threads (thread i's result composes
+ * threads 0..i in order); *excl gets threads 0..i-1. Every thread calls it. */
+__device__ static inline binade_unit op_block_scan(binade_unit v, binade_unit *excl, binade_unit *scratch) {
+    unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (unsigned int s = 1; s < 32; s *= 2) {
+        binade_unit o = op_shfl_up(v, s);
+        if (lane >= s) v = binade_compose(o, v);
+    }
+    if (lane == 31u) scratch[warp] = v;
+    __syncthreads();
+    binade_unit before = binade_unit_zero(); /* the earlier warps, in order */
+    for (unsigned int w = 0; w < warp; w++) before = binade_compose(before, scratch[w]);
+    binade_unit prev = op_shfl_up(v, 1);
+    *excl = binade_compose(before, lane == 0 ? binade_unit_zero() : prev);
+    __syncthreads();
+    return binade_compose(before, v);
+}
+
+/* Ordered composition of the block's threads' units (thread 0 first); valid on thread 0. */
+__device__ static inline binade_unit op_block_compose(binade_unit v, binade_unit *scratch) {
+    unsigned int lane = threadIdx.x & 31u;
+    for (unsigned int s = 1; s < 32; s *= 2) {
+        binade_unit o = op_shfl_down(v, s);
+        if ((lane & (2 * s - 1)) == 0) v = binade_compose(v, o);
+    }
+    if (lane == 0) scratch[threadIdx.x >> 5] = v;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (unsigned int w = 1; w < OP_WARPS; w++) v = binade_compose(v, scratch[w]);
+    __syncthreads();
+    return v;
+}
+
+/* The fast unit of a thread's terms for binade b (52 <= b, so 2^(52-e) = 2^(1075-b) is a
+ * normal double). For x >= 0, y = x * 2^(52-e) is exact (a power-of-two scaling; where it
+ * would round, y < 2^-1022 and both y and its rounding are far below one half), and x / u
+ * rounded to nearest even is rint(y). Where y - rint(y) is not +-1/2 (no tie) the increment
+ * does not depend on the start's parity, so the unit is (rint(y), rint(y)); y - rint(y) is
+ * exact for y < 2^53. Integers below 2^53 add exactly in f64, and a sum of non-negative
+ * values that reaches 2^53 stays at or above it (rounding is monotone), so a final sum below
+ * 2^53 is exact: the caller checks that bound. NaN and +inf terms make the sum NaN or +inf
+ * and fail it; negative terms set *bad. */
+__device__ static inline double op_fast_increment(const double *x, unsigned int b, int *tie, int *bad) {
+    const double scale = __longlong_as_double((long long)((u64)(2098u - b) << 52));
+    double s = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PER; j++) {
+        double y = __dmul_rn(x[j], scale);
+        double r = rint(y);
+        double d = __dsub_rn(y, r);
+#if BINADE_OP_MUTANT != OP_M_TIE_IGNORED
+        *tie |= (d == 0.5) | (d == -0.5);
+#endif
+#if BINADE_OP_MUTANT != OP_M_NEGATIVE_ACCEPTED
+        *bad |= x[j] < 0.0;
+#endif
+        s = __dadd_rn(s, r);
+    }
+    return s;
+}
+
+/* Thread i's unit for binade b over its staged terms i*OP_PER .. i*OP_PER + OP_PER - 1 that
+ * lie below `count` (tile order): the pair composition of binade.cuh. */
+__device__ static inline binade_unit op_thread_unit(const double *stage, unsigned int b, unsigned int count) {
+    binade_unit u = binade_unit_zero();
+    unsigned int p0 = threadIdx.x * OP_PER;
+#pragma unroll 4
+    for (unsigned int j = 0; j < OP_PER; j++) {
+        unsigned int p = p0 + j;
+        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(stage[OP_STAGE_INDEX(p)])));
+    }
+    return u;
+}
+
+/* Adds thread i's staged terms to s natively, in order. */
+__device__ static inline u64 op_thread_add(const double *stage, unsigned int i, unsigned int count, u64 s) {
+    double acc = __longlong_as_double((long long)s);
+    unsigned int p0 = i * OP_PER;
+    for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, stage[OP_STAGE_INDEX(p0 + j)]);
+    return (u64)__double_as_longlong(acc);
+}
+
+/* The approximate prefix (sum of the earlier tiles' tree sums of this segment), by warp 0:
+ * lane l inspects tile t-1-l-32*round; the nearest tile with a published inclusive value
+ * (approximate or exact) ends the look-back, the tiles after it contribute their tree sums.
+ * Only a plan: its bits may vary between runs. Valid on lane 0. */
+__device__ static inline double op_lookback_approx(op_records &r, u64 t, u64 seg_first, unsigned int epoch) {
+    unsigned int lane = threadIdx.x & 31u;
+    double acc = 0.0;
+    long long hi = (long long)t - 1;
+    while (true) {
+        long long p = hi - (long long)lane;
+        int inside = p >= (long long)seg_first;
+        unsigned int st = inside ? op_state(r, (u64)p, epoch) : OP_EXACT;
+        unsigned int ends = __ballot_sync(0xffffffffu, st >= OP_APPROX);
+        unsigned int stop = ends ? (unsigned int)__ffs(ends) - 1u : 32u;
+        unsigned int waiting = __ballot_sync(0xffffffffu, st == 0u) & (stop == 32u ? 0xffffffffu : ((1u << stop) - 1u));
+        if (waiting) {
+            __nanosleep(20);
+            continue; /* a nearer tile has not published its tree sum yet */
+        }
+        double v = 0.0;
+        if (lane < stop) v = __ldcg(r.agg + p);
+        else if (lane == stop && inside)
+            v = st == OP_EXACT ? __longlong_as_double((long long)__ldcg(r.exact + p)) : __ldcg(r.approx + p);
+        for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(0xffffffffu, v, s));
+        acc = __dadd_rn(acc, v);
+        if (stop < 32u) return acc;
+        hi -= 32;
+    }
+}
+
+/* The exact sum before tile t (bits), by warp 0: lane l inspects tile t-1-l-32*round. A tile
+ * that has published its unit for binade b is composable; the nearest tile that is not ends
+ * the look-back: once its exact sum is published, the composition of the units after it is
+ * applied to that sum. Where that apply fails (the sum left the binade between them, or it was
+ * never in it), the tile waits for its predecessor's exact sum instead. Valid on lane 0. */
+__device__ static inline u64 op_lookback_exact(op_records &r, u64 t, u64 seg_first, unsigned int epoch, unsigned int b) {
+    unsigned int lane = threadIdx.x & 31u;
+    binade_unit acc = binade_unit_zero(); /* units of the tiles already passed, in order */
+    long long hi = (long long)t - 1;
+    while (true) {
+        long long p = hi - (long long)lane;
+        int inside = p >= (long long)seg_first;
+        unsigned int st = inside ? op_state(r, (u64)p, epoch) : 0u;
+        int composable = 0;
+        binade_unit u = binade_unit_zero();
+        if (st == OP_UNIT && b != 0u) {
+            unsigned int pb = __ldcg(r.binade + p);
+#if BINADE_OP_MUTANT == OP_M_BINADES_MIXED
+            composable = pb != 0u;
+#else
+            composable = pb == b;
+#endif
+            if (composable) u = binade_unit_make(__ldcg(r.unit + 2 * p), __ldcg(r.unit + 2 * p + 1));
+        }
+        unsigned int blockers = __ballot_sync(0xffffffffu, !composable);
+        unsigned int stop = blockers ? (unsigned int)__ffs(blockers) - 1u : 32u;
+        unsigned int stop_state = __shfl_sync(0xffffffffu, st, stop & 31u);
+#if BINADE_OP_MUTANT == OP_M_LOOKBACK_TRUSTS_UNFINISHED
+        stop_state = OP_EXACT; /* reads the exact sum whether or not it is published */
+#endif
+        if (stop < 32u && stop_state != OP_EXACT) {
+            __nanosleep(20);
+            continue; /* the nearest tile that cannot be composed has not finished */
+        }
+        /* Compose lanes stop-1 .. 0 in that order (older tiles sit in higher lanes). */
+        if (lane >= stop) u = binade_unit_zero();
+        for (unsigned int s = 1; s < 32; s *= 2) {
+            binade_unit o = op_shfl_down(u, s);
+            if ((lane & (2 * s - 1)) == 0) u = binade_compose(o, u);
+        }
+        acc = binade_compose(u, acc);
+        if (stop == 32u) {
+            hi -= 32;
+            continue;
+        }
+        u64 start = __shfl_sync(0xffffffffu, lane == stop ? __ldcg(r.exact + p) : 0ull, stop);
+        u64 out = 0ull;
+        int ok = __shfl_sync(0xffffffffu, binade_apply_f64(acc, b, start, &out), 0);
+        if (ok) return out; /* acc and out are whole on lane 0 */
+        /* The composition does not apply: wait for the predecessor's own exact sum. */
+        if (lane == 0) {
+#if BINADE_OP_MUTANT != OP_M_LOOKBACK_TRUSTS_UNFINISHED
+            while (op_state(r, t - 1, epoch) != OP_EXACT) __nanosleep(20);
+#endif
+            out = __ldcg(r.exact + (t - 1));
+        }
+        return out;
+    }
+}
+
+/* Finishes the tile from the exact sum s before it, the terms staged (blocked order): each
+ * round, the lanes not yet done compose their units for the binade of s, the first lane whose
+ * composed end does not apply adds its terms natively, and the next round starts after it.
+ * A start that is not a positive normal (zero, subnormal, negative) is left by one lane's
+ * native adds; an infinite or NaN start takes the rest of the tile natively. Every thread
+ * calls it; returns the tile's exact end on thread 0. *lanes_native counts lanes added
+ * natively. */
+__device__ static inline u64 op_finish(const double *stage, unsigned int count, u64 s, binade_unit *scratch,
+                                       u64 *sh_s, unsigned int *sh_from, unsigned int *sh_fail, unsigned int *lanes_native) {
+    const unsigned int used = (count + OP_PER - 1) / OP_PER; /* threads with terms */
+    if (threadIdx.x == 0) {
+        *sh_s = s;
+        *sh_from = 0;
+    }
+    __syncthreads();
+    unsigned int native = 0;
+    while (true) {
+        u64 cur = *sh_s;
+        unsigned int from = *sh_from;
+        __syncthreads();
+        if (from >= used) break;
+        unsigned int b = binade_of_f64(cur);
+        if (b == 0u) {
+            u64 mag = cur & 0x7fffffffffffffffull;
+            int tiny = (cur >> 63) == 0ull && mag < 0x0010000000000000ull; /* +-0 or positive subnormal */
+            if ((cur >> 63) && mag == 0ull) tiny = 1;
+            if (threadIdx.x == 0) {
+                unsigned int last = tiny ? from + 1u : used;
+                for (unsigned int i = from; i < last; i++) cur = op_thread_add(stage, i, count, cur);
+                native += last - from;
+                *sh_s = cur;
+                *sh_from = last;
+            }
+            __syncthreads();
+            continue;
+        }
+        binade_unit u = threadIdx.x >= from ? op_thread_unit(stage, b, count) : binade_unit_zero();
+        binade_unit excl;
+        binade_unit incl = op_block_scan(u, &excl, scratch);
+        if (threadIdx.x == 0) *sh_fail = 0xffffffffu;
+        __syncthreads();
+        u64 out = 0ull;
+        int ok = threadIdx.x < from || threadIdx.x >= used || binade_apply_f64(incl, b, cur, &out);
+        if (!ok) atomicMin(sh_fail, threadIdx.x);
+        __syncthreads();
+        unsigned int fail = *sh_fail;
+        if (fail == 0xffffffffu) {
+            if (threadIdx.x == used - 1u) *sh_s = out;
+            if (threadIdx.x == 0) *sh_from = used;
+        } else if (threadIdx.x == fail) {
+            u64 at = cur;
+            if (fail > from) binade_apply_f64(excl, b, cur, &at); /* applies: lane fail-1 did */
+            *sh_s = op_thread_add(stage, fail, count, at);
+            *sh_from = fail + 1u;
+            native += 1;
+        }
+        __syncthreads();
+    }
+    if (native) atomicAdd(lanes_native, native);
+    __syncthreads();
+    return *sh_s;
+}
+
+/* Stages the tile's register terms into shared memory in tile order (padded). */
+__device__ static inline void op_stage(double *stage, const double *x) {
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PER; j++) {
+        unsigned int p = op_striped(j);
+        stage[OP_STAGE_INDEX(p)] = x[j];
+    }
+    __syncthreads();
+}
+
+/* Path codes of a tile (records.path): bit 0 the tile had a tie (pair composition), bit 1
+ * its unit did not apply (finished lane by lane), bits 8.. lanes added natively. */
+#define OP_PATH_PAIR 1u
+#define OP_PATH_FINISH 2u
+
+/* The one-pass ordered sums. Segment k holds seg_len[k] terms from seg_start[k]; its tiles
+ * are tile_base[k] .. tile_base[k+1]. Launch ntiles = tile_base[nseg] blocks of
+ * BINADE_OP_THREADS threads; `ticket` counts tiles handed out over every launch on these
+ * records (this launch's first is ticket_base); `epoch` is this launch's, non-zero, below
+ * 2^29. totals[k] is written for segments with at least one term (others keep theirs). */
+extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
+    onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
+                 unsigned int nseg, unsigned int *status, double *agg, double *approx, unsigned int *binades,
+                 u64 *units, u64 *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+                 double *__restrict__ totals) {
+    __shared__ double stage[OP_STAGE_SIZE];
+    __shared__ double dscratch[OP_WARPS];
+    __shared__ binade_unit uscratch[OP_WARPS];
+    __shared__ u64 sh_tile, sh_s;
+    __shared__ unsigned int sh_b, sh_from, sh_fail, sh_native;
+    op_records r = {status, agg, approx, binades, units, exact, paths};
+
+    if (threadIdx.x == 0) {
+        sh_tile = atomicAdd(ticket, 1ull) - ticket_base;
+        sh_native = 0;
+    }
+    __syncthreads();
+    const u64 t = sh_tile;
+    const u64 ntiles = tile_base[nseg];
+    if (t >= ntiles) return;
+    const unsigned int k = op_segment_of(tile_base, nseg, t);
+    const u64 seg_first = tile_base[k];
+    const u64 local = t - seg_first;
+    const u64 left = seg_len[k] - local * BINADE_OP_TILE;
+    const unsigned int count = left < BINADE_OP_TILE ? (unsigned int)left : BINADE_OP_TILE;
+    const double *src = terms + seg_start[k] + local * BINADE_OP_TILE;
+
+    /* 1. The terms, once. */
+    double x[OP_PER];
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PER; j++) {
+        unsigned int p = op_striped(j);
+        x[j] = p < count ? __ldcs(src + p) : 0.0;
+    }
+    double ts = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PER; j++) ts = __dadd_rn(ts, x[j]);
+    ts = op_block_add(ts, dscratch);
+
+    /* 2. The plan: the approximate prefix by look-back. */
+    if (threadIdx.x == 0) {
+        if (local == 0) {
+            r.approx[t] = ts;
+            op_publish(r, t, epoch, OP_APPROX);
+        } else {
+            r.agg[t] = ts;
+            op_publish(r, t, epoch, OP_AGG);
+        }
+    }
+    unsigned int path = 0;
+    u64 s_end = 0ull;
+    if (local == 0) {
+        /* The segment's first tile starts from +0, which is in no binade: finish directly. */
+        op_stage(stage, x);
+        s_end = op_finish(stage, count, 0ull, uscratch, &sh_s, &sh_from, &sh_fail, &sh_native);
+        path = OP_PATH_FINISH;
+    } else {
+        if (threadIdx.x < 32) {
+            double prefix = op_lookback_approx(r, t, seg_first, epoch);
+            if (threadIdx.x == 0) {
+                r.approx[t] = __dadd_rn(prefix, ts);
+                op_publish(r, t, epoch, OP_APPROX);
+                sh_b = binade_of_f64((u64)__double_as_longlong(prefix));
+            }
+        }
+        __syncthreads();
+        const unsigned int b = sh_b;
+#if BINADE_OP_UNTIL == 1
+        if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = r.approx[t];
+        return;
+#endif
+
+        /* 3. The unit for the planned binade, terms still on chip. */
+        binade_unit unit = binade_unit_invalid();
+        int staged = 0;
+        if (b != 0u) {
+            int tie = 0, bad = 0;
+            double inc = 0.0;
+            if (b >= 52u) inc = op_fast_increment(x, b, &tie, &bad);
+            else tie = 1; /* binades below 2^-971: the scale is not a normal double */
+            inc = op_block_add(inc, dscratch);
+            int any_bad = __syncthreads_or(bad);
+            int any_tie = __syncthreads_or(tie);
+            if (!any_bad && !any_tie) {
+#if BINADE_OP_MUTANT == OP_M_BOUND_IGNORED
+                u64 v = (u64)inc;
+#else
+                u64 v = inc < 0x1p53 ? (u64)inc : BINADE_SATURATED;
+#endif
+                unit = binade_unit_make(v, v);
+            } else if (!any_bad) {
+                op_stage(stage, x);
+                staged = 1;
+                unit = op_block_compose(op_thread_unit(stage, b, count), uscratch);
+                path |= OP_PATH_PAIR;
+            }
+        }
+        if (threadIdx.x == 0) {
+            r.binade[t] = b;
+            r.unit[2 * t] = unit.even;
+            r.unit[2 * t + 1] = unit.odd;
+            op_publish(r, t, epoch, OP_UNIT);
+#if BINADE_OP_UNTIL == 2
+            if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)unit.even);
+#endif
+        }
+#if BINADE_OP_UNTIL == 2
+        return;
+#endif
+
+        /* 4. The exact sum before the tile, then the tile's own. */
+        if (threadIdx.x < 32) {
+            u64 before = op_lookback_exact(r, t, seg_first, epoch, b);
+            if (threadIdx.x == 0) {
+                u64 out = 0ull;
+                int ok = b != 0u && binade_apply_f64(unit, b, before, &out);
+                sh_s = ok ? out : before;
+                sh_from = ok ? 1u : 0u;
+            }
+        }
+        __syncthreads();
+        s_end = sh_s;
+        if (sh_from == 0u) {
+            __syncthreads();
+            if (!staged) op_stage(stage, x);
+            s_end = op_finish(stage, count, s_end, uscratch, &sh_s, &sh_from, &sh_fail, &sh_native);
+            path |= OP_PATH_FINISH;
+        }
+    }
+    if (threadIdx.x == 0) {
+        r.exact[t] = s_end;
+        r.path[t] = path | (sh_native << 8);
+        op_publish(r, t, epoch, OP_EXACT);
+        if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)s_end);
+    }
+}
+
+/* Distributions for the timing experiments, made on the device from a counter hash h(i) (the
+ * splitmix64 finaliser of seed + (i + 1) * golden), u(i) = (h >> 11) * 2^-53 in [0, 1):
+ *   0 uniform: u(i) (the same values as fill_hash in ordered_sum.cu);
+ *   1 log-normal, sigma 3: exp(3 z), z from Box-Muller on two hashes;
+ *   2 SSIMULACRA2-like with ties: 1 - q, q uniform in [0.5, 1) on the grid of half the ulp the
+ *     running sum (about i / 4) has at term i, so about half the terms are exact ties;
+ *   3 geometric growth: (0.5 + u / 2) * 2^(i / 2^20 - 960), the sum crossing a binade about
+ *     every 2^20 terms. */
+__device__ static inline u64 op_hash(u64 seed, u64 i) {
+    u64 z = seed + (i + 1ull) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+extern "C" __global__ void fill_distribution(double *__restrict__ out, u64 n, u64 seed, unsigned int kind) {
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+        u64 h = op_hash(seed, i);
+        double u = (double)(h >> 11) * 0x1p-53;
+        double v;
+        if (kind == 1u) {
+            double u2 = (double)(op_hash(seed ^ 0x5bd1e995ull, i) >> 11) * 0x1p-53;
+            double z = sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * u2);
+            v = exp(3.0 * z);
+        } else if (kind == 2u) {
+            double approx_sum = (double)(i + 4ull) * 0.25;
+            int e = ilogb(approx_sum);
+            double grid = ldexp(1.0, e - 53); /* half an ulp of a sum in [2^e, 2^(e+1)) */
+            double q = 0.5 + u * 0.5;
+            double d = 1.0 - q;
+            v = rint(d / grid) * grid;
+        } else if (kind == 3u) {
+            v = (0.5 + 0.5 * u) * exp2((double)i * 0x1p-20 - 960.0);
+        } else {
+            v = u;
+        }
+        out[i] = v;
+    }
+}

@@ -1,0 +1,316 @@
+//! The one-pass engine's part of `gpu-timing`: its time per distribution and size beside the
+//! plain tree sum, a device copy, `cupy.sum` and CCCL's deterministic reduce (peers on the
+//! uniform data of the same size), its phases (timing builds that stop early), and how its
+//! tiles went (ties, crossings, lanes added natively). Every timed sum is checked against the
+//! CPU loop's bits, and relaunched to show the bits do not vary.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{anyhow, Context as _, Result};
+use cudarc::driver::CudaSlice;
+use serde::Deserialize;
+
+use crate::format::{same_result, F64};
+use crate::gpu::ordered_sum::onepass::{Distribution, OnePassJob, Phases};
+use crate::gpu::timing::{event_times, median};
+use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
+use crate::report::{thousands, Table};
+use crate::walk::loop_sum;
+
+/// Most distinct windows a size is rotated over.
+const MAX_OFFSETS: usize = 256;
+
+/// Timing settings shared with the rest of `gpu-timing`.
+pub struct Timing {
+    /// Untimed runs first.
+    pub warmup: usize,
+    /// Timed runs (the median is reported).
+    pub reps: usize,
+    /// Smallest pool of doubles a size's windows are cut from.
+    pub pool: usize,
+}
+
+/// Everything measured for one distribution at one size (ms medians; NaN: not measured).
+#[derive(Clone, Debug)]
+pub struct DistRow {
+    /// Which distribution.
+    pub dist: Distribution,
+    /// Terms per sum.
+    pub n: usize,
+    /// Windows rotated over.
+    pub windows: usize,
+    /// The engine, and its timing builds in [`Phases::ALL`] order (the last is the engine).
+    pub phases: [f64; 3],
+    /// The plain tree sum of the seed's kernels.
+    pub tree: f64,
+    /// A device-to-device copy of the same `n` doubles.
+    pub copy: f64,
+    /// Tiles of one sum, and how they went (first window).
+    pub tiles: u64,
+    /// Tiles with a tie.
+    pub pair_tiles: u64,
+    /// Tiles finished lane by lane.
+    pub finished_tiles: u64,
+    /// Lanes added natively.
+    pub native_lanes: u64,
+    /// The first window's total equals the CPU loop's bits.
+    pub exact: bool,
+    /// Every relaunch of the first window gave the same bits.
+    pub identical: bool,
+}
+
+/// Uniform terms for one size: the engine's median ms over `jobs` (the caller's windows),
+/// and whether the first window's total equals `want` in bits.
+pub fn time_uniform(
+    op: &OnePassSum,
+    t: &Timing,
+    jobs: &mut [OnePassJob],
+    want: f64,
+) -> Result<(f64, bool)> {
+    let got = op.run(&mut jobs[0])?[0].total;
+    let k = jobs.len();
+    let times = event_times(op.gpu(), t.warmup, t.reps, |i| op.launch(&mut jobs[i % k]))?;
+    Ok((
+        median(&times),
+        same_result::<F64>(got.to_bits(), want.to_bits()),
+    ))
+}
+
+/// The timing builds and the engine, compiled once.
+pub struct Engines {
+    /// [`Phases::ALL`] order; the last is the engine.
+    pub builds: Vec<OnePassSum>,
+    /// The seed's kernels (for the tree sum).
+    pub seed: GpuOrderedSum,
+}
+
+impl Engines {
+    /// Compiles every build for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<Engines> {
+        Ok(Engines {
+            builds: Phases::ALL
+                .iter()
+                .map(|&p| OnePassSum::timing_build(gpu, p))
+                .collect::<Result<_>>()?,
+            seed: GpuOrderedSum::new(gpu)?,
+        })
+    }
+
+    fn engine(&self) -> &OnePassSum {
+        &self.builds[self.builds.len() - 1]
+    }
+}
+
+/// Measures `dist` at `n` terms.
+pub fn measure_distribution(
+    e: &Engines,
+    t: &Timing,
+    dist: Distribution,
+    n: usize,
+    seed: u64,
+) -> Result<DistRow> {
+    let op = e.engine();
+    let s = op.gpu().stream();
+    let count = n.max(t.pool);
+    let mut pool: CudaSlice<f64> = s.alloc_zeros(count)?;
+    op.fill(&mut pool, seed, dist)?;
+    let k = (count / n.max(1)).clamp(1, MAX_OFFSETS);
+    let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
+    let mut jobs: Vec<OnePassJob> = windows
+        .iter()
+        .map(|w| op.job(pool.slice(0..count), std::slice::from_ref(w)))
+        .collect::<Result<_>>()?;
+    let host = s.clone_dtoh(&pool.slice(0..n))?;
+    let want = loop_sum::<F64>(&host).to_bits();
+    drop(host);
+    let first = op.run(&mut jobs[0])?[0];
+    let mut identical = true;
+    for _ in 0..3 {
+        identical &= op.run(&mut jobs[0])?[0].total.to_bits() == first.total.to_bits();
+    }
+    let mut phases = [f64::NAN; 3];
+    for (i, b) in e.builds.iter().enumerate() {
+        let times = event_times(op.gpu(), t.warmup, t.reps, |r| b.launch(&mut jobs[r % k]))?;
+        phases[i] = median(&times);
+    }
+    let mut tree_jobs: Vec<SumJob> = windows
+        .iter()
+        .map(|w| e.seed.job(pool.slice(0..count), std::slice::from_ref(w)))
+        .collect::<Result<_>>()?;
+    let tree = median(&event_times(op.gpu(), t.warmup, t.reps, |r| {
+        e.seed.launch_tree(&mut tree_jobs[r % k])
+    })?);
+    drop(tree_jobs);
+    let mut dst: CudaSlice<f64> = s.alloc_zeros(n.max(1))?;
+    let copy = median(&event_times(op.gpu(), t.warmup, t.reps, |r| {
+        let w = &windows[r % k];
+        s.memcpy_dtod(&pool.slice(w.clone()), &mut dst.slice_mut(0..n))?;
+        Ok(())
+    })?);
+    Ok(DistRow {
+        dist,
+        n,
+        windows: k,
+        phases,
+        tree,
+        copy,
+        tiles: first.tiles,
+        pair_tiles: first.pair_tiles,
+        finished_tiles: first.finished_tiles,
+        native_lanes: first.native_lanes,
+        exact: same_result::<F64>(first.total.to_bits(), want),
+        identical,
+    })
+}
+
+/// CCCL's reduce on the uniform data of one size (`experiments/peers/cccl_reduce.cu`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct CcclSize {
+    /// Terms.
+    pub n: usize,
+    /// Sum modulo 2^64 of the pool's bit patterns.
+    pub checksum: String,
+    /// `cub::DeviceReduce::Sum` with `determinism::gpu_to_gpu`, as a caller uses it.
+    pub deterministic_median_ms: f64,
+    /// The default `cub::DeviceReduce::Sum`, scratch allocated once.
+    pub default_median_ms: f64,
+}
+
+/// The CCCL peer's output.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CcclOut {
+    /// CCCL's version.
+    pub cccl: String,
+    /// The device.
+    pub device: String,
+    /// One entry per size.
+    pub sizes: Vec<CcclSize>,
+    /// How the deterministic call was timed.
+    #[serde(default)]
+    pub note: String,
+}
+
+/// Runs the CCCL peer (built with nvcc on this machine) on `sizes`.
+pub fn run_cccl(peers: &Path, sizes: &[usize], t: &Timing, seed: u64) -> Result<CcclOut> {
+    let list: Vec<String> = sizes.iter().map(|n| n.to_string()).collect();
+    let script = peers.join("cccl_reduce.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .args(["--sizes", &list.join(","), "--pool", &t.pool.to_string()])
+        .args([
+            "--seed",
+            &seed.to_string(),
+            "--warmup",
+            &t.warmup.to_string(),
+        ])
+        .args(["--reps", &t.reps.to_string()])
+        .output()
+        .with_context(|| format!("running bash {}", script.display()))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err.lines().last().unwrap_or("no message");
+        return Err(anyhow!(
+            "{} exited with {}: {last}",
+            script.display(),
+            out.status
+        ));
+    }
+    serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim())
+        .with_context(|| format!("reading the output of {}", script.display()))
+}
+
+fn ms(x: f64) -> String {
+    if x.is_nan() {
+        "not run".into()
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+fn ratio(a: f64, b: f64) -> String {
+    if a.is_nan() || b.is_nan() || b <= 0.0 {
+        "n/a".into()
+    } else {
+        format!("{:.2}", a / b)
+    }
+}
+
+/// GB/s of reading `n` doubles in `ms`.
+fn read_rate(n: usize, ms: f64) -> f64 {
+    (n as f64 * 8.0) / (ms * 1e-3) / 1e9
+}
+
+/// The distribution table: `peer(n)` gives (cupy.sum ms, CCCL deterministic ms) on uniform
+/// data of `n` terms (NaN where not measured).
+pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) -> Table {
+    let mut t = Table::new(
+        "onepass",
+        "The one-pass engine per distribution (median ms; the peers on uniform data of the same size, their time does not depend on the values)",
+        &[
+            "distribution",
+            "terms",
+            "one-pass",
+            "cupy.sum",
+            "one-pass / cupy",
+            "CCCL deterministic",
+            "one-pass / CCCL det.",
+            "plain tree sum",
+            "read GB/s",
+            "device copy GB/s (read + write)",
+            "share of copy rate",
+            "tiles",
+            "tiles with a tie",
+            "tiles finished lane by lane",
+            "lanes added natively",
+            "exact = CPU loop",
+            "same bits in 4 launches",
+        ],
+    );
+    for r in rows {
+        let (cupy, cccl) = peer(r.n);
+        let engine = r.phases[2];
+        let read = read_rate(r.n, engine);
+        let copy = 2.0 * read_rate(r.n, r.copy);
+        t.row(vec![
+            r.dist.name().into(),
+            thousands(r.n as u64),
+            ms(engine),
+            ms(cupy),
+            ratio(engine, cupy),
+            ms(cccl),
+            ratio(engine, cccl),
+            ms(r.tree),
+            format!("{read:.0}"),
+            format!("{copy:.0}"),
+            format!("{:.2}", read / copy),
+            thousands(r.tiles),
+            thousands(r.pair_tiles),
+            thousands(r.finished_tiles),
+            thousands(r.native_lanes),
+            r.exact.to_string(),
+            r.identical.to_string(),
+        ]);
+    }
+    t
+}
+
+/// The phase table: each timing build's median and what its phase added.
+pub fn phase_table(rows: &[DistRow]) -> Table {
+    let mut headers = vec!["distribution", "terms"];
+    headers.extend(Phases::ALL.iter().map(|p| p.name()));
+    headers.extend(["unit adds", "exact look-back adds"]);
+    let mut t = Table::new(
+        "onepass_phases",
+        "Where the one-pass time goes: builds that stop each tile after a phase (median ms)",
+        &headers,
+    );
+    for r in rows {
+        let mut cells = vec![r.dist.name().to_string(), thousands(r.n as u64)];
+        cells.extend(r.phases.iter().map(|&x| ms(x)));
+        cells.push(ms(r.phases[1] - r.phases[0]));
+        cells.push(ms(r.phases[2] - r.phases[1]));
+        t.row(cells);
+    }
+    t
+}

@@ -1,0 +1,421 @@
+//! The one-pass engine (`kernels/ordered_sum_onepass.cu`): the CPU loop's double sum, bit for
+//! bit, reading the terms once. A tile of [`crate::layout::OP_TILE`] terms forms its tree sum
+//! (for the plan), gets the earlier tiles' approximate prefix by look-back (its binade is the
+//! plan), forms its unit while its terms are on chip, and gets the exact sum before it by
+//! look-back over its predecessors' units; crossings are finished lane by lane.
+//!
+//! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
+//! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
+//! from a look-back over doubles and may differ from run to run; the totals may not, and the
+//! tests and `gpu-parity` run each sum several times to show it.
+
+use std::ops::Range;
+
+use anyhow::{bail, Context as _, Result};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
+
+use super::super::{Gpu, Module};
+use crate::layout::{OP_THREADS, OP_TILE};
+use crate::verify::device_header::HEADER;
+
+/// The kernel's source (compiled with [`HEADER`] prepended).
+pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_onepass.cu");
+
+/// Epochs are stored in the 29 high bits of a tile's status word.
+const EPOCH_LIMIT: u32 = 1 << 29;
+
+/// A deliberate defect of the engine's own shortcuts (`BINADE_OP_MUTANT`), for the kill
+/// matrix: each must give a wrong total on some input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OnePassMutant {
+    /// The correct engine.
+    None,
+    /// The fast unit's tie check removed: tiles with a tie take (rint, rint) as their unit.
+    TieIgnored,
+    /// The exact look-back trusts an unfinished predecessor: it reads the exact sum of the
+    /// nearest tile it cannot compose without waiting for it to be published.
+    LookbackTrustsUnfinished,
+    /// The fast unit's bound ignored: its f64 sum is used even at or above 2^53 (and NaN).
+    BoundIgnored,
+    /// The look-back composes predecessors' units planned for another binade.
+    BinadesMixed,
+    /// The fast unit's sign check removed: negative terms count as rint(x / u).
+    NegativeAccepted,
+}
+
+impl OnePassMutant {
+    /// Every variant, `None` first; the index is the code in the kernel.
+    pub const ALL: [OnePassMutant; 6] = [
+        OnePassMutant::None,
+        OnePassMutant::TieIgnored,
+        OnePassMutant::LookbackTrustsUnfinished,
+        OnePassMutant::BoundIgnored,
+        OnePassMutant::BinadesMixed,
+        OnePassMutant::NegativeAccepted,
+    ];
+
+    /// The `BINADE_OP_MUTANT` code.
+    pub fn code(self) -> u32 {
+        Self::ALL.iter().position(|&m| m == self).unwrap_or(0) as u32
+    }
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            OnePassMutant::None => "none (correct)",
+            OnePassMutant::TieIgnored => "tie check removed",
+            OnePassMutant::LookbackTrustsUnfinished => "look-back trusts an unfinished tile",
+            OnePassMutant::BoundIgnored => "fast unit's 2^53 bound ignored",
+            OnePassMutant::BinadesMixed => "look-back mixes binades",
+            OnePassMutant::NegativeAccepted => "fast unit's sign check removed",
+        }
+    }
+}
+
+/// Distributions the device makes for the timing experiments (`fill_distribution`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Distribution {
+    /// Uniform in `[0, 1)` (the same values as `fill_hash` of the pipeline's kernels).
+    Uniform,
+    /// `exp(3 z)`, `z` standard normal.
+    LogNormal3,
+    /// `1 - q`, `q` in `[0.5, 1)` on the grid of half the running sum's ulp: about half the
+    /// terms are exact ties.
+    SsimTies,
+    /// Geometric growth: the sum crosses a binade about every 2^20 terms.
+    Geometric,
+}
+
+impl Distribution {
+    /// Every distribution, in report order.
+    pub const ALL: [Distribution; 4] = [
+        Distribution::Uniform,
+        Distribution::LogNormal3,
+        Distribution::SsimTies,
+        Distribution::Geometric,
+    ];
+
+    /// The kernel's code.
+    pub fn code(self) -> u32 {
+        Self::ALL.iter().position(|&d| d == self).unwrap_or(0) as u32
+    }
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Distribution::Uniform => "uniform [0, 1)",
+            Distribution::LogNormal3 => "log-normal, sigma 3",
+            Distribution::SsimTies => "1 - q, half the terms ties",
+            Distribution::Geometric => "geometric, a binade per 2^20 terms",
+        }
+    }
+}
+
+/// One exact total and how its tiles reached it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnePassTotal {
+    /// Equal in bits to the loop's sum for [`OnePassMutant::None`].
+    pub total: f64,
+    /// Tiles of the sum.
+    pub tiles: u64,
+    /// Tiles with a tie (their unit by the pair composition).
+    pub pair_tiles: u64,
+    /// Tiles whose unit did not apply, finished lane by lane (each sum's first tile is one).
+    pub finished_tiles: u64,
+    /// Lanes (of [`crate::layout::OP_PER_THREAD`] terms) added natively.
+    pub native_lanes: u64,
+}
+
+/// The compiled one-pass kernel for one mutant.
+#[derive(Clone, Debug)]
+pub struct OnePassSum {
+    gpu: Gpu,
+    mutant: OnePassMutant,
+    k_sums: CudaFunction,
+    k_fill: CudaFunction,
+}
+
+/// A timing build that stops every tile early (`BINADE_OP_UNTIL`): its totals are not sums.
+/// The time of each build is the cost of the phases up to its stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phases {
+    /// Load the terms, tree sum, approximate look-back (the plan).
+    ThroughPlan,
+    /// And the unit, published.
+    ThroughUnit,
+    /// The whole engine (exact totals).
+    All,
+}
+
+impl Phases {
+    /// Every build, shortest first.
+    pub const ALL: [Phases; 3] = [Phases::ThroughPlan, Phases::ThroughUnit, Phases::All];
+
+    /// The `BINADE_OP_UNTIL` code.
+    pub fn code(self) -> u32 {
+        match self {
+            Phases::ThroughPlan => 1,
+            Phases::ThroughUnit => 2,
+            Phases::All => 3,
+        }
+    }
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phases::ThroughPlan => "load + tree sum + plan look-back",
+            Phases::ThroughUnit => "+ unit",
+            Phases::All => "+ exact look-back (the engine)",
+        }
+    }
+}
+
+/// The defines the one-pass kernel is compiled with: the layout and the mutant's code.
+pub fn kernel_defines(mutant: OnePassMutant) -> Vec<(&'static str, String)> {
+    let mut d = crate::layout::defines();
+    d.push(("BINADE_OP_MUTANT", mutant.code().to_string()));
+    d
+}
+
+/// Compiles the one-pass kernel for `arch` (no device needed; for checks).
+pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::Ptx> {
+    super::super::compile(
+        "ordered_sum_onepass",
+        &[HEADER, "\n", SOURCE],
+        &kernel_defines(mutant),
+        arch,
+    )
+}
+
+/// One launch's buffers: the segments, the per-tile records the look-backs read, and the
+/// totals. Reusable for any number of launches (each launch has its own epoch, so records of
+/// an earlier launch read as unpublished).
+#[derive(Debug)]
+pub struct OnePassJob<'a> {
+    terms: CudaView<'a, f64>,
+    seg_start: CudaSlice<u64>,
+    seg_len: CudaSlice<u64>,
+    tile_base: CudaSlice<u64>,
+    host_tile_base: Vec<u64>,
+    status: CudaSlice<u32>,
+    agg: CudaSlice<f64>,
+    approx: CudaSlice<f64>,
+    binades: CudaSlice<u32>,
+    units: CudaSlice<u64>,
+    exact: CudaSlice<u64>,
+    paths: CudaSlice<u32>,
+    ticket: CudaSlice<u64>,
+    tickets_issued: u64,
+    epoch: u32,
+    totals: CudaSlice<f64>,
+}
+
+impl OnePassJob<'_> {
+    /// Number of sums (segments).
+    pub fn sums(&self) -> usize {
+        self.host_tile_base.len() - 1
+    }
+
+    /// Number of tiles over all segments (blocks of one launch).
+    pub fn tiles(&self) -> u64 {
+        self.host_tile_base[self.host_tile_base.len() - 1]
+    }
+}
+
+impl OnePassSum {
+    /// Compiles the exact kernel for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<OnePassSum> {
+        Self::with_mutant(gpu, OnePassMutant::None)
+    }
+
+    /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
+    /// wrong totals on purpose).
+    pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
+        Self::build(gpu, mutant, Phases::All)
+    }
+
+    /// A timing build of the correct engine that stops after `phases` (its totals are sums
+    /// only for [`Phases::All`]).
+    pub fn timing_build(gpu: &Gpu, phases: Phases) -> Result<OnePassSum> {
+        Self::build(gpu, OnePassMutant::None, phases)
+    }
+
+    fn build(gpu: &Gpu, mutant: OnePassMutant, phases: Phases) -> Result<OnePassSum> {
+        let mut defines = kernel_defines(mutant);
+        defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
+        let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
+        Ok(OnePassSum {
+            gpu: gpu.clone(),
+            mutant,
+            k_sums: m.function("onepass_sums")?,
+            k_fill: m.function("fill_distribution")?,
+        })
+    }
+
+    /// The mutant the kernel was compiled with.
+    pub fn mutant(&self) -> OnePassMutant {
+        self.mutant
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Buffers for the sums of `segments` (ranges of `terms`, any lengths, may overlap).
+    /// Errors when a segment lies outside `terms` or there are more tiles than one launch
+    /// can hold.
+    pub fn job<'a>(
+        &self,
+        terms: CudaView<'a, f64>,
+        segments: &[Range<usize>],
+    ) -> Result<OnePassJob<'a>> {
+        if segments.len() > u32::MAX as usize - 1 {
+            bail!(
+                "{} segments: at most {} per job",
+                segments.len(),
+                u32::MAX - 1
+            );
+        }
+        let mut base = vec![0u64];
+        for (k, r) in segments.iter().enumerate() {
+            if r.start > r.end || r.end > terms.len() {
+                bail!(
+                    "segment {k} ({}..{}) lies outside the {} terms",
+                    r.start,
+                    r.end,
+                    terms.len()
+                );
+            }
+            base.push(base[k] + ((r.end - r.start) as u64).div_ceil(OP_TILE as u64));
+        }
+        let tiles = base[base.len() - 1];
+        if tiles > i32::MAX as u64 {
+            bail!("{tiles} tiles: at most {} per launch", i32::MAX);
+        }
+        let start: Vec<u64> = segments.iter().map(|r| r.start as u64).collect();
+        let len: Vec<u64> = segments.iter().map(|r| (r.end - r.start) as u64).collect();
+        let s = self.gpu.stream();
+        let n = (tiles as usize).max(1);
+        Ok(OnePassJob {
+            terms,
+            // One spare entry each: a job of no segments still has buffers.
+            seg_start: s.clone_htod(&start.into_iter().chain([0]).collect::<Vec<_>>())?,
+            seg_len: s.clone_htod(&len.into_iter().chain([0]).collect::<Vec<_>>())?,
+            tile_base: s.clone_htod(&base)?,
+            host_tile_base: base,
+            status: s.alloc_zeros::<u32>(n)?,
+            agg: s.alloc_zeros::<f64>(n)?,
+            approx: s.alloc_zeros::<f64>(n)?,
+            binades: s.alloc_zeros::<u32>(n)?,
+            units: s.alloc_zeros::<u64>(2 * n)?,
+            exact: s.alloc_zeros::<u64>(n)?,
+            paths: s.alloc_zeros::<u32>(n)?,
+            ticket: s.alloc_zeros::<u64>(1)?,
+            tickets_issued: 0,
+            epoch: 0,
+            totals: s.alloc_zeros::<f64>(segments.len().max(1))?,
+        })
+    }
+
+    /// Launches the one pass: one kernel, `job.tiles()` blocks.
+    pub fn launch(&self, job: &mut OnePassJob) -> Result<()> {
+        let tiles = job.tiles();
+        if tiles == 0 {
+            return Ok(());
+        }
+        if job.epoch + 1 >= EPOCH_LIMIT {
+            // Status words of 2^29 launches ago would alias: start the records afresh.
+            self.gpu.stream().memset_zeros(&mut job.status)?;
+            self.gpu.stream().memset_zeros(&mut job.ticket)?;
+            job.tickets_issued = 0;
+            job.epoch = 0;
+        }
+        job.epoch += 1;
+        let nseg = job.sums() as u32;
+        let (ticket_base, epoch) = (job.tickets_issued, job.epoch);
+        let mut b = self.gpu.stream().launch_builder(&self.k_sums);
+        b.arg(&job.terms)
+            .arg(&job.seg_start)
+            .arg(&job.seg_len)
+            .arg(&job.tile_base)
+            .arg(&nseg);
+        b.arg(&mut job.status)
+            .arg(&mut job.agg)
+            .arg(&mut job.approx)
+            .arg(&mut job.binades)
+            .arg(&mut job.units)
+            .arg(&mut job.exact)
+            .arg(&mut job.paths);
+        b.arg(&mut job.ticket)
+            .arg(&ticket_base)
+            .arg(&epoch)
+            .arg(&mut job.totals);
+        let cfg = LaunchConfig {
+            grid_dim: (tiles as u32, 1, 1),
+            block_dim: (OP_THREADS as u32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: argument types match onepass_sums; every record array holds `tiles`
+        // entries (units 2 per tile), totals one per segment, and the grid is `tiles` blocks.
+        unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
+        job.tickets_issued += tiles;
+        Ok(())
+    }
+
+    /// Downloads the totals of the last launch and each sum's tile paths.
+    pub fn results(&self, job: &OnePassJob) -> Result<Vec<OnePassTotal>> {
+        let s = self.gpu.stream();
+        let totals = s.clone_dtoh(&job.totals)?;
+        let paths = s.clone_dtoh(&job.paths)?;
+        Ok(job
+            .host_tile_base
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| {
+                let p = &paths[w[0] as usize..w[1] as usize];
+                OnePassTotal {
+                    total: totals[k],
+                    tiles: w[1] - w[0],
+                    pair_tiles: p.iter().filter(|&&c| c & 1 != 0).count() as u64,
+                    finished_tiles: p.iter().filter(|&&c| c & 2 != 0).count() as u64,
+                    native_lanes: p.iter().map(|&c| u64::from(c >> 8)).sum(),
+                }
+            })
+            .collect())
+    }
+
+    /// Launches and downloads the results.
+    pub fn run(&self, job: &mut OnePassJob) -> Result<Vec<OnePassTotal>> {
+        self.launch(job)?;
+        self.results(job)
+    }
+
+    /// Convenience: the exact sums of `segments` of host `terms` (copied to the device).
+    pub fn sums_of(&self, terms: &[f64], segments: &[Range<usize>]) -> Result<Vec<OnePassTotal>> {
+        let s = self.gpu.stream();
+        let dev = if terms.is_empty() {
+            s.alloc_zeros::<f64>(1)?
+        } else {
+            s.clone_htod(terms)?
+        };
+        let mut job = self.job(dev.slice(0..terms.len()), segments)?;
+        self.run(&mut job)
+    }
+
+    /// Fills `out` with `dist`'s values for `seed` (made on the device).
+    pub fn fill(&self, out: &mut CudaSlice<f64>, seed: u64, dist: Distribution) -> Result<()> {
+        let n = out.len() as u64;
+        let code = dist.code();
+        let mut b = self.gpu.stream().launch_builder(&self.k_fill);
+        b.arg(out).arg(&n).arg(&seed).arg(&code);
+        let cfg = LaunchConfig {
+            grid_dim: (4096, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: fill_distribution writes out[0..n) only.
+        unsafe { b.launch(cfg) }.context("launching fill_distribution")?;
+        Ok(())
+    }
+}

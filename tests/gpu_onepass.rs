@@ -1,0 +1,176 @@
+//! The one-pass engine: the kernel compiles with NVRTC for every mutant (no device needed),
+//! and on a device every total equals the CPU loop's bits for every input kind, size and
+//! segment layout, identically over repeated launches, and each of its own mutants gives a
+//! wrong total somewhere. Without NVRTC or a device the tests print `skipped: REASON`; with
+//! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
+
+use binade::format::{same_result, F64};
+use binade::gpu::ordered_sum::onepass::{self, OnePassMutant};
+use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
+use binade::gpu::OnePassSum;
+use binade::layout::OP_TILE;
+use binade::verify::inputs::{plan_behind_crossing, InputKind};
+use binade::walk::loop_sum;
+
+#[test]
+fn onepass_compiles_for_every_mutant() {
+    if !nvrtc_or_skip("onepass_compiles_for_every_mutant") {
+        return;
+    }
+    for m in OnePassMutant::ALL {
+        if let Err(e) = onepass::compile_for("sm_90", m) {
+            panic!("one-pass mutant {}: {e:#}", m.name());
+        }
+    }
+}
+
+/// Sizes around the tile and lane boundaries, and a few thousand tiles.
+const SIZES: [usize; 11] = [
+    0,
+    1,
+    15,
+    17,
+    OP_TILE - 1,
+    OP_TILE,
+    OP_TILE + 1,
+    3 * OP_TILE + 77,
+    100_003,
+    1_000_003,
+    9_000_011,
+];
+
+/// `copies` sums of `plan_behind_crossing` (three tiles each) as segments of one buffer: the
+/// plan of every second tile is one binade below its exact start.
+fn boundary_cases(copies: usize) -> (Vec<f64>, Vec<std::ops::Range<usize>>) {
+    let one = plan_behind_crossing(OP_TILE, 3);
+    let segments = (0..copies)
+        .map(|k| k * one.len()..(k + 1) * one.len())
+        .collect();
+    (one.repeat(copies), segments)
+}
+
+/// The first segment whose device total differs from the loop's (None: all equal).
+fn first_wrong(
+    sum: &OnePassSum,
+    all: &[f64],
+    segments: &[std::ops::Range<usize>],
+) -> Option<usize> {
+    let got = sum.sums_of(all, segments).unwrap();
+    segments.iter().enumerate().position(|(k, r)| {
+        !same_result::<F64>(
+            got[k].total.to_bits(),
+            loop_sum::<F64>(&all[r.clone()]).to_bits(),
+        )
+    })
+}
+
+#[test]
+fn onepass_plan_behind_a_crossing() {
+    let Some(gpu) = open_or_skip("onepass_plan_behind_a_crossing") else {
+        return;
+    };
+    let sum = OnePassSum::new(&gpu).unwrap();
+    let (all, segments) = boundary_cases(300);
+    for launch in 0..3 {
+        assert_eq!(
+            first_wrong(&sum, &all, &segments),
+            None,
+            "plan_behind_crossing({OP_TILE}, 3) x 300, launch {launch}"
+        );
+    }
+}
+
+/// Every size of `kind` as one segment of one buffer; returns (terms, segments).
+fn layout(kind: InputKind, seed: u64) -> (Vec<f64>, Vec<std::ops::Range<usize>>) {
+    let mut all = Vec::new();
+    let mut segments = Vec::new();
+    for &n in &SIZES {
+        let start = all.len();
+        all.extend(kind.generate::<F64>(n, seed ^ n as u64));
+        segments.push(start..all.len());
+    }
+    (all, segments)
+}
+
+#[test]
+fn onepass_totals_equal_the_loop_every_launch() {
+    let Some(gpu) = open_or_skip("onepass_totals_equal_the_loop_every_launch") else {
+        return;
+    };
+    let sum = OnePassSum::new(&gpu).unwrap();
+    let seed = 0x0e9a55u64;
+    for kind in InputKind::ALL {
+        let (all, segments) = layout(kind, seed);
+        let dev = gpu.stream().clone_htod(&all).unwrap();
+        let mut job = sum.job(dev.slice(0..all.len()), &segments).unwrap();
+        let want: Vec<u64> = segments
+            .iter()
+            .map(|r| loop_sum::<F64>(&all[r.clone()]).to_bits())
+            .collect();
+        // Several launches on the same records: every one exact, so identical.
+        for launch in 0..4 {
+            let got = sum.run(&mut job).unwrap();
+            for (k, r) in segments.iter().enumerate() {
+                assert!(
+                    same_result::<F64>(got[k].total.to_bits(), want[k]),
+                    "seed {seed:#x} kind {kind:?} n {} launch {launch}: device {:e} ({:#018x}) loop {:e} ({:#018x}); {got:?}",
+                    r.len(),
+                    got[k].total,
+                    got[k].total.to_bits(),
+                    f64::from_bits(want[k]),
+                    want[k]
+                );
+                assert_eq!(got[k].tiles, (r.len() as u64).div_ceil(OP_TILE as u64));
+            }
+        }
+    }
+}
+
+#[test]
+fn onepass_many_small_segments_in_one_launch() {
+    let Some(gpu) = open_or_skip("onepass_many_small_segments_in_one_launch") else {
+        return;
+    };
+    let sum = OnePassSum::new(&gpu).unwrap();
+    let seed = 0x5e65u64;
+    // 108 sums of one plane each, as SSIMULACRA2 has, and overlapping ranges.
+    let terms = InputKind::SsimLike.generate::<F64>(108 * 9_001, seed);
+    let mut segments: Vec<_> = (0..108).map(|k| k * 9_001..(k + 1) * 9_001).collect();
+    segments.push(0..terms.len());
+    segments.push(5..5);
+    segments.push(1_000..60_000);
+    let got = sum.sums_of(&terms, &segments).unwrap();
+    for (k, r) in segments.iter().enumerate() {
+        let want = loop_sum::<F64>(&terms[r.clone()]).to_bits();
+        assert!(
+            same_result::<F64>(got[k].total.to_bits(), want),
+            "seed {seed:#x} segment {k} {r:?}: device {:#018x} loop {want:#018x}",
+            got[k].total.to_bits()
+        );
+    }
+}
+
+#[test]
+fn onepass_mutants_give_wrong_totals() {
+    let Some(gpu) = open_or_skip("onepass_mutants_give_wrong_totals") else {
+        return;
+    };
+    let seed = 0x6b11u64;
+    for m in OnePassMutant::ALL.into_iter().skip(1) {
+        let sum = OnePassSum::with_mutant(&gpu, m).unwrap();
+        let (all, segments) = boundary_cases(300);
+        let mut killed = first_wrong(&sum, &all, &segments).map(|k| format!("boundary case {k}"));
+        for kind in InputKind::ALL {
+            if killed.is_some() {
+                break;
+            }
+            let (all, segments) = layout(kind, seed);
+            killed = first_wrong(&sum, &all, &segments).map(|k| format!("{kind:?} segment {k}"));
+        }
+        assert!(
+            killed.is_some(),
+            "seed {seed:#x}: one-pass mutant `{}` gave the loop's bits on every input",
+            m.name()
+        );
+    }
+}
