@@ -50,10 +50,21 @@
 typedef unsigned long long u64;
 #define OP_WARPS (BINADE_OP_THREADS / 32)
 #define OP_PER BINADE_OP_PER_THREAD
-/* Staging in shared memory, one pad slot per OP_PER terms: thread i's terms i*OP_PER.. sit
- * at stride OP_PER + 1 doubles, so a warp's blocked reads spread over the banks. */
-#define OP_STAGE_INDEX(p) ((p) + (p) / OP_PER)
-#define OP_STAGE_SIZE (BINADE_OP_TILE + BINADE_OP_TILE / OP_PER)
+/* A tile lives in shared memory as OP_TILE/2 pairs of doubles (16-byte chunks, the unit of
+ * cp.async). Row r is thread r's OP_PER consecutive terms (OP_PAIRS pairs); inside a row the
+ * pairs are permuted by XOR with (r mod OP_PAIRS), so that a warp reading its threads' rows
+ * (blocked order, pair s of every row) touches OP_PAIRS different bank groups, and a warp
+ * reading consecutive pairs (striped order) touches consecutive slots of a row. */
+#define OP_PAIRS (OP_PER / 2)
+#if OP_PER % 2 != 0 || (OP_PAIRS & (OP_PAIRS - 1)) != 0
+#error "BINADE_OP_PER_THREAD must be twice a power of two"
+#endif
+__device__ static inline unsigned int op_pair_slot(unsigned int k) {
+    unsigned int row = k / OP_PAIRS;
+    return row * OP_PAIRS + ((k % OP_PAIRS) ^ (row % OP_PAIRS));
+}
+/* Where term p of the tile sits in the tile's buffer (in doubles). */
+__device__ static inline unsigned int op_slot(unsigned int p) { return 2u * op_pair_slot(p >> 1) + (p & 1u); }
 
 /* Tile states, monotone; the status word is (epoch << 3) | state, so a word of an earlier
  * launch reads as "nothing published". */
@@ -98,12 +109,6 @@ __device__ static inline unsigned int op_segment_of(const u64 *tile_base, unsign
         if (tile_base[mid] <= t) lo = mid; else hi = mid;
     }
     return lo;
-}
-
-/* Warp-striped position of this thread's j-th register term inside the tile: warp w covers
- * terms w*32*OP_PER .. (w+1)*32*OP_PER, one coalesced row of 32 per j. */
-__device__ static inline unsigned int op_striped(unsigned int j) {
-    return (threadIdx.x >> 5) * (32u * OP_PER) + j * 32u + (threadIdx.x & 31u);
 }
 
 __device__ static inline binade_unit op_shfl_down(binade_unit u, unsigned int step) {
@@ -168,43 +173,60 @@ __device__ static inline binade_unit op_block_compose(binade_unit v, binade_unit
  * values that reaches 2^53 stays at or above it (rounding is monotone), so a final sum below
  * 2^53 is exact: the caller checks that bound. NaN and +inf terms make the sum NaN or +inf
  * and fail it; negative terms set *bad. */
-__device__ static inline double op_fast_increment(const double *x, unsigned int b, int *tie, int *bad) {
+__device__ static inline double op_fast_increment(const double *buf, unsigned int b, int *tie, int *bad) {
     const double scale = __longlong_as_double((long long)((u64)(2098u - b) << 52));
     double s = 0.0;
 #pragma unroll
-    for (unsigned int j = 0; j < OP_PER; j++) {
-        double y = __dmul_rn(x[j], scale);
-        double r = rint(y);
-        double d = __dsub_rn(y, r);
+    for (unsigned int j = 0; j < OP_PAIRS; j++) {
+        double2 v = *(const double2 *)(buf + 2u * op_pair_slot(j * BINADE_OP_THREADS + threadIdx.x));
+        double x[2] = {v.x, v.y};
+#pragma unroll
+        for (unsigned int h = 0; h < 2; h++) {
+            double y = __dmul_rn(x[h], scale);
+            double r = rint(y);
+            double d = __dsub_rn(y, r);
 #if BINADE_OP_MUTANT != OP_M_TIE_IGNORED
-        *tie |= (d == 0.5) | (d == -0.5);
+            *tie |= (d == 0.5) | (d == -0.5);
 #endif
 #if BINADE_OP_MUTANT != OP_M_NEGATIVE_ACCEPTED
-        *bad |= x[j] < 0.0;
+            *bad |= x[h] < 0.0;
 #endif
-        s = __dadd_rn(s, r);
+            s = __dadd_rn(s, r);
+        }
     }
     return s;
 }
 
-/* Thread i's unit for binade b over its staged terms i*OP_PER .. i*OP_PER + OP_PER - 1 that
+/* The sum of this thread's pairs (striped order; any order serves the plan). Terms past the
+ * tile's count are +0 in the buffer. */
+__device__ static inline double op_thread_tree_sum(const double *buf) {
+    double s = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PAIRS; j++) {
+        double2 v = *(const double2 *)(buf + 2u * op_pair_slot(j * BINADE_OP_THREADS + threadIdx.x));
+        s = __dadd_rn(s, __dadd_rn(v.x, v.y));
+    }
+    return s;
+}
+
+/* Thread i's unit for binade b over its terms i*OP_PER .. i*OP_PER + OP_PER - 1 that
  * lie below `count` (tile order): the pair composition of binade.cuh. */
-__device__ static inline binade_unit op_thread_unit(const double *stage, unsigned int b, unsigned int count) {
+__device__ static inline binade_unit op_thread_unit(const double *buf, unsigned int b, unsigned int count) {
     binade_unit u = binade_unit_zero();
     unsigned int p0 = threadIdx.x * OP_PER;
 #pragma unroll 4
     for (unsigned int j = 0; j < OP_PER; j++) {
         unsigned int p = p0 + j;
-        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(stage[OP_STAGE_INDEX(p)])));
+        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(buf[op_slot(p)])));
     }
     return u;
 }
 
-/* Adds thread i's staged terms to s natively, in order. */
-__device__ static inline u64 op_thread_add(const double *stage, unsigned int i, unsigned int count, u64 s) {
+/* Adds thread i's terms to s natively, in order. */
+__device__ static inline u64 op_thread_add(const double *buf, unsigned int i, unsigned int count, u64 s) {
     double acc = __longlong_as_double((long long)s);
     unsigned int p0 = i * OP_PER;
-    for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, stage[OP_STAGE_INDEX(p0 + j)]);
+    for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, buf[op_slot(p0 + j)]);
     return (u64)__double_as_longlong(acc);
 }
 
@@ -298,14 +320,14 @@ __device__ static inline u64 op_lookback_exact(op_records &r, u64 t, u64 seg_fir
     }
 }
 
-/* Finishes the tile from the exact sum s before it, the terms staged (blocked order): each
+/* Finishes the tile (in buf) from the exact sum s before it: each
  * round, the lanes not yet done compose their units for the binade of s, the first lane whose
  * composed end does not apply adds its terms natively, and the next round starts after it.
  * A start that is not a positive normal (zero, subnormal, negative) is left by one lane's
  * native adds; an infinite or NaN start takes the rest of the tile natively. Every thread
  * calls it; returns the tile's exact end on thread 0. *lanes_native counts lanes added
  * natively. */
-__device__ static inline u64 op_finish(const double *stage, unsigned int count, u64 s, binade_unit *scratch,
+__device__ static inline u64 op_finish(const double *buf, unsigned int count, u64 s, binade_unit *scratch,
                                        u64 *sh_s, unsigned int *sh_from, unsigned int *sh_fail, unsigned int *lanes_native) {
     const unsigned int used = (count + OP_PER - 1) / OP_PER; /* threads with terms */
     if (threadIdx.x == 0) {
@@ -326,7 +348,7 @@ __device__ static inline u64 op_finish(const double *stage, unsigned int count, 
             if ((cur >> 63) && mag == 0ull) tiny = 1;
             if (threadIdx.x == 0) {
                 unsigned int last = tiny ? from + 1u : used;
-                for (unsigned int i = from; i < last; i++) cur = op_thread_add(stage, i, count, cur);
+                for (unsigned int i = from; i < last; i++) cur = op_thread_add(buf, i, count, cur);
                 native += last - from;
                 *sh_s = cur;
                 *sh_from = last;
@@ -334,7 +356,7 @@ __device__ static inline u64 op_finish(const double *stage, unsigned int count, 
             __syncthreads();
             continue;
         }
-        binade_unit u = threadIdx.x >= from ? op_thread_unit(stage, b, count) : binade_unit_zero();
+        binade_unit u = threadIdx.x >= from ? op_thread_unit(buf, b, count) : binade_unit_zero();
         binade_unit excl;
         binade_unit incl = op_block_scan(u, &excl, scratch);
         if (threadIdx.x == 0) *sh_fail = 0xffffffffu;
@@ -350,7 +372,7 @@ __device__ static inline u64 op_finish(const double *stage, unsigned int count, 
         } else if (threadIdx.x == fail) {
             u64 at = cur;
             if (fail > from) binade_apply_f64(excl, b, cur, &at); /* applies: lane fail-1 did */
-            *sh_s = op_thread_add(stage, fail, count, at);
+            *sh_s = op_thread_add(buf, fail, count, at);
             *sh_from = fail + 1u;
             native += 1;
         }
@@ -361,14 +383,26 @@ __device__ static inline u64 op_finish(const double *stage, unsigned int count, 
     return *sh_s;
 }
 
-/* Stages the tile's register terms into shared memory in tile order (padded). */
-__device__ static inline void op_stage(double *stage, const double *x) {
-#pragma unroll
-    for (unsigned int j = 0; j < OP_PER; j++) {
-        unsigned int p = op_striped(j);
-        stage[OP_STAGE_INDEX(p)] = x[j];
+/* Copies tile terms src[0..count) into buf (its slots), +0 after count, asynchronously
+ * (cp.async, one commit group per call): 16-byte chunks where the tile is whole and 16-byte
+ * aligned, 8-byte copies otherwise. Complete after cp.async.wait_group and __syncthreads. */
+__device__ static inline void op_copy_tile(double *buf, const double *src, unsigned int count) {
+    if (count == BINADE_OP_TILE && ((u64)src & 15ull) == 0ull) {
+        for (unsigned int k = threadIdx.x; k < BINADE_OP_TILE / 2; k += BINADE_OP_THREADS) {
+            unsigned int dst = (unsigned int)__cvta_generic_to_shared(buf + 2u * op_pair_slot(k));
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + 2u * k) : "memory");
+        }
+    } else {
+        for (unsigned int p = threadIdx.x; p < BINADE_OP_TILE; p += BINADE_OP_THREADS) {
+            if (p < count) {
+                unsigned int dst = (unsigned int)__cvta_generic_to_shared(buf + op_slot(p));
+                asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(dst), "l"(src + p) : "memory");
+            } else {
+                buf[op_slot(p)] = 0.0;
+            }
+        }
     }
-    __syncthreads();
+    asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
 /* Path codes of a tile (records.path): bit 0 the tile had a tie (pair composition), bit 1
@@ -376,51 +410,43 @@ __device__ static inline void op_stage(double *stage, const double *x) {
 #define OP_PATH_PAIR 1u
 #define OP_PATH_FINISH 2u
 
-/* The one-pass ordered sums. Segment k holds seg_len[k] terms from seg_start[k]; its tiles
- * are tile_base[k] .. tile_base[k+1]. Launch ntiles = tile_base[nseg] blocks of
- * BINADE_OP_THREADS threads; `ticket` counts tiles handed out over every launch on these
- * records (this launch's first is ticket_base); `epoch` is this launch's, non-zero, below
- * 2^29. totals[k] is written for segments with at least one term (others keep theirs). */
-extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
-    onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
-                 unsigned int nseg, unsigned int *status, double *agg, double *approx, unsigned int *binades,
-                 u64 *units, u64 *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
-                 double *__restrict__ totals) {
-    __shared__ double stage[OP_STAGE_SIZE];
-    __shared__ double dscratch[OP_WARPS];
-    __shared__ binade_unit uscratch[OP_WARPS];
-    __shared__ u64 sh_tile, sh_s;
-    __shared__ unsigned int sh_b, sh_from, sh_fail, sh_native;
-    op_records r = {status, agg, approx, binades, units, exact, paths};
+/* Per-block shared state of the tile being processed. */
+struct op_shared {
+    double dscratch[OP_WARPS];
+    binade_unit uscratch[OP_WARPS];
+    u64 tile, next, s;
+    unsigned int b, from, fail, native;
+};
 
-    if (threadIdx.x == 0) {
-        sh_tile = atomicAdd(ticket, 1ull) - ticket_base;
-        sh_native = 0;
-    }
-    __syncthreads();
-    const u64 t = sh_tile;
-    const u64 ntiles = tile_base[nseg];
-    if (t >= ntiles) return;
-    const unsigned int k = op_segment_of(tile_base, nseg, t);
-    const u64 seg_first = tile_base[k];
-    const u64 local = t - seg_first;
-    const u64 left = seg_len[k] - local * BINADE_OP_TILE;
-    const unsigned int count = left < BINADE_OP_TILE ? (unsigned int)left : BINADE_OP_TILE;
-    const double *src = terms + seg_start[k] + local * BINADE_OP_TILE;
+/* Where tile t's terms are: segment k, its first tile, and the tile's count and source. */
+struct op_tile_span {
+    unsigned int k;
+    u64 seg_first;
+    unsigned int count;
+    const double *src;
+};
+__device__ static inline op_tile_span op_span(const double *terms, const u64 *seg_start, const u64 *seg_len,
+                                              const u64 *tile_base, unsigned int nseg, u64 t) {
+    op_tile_span sp;
+    sp.k = op_segment_of(tile_base, nseg, t);
+    sp.seg_first = tile_base[sp.k];
+    u64 local = t - sp.seg_first;
+    u64 left = seg_len[sp.k] - local * BINADE_OP_TILE;
+    sp.count = left < BINADE_OP_TILE ? (unsigned int)left : BINADE_OP_TILE;
+    sp.src = terms + seg_start[sp.k] + local * BINADE_OP_TILE;
+    return sp;
+}
 
-    /* 1. The terms, once. */
-    double x[OP_PER];
-#pragma unroll
-    for (unsigned int j = 0; j < OP_PER; j++) {
-        unsigned int p = op_striped(j);
-        x[j] = p < count ? __ldcs(src + p) : 0.0;
-    }
-    double ts = 0.0;
-#pragma unroll
-    for (unsigned int j = 0; j < OP_PER; j++) ts = __dadd_rn(ts, x[j]);
-    ts = op_block_add(ts, dscratch);
+/* Tile t, its terms in buf: plan, unit, exact sum, published. Every thread calls it. */
+__device__ static inline void op_process(op_records &r, op_shared &sh, const double *buf, u64 t,
+                                         const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
+                                         double *totals) {
+    const u64 local = t - sp.seg_first;
+    const unsigned int count = sp.count, k = sp.k;
+    if (threadIdx.x == 0) sh.native = 0;
+    double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
 
-    /* 2. The plan: the approximate prefix by look-back. */
+    /* The plan: the approximate prefix by look-back. */
     if (threadIdx.x == 0) {
         if (local == 0) {
             r.approx[t] = ts;
@@ -434,34 +460,32 @@ extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
     u64 s_end = 0ull;
     if (local == 0) {
         /* The segment's first tile starts from +0, which is in no binade: finish directly. */
-        op_stage(stage, x);
-        s_end = op_finish(stage, count, 0ull, uscratch, &sh_s, &sh_from, &sh_fail, &sh_native);
+        s_end = op_finish(buf, count, 0ull, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
         path = OP_PATH_FINISH;
     } else {
         if (threadIdx.x < 32) {
-            double prefix = op_lookback_approx(r, t, seg_first, epoch);
+            double prefix = op_lookback_approx(r, t, sp.seg_first, epoch);
             if (threadIdx.x == 0) {
                 r.approx[t] = __dadd_rn(prefix, ts);
                 op_publish(r, t, epoch, OP_APPROX);
-                sh_b = binade_of_f64((u64)__double_as_longlong(prefix));
+                sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
             }
         }
         __syncthreads();
-        const unsigned int b = sh_b;
+        const unsigned int b = sh.b;
 #if BINADE_OP_UNTIL == 1
         if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = r.approx[t];
         return;
 #endif
 
-        /* 3. The unit for the planned binade, terms still on chip. */
+        /* The unit for the planned binade, the terms still on chip. */
         binade_unit unit = binade_unit_invalid();
-        int staged = 0;
         if (b != 0u) {
             int tie = 0, bad = 0;
             double inc = 0.0;
-            if (b >= 52u) inc = op_fast_increment(x, b, &tie, &bad);
+            if (b >= 52u) inc = op_fast_increment(buf, b, &tie, &bad);
             else tie = 1; /* binades below 2^-971: the scale is not a normal double */
-            inc = op_block_add(inc, dscratch);
+            inc = op_block_add(inc, sh.dscratch);
             int any_bad = __syncthreads_or(bad);
             int any_tie = __syncthreads_or(tie);
             if (!any_bad && !any_tie) {
@@ -472,9 +496,7 @@ extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
 #endif
                 unit = binade_unit_make(v, v);
             } else if (!any_bad) {
-                op_stage(stage, x);
-                staged = 1;
-                unit = op_block_compose(op_thread_unit(stage, b, count), uscratch);
+                unit = op_block_compose(op_thread_unit(buf, b, count), sh.uscratch);
                 path |= OP_PATH_PAIR;
             }
         }
@@ -491,30 +513,83 @@ extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
         return;
 #endif
 
-        /* 4. The exact sum before the tile, then the tile's own. */
+        /* The exact sum before the tile, then the tile's own. */
         if (threadIdx.x < 32) {
-            u64 before = op_lookback_exact(r, t, seg_first, epoch, b);
+            u64 before = op_lookback_exact(r, t, sp.seg_first, epoch, b);
             if (threadIdx.x == 0) {
                 u64 out = 0ull;
                 int ok = b != 0u && binade_apply_f64(unit, b, before, &out);
-                sh_s = ok ? out : before;
-                sh_from = ok ? 1u : 0u;
+                sh.s = ok ? out : before;
+                sh.from = ok ? 1u : 0u;
             }
         }
         __syncthreads();
-        s_end = sh_s;
-        if (sh_from == 0u) {
+        s_end = sh.s;
+        if (sh.from == 0u) {
             __syncthreads();
-            if (!staged) op_stage(stage, x);
-            s_end = op_finish(stage, count, s_end, uscratch, &sh_s, &sh_from, &sh_fail, &sh_native);
+            s_end = op_finish(buf, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
             path |= OP_PATH_FINISH;
         }
     }
     if (threadIdx.x == 0) {
         r.exact[t] = s_end;
-        r.path[t] = path | (sh_native << 8);
+        r.path[t] = path | (sh.native << 8);
         op_publish(r, t, epoch, OP_EXACT);
         if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)s_end);
+    }
+}
+
+/* The one-pass ordered sums. Segment k holds seg_len[k] terms from seg_start[k]; its tiles
+ * are tile_base[k] .. tile_base[k+1]. Blocks of BINADE_OP_THREADS threads draw tiles from
+ * `ticket` (counting over every launch on these records; this launch's first is
+ * ticket_base) until one is past the last tile. With prefetch = 0, launch one block per tile
+ * with BINADE_OP_TILE doubles of dynamic shared memory: each block copies its tile and waits
+ * for it. With prefetch = 1, launch as many blocks as stay resident, with twice that: a block
+ * draws its next tile and starts copying it before processing the current one, so the copy
+ * overlaps the look-backs. Either way a block draws exactly one ticket past the last tile
+ * (none when there is no tile left to draw, with prefetch = 0 and one block per tile).
+ * `epoch` is this launch's, non-zero, below 2^29. totals[k] is written for segments with at
+ * least one term (others keep theirs). */
+extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
+    onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
+                 unsigned int nseg, unsigned int *status, double *agg, double *approx, unsigned int *binades,
+                 u64 *units, u64 *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+                 unsigned int prefetch, double *__restrict__ totals) {
+    extern __shared__ __align__(16) double op_tiles[];
+    __shared__ op_shared sh;
+    op_records r = {status, agg, approx, binades, units, exact, paths};
+    const u64 ntiles = tile_base[nseg];
+
+    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+    __syncthreads();
+    u64 t = sh.tile;
+    if (t >= ntiles) return;
+    op_tile_span sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
+    op_copy_tile(op_tiles, sp.src, sp.count);
+    unsigned int cur = 0;
+    while (true) {
+        u64 tn = ntiles;
+        if (prefetch) {
+            __syncthreads(); /* every thread has read sh.tile / sh.next of the last round */
+            if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
+            __syncthreads();
+            tn = sh.next;
+        }
+        op_tile_span next_sp;
+        if (tn < ntiles) {
+            next_sp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
+            op_copy_tile(op_tiles + (cur ^ 1u) * BINADE_OP_TILE, next_sp.src, next_sp.count);
+            asm volatile("cp.async.wait_group 1;" ::: "memory");
+        } else {
+            asm volatile("cp.async.wait_group 0;" ::: "memory");
+        }
+        __syncthreads();
+        op_process(r, sh, op_tiles + cur * BINADE_OP_TILE, t, sp, tile_base, epoch, totals);
+        __syncthreads(); /* the buffer is free for the copy after next */
+        if (tn >= ntiles) break;
+        t = tn;
+        sp = next_sp;
+        cur ^= 1u;
     }
 }
 

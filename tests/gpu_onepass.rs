@@ -97,9 +97,13 @@ fn onepass_totals_equal_the_loop_every_launch() {
     let Some(gpu) = open_or_skip("onepass_totals_equal_the_loop_every_launch") else {
         return;
     };
-    let sum = OnePassSum::new(&gpu).unwrap();
+    let prefetching = OnePassSum::new(&gpu).unwrap();
     let seed = 0x0e9a55u64;
-    for kind in InputKind::ALL {
+    for (kind, prefetch) in InputKind::ALL
+        .into_iter()
+        .flat_map(|k| [(k, true), (k, false)])
+    {
+        let sum = prefetching.clone().with_prefetch(prefetch);
         let (all, segments) = layout(kind, seed);
         let dev = gpu.stream().clone_htod(&all).unwrap();
         let mut job = sum.job(dev.slice(0..all.len()), &segments).unwrap();
@@ -113,7 +117,7 @@ fn onepass_totals_equal_the_loop_every_launch() {
             for (k, r) in segments.iter().enumerate() {
                 assert!(
                     same_result::<F64>(got[k].total.to_bits(), want[k]),
-                    "seed {seed:#x} kind {kind:?} n {} launch {launch}: device {:e} ({:#018x}) loop {:e} ({:#018x}); {got:?}",
+                    "seed {seed:#x} kind {kind:?} prefetch {prefetch} n {} launch {launch}: device {:e} ({:#018x}) loop {:e} ({:#018x}); {got:?}",
                     r.len(),
                     got[k].total,
                     got[k].total.to_bits(),

@@ -188,6 +188,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         &format!("{peer_note} {cccl_note}"),
     );
     rep.text(onepass_text());
+    rep.text(shape_text(&op));
     rep.table(onepass::distribution_table(&dist_rows, peer_of));
     rep.table(onepass::phase_table(&dist_rows));
     rep.table(before_after(&rows, &dist_rows));
@@ -251,7 +252,18 @@ fn attach_cccl(rows: &mut [Row], cccl: &Result<CcclOut>) -> String {
 
 /// What the one-pass engine is, and the predictions written before its first measurement.
 fn onepass_text() -> String {
-    "## The one-pass engine\n\nOne kernel reads each term once: a tile of 4,096 terms (256 threads x 16 in registers) forms its tree sum, finds the earlier tiles' approximate prefix by decoupled look-back (its binade is the plan; it may vary from run to run, the bits may not), forms its unit for that binade while the terms are on chip (where no term is a tie: both increments are the f64 sum of rint(x * 2^(52-e)), exact below 2^53; otherwise the pair composition in term order), publishes it, and finds the exact sum before it by look-back over its predecessors' units, composed while they share its binade. A tile whose unit does not apply finishes from the exact sum before it lane by lane: the first lane whose end leaves the binade adds its 16 terms natively and the rest go on in the new binade. Each sum's first tile starts from +0 and is finished that way.\n\nPredictions written before the first measurement on the H200 (to be compared with the tables below): uniform terms at 2^30 within 1.3x `cupy.sum` (read-bound, the look-backs hidden behind the loads); at 8,294,400 terms (2,025 tiles) about 2x, the first tile's lane-by-lane start (about 12 rounds) on the critical path; log-normal like uniform; half-ties data pays the pair composition in every tile, about 1.5x uniform; geometric growth about 1,000 crossings at 2^30, each stalling the chain for a few µs: +3 to +5 ms.".into()
+    "## The one-pass engine\n\nOne kernel reads each term once: a tile of 4,096 terms (256 threads x 16 in registers) forms its tree sum, finds the earlier tiles' approximate prefix by decoupled look-back (its binade is the plan; it may vary from run to run, the bits may not), forms its unit for that binade while the terms are on chip (in shared memory, copied there by `cp.async`; a block copies its next tile while it processes the current one) (where no term is a tie: both increments are the f64 sum of rint(x * 2^(52-e)), exact below 2^53; otherwise the pair composition in term order), publishes it, and finds the exact sum before it by look-back over its predecessors' units, composed while they share its binade. A tile whose unit does not apply finishes from the exact sum before it lane by lane: the first lane whose end leaves the binade adds its 16 terms natively and the rest go on in the new binade. Each sum's first tile starts from +0 and is finished that way.\n\nPredictions written before the first measurement on the H200 (to be compared with the tables below): uniform terms at 2^30 within 1.3x `cupy.sum` (read-bound, the look-backs hidden behind the loads); at 8,294,400 terms (2,025 tiles) about 2x, the first tile's lane-by-lane start (about 12 rounds) on the critical path; log-normal like uniform; half-ties data pays the pair composition in every tile, about 1.5x uniform; geometric growth about 1,000 crossings at 2^30, each stalling the chain for a few µs: +3 to +5 ms. Measured on a first version (terms in registers, one block per tile): 3.9x `cupy.sum` at 2^30, with the load, tree sum and plan look-back alone at 2.0x: blocks held registers while they waited on look-backs, so too few loads were in flight. Prediction for this version, written before its measurement: with the next tile's copy in flight during each look-back, load + plan near 1.2x `cupy.sum` and the engine near 2x at 2^30.".into()
+}
+
+/// The compiled one-pass kernel's registers, shared memory and residency.
+fn shape_text(op: &OnePassSum) -> String {
+    match op.shape() {
+        Ok(s) => format!(
+            "The one-pass kernel as compiled here: {} registers per thread, {} bytes of static shared memory and {} of dynamic (two tiles); {} blocks of 256 threads resident per multiprocessor with prefetching ({} with one tile), {} multiprocessors.",
+            s.registers, s.static_shared, s.dynamic_shared, s.resident_blocks, s.resident_blocks_one_tile, s.multiprocessors
+        ),
+        Err(e) => format!("The one-pass kernel's shape could not be read: {e:#}"),
+    }
 }
 
 /// Before/after per idea at the largest size measured for each distribution.

@@ -42,6 +42,8 @@ pub struct DistRow {
     pub windows: usize,
     /// The engine, and its timing builds in [`Phases::ALL`] order (the last is the engine).
     pub phases: [f64; 3],
+    /// The engine with one block per tile, no prefetch.
+    pub one_tile_blocks: f64,
     /// The plain tree sum of the seed's kernels.
     pub tree: f64,
     /// A device-to-device copy of the same `n` doubles.
@@ -134,6 +136,10 @@ pub fn measure_distribution(
         let times = event_times(op.gpu(), t.warmup, t.reps, |r| b.launch(&mut jobs[r % k]))?;
         phases[i] = median(&times);
     }
+    let plain = op.clone().with_prefetch(false);
+    let one_tile_blocks = median(&event_times(op.gpu(), t.warmup, t.reps, |r| {
+        plain.launch(&mut jobs[r % k])
+    })?);
     let mut tree_jobs: Vec<SumJob> = windows
         .iter()
         .map(|w| e.seed.job(pool.slice(0..count), std::slice::from_ref(w)))
@@ -153,6 +159,7 @@ pub fn measure_distribution(
         n,
         windows: k,
         phases,
+        one_tile_blocks,
         tree,
         copy,
         tiles: first.tiles,
@@ -295,11 +302,16 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
     t
 }
 
-/// The phase table: each timing build's median and what its phase added.
+/// The phase table: each timing build's median and what its phase added, and the engine
+/// without prefetching (one block per tile).
 pub fn phase_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(Phases::ALL.iter().map(|p| p.name()));
-    headers.extend(["unit adds", "exact look-back adds"]);
+    headers.extend([
+        "unit adds",
+        "exact look-back adds",
+        "engine, one block per tile (no prefetch)",
+    ]);
     let mut t = Table::new(
         "onepass_phases",
         "Where the one-pass time goes: builds that stop each tile after a phase (median ms)",
@@ -310,6 +322,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
         cells.extend(r.phases.iter().map(|&x| ms(x)));
         cells.push(ms(r.phases[1] - r.phases[0]));
         cells.push(ms(r.phases[2] - r.phases[1]));
+        cells.push(ms(r.one_tile_blocks));
         t.row(cells);
     }
     t

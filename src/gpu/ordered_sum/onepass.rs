@@ -12,6 +12,7 @@
 use std::ops::Range;
 
 use anyhow::{bail, Context as _, Result};
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
 
 use super::super::{Gpu, Module};
@@ -133,7 +134,31 @@ pub struct OnePassSum {
     mutant: OnePassMutant,
     k_sums: CudaFunction,
     k_fill: CudaFunction,
+    prefetch: bool,
+    /// Blocks resident per multiprocessor with prefetching (two tiles of shared memory).
+    resident: u32,
+    multiprocessors: u32,
 }
+
+/// What the compiled kernel takes on the device (for reports).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelShape {
+    /// Registers per thread.
+    pub registers: i32,
+    /// Static shared memory per block, bytes.
+    pub static_shared: i32,
+    /// Dynamic shared memory per block with prefetching (two tiles), bytes.
+    pub dynamic_shared: usize,
+    /// Blocks resident per multiprocessor with prefetching.
+    pub resident_blocks: u32,
+    /// Blocks resident per multiprocessor without (one tile).
+    pub resident_blocks_one_tile: u32,
+    /// Multiprocessors of the device.
+    pub multiprocessors: u32,
+}
+
+/// Bytes of one tile in shared memory.
+const TILE_BYTES: usize = OP_TILE * 8;
 
 /// A timing build that stops every tile early (`BINADE_OP_UNTIL`): its totals are not sums.
 /// The time of each build is the cost of the phases up to its stop.
@@ -244,11 +269,62 @@ impl OnePassSum {
         let mut defines = kernel_defines(mutant);
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
+        let k_sums = m.function("onepass_sums")?;
+        k_sums
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                (2 * TILE_BYTES) as i32,
+            )
+            .context("allowing two tiles of dynamic shared memory")?;
+        let resident = k_sums
+            .occupancy_max_active_blocks_per_multiprocessor(OP_THREADS as u32, 2 * TILE_BYTES, None)
+            .context("occupancy of onepass_sums")?;
+        let multiprocessors = gpu
+            .context()
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .context("multiprocessor count")? as u32;
+        if resident == 0 {
+            bail!(
+                "onepass_sums: no block fits on a multiprocessor with two tiles of shared memory"
+            );
+        }
         Ok(OnePassSum {
             gpu: gpu.clone(),
             mutant,
-            k_sums: m.function("onepass_sums")?,
+            k_sums,
             k_fill: m.function("fill_distribution")?,
+            prefetch: true,
+            resident,
+            multiprocessors,
+        })
+    }
+
+    /// The same kernel, launched with one block per tile that waits for its own tile's copy
+    /// (`prefetch = false`) or with resident blocks that copy their next tile while they
+    /// process the current one (`true`, the default). Both give the same bits.
+    pub fn with_prefetch(mut self, prefetch: bool) -> OnePassSum {
+        self.prefetch = prefetch;
+        self
+    }
+
+    /// Whether blocks prefetch their next tile.
+    pub fn prefetch(&self) -> bool {
+        self.prefetch
+    }
+
+    /// Registers, shared memory and residency of the compiled kernel.
+    pub fn shape(&self) -> Result<KernelShape> {
+        Ok(KernelShape {
+            registers: self.k_sums.num_regs()?,
+            static_shared: self.k_sums.shared_size_bytes()?,
+            dynamic_shared: 2 * TILE_BYTES,
+            resident_blocks: self.resident,
+            resident_blocks_one_tile: self.k_sums.occupancy_max_active_blocks_per_multiprocessor(
+                OP_THREADS as u32,
+                TILE_BYTES,
+                None,
+            )?,
+            multiprocessors: self.multiprocessors,
         })
     }
 
@@ -347,19 +423,29 @@ impl OnePassSum {
             .arg(&mut job.units)
             .arg(&mut job.exact)
             .arg(&mut job.paths);
+        let prefetch = u32::from(self.prefetch);
         b.arg(&mut job.ticket)
             .arg(&ticket_base)
             .arg(&epoch)
+            .arg(&prefetch)
             .arg(&mut job.totals);
+        let (blocks, smem) = if self.prefetch {
+            let resident = u64::from(self.resident) * u64::from(self.multiprocessors);
+            (tiles.min(resident), 2 * TILE_BYTES)
+        } else {
+            (tiles, TILE_BYTES)
+        };
         let cfg = LaunchConfig {
-            grid_dim: (tiles as u32, 1, 1),
+            grid_dim: (blocks as u32, 1, 1),
             block_dim: (OP_THREADS as u32, 1, 1),
-            shared_mem_bytes: 0,
+            shared_mem_bytes: smem as u32,
         };
         // SAFETY: argument types match onepass_sums; every record array holds `tiles`
-        // entries (units 2 per tile), totals one per segment, and the grid is `tiles` blocks.
+        // entries (units 2 per tile), totals one per segment; the dynamic shared memory is
+        // what the kernel indexes for `prefetch` (one or two tiles).
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
-        job.tickets_issued += tiles;
+        // Every block draws one ticket past the last tile when it prefetches.
+        job.tickets_issued += tiles + if self.prefetch { blocks } else { 0 };
         Ok(())
     }
 
