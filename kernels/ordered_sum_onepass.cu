@@ -550,7 +550,17 @@ __device__ static inline void op_process(op_records &r, op_shared &sh, const dou
  * (none when there is no tile left to draw, with prefetch = 0 and one block per tile).
  * `epoch` is this launch's, non-zero, below 2^29. totals[k] is written for segments with at
  * least one term (others keep theirs). */
-extern "C" __global__ void __launch_bounds__(BINADE_OP_THREADS)
+/* BINADE_OP_MIN_BLOCKS > 0 asks the compiler for that many resident blocks per
+ * multiprocessor (it caps the registers per thread); 0 leaves the registers free. */
+#ifndef BINADE_OP_MIN_BLOCKS
+#define BINADE_OP_MIN_BLOCKS 0
+#endif
+#if BINADE_OP_MIN_BLOCKS > 0
+#define OP_BOUNDS __launch_bounds__(BINADE_OP_THREADS, BINADE_OP_MIN_BLOCKS)
+#else
+#define OP_BOUNDS __launch_bounds__(BINADE_OP_THREADS)
+#endif
+extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
                  unsigned int nseg, unsigned int *status, double *agg, double *approx, unsigned int *binades,
                  u64 *units, u64 *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,

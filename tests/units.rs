@@ -82,25 +82,44 @@ fn a_term_equal_to_the_start_lands_on_the_next_power() {
 
 #[test]
 fn the_layout_is_one_set_of_numbers_given_to_the_kernels() {
-    use binade::layout::{chunk_count, defines, CHUNK, GROUP, LANES, PER_LANE, STAGE};
+    use binade::layout::{
+        chunk_count, defines, CHUNK, GROUP, LANES, OP_PER_THREAD, OP_THREADS, OP_TILE, PER_LANE,
+        STAGE,
+    };
     let want: Vec<(&str, String)> = [
         ("BINADE_LANES", LANES),
         ("BINADE_PER_LANE", PER_LANE),
         ("BINADE_CHUNK", CHUNK),
         ("BINADE_GROUP", GROUP),
         ("BINADE_STAGE", STAGE),
+        ("BINADE_OP_THREADS", OP_THREADS),
+        ("BINADE_OP_PER_THREAD", OP_PER_THREAD),
+        ("BINADE_OP_TILE", OP_TILE),
     ]
     .into_iter()
     .map(|(k, v)| (k, v.to_string()))
     .collect();
     assert_eq!(defines(), want);
     assert_eq!(CHUNK, LANES * PER_LANE);
+    assert_eq!(OP_TILE, OP_THREADS * OP_PER_THREAD);
+    // The one-pass kernel refuses to compile without its own.
+    let op_guard = binade::gpu::ordered_sum::onepass::SOURCE
+        .lines()
+        .find(|l| l.starts_with("#if !defined(BINADE_OP_THREADS)"))
+        .expect("kernels/ordered_sum_onepass.cu guards its layout defines");
+    for (name, _) in &want[5..] {
+        assert!(
+            op_guard.contains(&format!("!defined({name})")),
+            "{name} unguarded in the one-pass kernel"
+        );
+    }
+    let want = &want[..5];
     // The kernels refuse to compile without each of them.
     let guard = binade::gpu::ordered_sum::SOURCE
         .lines()
         .find(|l| l.starts_with("#if !defined(BINADE_LANES)"))
         .expect("kernels/ordered_sum.cu guards its layout defines");
-    for (name, _) in &want {
+    for (name, _) in want {
         assert!(
             guard.contains(&format!("!defined({name})")),
             "{name} unguarded"

@@ -101,6 +101,27 @@ pub fn parse_counts(stdout: &str) -> Option<Counts> {
     found
 }
 
+/// The failing tests of libtest `output` and each one's panic message (its first line after
+/// `panicked at`), as `name: message`.
+pub fn failure_lines(output: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut lines = output.lines();
+    while let Some(l) = lines.next() {
+        if let Some(name) = l
+            .strip_prefix("---- ")
+            .and_then(|r| r.strip_suffix(" stdout ----"))
+        {
+            let message = lines
+                .by_ref()
+                .skip_while(|m| !m.contains("panicked at"))
+                .nth(1)
+                .unwrap_or("(no panic message)");
+            out.push(format!("{name}: {}", message.trim()));
+        }
+    }
+    out
+}
+
 /// Lines of `output` saying a test skipped (see `binade::gpu::require::skip`).
 pub fn skipped_lines(output: &str) -> Vec<String> {
     output
@@ -177,6 +198,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         for line in &skipped {
             problems.push(format!("{}: {line}", s.target));
         }
+        for line in failure_lines(&both) {
+            problems.push(format!("{}: {line}", s.target));
+        }
         failures += bad;
         total += c.passed + c.failed;
         passed += c.passed;
@@ -251,5 +275,12 @@ mod tests {
             })
         );
         assert_eq!(skipped_lines(out), ["skipped: x: no GPU"]);
+    }
+
+    #[test]
+    fn failures_are_named_with_their_message() {
+        let out = "running 2 tests\n---- a::b stdout ----\n\nthread 'a::b' (7) panicked at tests/x.rs:3:9:\nseed 0x5: wrong bits\nnote: x\n\nfailures:\n    a::b\n";
+        assert_eq!(failure_lines(out), ["a::b: seed 0x5: wrong bits"]);
+        assert!(failure_lines("test result: ok. 1 passed").is_empty());
     }
 }

@@ -42,8 +42,8 @@ pub struct DistRow {
     pub windows: usize,
     /// The engine, and its timing builds in [`Phases::ALL`] order (the last is the engine).
     pub phases: [f64; 3],
-    /// The engine with one block per tile, no prefetch.
-    pub one_tile_blocks: f64,
+    /// The variants of [`VARIANTS`], in order.
+    pub variants: Vec<f64>,
     /// The plain tree sum of the seed's kernels.
     pub tree: f64,
     /// A device-to-device copy of the same `n` doubles.
@@ -79,10 +79,28 @@ pub fn time_uniform(
     ))
 }
 
+/// Launch variants timed beside the engine: (name, resident blocks asked of the compiler,
+/// prefetch). The engine itself is `MIN_BLOCKS` resident blocks, no prefetch.
+pub const VARIANTS: [(&str, u32, bool); 3] = [
+    (
+        "registers uncapped (no minimum of resident blocks)",
+        0,
+        false,
+    ),
+    (
+        "resident blocks prefetching their next tile, uncapped",
+        0,
+        true,
+    ),
+    ("resident blocks prefetching, 3 resident asked", 3, true),
+];
+
 /// The timing builds and the engine, compiled once.
 pub struct Engines {
     /// [`Phases::ALL`] order; the last is the engine.
     pub builds: Vec<OnePassSum>,
+    /// [`VARIANTS`], in order.
+    pub variants: Vec<OnePassSum>,
     /// The seed's kernels (for the tree sum).
     pub seed: GpuOrderedSum,
 }
@@ -94,6 +112,10 @@ impl Engines {
             builds: Phases::ALL
                 .iter()
                 .map(|&p| OnePassSum::timing_build(gpu, p))
+                .collect::<Result<_>>()?,
+            variants: VARIANTS
+                .iter()
+                .map(|&(_, m, p)| OnePassSum::variant(gpu, m, p))
                 .collect::<Result<_>>()?,
             seed: GpuOrderedSum::new(gpu)?,
         })
@@ -136,10 +158,12 @@ pub fn measure_distribution(
         let times = event_times(op.gpu(), t.warmup, t.reps, |r| b.launch(&mut jobs[r % k]))?;
         phases[i] = median(&times);
     }
-    let plain = op.clone().with_prefetch(false);
-    let one_tile_blocks = median(&event_times(op.gpu(), t.warmup, t.reps, |r| {
-        plain.launch(&mut jobs[r % k])
-    })?);
+    let mut variants = Vec::new();
+    for v in &e.variants {
+        variants.push(median(&event_times(op.gpu(), t.warmup, t.reps, |r| {
+            v.launch(&mut jobs[r % k])
+        })?));
+    }
     let mut tree_jobs: Vec<SumJob> = windows
         .iter()
         .map(|w| e.seed.job(pool.slice(0..count), std::slice::from_ref(w)))
@@ -159,7 +183,7 @@ pub fn measure_distribution(
         n,
         windows: k,
         phases,
-        one_tile_blocks,
+        variants,
         tree,
         copy,
         tiles: first.tiles,
@@ -307,14 +331,11 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
 pub fn phase_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(Phases::ALL.iter().map(|p| p.name()));
-    headers.extend([
-        "unit adds",
-        "exact look-back adds",
-        "engine, one block per tile (no prefetch)",
-    ]);
+    headers.extend(["unit adds", "exact look-back adds"]);
+    headers.extend(VARIANTS.iter().map(|v| v.0));
     let mut t = Table::new(
         "onepass_phases",
-        "Where the one-pass time goes: builds that stop each tile after a phase (median ms)",
+        "Where the one-pass time goes: builds that stop each tile after a phase, and launch variants of the whole engine (median ms)",
         &headers,
     );
     for r in rows {
@@ -322,7 +343,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
         cells.extend(r.phases.iter().map(|&x| ms(x)));
         cells.push(ms(r.phases[1] - r.phases[0]));
         cells.push(ms(r.phases[2] - r.phases[1]));
-        cells.push(ms(r.one_tile_blocks));
+        cells.extend(r.variants.iter().map(|&x| ms(x)));
         t.row(cells);
     }
     t

@@ -157,6 +157,10 @@ pub struct KernelShape {
     pub multiprocessors: u32,
 }
 
+/// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`):
+/// six tiles of 32 KiB fit the shared memory; it caps the registers at 40 per thread.
+pub const MIN_BLOCKS: u32 = 6;
+
 /// Bytes of one tile in shared memory.
 const TILE_BYTES: usize = OP_TILE * 8;
 
@@ -248,26 +252,38 @@ impl OnePassJob<'_> {
 }
 
 impl OnePassSum {
-    /// Compiles the exact kernel for `gpu`.
+    /// Compiles the exact kernel for `gpu` (one block per tile, [`MIN_BLOCKS`] resident).
     pub fn new(gpu: &Gpu) -> Result<OnePassSum> {
         Self::with_mutant(gpu, OnePassMutant::None)
+    }
+
+    /// A variant of the correct engine for timing: `min_blocks` resident blocks asked of the
+    /// compiler (0: registers uncapped), prefetching or not. Same bits as [`Self::new`].
+    pub fn variant(gpu: &Gpu, min_blocks: u32, prefetch: bool) -> Result<OnePassSum> {
+        Ok(Self::build(gpu, OnePassMutant::None, Phases::All, min_blocks)?.with_prefetch(prefetch))
     }
 
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
     /// wrong totals on purpose).
     pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
-        Self::build(gpu, mutant, Phases::All)
+        Self::build(gpu, mutant, Phases::All, MIN_BLOCKS)
     }
 
     /// A timing build of the correct engine that stops after `phases` (its totals are sums
     /// only for [`Phases::All`]).
     pub fn timing_build(gpu: &Gpu, phases: Phases) -> Result<OnePassSum> {
-        Self::build(gpu, OnePassMutant::None, phases)
+        Self::build(gpu, OnePassMutant::None, phases, MIN_BLOCKS)
     }
 
-    fn build(gpu: &Gpu, mutant: OnePassMutant, phases: Phases) -> Result<OnePassSum> {
+    fn build(
+        gpu: &Gpu,
+        mutant: OnePassMutant,
+        phases: Phases,
+        min_blocks: u32,
+    ) -> Result<OnePassSum> {
         let mut defines = kernel_defines(mutant);
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
+        defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
         let k_sums = m.function("onepass_sums")?;
         k_sums
@@ -293,15 +309,15 @@ impl OnePassSum {
             mutant,
             k_sums,
             k_fill: m.function("fill_distribution")?,
-            prefetch: true,
+            prefetch: false,
             resident,
             multiprocessors,
         })
     }
 
     /// The same kernel, launched with one block per tile that waits for its own tile's copy
-    /// (`prefetch = false`) or with resident blocks that copy their next tile while they
-    /// process the current one (`true`, the default). Both give the same bits.
+    /// (`prefetch = false`, the default) or with resident blocks that copy their next tile
+    /// while they process the current one (`true`). Both give the same bits.
     pub fn with_prefetch(mut self, prefetch: bool) -> OnePassSum {
         self.prefetch = prefetch;
         self
