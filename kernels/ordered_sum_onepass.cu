@@ -66,39 +66,43 @@ __device__ static inline unsigned int op_pair_slot(unsigned int k) {
 /* Where term p of the tile sits in the tile's buffer (in doubles). */
 __device__ static inline unsigned int op_slot(unsigned int p) { return 2u * op_pair_slot(p >> 1) + (p & 1u); }
 
-/* Tile states, monotone; the status word is (epoch << 3) | state, so a word of an earlier
- * launch reads as "nothing published". */
-#define OP_AGG 1u    /* tree sum published */
-#define OP_APPROX 2u /* approximate inclusive prefix published */
-#define OP_UNIT 3u   /* planned binade and unit published */
-#define OP_EXACT 4u  /* exact inclusive sum published */
+/* What a tile publishes, each a record of its own: a value and a tag in one 16-byte word,
+ * written and read whole (st/ld .relaxed.gpu .v2.u64: one access to 16 aligned bytes), so a
+ * reader that sees this launch's tag sees the value written with it and no fence is needed
+ * to order them. The tag's low 32 bits are (epoch << 3) | kind, so a record of an earlier
+ * launch reads as unpublished; a unit's even record carries the planned binade in bits
+ * 32..63. Kinds, in the order a tile publishes them: */
+#define OP_AGG 1u    /* tree sum of the tile */
+#define OP_APPROX 2u /* approximate inclusive prefix */
+#define OP_UNIT 3u   /* unit (two records) for the planned binade */
+#define OP_EXACT 4u  /* exact inclusive sum */
 
-/* The per-tile records one launch publishes (arrays of ntiles entries, units 2 per tile). */
+struct __align__(16) op_word {
+    u64 value, tag;
+};
+
+/* The per-tile records of one launch (arrays of ntiles words) and each tile's path code. */
 struct op_records {
-    unsigned int *status;
-    double *agg;
-    double *approx;
-    unsigned int *binade;
-    u64 *unit;
-    u64 *exact;
+    op_word *agg;
+    op_word *approx;
+    op_word *unit_even;
+    op_word *unit_odd;
+    op_word *exact;
     unsigned int *path;
 };
 
-__device__ static inline unsigned int op_load_acquire(const unsigned int *p) {
-    unsigned int v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+__device__ static inline op_word op_read(const op_word *w) {
+    op_word v;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.value), "=l"(v.tag) : "l"(w) : "memory");
     return v;
 }
-__device__ static inline void op_store_release(unsigned int *p, unsigned int v) {
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+__device__ static inline void op_write(op_word *w, u64 value, u64 tag) {
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(w), "l"(value), "l"(tag) : "memory");
 }
-/* The state of tile p in this launch (0 where it has published nothing yet). */
-__device__ static inline unsigned int op_state(const op_records &r, u64 p, unsigned int epoch) {
-    unsigned int w = op_load_acquire(r.status + p);
-    return (w >> 3) == epoch ? (w & 7u) : 0u;
-}
-__device__ static inline void op_publish(op_records &r, u64 t, unsigned int epoch, unsigned int state) {
-    op_store_release(r.status + t, (epoch << 3) | state);
+__device__ static inline u64 op_tag(unsigned int epoch, unsigned int kind) { return (u64)((epoch << 3) | kind); }
+/* Whether w was published by this launch with this kind. */
+__device__ static inline int op_has(op_word w, unsigned int epoch, unsigned int kind) {
+    return (unsigned int)w.tag == ((epoch << 3) | kind);
 }
 
 /* The segment holding global tile t: the last k with tile_base[k] <= t. */
@@ -231,28 +235,32 @@ __device__ static inline u64 op_thread_add(const double *buf, unsigned int i, un
 }
 
 /* The approximate prefix (sum of the earlier tiles' tree sums of this segment), by warp 0:
- * lane l inspects tile t-1-l-32*round; the nearest tile with a published inclusive value
- * (approximate or exact) ends the look-back, the tiles after it contribute their tree sums.
- * Only a plan: its bits may vary between runs. Valid on lane 0. */
-__device__ static inline double op_lookback_approx(op_records &r, u64 t, u64 seg_first, unsigned int epoch) {
+ * lane l inspects tile t-1-l-32*round; the nearest tile with a published approximate
+ * inclusive prefix ends the look-back, the tiles after it contribute their tree sums. Only a
+ * plan: its bits may vary between runs. Valid on lane 0. */
+__device__ static inline double op_lookback_approx(const op_records &r, u64 t, u64 seg_first, unsigned int epoch) {
     unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0;
     long long hi = (long long)t - 1;
     while (true) {
         long long p = hi - (long long)lane;
         int inside = p >= (long long)seg_first;
-        unsigned int st = inside ? op_state(r, (u64)p, epoch) : OP_EXACT;
-        unsigned int ends = __ballot_sync(0xffffffffu, st >= OP_APPROX);
-        unsigned int stop = ends ? (unsigned int)__ffs(ends) - 1u : 32u;
-        unsigned int waiting = __ballot_sync(0xffffffffu, st == 0u) & (stop == 32u ? 0xffffffffu : ((1u << stop) - 1u));
-        if (waiting) {
+        op_word inc = {0ull, 0ull}, ag = {0ull, 0ull};
+        if (inside) {
+            inc = op_read(r.approx + p);
+            ag = op_read(r.agg + p);
+        }
+        int ends = !inside || op_has(inc, epoch, OP_APPROX);
+        unsigned int ended = __ballot_sync(0xffffffffu, ends);
+        unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
+        unsigned int nearer = stop == 32u ? 0xffffffffu : ((1u << stop) - 1u);
+        if (__ballot_sync(0xffffffffu, !ends && !op_has(ag, epoch, OP_AGG)) & nearer) {
             __nanosleep(20);
             continue; /* a nearer tile has not published its tree sum yet */
         }
         double v = 0.0;
-        if (lane < stop) v = __ldcg(r.agg + p);
-        else if (lane == stop && inside)
-            v = st == OP_EXACT ? __longlong_as_double((long long)__ldcg(r.exact + p)) : __ldcg(r.approx + p);
+        if (lane < stop) v = __longlong_as_double((long long)ag.value);
+        else if (lane == stop && inside) v = __longlong_as_double((long long)inc.value);
         for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(0xffffffffu, v, s));
         acc = __dadd_rn(acc, v);
         if (stop < 32u) return acc;
@@ -261,36 +269,43 @@ __device__ static inline double op_lookback_approx(op_records &r, u64 t, u64 seg
 }
 
 /* The exact sum before tile t (bits), by warp 0: lane l inspects tile t-1-l-32*round. A tile
- * that has published its unit for binade b is composable; the nearest tile that is not ends
- * the look-back: once its exact sum is published, the composition of the units after it is
- * applied to that sum. Where that apply fails (the sum left the binade between them, or it was
- * never in it), the tile waits for its predecessor's exact sum instead. Valid on lane 0. */
-__device__ static inline u64 op_lookback_exact(op_records &r, u64 t, u64 seg_first, unsigned int epoch, unsigned int b) {
+ * that has published its unit for binade b, and not yet its exact sum, is composable; the
+ * nearest tile that is not ends the look-back: once its exact sum is published, the
+ * composition of the units after it is applied to that sum. Where that apply fails (the sum
+ * left the binade between them, or it was never in it), the tile waits for its predecessor's
+ * exact sum instead. Valid on lane 0. */
+__device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 seg_first, unsigned int epoch,
+                                               unsigned int b) {
     unsigned int lane = threadIdx.x & 31u;
     binade_unit acc = binade_unit_zero(); /* units of the tiles already passed, in order */
     long long hi = (long long)t - 1;
     while (true) {
         long long p = hi - (long long)lane;
         int inside = p >= (long long)seg_first;
-        unsigned int st = inside ? op_state(r, (u64)p, epoch) : 0u;
+        op_word ex = {0ull, 0ull}, ue = {0ull, 0ull}, uo = {0ull, 0ull};
+        if (inside) {
+            ex = op_read(r.exact + p);
+            ue = op_read(r.unit_even + p);
+            uo = op_read(r.unit_odd + p);
+        }
+        int is_exact = inside && op_has(ex, epoch, OP_EXACT);
         int composable = 0;
-        binade_unit u = binade_unit_zero();
-        if (st == OP_UNIT && b != 0u) {
-            unsigned int pb = __ldcg(r.binade + p);
+        if (inside && !is_exact && b != 0u && op_has(ue, epoch, OP_UNIT) && op_has(uo, epoch, OP_UNIT)) {
+            unsigned int pb = (unsigned int)(ue.tag >> 32);
 #if BINADE_OP_MUTANT == OP_M_BINADES_MIXED
             composable = pb != 0u;
 #else
             composable = pb == b;
 #endif
-            if (composable) u = binade_unit_make(__ldcg(r.unit + 2 * p), __ldcg(r.unit + 2 * p + 1));
         }
+        binade_unit u = composable ? binade_unit_make(ue.value, uo.value) : binade_unit_zero();
         unsigned int blockers = __ballot_sync(0xffffffffu, !composable);
         unsigned int stop = blockers ? (unsigned int)__ffs(blockers) - 1u : 32u;
-        unsigned int stop_state = __shfl_sync(0xffffffffu, st, stop & 31u);
+        int stop_exact = __shfl_sync(0xffffffffu, is_exact, stop & 31u);
 #if BINADE_OP_MUTANT == OP_M_LOOKBACK_TRUSTS_UNFINISHED
-        stop_state = OP_EXACT; /* reads the exact sum whether or not it is published */
+        stop_exact = 1; /* reads the exact sum whether or not it is published */
 #endif
-        if (stop < 32u && stop_state != OP_EXACT) {
+        if (stop < 32u && !stop_exact) {
             __nanosleep(20);
             continue; /* the nearest tile that cannot be composed has not finished */
         }
@@ -305,16 +320,20 @@ __device__ static inline u64 op_lookback_exact(op_records &r, u64 t, u64 seg_fir
             hi -= 32;
             continue;
         }
-        u64 start = __shfl_sync(0xffffffffu, lane == stop ? __ldcg(r.exact + p) : 0ull, stop);
+        u64 start = __shfl_sync(0xffffffffu, ex.value, stop);
         u64 out = 0ull;
         int ok = __shfl_sync(0xffffffffu, binade_apply_f64(acc, b, start, &out), 0);
         if (ok) return out; /* acc and out are whole on lane 0 */
         /* The composition does not apply: wait for the predecessor's own exact sum. */
         if (lane == 0) {
+            op_word prev = op_read(r.exact + (t - 1));
 #if BINADE_OP_MUTANT != OP_M_LOOKBACK_TRUSTS_UNFINISHED
-            while (op_state(r, t - 1, epoch) != OP_EXACT) __nanosleep(20);
+            while (!op_has(prev, epoch, OP_EXACT)) {
+                __nanosleep(20);
+                prev = op_read(r.exact + (t - 1));
+            }
 #endif
-            out = __ldcg(r.exact + (t - 1));
+            out = prev.value;
         }
         return out;
     }
@@ -438,7 +457,7 @@ __device__ static inline op_tile_span op_span(const double *terms, const u64 *se
 }
 
 /* Tile t, its terms in buf: plan, unit, exact sum, published. Every thread calls it. */
-__device__ static inline void op_process(op_records &r, op_shared &sh, const double *buf, u64 t,
+__device__ static inline void op_process(const op_records &r, op_shared &sh, const double *buf, u64 t,
                                          const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
                                          double *totals) {
     const u64 local = t - sp.seg_first;
@@ -448,13 +467,9 @@ __device__ static inline void op_process(op_records &r, op_shared &sh, const dou
 
     /* The plan: the approximate prefix by look-back. */
     if (threadIdx.x == 0) {
-        if (local == 0) {
-            r.approx[t] = ts;
-            op_publish(r, t, epoch, OP_APPROX);
-        } else {
-            r.agg[t] = ts;
-            op_publish(r, t, epoch, OP_AGG);
-        }
+        u64 bits = (u64)__double_as_longlong(ts);
+        if (local == 0) op_write(r.approx + t, bits, op_tag(epoch, OP_APPROX));
+        else op_write(r.agg + t, bits, op_tag(epoch, OP_AGG));
     }
     unsigned int path = 0;
     u64 s_end = 0ull;
@@ -466,15 +481,14 @@ __device__ static inline void op_process(op_records &r, op_shared &sh, const dou
         if (threadIdx.x < 32) {
             double prefix = op_lookback_approx(r, t, sp.seg_first, epoch);
             if (threadIdx.x == 0) {
-                r.approx[t] = __dadd_rn(prefix, ts);
-                op_publish(r, t, epoch, OP_APPROX);
+                op_write(r.approx + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), op_tag(epoch, OP_APPROX));
                 sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
             }
         }
         __syncthreads();
         const unsigned int b = sh.b;
 #if BINADE_OP_UNTIL == 1
-        if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = r.approx[t];
+        if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)sh.b);
         return;
 #endif
 
@@ -501,10 +515,8 @@ __device__ static inline void op_process(op_records &r, op_shared &sh, const dou
             }
         }
         if (threadIdx.x == 0) {
-            r.binade[t] = b;
-            r.unit[2 * t] = unit.even;
-            r.unit[2 * t + 1] = unit.odd;
-            op_publish(r, t, epoch, OP_UNIT);
+            op_write(r.unit_even + t, unit.even, op_tag(epoch, OP_UNIT) | ((u64)b << 32));
+            op_write(r.unit_odd + t, unit.odd, op_tag(epoch, OP_UNIT));
 #if BINADE_OP_UNTIL == 2
             if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)unit.even);
 #endif
@@ -532,9 +544,8 @@ __device__ static inline void op_process(op_records &r, op_shared &sh, const dou
         }
     }
     if (threadIdx.x == 0) {
-        r.exact[t] = s_end;
         r.path[t] = path | (sh.native << 8);
-        op_publish(r, t, epoch, OP_EXACT);
+        op_write(r.exact + t, s_end, op_tag(epoch, OP_EXACT));
         if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)s_end);
     }
 }
@@ -562,12 +573,12 @@ __device__ static inline void op_process(op_records &r, op_shared &sh, const dou
 #endif
 extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
-                 unsigned int nseg, unsigned int *status, double *agg, double *approx, unsigned int *binades,
-                 u64 *units, u64 *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+                 unsigned int nseg, op_word *agg, op_word *approx, op_word *unit_even, op_word *unit_odd,
+                 op_word *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
                  unsigned int prefetch, double *__restrict__ totals) {
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
-    op_records r = {status, agg, approx, binades, units, exact, paths};
+    op_records r = {agg, approx, unit_even, unit_odd, exact, paths};
     const u64 ntiles = tile_base[nseg];
 
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;

@@ -9,7 +9,7 @@ use binade::gpu::ordered_sum::onepass::{self, OnePassMutant};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::OnePassSum;
 use binade::layout::OP_TILE;
-use binade::verify::inputs::{plan_behind_crossing, InputKind};
+use binade::verify::inputs::{tile_boundary_cases, InputKind};
 use binade::walk::loop_sum;
 
 #[test]
@@ -39,14 +39,18 @@ const SIZES: [usize; 11] = [
     9_000_011,
 ];
 
-/// `copies` sums of `plan_behind_crossing` (three tiles each) as segments of one buffer: the
-/// plan of every second tile is one binade below its exact start.
+/// `copies` sums of each of `inputs::tile_boundary_cases` as segments of one buffer.
 fn boundary_cases(copies: usize) -> (Vec<f64>, Vec<std::ops::Range<usize>>) {
-    let one = plan_behind_crossing(OP_TILE, 3);
-    let segments = (0..copies)
-        .map(|k| k * one.len()..(k + 1) * one.len())
-        .collect();
-    (one.repeat(copies), segments)
+    let mut all = Vec::new();
+    let mut segments = Vec::new();
+    for (_, one) in tile_boundary_cases(OP_TILE) {
+        for _ in 0..copies {
+            let start = all.len();
+            all.extend_from_slice(&one);
+            segments.push(start..all.len());
+        }
+    }
+    (all, segments)
 }
 
 /// The first segment whose device total differs from the loop's (None: all equal).
@@ -65,8 +69,8 @@ fn first_wrong(
 }
 
 #[test]
-fn onepass_plan_behind_a_crossing() {
-    let Some(gpu) = open_or_skip("onepass_plan_behind_a_crossing") else {
+fn onepass_tile_boundary_cases() {
+    let Some(gpu) = open_or_skip("onepass_tile_boundary_cases") else {
         return;
     };
     let sum = OnePassSum::new(&gpu).unwrap();
@@ -75,7 +79,7 @@ fn onepass_plan_behind_a_crossing() {
         assert_eq!(
             first_wrong(&sum, &all, &segments),
             None,
-            "plan_behind_crossing({OP_TILE}, 3) x 300, launch {launch}"
+            "inputs::tile_boundary_cases({OP_TILE}) x 300 each, launch {launch}"
         );
     }
 }

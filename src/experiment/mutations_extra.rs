@@ -8,7 +8,7 @@ use crate::gpu::{Gpu, GpuOrderedSum, OnePassMutant, OnePassSum};
 use crate::layout::OP_TILE;
 use crate::report::{thousands, Table};
 use crate::verify::device_header::HeaderAlgebra;
-use crate::verify::inputs::{plan_behind_crossing, InputKind};
+use crate::verify::inputs::{tile_boundary_cases, InputKind};
 use crate::verify::kill::{run_wide, Budget, Check};
 use crate::verify::mutant::Mutant;
 use crate::walk::{chunk_sums, loop_sum};
@@ -201,7 +201,7 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
     }
     bar.finish_and_clear();
     let note = format!(
-        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on `inputs::plan_behind_crossing` (300 sums of three tiles, the second planned one binade below its exact start, in one launch), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
+        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start; a tile whose sum leaves its binade upward and comes back), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
         gpu.name, gpu.arch, b.sizes
     );
     (t, note, failures)
@@ -212,11 +212,12 @@ fn onepass_check(gpu: &Gpu, m: OnePassMutant, b: &Budget) -> anyhow::Result<(u64
     let op = OnePassSum::with_mutant(gpu, m)?;
     let mut count = 0u64;
     let mut cases: Vec<(String, Vec<f64>, Vec<std::ops::Range<usize>>)> = Vec::new();
-    let one = plan_behind_crossing(OP_TILE, 3);
-    let segments = (0..300)
-        .map(|k| k * one.len()..(k + 1) * one.len())
-        .collect();
-    cases.push(("plan behind a crossing".into(), one.repeat(300), segments));
+    for (name, one) in tile_boundary_cases(OP_TILE) {
+        let segments = (0..300)
+            .map(|k| k * one.len()..(k + 1) * one.len())
+            .collect();
+        cases.push((name.into(), one.repeat(300), segments));
+    }
     for kind in InputKind::ALL {
         let mut all = Vec::new();
         let mut segments = Vec::new();

@@ -211,3 +211,63 @@ pub fn plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
     }
     v
 }
+
+/// Two tiles of `tile` terms whose loop sum leaves its binade upward and comes back inside
+/// the second tile: the first tile is `1.875` and zeros; the second starts with
+/// `x = 0.25 + 3 * 2^-54` and `-0.25`, then zeros. The loop rounds `1.875 + x` in `[2, 4)`,
+/// where `3 * 2^-54` is below half an ulp, so it ends at exactly `1.875`; adding the rounded
+/// increments of `[1, 2)` instead (`x / 2^-52 = 2^50 + 0.75` rounds up) would end one ulp
+/// higher. The case a unit must refuse: a run with a negative term can leave and re-enter
+/// the binade, so its end does not bound its intermediate sums.
+pub fn excursion_above_binade(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 2);
+    let mut v = vec![0.0; 2 * tile];
+    v[0] = 1.875;
+    v[tile] = 0.25 + 3.0 * 2f64.powi(-54);
+    v[tile + 1] = -0.25;
+    v
+}
+
+/// The hand-made inputs of the one-pass engine's checks, by name: each is one sum (several
+/// tiles of `tile` terms) built to reach one of its shortcuts' limits.
+pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 2] {
+    [
+        ("plan behind a crossing", plan_behind_crossing(tile, 3)),
+        ("excursion above the binade", excursion_above_binade(tile)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loop_sum(x: &[f64]) -> f64 {
+        x.iter().fold(0.0, |s, &t| s + t)
+    }
+
+    #[test]
+    fn plan_behind_crossing_does_what_it_says() {
+        let tile = 4096;
+        let v = plan_behind_crossing(tile, 3);
+        // The loop reaches exactly 2 inside the first tile and stays there.
+        assert_eq!(loop_sum(&v[..tile]), 2.0);
+        assert_eq!(loop_sum(&v), 2.0);
+        // A tree sum of the first tile (here pairwise) stays below 2.
+        let mut level = v[..tile].to_vec();
+        while level.len() > 1 {
+            level = level.chunks(2).map(|c| c.iter().sum()).collect();
+        }
+        assert!(level[0] < 2.0 && level[0] > 2.0 - 1000.0 * f64::EPSILON);
+    }
+
+    #[test]
+    fn excursion_leaves_and_comes_back() {
+        let tile = 4096;
+        let v = excursion_above_binade(tile);
+        assert_eq!(loop_sum(&v[..tile + 1]), 2.125);
+        assert_eq!(loop_sum(&v), 1.875);
+        // In [1, 2) the two terms round to increments summing to one ulp.
+        let u = f64::EPSILON;
+        assert_eq!((v[tile] / u).round_ties_even() + (v[tile + 1] / u).round_ties_even(), 1.0);
+    }
+}

@@ -7,9 +7,10 @@ use anyhow::Result;
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum};
+use crate::layout::OP_TILE;
 use crate::plan::PlanKind;
 use crate::report::{thousands, Report};
-use crate::verify::inputs::{InputKind, STANDARD_SIZES};
+use crate::verify::inputs::{tile_boundary_cases, InputKind, STANDARD_SIZES};
 use crate::verify::mutant::Mutant;
 use crate::walk::chunk_sums;
 
@@ -113,9 +114,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let op_bad = op_checks.iter().filter(|c| !c.ok()).count() as u64;
     out.failures += op_bad;
     let mut labels: Vec<&str> = set.kinds.iter().map(|k| k.name()).collect();
-    labels.push(BOUNDARY);
+    labels.extend(tile_boundary_cases(OP_TILE).map(|c| c.0));
     out.report.text(format!(
-        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The row `{BOUNDARY}` is `inputs::plan_behind_crossing` (300 sums of three tiles whose second tile is planned one binade below its exact start).",
+        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The last rows are `inputs::tile_boundary_cases`, 300 sums of each in one launch: three tiles whose second is planned one binade below its exact start; two tiles whose sum leaves its binade upward and comes back.",
         op_checks.len(),
         onepass::LAUNCHES,
         op_checks.len() as u64 - op_bad,
@@ -125,26 +126,25 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     Ok(out)
 }
 
-/// The label of the hand-made boundary cases in the one-pass table.
-const BOUNDARY: &str = "plan behind a crossing";
-
-/// `inputs::plan_behind_crossing` x 300 in one launch (tiles planned one binade low).
+/// `inputs::tile_boundary_cases`, 300 sums of each in one launch.
 fn boundary_cases(op: &OnePassSum, out: &mut Vec<onepass::OnePassCheck>) -> Result<()> {
-    let one = crate::verify::inputs::plan_behind_crossing(crate::layout::OP_TILE, 3);
-    let want = crate::walk::loop_sum::<F64>(&one);
-    let all = one.repeat(300);
-    let segments: Vec<_> = (0..300)
-        .map(|k| k * one.len()..(k + 1) * one.len())
-        .collect();
-    let dev = op.gpu().stream().clone_htod(&all)?;
-    onepass::check(
-        op,
-        BOUNDARY,
-        dev.slice(0..all.len()),
-        &segments,
-        &vec![want; 300],
-        out,
-    )
+    for (name, one) in tile_boundary_cases(OP_TILE) {
+        let want = crate::walk::loop_sum::<F64>(&one);
+        let all = one.repeat(300);
+        let segments: Vec<_> = (0..300)
+            .map(|k| k * one.len()..(k + 1) * one.len())
+            .collect();
+        let dev = op.gpu().stream().clone_htod(&all)?;
+        onepass::check(
+            op,
+            name,
+            dev.slice(0..all.len()),
+            &segments,
+            &[want; 300],
+            out,
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs the sanitizers named by `sanitize` on the experiment `sanitize_experiment` (small

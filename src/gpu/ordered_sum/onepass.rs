@@ -226,12 +226,9 @@ pub struct OnePassJob<'a> {
     seg_len: CudaSlice<u64>,
     tile_base: CudaSlice<u64>,
     host_tile_base: Vec<u64>,
-    status: CudaSlice<u32>,
-    agg: CudaSlice<f64>,
-    approx: CudaSlice<f64>,
-    binades: CudaSlice<u32>,
-    units: CudaSlice<u64>,
-    exact: CudaSlice<u64>,
+    /// The published records, two words (value, tag) per tile each: tree sums, approximate
+    /// prefixes, even and odd increments, exact sums.
+    records: [CudaSlice<u64>; 5],
     paths: CudaSlice<u32>,
     ticket: CudaSlice<u64>,
     tickets_issued: u64,
@@ -396,12 +393,13 @@ impl OnePassSum {
             seg_len: s.clone_htod(&len.into_iter().chain([0]).collect::<Vec<_>>())?,
             tile_base: s.clone_htod(&base)?,
             host_tile_base: base,
-            status: s.alloc_zeros::<u32>(n)?,
-            agg: s.alloc_zeros::<f64>(n)?,
-            approx: s.alloc_zeros::<f64>(n)?,
-            binades: s.alloc_zeros::<u32>(n)?,
-            units: s.alloc_zeros::<u64>(2 * n)?,
-            exact: s.alloc_zeros::<u64>(n)?,
+            records: [
+                s.alloc_zeros::<u64>(2 * n)?,
+                s.alloc_zeros::<u64>(2 * n)?,
+                s.alloc_zeros::<u64>(2 * n)?,
+                s.alloc_zeros::<u64>(2 * n)?,
+                s.alloc_zeros::<u64>(2 * n)?,
+            ],
             paths: s.alloc_zeros::<u32>(n)?,
             ticket: s.alloc_zeros::<u64>(1)?,
             tickets_issued: 0,
@@ -417,8 +415,10 @@ impl OnePassSum {
             return Ok(());
         }
         if job.epoch + 1 >= EPOCH_LIMIT {
-            // Status words of 2^29 launches ago would alias: start the records afresh.
-            self.gpu.stream().memset_zeros(&mut job.status)?;
+            // Tags of 2^29 launches ago would alias: start the records afresh.
+            for r in job.records.iter_mut() {
+                self.gpu.stream().memset_zeros(r)?;
+            }
             self.gpu.stream().memset_zeros(&mut job.ticket)?;
             job.tickets_issued = 0;
             job.epoch = 0;
@@ -432,13 +432,10 @@ impl OnePassSum {
             .arg(&job.seg_len)
             .arg(&job.tile_base)
             .arg(&nseg);
-        b.arg(&mut job.status)
-            .arg(&mut job.agg)
-            .arg(&mut job.approx)
-            .arg(&mut job.binades)
-            .arg(&mut job.units)
-            .arg(&mut job.exact)
-            .arg(&mut job.paths);
+        for r in job.records.iter_mut() {
+            b.arg(r);
+        }
+        b.arg(&mut job.paths);
         let prefetch = u32::from(self.prefetch);
         b.arg(&mut job.ticket)
             .arg(&ticket_base)
@@ -457,7 +454,8 @@ impl OnePassSum {
             shared_mem_bytes: smem as u32,
         };
         // SAFETY: argument types match onepass_sums; every record array holds `tiles`
-        // entries (units 2 per tile), totals one per segment; the dynamic shared memory is
+        // 16-byte words (allocations are 256-byte aligned), paths `tiles` entries, totals
+        // one per segment; the dynamic shared memory is
         // what the kernel indexes for `prefetch` (one or two tiles).
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
         // Every block draws one ticket past the last tile when it prefetches.
