@@ -5,7 +5,7 @@
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::onepass::{self, OnePassMutant};
+use binade::gpu::ordered_sum::onepass::{self, OnePassMutant, TileShape};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::OnePassSum;
 use binade::layout::OP_TILE;
@@ -180,5 +180,34 @@ fn onepass_mutants_give_wrong_totals() {
             "seed {seed:#x}: one-pass mutant `{}` gave the loop's bits on every input",
             m.name()
         );
+    }
+}
+
+#[test]
+fn onepass_other_tile_shapes_equal_the_loop() {
+    let Some(gpu) = open_or_skip("onepass_other_tile_shapes_equal_the_loop") else {
+        return;
+    };
+    let seed = 0x5a9e5u64;
+    for (threads, per_thread, min_blocks) in [
+        (512u32, 16u32, 3u32),
+        (128, 16, 12),
+        (256, 32, 3),
+        (64, 2, 0),
+    ] {
+        let shape = TileShape {
+            threads,
+            per_thread,
+        };
+        let sum = OnePassSum::variant(&gpu, shape, min_blocks, false).unwrap();
+        for kind in InputKind::ALL {
+            let (all, segments) = layout(kind, seed);
+            if let Some(k) = first_wrong(&sum, &all, &segments) {
+                panic!(
+                    "seed {seed:#x} shape {threads} x {per_thread} kind {kind:?}: segment {k} ({} terms) differs from the loop",
+                    segments[k].len()
+                );
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ use cudarc::driver::CudaSlice;
 use serde::Deserialize;
 
 use crate::format::{same_result, F64};
-use crate::gpu::ordered_sum::onepass::{Distribution, OnePassJob, Phases};
+use crate::gpu::ordered_sum::onepass::{Distribution, OnePassJob, Phases, TileShape};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
 use crate::report::{thousands, Table};
@@ -58,7 +58,7 @@ pub struct DistRow {
     pub native_lanes: u64,
     /// The first window's total equals the CPU loop's bits.
     pub exact: bool,
-    /// Every relaunch of the first window gave the same bits.
+    /// Every relaunch of the first window, and every variant, gave the same bits.
     pub identical: bool,
 }
 
@@ -79,20 +79,58 @@ pub fn time_uniform(
     ))
 }
 
-/// Launch variants timed beside the engine: (name, resident blocks asked of the compiler,
-/// prefetch). The engine itself is `MIN_BLOCKS` resident blocks, no prefetch.
-pub const VARIANTS: [(&str, u32, bool); 3] = [
-    (
-        "registers uncapped (no minimum of resident blocks)",
-        0,
-        false,
-    ),
-    (
-        "resident blocks prefetching their next tile, uncapped",
-        0,
-        true,
-    ),
-    ("resident blocks prefetching, 3 resident asked", 3, true),
+/// A launch variant timed beside the engine (same bits, another way to run it).
+pub struct Variant {
+    /// The name used in reports.
+    pub name: &'static str,
+    /// Tile shape.
+    pub shape: TileShape,
+    /// Resident blocks per multiprocessor asked of the compiler (0: registers uncapped).
+    pub min_blocks: u32,
+    /// Blocks resident for the whole launch, each copying its next tile ahead.
+    pub prefetch: bool,
+}
+
+const fn shape(threads: u32, per_thread: u32) -> TileShape {
+    TileShape {
+        threads,
+        per_thread,
+    }
+}
+
+/// The variants, in report order. The engine itself is the layout's shape (256 x 16),
+/// `MIN_BLOCKS` resident blocks asked, no prefetch.
+pub const VARIANTS: [Variant; 5] = [
+    Variant {
+        name: "256 x 16, registers uncapped",
+        shape: TileShape::DEFAULT,
+        min_blocks: 0,
+        prefetch: false,
+    },
+    Variant {
+        name: "256 x 16, resident blocks prefetching their next tile",
+        shape: TileShape::DEFAULT,
+        min_blocks: 0,
+        prefetch: true,
+    },
+    Variant {
+        name: "256 x 32 (8,192-term tiles), 3 resident asked",
+        shape: shape(256, 32),
+        min_blocks: 3,
+        prefetch: false,
+    },
+    Variant {
+        name: "512 x 16 (8,192-term tiles), 3 resident asked",
+        shape: shape(512, 16),
+        min_blocks: 3,
+        prefetch: false,
+    },
+    Variant {
+        name: "128 x 16 (2,048-term tiles), 12 resident asked",
+        shape: shape(128, 16),
+        min_blocks: 12,
+        prefetch: false,
+    },
 ];
 
 /// The timing builds and the engine, compiled once.
@@ -115,7 +153,7 @@ impl Engines {
                 .collect::<Result<_>>()?,
             variants: VARIANTS
                 .iter()
-                .map(|&(_, m, p)| OnePassSum::variant(gpu, m, p))
+                .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.prefetch))
                 .collect::<Result<_>>()?,
             seed: GpuOrderedSum::new(gpu)?,
         })
@@ -160,8 +198,17 @@ pub fn measure_distribution(
     }
     let mut variants = Vec::new();
     for v in &e.variants {
+        let mut own: Vec<OnePassJob> = Vec::new();
+        if v.shape_of_tiles() != op.shape_of_tiles() {
+            own = windows
+                .iter()
+                .map(|w| v.job(pool.slice(0..count), std::slice::from_ref(w)))
+                .collect::<Result<_>>()?;
+        }
+        let js = if own.is_empty() { &mut jobs } else { &mut own };
+        identical &= v.run(&mut js[0])?[0].total.to_bits() == first.total.to_bits();
         variants.push(median(&event_times(op.gpu(), t.warmup, t.reps, |r| {
-            v.launch(&mut jobs[r % k])
+            v.launch(&mut js[r % k])
         })?));
     }
     let mut tree_jobs: Vec<SumJob> = windows
@@ -295,7 +342,7 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
             "tiles finished lane by lane",
             "lanes added natively",
             "exact = CPU loop",
-            "same bits in 4 launches",
+            "same bits in every launch and variant",
         ],
     );
     for r in rows {
@@ -332,7 +379,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(Phases::ALL.iter().map(|p| p.name()));
     headers.extend(["unit adds", "exact look-back adds"]);
-    headers.extend(VARIANTS.iter().map(|v| v.0));
+    headers.extend(VARIANTS.iter().map(|v| v.name));
     let mut t = Table::new(
         "onepass_phases",
         "Where the one-pass time goes: builds that stop each tile after a phase, and launch variants of the whole engine (median ms)",

@@ -268,6 +268,9 @@ mod tests {
         assert_eq!(loop_sum(&v), 1.875);
         // In [1, 2) the two terms round to increments summing to one ulp.
         let u = f64::EPSILON;
-        assert_eq!((v[tile] / u).round_ties_even() + (v[tile + 1] / u).round_ties_even(), 1.0);
+        assert_eq!(
+            (v[tile] / u).round_ties_even() + (v[tile + 1] / u).round_ties_even(),
+            1.0
+        );
     }
 }

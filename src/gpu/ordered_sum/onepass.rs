@@ -138,6 +138,7 @@ pub struct OnePassSum {
     /// Blocks resident per multiprocessor with prefetching (two tiles of shared memory).
     resident: u32,
     multiprocessors: u32,
+    shape: TileShape,
 }
 
 /// What the compiled kernel takes on the device (for reports).
@@ -161,8 +162,42 @@ pub struct KernelShape {
 /// six tiles of 32 KiB fit the shared memory; it caps the registers at 40 per thread.
 pub const MIN_BLOCKS: u32 = 6;
 
-/// Bytes of one tile in shared memory.
-const TILE_BYTES: usize = OP_TILE * 8;
+/// The shape of a tile: threads of its block and terms per thread (the layout's
+/// `OP_THREADS` x `OP_PER_THREAD` unless a timing variant asks for another).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileShape {
+    /// Threads per block, a multiple of 32, at most 1024.
+    pub threads: u32,
+    /// Terms per thread, twice a power of two.
+    pub per_thread: u32,
+}
+
+impl TileShape {
+    /// The layout's shape (`src/layout_values.rs`).
+    pub const DEFAULT: TileShape = TileShape {
+        threads: OP_THREADS as u32,
+        per_thread: (OP_TILE / OP_THREADS) as u32,
+    };
+
+    /// Terms per tile.
+    pub fn tile(self) -> u64 {
+        u64::from(self.threads) * u64::from(self.per_thread)
+    }
+
+    /// Bytes of one tile in shared memory.
+    pub fn bytes(self) -> usize {
+        self.tile() as usize * 8
+    }
+
+    /// The kernel's layout defines for this shape.
+    fn defines(self) -> [(&'static str, String); 3] {
+        [
+            ("BINADE_OP_THREADS", self.threads.to_string()),
+            ("BINADE_OP_PER_THREAD", self.per_thread.to_string()),
+            ("BINADE_OP_TILE", self.tile().to_string()),
+        ]
+    }
+}
 
 /// A timing build that stops every tile early (`BINADE_OP_UNTIL`): its totals are not sums.
 /// The time of each build is the cost of the phases up to its stop.
@@ -234,6 +269,7 @@ pub struct OnePassJob<'a> {
     tickets_issued: u64,
     epoch: u32,
     totals: CudaSlice<f64>,
+    shape: TileShape,
 }
 
 impl OnePassJob<'_> {
@@ -256,20 +292,32 @@ impl OnePassSum {
 
     /// A variant of the correct engine for timing: `min_blocks` resident blocks asked of the
     /// compiler (0: registers uncapped), prefetching or not. Same bits as [`Self::new`].
-    pub fn variant(gpu: &Gpu, min_blocks: u32, prefetch: bool) -> Result<OnePassSum> {
-        Ok(Self::build(gpu, OnePassMutant::None, Phases::All, min_blocks)?.with_prefetch(prefetch))
+    pub fn variant(
+        gpu: &Gpu,
+        shape: TileShape,
+        min_blocks: u32,
+        prefetch: bool,
+    ) -> Result<OnePassSum> {
+        let b = Self::build(gpu, OnePassMutant::None, Phases::All, min_blocks, shape)?;
+        Ok(b.with_prefetch(prefetch))
     }
 
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
     /// wrong totals on purpose).
     pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
-        Self::build(gpu, mutant, Phases::All, MIN_BLOCKS)
+        Self::build(gpu, mutant, Phases::All, MIN_BLOCKS, TileShape::DEFAULT)
     }
 
     /// A timing build of the correct engine that stops after `phases` (its totals are sums
     /// only for [`Phases::All`]).
     pub fn timing_build(gpu: &Gpu, phases: Phases) -> Result<OnePassSum> {
-        Self::build(gpu, OnePassMutant::None, phases, MIN_BLOCKS)
+        Self::build(
+            gpu,
+            OnePassMutant::None,
+            phases,
+            MIN_BLOCKS,
+            TileShape::DEFAULT,
+        )
     }
 
     fn build(
@@ -277,8 +325,14 @@ impl OnePassSum {
         mutant: OnePassMutant,
         phases: Phases,
         min_blocks: u32,
+        shape: TileShape,
     ) -> Result<OnePassSum> {
         let mut defines = kernel_defines(mutant);
+        for (name, value) in shape.defines() {
+            if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
+                d.1 = value;
+            }
+        }
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
         defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
@@ -286,11 +340,11 @@ impl OnePassSum {
         k_sums
             .set_attribute(
                 CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                (2 * TILE_BYTES) as i32,
+                (2 * shape.bytes()) as i32,
             )
             .context("allowing two tiles of dynamic shared memory")?;
         let resident = k_sums
-            .occupancy_max_active_blocks_per_multiprocessor(OP_THREADS as u32, 2 * TILE_BYTES, None)
+            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, 2 * shape.bytes(), None)
             .context("occupancy of onepass_sums")?;
         let multiprocessors = gpu
             .context()
@@ -309,6 +363,7 @@ impl OnePassSum {
             prefetch: false,
             resident,
             multiprocessors,
+            shape,
         })
     }
 
@@ -318,6 +373,11 @@ impl OnePassSum {
     pub fn with_prefetch(mut self, prefetch: bool) -> OnePassSum {
         self.prefetch = prefetch;
         self
+    }
+
+    /// The tile shape the kernel was compiled for.
+    pub fn shape_of_tiles(&self) -> TileShape {
+        self.shape
     }
 
     /// Whether blocks prefetch their next tile.
@@ -330,11 +390,11 @@ impl OnePassSum {
         Ok(KernelShape {
             registers: self.k_sums.num_regs()?,
             static_shared: self.k_sums.shared_size_bytes()?,
-            dynamic_shared: 2 * TILE_BYTES,
+            dynamic_shared: 2 * self.shape.bytes(),
             resident_blocks: self.resident,
             resident_blocks_one_tile: self.k_sums.occupancy_max_active_blocks_per_multiprocessor(
-                OP_THREADS as u32,
-                TILE_BYTES,
+                self.shape.threads,
+                self.shape.bytes(),
                 None,
             )?,
             multiprocessors: self.multiprocessors,
@@ -376,7 +436,7 @@ impl OnePassSum {
                     terms.len()
                 );
             }
-            base.push(base[k] + ((r.end - r.start) as u64).div_ceil(OP_TILE as u64));
+            base.push(base[k] + ((r.end - r.start) as u64).div_ceil(self.shape.tile()));
         }
         let tiles = base[base.len() - 1];
         if tiles > i32::MAX as u64 {
@@ -405,12 +465,20 @@ impl OnePassSum {
             tickets_issued: 0,
             epoch: 0,
             totals: s.alloc_zeros::<f64>(segments.len().max(1))?,
+            shape: self.shape,
         })
     }
 
     /// Launches the one pass: one kernel, `job.tiles()` blocks.
     pub fn launch(&self, job: &mut OnePassJob) -> Result<()> {
         let tiles = job.tiles();
+        if job.shape != self.shape {
+            bail!(
+                "a job of {:?} tiles launched by a kernel compiled for {:?}",
+                job.shape,
+                self.shape
+            );
+        }
         if tiles == 0 {
             return Ok(());
         }
@@ -444,13 +512,13 @@ impl OnePassSum {
             .arg(&mut job.totals);
         let (blocks, smem) = if self.prefetch {
             let resident = u64::from(self.resident) * u64::from(self.multiprocessors);
-            (tiles.min(resident), 2 * TILE_BYTES)
+            (tiles.min(resident), 2 * self.shape.bytes())
         } else {
-            (tiles, TILE_BYTES)
+            (tiles, self.shape.bytes())
         };
         let cfg = LaunchConfig {
             grid_dim: (blocks as u32, 1, 1),
-            block_dim: (OP_THREADS as u32, 1, 1),
+            block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: smem as u32,
         };
         // SAFETY: argument types match onepass_sums; every record array holds `tiles`
