@@ -24,6 +24,7 @@ pub mod algebra;
 pub mod api;
 pub mod cli;
 pub mod experiment;
+pub mod fast;
 pub mod fixtures;
 pub mod format;
 pub mod gpu;

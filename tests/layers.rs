@@ -12,7 +12,7 @@ fn rank(module: &str) -> Option<(u32, &'static str)> {
         "format" | "layout" => (0, "core"),
         "unit" => (1, "core"),
         "algebra" | "plan" => (2, "core"),
-        "walk" | "order" => (3, "core"),
+        "walk" | "order" | "fast" => (3, "core"),
         "api" => (4, "core"),
         "verify" => (10, "verify"),
         "gpu" => (20, "device"),

@@ -7,6 +7,7 @@
 
 pub mod cargo_mutants;
 pub mod config;
+pub mod cpu_timing;
 pub mod fixture_select;
 pub mod float_vif_parity;
 pub mod float_vif_replay;
@@ -148,6 +149,7 @@ pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
         "one-term-rule" => one_term_rule::run,
         "pipeline-plans" => pipeline_plans::run,
+        "cpu-timing" => cpu_timing::run,
         "mutations" => mutations::run,
         "cargo-mutants" => cargo_mutants::run,
         "gpu-parity" => gpu_parity::run,

@@ -73,6 +73,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text(note);
     out.report.table(table);
     out.failures += failures;
+    let (table, failures) = super::mutations_extra::fast_rows(b.seed);
+    out.report.text("The fast CPU engine (`binade::fast`) with each of its checks switched off alone (`verify::fast_mutants`), on one thread and on rayon's threads: every input kind at 10,000 and 300,000 terms, then `inputs::excursion_above_binade`; the first input whose sum differs from the loop's is named.".to_string());
+    out.report.table(table);
+    out.failures += failures;
     Ok(out)
 }
 

@@ -247,3 +247,41 @@ fn onepass_check(gpu: &Gpu, m: OnePassMutant, b: &Budget) -> anyhow::Result<(u64
     }
     Ok((count, None))
 }
+
+/// The fast CPU engine's kill rows: the table and its failures (the correct engine wrong
+/// anywhere, or a mutant with the loop's bits everywhere).
+pub fn fast_rows(seed: u64) -> (Table, u64) {
+    let mut t = Table::new(
+        "fast-mutants",
+        "The fast CPU engine's own checks, each switched off (host)",
+        &[
+            "mutant",
+            "one thread: first wrong sum",
+            "threads: first wrong sum",
+            "result",
+        ],
+    );
+    let mut failures = 0;
+    for (name, one, par) in crate::verify::fast_mutants::kill_rows(seed) {
+        let correct = name.starts_with("none");
+        let ok = if correct {
+            one.is_none() && par.is_none()
+        } else {
+            one.is_some() && par.is_some()
+        };
+        failures += u64::from(!ok);
+        let result = match (correct, ok) {
+            (true, true) => "exact everywhere",
+            (true, false) => "WRONG (the correct engine)",
+            (false, true) => "killed by a wrong result",
+            (false, false) => "SURVIVED",
+        };
+        t.row(vec![
+            name.to_string(),
+            one.unwrap_or_else(|| "-".into()),
+            par.unwrap_or_else(|| "-".into()),
+            result.to_string(),
+        ]);
+    }
+    (t, failures)
+}

@@ -6,6 +6,7 @@
 
 pub mod battery;
 pub mod device_header;
+pub mod fast_mutants;
 pub mod inputs;
 pub mod kill;
 pub mod mutant;
