@@ -32,8 +32,8 @@ pub use crate::walk::{
     chunk_count, chunk_sums, chunk_units, loop_sum, pipeline, walk, Walk, CHUNK, LANES, PER_LANE,
 };
 
-/// The sequential sum of f64 `terms`, computed chunk by chunk with the default
-/// (tree-prefix) plan.
+/// The sequential sum of f64 `terms`, computed chunk by chunk by the fast engine
+/// ([`crate::fast`]) over rayon's threads.
 ///
 /// Guarantee: the result has the same bits as the loop `s = 0.0; for x in terms { s += x }`
 /// in f64, round to nearest even, for every input (an empty slice gives `+0.0`; a NaN result
@@ -48,7 +48,7 @@ pub use crate::walk::{
 /// assert_eq!(binade::ordered_sum(&terms).to_bits(), s.to_bits());
 /// ```
 pub fn ordered_sum(terms: &[f64]) -> f64 {
-    ordered_sum_with(terms, &PlanKind::TreePrefix).total
+    crate::fast::ordered_sum_par(terms)
 }
 
 /// The sequential sum of f32 `terms`, added in f32 as the CPU's `f32` loop adds them.

@@ -32,8 +32,9 @@
 
 use rayon::prelude::*;
 
-/// Terms per chunk of the fast engine.
-pub const CHUNK: usize = 512;
+/// Terms per chunk of the fast engine: the layout's chunk, so its counts read like the
+/// walk's.
+pub const CHUNK: usize = crate::layout::CHUNK;
 
 /// `1.5 * 2^52`: adding and subtracting it rounds a value below `2^51` to an integer.
 const MAGIC: f64 = 6_755_399_441_055_744.0;
@@ -240,8 +241,26 @@ pub fn ordered_sum_par(terms: &[f64]) -> f64 {
     ordered_sum_par_with(terms, Checks::ALL)
 }
 
+/// A sum of the threaded engine and how it went.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FastSum {
+    /// The loop's bits.
+    pub total: f64,
+    /// Chunks of [`CHUNK`] terms added natively (the rest applied their unit).
+    pub native_chunks: usize,
+}
+
+/// [`ordered_sum_par`], with the number of chunks it added natively.
+pub fn ordered_sum_par_report(terms: &[f64]) -> FastSum {
+    walk_par(terms, Checks::ALL)
+}
+
 /// [`ordered_sum_par`] with `checks` (all of them for the exact engine).
 pub fn ordered_sum_par_with(terms: &[f64], checks: Checks) -> f64 {
+    walk_par(terms, checks).total
+}
+
+fn walk_par(terms: &[f64], checks: Checks) -> FastSum {
     // The plan: each chunk's plain sum (any order serves a guess), then their prefix.
     let sums: Vec<f64> = terms.par_chunks(CHUNK).map(|c| c.iter().sum()).collect();
     let mut prefix = 0.0f64;
@@ -261,6 +280,7 @@ pub fn ordered_sum_par_with(terms: &[f64], checks: Checks) -> f64 {
         .collect();
     // The walk: a unit applies only from the exact sum in its own binade.
     let mut s = 0.0f64;
+    let mut native_chunks = 0;
     for ((chunk, field), unit) in terms.chunks(CHUNK).zip(&fields).zip(&units) {
         let applied = match (field, unit) {
             (Some(f), Some(inc)) if fast_field(s) == Some(*f) => apply(s, *f, *inc, checks),
@@ -268,10 +288,18 @@ pub fn ordered_sum_par_with(terms: &[f64], checks: Checks) -> f64 {
         };
         s = match applied {
             Some(next) => next,
-            None => step(s, chunk, checks).0,
+            None => {
+                let (next, refused) = step(s, chunk, checks);
+                // step applied the unit for the exact binade unless it refused or could not try
+                native_chunks += usize::from(refused || fast_field(s).is_none());
+                next
+            }
         };
     }
-    s
+    FastSum {
+        total: s,
+        native_chunks,
+    }
 }
 
 #[cfg(test)]
@@ -348,50 +376,5 @@ mod tests {
         v.extend(std::iter::repeat_n(2f64.powi(-11), 2048));
         assert_eq!(ordered_sum_fast(&v), loop_sum(&v));
         assert_eq!(ordered_sum_fast(&v), 2.0);
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn probe_speed() {
-        let v: Vec<f64> = (0..100_000u64)
-            .map(|i| ((i * 2654435761) % 1000003) as f64 / 1000003.0)
-            .collect();
-        for _ in 0..3 {
-            let t = std::time::Instant::now();
-            let mut n_fast = 0usize;
-            let mut s = 0.0;
-            for c in v.chunks(CHUNK) {
-                if let Some(f) = fast_field(s) {
-                    if let Some(inc) = fast_increment(c, f, Checks::ALL) {
-                        if let Some(nx) = apply(s, f, inc, Checks::ALL) {
-                            s = nx;
-                            n_fast += 1;
-                            continue;
-                        }
-                    }
-                }
-                s = add_terms(s, c);
-            }
-            let a = t.elapsed();
-            let t = std::time::Instant::now();
-            let mut z = 0.0;
-            for _ in 0..100 {
-                for c in v.chunks(CHUNK) {
-                    z += increments(c, 1024.0, Checks::ALL).0;
-                }
-            }
-            let b = t.elapsed();
-            let t = std::time::Instant::now();
-            let mut l = 0.0;
-            for _ in 0..100 {
-                l += v.iter().fold(0.0, |s, &x| s + x);
-            }
-            let c = t.elapsed();
-            eprintln!("walk {a:?} fast chunks {n_fast} of {} ; increments only {b:?} ({z}); loop {c:?} ({l}) path {}", v.len() / CHUNK, vector_path());
-        }
     }
 }

@@ -477,3 +477,45 @@ fn f32_files_are_summed_in_f32() {
     let out = binade(&["--format", "json", "--dtype", "f32", &path]);
     assert_eq!(hex(&json_lines(&out)[0]["bits"]), F32::to_bits(in_f32));
 }
+
+#[test]
+fn fast_engine_equals_the_loop_on_f64_files_and_refuses_f32() {
+    let files: Vec<String> = kind_files()
+        .into_iter()
+        .filter(|f| f.ends_with("-f64.npy"))
+        .collect();
+    assert!(!files.is_empty(), "no f64 fixtures found");
+    let mut a = vec!["--format", "json", "--check", "--engine", "fast"];
+    a.extend(files.iter().map(String::as_str));
+    let out = binade(&a);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), files.len());
+    let mut applied = 0;
+    for (r, path) in lines.iter().zip(&files) {
+        let (want, _) = npyz_loop_bits(path);
+        assert_eq!(r["engine"], "fast", "{path}");
+        assert_eq!(
+            hex(&r["bits"]),
+            want,
+            "{path}: fast engine against the loop"
+        );
+        assert_eq!(r["check"]["equal"], true, "{path}");
+        applied += r["chunks"].as_u64().unwrap() - r["term_by_term_chunks"].as_u64().unwrap();
+    }
+    assert!(
+        applied > 0,
+        "the fast engine never applied a unit: it is not the engine that ran"
+    );
+    let f32_file = kind_files()
+        .into_iter()
+        .find(|f| f.ends_with("-f32.npy"))
+        .expect("an f32 fixture");
+    let out = binade(&["--engine", "fast", &f32_file]);
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(&out));
+    assert!(
+        stderr(&out).contains("f64 streams only"),
+        "stderr: {}",
+        stderr(&out)
+    );
+}

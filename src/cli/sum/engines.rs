@@ -91,6 +91,31 @@ impl Engine for HostWalkEngine {
     }
 }
 
+/// The fast engine of [`crate::fast`] over rayon's threads (f64 streams; it follows no
+/// plan: each chunk's binade comes from the running sums of the chunks before it).
+pub(crate) struct FastEngine;
+
+impl Engine for FastEngine {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
+        let r = crate::fast::ordered_sum_par_report(terms);
+        let chunks = chunk_count(terms.len());
+        Ok(Walk {
+            total: r.total,
+            applied: chunks - r.native_chunks,
+            fallback: r.native_chunks,
+        })
+    }
+    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        anyhow::bail!("--engine fast sums f64 streams only for now (f32: --engine walk or loop)")
+    }
+}
+
 /// Why an engine could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
@@ -110,6 +135,7 @@ pub fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, OpenError> {
     match kind {
         EngineKind::Loop => Ok(Box::new(LoopEngine)),
         EngineKind::Walk => Ok(Box::new(HostWalkEngine)),
+        EngineKind::Fast => Ok(Box::new(FastEngine)),
         EngineKind::Gpu => open_gpu_engine(),
     }
 }

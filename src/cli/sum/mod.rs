@@ -94,6 +94,8 @@ pub enum EngineKind {
     Loop,
     /// The host pipeline: chunk sums, plan, units, walk.
     Walk,
+    /// The fast CPU engine over all threads (f64 only; follows no plan).
+    Fast,
     /// The device pipeline on an NVIDIA GPU.
     Gpu,
 }
