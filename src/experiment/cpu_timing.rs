@@ -2,10 +2,13 @@
 //! thread and on all of them, beside a plain parallel sum (rayon, not the loop's bits) and the
 //! host pipeline that mirrors the device; four distributions, f64, sizes up to 1e9.
 
+use std::path::Path;
+use std::process::Command;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{anyhow, Context as _, Result};
 use rayon::prelude::*;
+use serde::Deserialize;
 
 use super::{Context, Outcome};
 use crate::fast::{ordered_sum_fast, ordered_sum_par};
@@ -93,9 +96,57 @@ fn time(reps: usize, f: impl Fn() -> f64) -> (f64, f64) {
     (median(&t), out)
 }
 
+/// One peer's time and result from `experiments/peers/numpy_sum.py`.
+#[derive(Clone, Debug, Deserialize)]
+struct PeerRow {
+    name: String,
+    median_ms: f64,
+    bits: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PeerOut {
+    numpy: String,
+    python: String,
+    peers: Vec<PeerRow>,
+}
+
+/// numpy's and Python's sums of `terms` (written to a temporary .npy file), timed by the peer
+/// script with `python`.
+fn run_peers(python: &str, script: &Path, terms: &[f64], reps: usize) -> Result<PeerOut> {
+    let file = std::env::temp_dir().join(format!("binade-cpu-timing-{}.npy", std::process::id()));
+    let written = npyz::to_file_1d(&file, terms.iter().copied());
+    let out = written
+        .context("writing the peer's .npy input")
+        .and_then(|()| {
+            Command::new(python)
+                .arg(script)
+                .arg("--file")
+                .arg(&file)
+                .args(["--reps", &reps.to_string()])
+                .output()
+                .with_context(|| format!("running {python} {}", script.display()))
+        });
+    let _ = std::fs::remove_file(&file);
+    let out = out?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err.lines().last().unwrap_or("no message").to_string();
+        return Err(anyhow!(
+            "{} exited with {}: {last}",
+            script.display(),
+            out.status
+        ));
+    }
+    serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim())
+        .with_context(|| format!("reading the output of {}", script.display()))
+}
+
 struct Row {
     dist: Dist,
     n: usize,
+    /// numpy/Python peers: (name, ms, equal to the loop), or why they were not run.
+    peers: Result<Vec<(String, f64, bool)>, String>,
     /// loop, fast 1 thread, fast all threads, plain parallel sum, host pipeline (NaN: not run).
     ms: [f64; 5],
     fast_exact: bool,
@@ -108,6 +159,16 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let sizes: Vec<usize> = ctx.get("sizes")?;
     let reps: usize = ctx.get_or("reps", 5)?;
     let pipeline_max: usize = ctx.get_or("pipeline_max", 10_000_000)?;
+    let peer_max: usize = ctx.get_or("peer_max", 100_000_000)?;
+    let python =
+        std::env::var("BINADE_PYTHON").unwrap_or(ctx.get_or("python", "python3".to_string())?);
+    let script = ctx
+        .file
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("peers")
+        .join("numpy_sum.py");
+    let mut versions = None;
     let threads = rayon::current_num_threads();
     let bar = ctx.progress((sizes.len() * Dist::ALL.len()) as u64, "cpu-timing");
     let mut rows = Vec::new();
@@ -133,9 +194,30 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 f64::NAN
             };
             let same = |x: f64| same_result::<F64>(x.to_bits(), want.to_bits());
+            let peers = if n > peer_max {
+                Err(format!(
+                    "not run above {} terms",
+                    thousands(peer_max as u64)
+                ))
+            } else {
+                match run_peers(&python, &script, &terms, reps) {
+                    Ok(p) => {
+                        versions = Some(format!("numpy {} on Python {}", p.numpy, p.python));
+                        Ok(p.peers
+                            .into_iter()
+                            .map(|r| {
+                                let b = r.bits.parse::<u64>().unwrap_or(!want.to_bits());
+                                (r.name, r.median_ms, same(f64::from_bits(b)))
+                            })
+                            .collect())
+                    }
+                    Err(e) => Err(format!("not run: {e:#}")),
+                }
+            };
             rows.push(Row {
                 dist,
                 n,
+                peers,
                 ms: [loop_ms, fast_ms, par_ms, plain_ms, walk_ms],
                 fast_exact: same(fast),
                 par_exact: same(par),
@@ -149,10 +231,63 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         .iter()
         .filter(|r| !r.fast_exact || !r.par_exact)
         .count() as u64;
+    let mut rep = report(ctx, threads, reps, &rows);
+    rep.text(format!(
+        "Peers from `experiments/peers/numpy_sum.py` ({}), on the same terms written to a .npy file, timed inside Python: `np.cumsum(x)[-1]` is numpy's sequential loop (it starts from the first term, the same bits as the loop from +0 except for the sign of a zero result), `np.sum(x)` is pairwise, `math.fsum(x)` is correctly rounded (up to 10^7 terms). \"= loop\" says whether its bits equal the loop's.",
+        versions.unwrap_or_else(|| "not run".into())
+    ));
+    rep.table(peer_table(&rows));
     Ok(Outcome {
-        report: report(ctx, threads, reps, &rows),
+        report: rep,
         failures,
     })
+}
+
+/// The peers beside the loop and the fast engine.
+fn peer_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(
+        "peers",
+        "numpy and Python on the same terms (median ms; = loop: the loop's bits)",
+        &[
+            "distribution",
+            "terms",
+            "loop",
+            "fast, all threads",
+            "peer",
+            "peer ms",
+            "peer / loop",
+            "= loop",
+        ],
+    );
+    for r in rows {
+        match &r.peers {
+            Ok(peers) => {
+                for (name, p_ms, equal) in peers {
+                    t.row(vec![
+                        r.dist.name().into(),
+                        thousands(r.n as u64),
+                        ms(r.ms[0]),
+                        ms(r.ms[2]),
+                        name.clone(),
+                        ms(*p_ms),
+                        ratio(*p_ms, r.ms[0]),
+                        equal.to_string(),
+                    ]);
+                }
+            }
+            Err(why) => t.row(vec![
+                r.dist.name().into(),
+                thousands(r.n as u64),
+                ms(r.ms[0]),
+                ms(r.ms[2]),
+                why.clone(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+            ]),
+        }
+    }
+    t
 }
 
 fn ms(x: f64) -> String {
