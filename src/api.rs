@@ -33,7 +33,7 @@ pub use crate::walk::{
 };
 
 /// The sequential sum of f64 `terms`, computed chunk by chunk by the fast engine
-/// ([`crate::fast`]) over rayon's threads.
+/// ([`crate::fast`]), over rayon's threads from 65,536 terms on.
 ///
 /// Guarantee: the result has the same bits as the loop `s = 0.0; for x in terms { s += x }`
 /// in f64, round to nearest even, for every input (an empty slice gives `+0.0`; a NaN result
@@ -48,7 +48,13 @@ pub use crate::walk::{
 /// assert_eq!(binade::ordered_sum(&terms).to_bits(), s.to_bits());
 /// ```
 pub fn ordered_sum(terms: &[f64]) -> f64 {
-    crate::fast::ordered_sum_par(terms)
+    // Below this many terms the threads' two passes cost more than they save.
+    const THREADED_FROM: usize = 64 * crate::fast::CHUNK;
+    if terms.len() < THREADED_FROM {
+        crate::fast::ordered_sum_fast(terms)
+    } else {
+        crate::fast::ordered_sum_par(terms)
+    }
 }
 
 /// The sequential sum of f32 `terms`, added in f32 as the CPU's `f32` loop adds them.

@@ -249,6 +249,25 @@ fn headline_of(md: &str) -> Option<String> {
     lines.next().map(|l| l.trim().trim_matches('*').to_string())
 }
 
+/// A time in milliseconds with `digits` decimals; `not run` for NaN (a figure that was not
+/// measured).
+pub fn ms_cell(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        "not run".into()
+    } else {
+        format!("{x:.digits$}")
+    }
+}
+
+/// `a / b` with two decimals; `n/a` where either was not measured or `b` is not positive.
+pub fn ratio_cell(a: f64, b: f64) -> String {
+    if a.is_nan() || b.is_nan() || b <= 0.0 {
+        "n/a".into()
+    } else {
+        format!("{:.2}", a / b)
+    }
+}
+
 /// Formats a count with thousands separators (`8,294,400`).
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();

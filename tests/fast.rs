@@ -78,3 +78,32 @@ fn each_broken_check_gives_a_wrong_sum() {
         }
     }
 }
+
+#[test]
+fn the_library_sum_equals_the_loop_on_both_sides_of_its_thread_threshold() {
+    let seed = 0x11b5u64;
+    for n in [
+        0usize,
+        1,
+        64 * CHUNK - 1,
+        64 * CHUNK,
+        64 * CHUNK + 1,
+        300_001,
+    ] {
+        for kind in [
+            InputKind::Uniform,
+            InputKind::Geometric,
+            InputKind::Specials,
+        ] {
+            let terms = kind.generate::<F64>(n, seed ^ n as u64);
+            let (got, want) = (
+                binade::ordered_sum(&terms).to_bits(),
+                loop_sum::<F64>(&terms).to_bits(),
+            );
+            assert!(
+                same_result::<F64>(got, want),
+                "seed {seed:#x} kind {kind:?} n {n}: {got:#018x} vs {want:#018x}"
+            );
+        }
+    }
+}

@@ -15,7 +15,7 @@ use crate::fast::{ordered_sum_fast, ordered_sum_par};
 use crate::format::{same_result, F64};
 use crate::gpu::timing::median;
 use crate::plan::PlanKind;
-use crate::report::{thousands, Report, Table};
+use crate::report::{ratio_cell as ratio, thousands, Report, Table};
 use crate::walk::{loop_sum, pipeline};
 
 /// Host distributions, as the GPU timing makes them on the device (a counter hash; the
@@ -291,19 +291,7 @@ fn peer_table(rows: &[Row]) -> Table {
 }
 
 fn ms(x: f64) -> String {
-    if x.is_nan() {
-        "not run".into()
-    } else {
-        format!("{x:.3}")
-    }
-}
-
-fn ratio(a: f64, b: f64) -> String {
-    if a.is_nan() || b.is_nan() || b <= 0.0 {
-        "n/a".into()
-    } else {
-        format!("{:.2}", a / b)
-    }
+    crate::report::ms_cell(x, 3)
 }
 
 fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {

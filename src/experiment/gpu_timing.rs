@@ -20,7 +20,7 @@ use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassJob, OnePassSum, SumJob, WalkKind};
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
-use crate::report::{thousands, Report, Table};
+use crate::report::{ratio_cell as ratio, thousands, Report, Table};
 use crate::walk::{chunk_count, loop_sum};
 
 /// Most distinct offsets a size is rotated over (the peer uses the same bound).
@@ -139,7 +139,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let dist_rows = distributions(ctx, &gpu, &set)?;
+    let dist_rows = distributions(ctx, &gpu, &sum, &set)?;
     let peer = run_peer(&set, ctx.seed);
     let cccl = onepass::run_cccl(set.peers(), &set.sizes, &set.timing(), ctx.seed);
     let tbt = term_by_term_cost(&sum, &set, ctx.seed)?;
@@ -199,8 +199,13 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
 }
 
 /// The one-pass engine at every distribution and size of `onepass_sizes`.
-fn distributions(ctx: &Context, gpu: &Gpu, set: &Settings) -> Result<Vec<DistRow>> {
-    let engines = Engines::new(gpu)?;
+fn distributions(
+    ctx: &Context,
+    gpu: &Gpu,
+    seed: &GpuOrderedSum,
+    set: &Settings,
+) -> Result<Vec<DistRow>> {
+    let engines = Engines::new(gpu, seed)?;
     let total = (Distribution::ALL.len() * set.onepass_sizes.len()) as u64;
     let bar = ctx.progress(total, "one-pass distributions");
     let mut out = Vec::new();
@@ -460,19 +465,7 @@ fn term_by_term_cost(sum: &GpuOrderedSum, set: &Settings, seed: u64) -> Result<T
 }
 
 fn ms(x: f64) -> String {
-    if x.is_nan() {
-        "not run".into()
-    } else {
-        format!("{x:.4}")
-    }
-}
-
-fn ratio(a: f64, b: f64) -> String {
-    if a.is_nan() || b.is_nan() || b <= 0.0 {
-        "n/a".into()
-    } else {
-        format!("{:.2}", a / b)
-    }
+    crate::report::ms_cell(x, 4)
 }
 
 fn report(

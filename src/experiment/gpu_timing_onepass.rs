@@ -15,7 +15,7 @@ use crate::format::{same_result, F64};
 use crate::gpu::ordered_sum::onepass::{Distribution, OnePassJob, Phases, TileShape};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
-use crate::report::{thousands, Table};
+use crate::report::{ratio_cell as ratio, thousands, Table};
 use crate::walk::loop_sum;
 
 /// Most distinct windows a size is rotated over.
@@ -144,8 +144,8 @@ pub struct Engines {
 }
 
 impl Engines {
-    /// Compiles every build for `gpu`.
-    pub fn new(gpu: &Gpu) -> Result<Engines> {
+    /// Compiles every build for `gpu`; `seed` is the caller's compiled seed pipeline.
+    pub fn new(gpu: &Gpu, seed: &GpuOrderedSum) -> Result<Engines> {
         Ok(Engines {
             builds: Phases::ALL
                 .iter()
@@ -155,7 +155,7 @@ impl Engines {
                 .iter()
                 .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.prefetch))
                 .collect::<Result<_>>()?,
-            seed: GpuOrderedSum::new(gpu)?,
+            seed: seed.clone(),
         })
     }
 
@@ -299,19 +299,7 @@ pub fn run_cccl(peers: &Path, sizes: &[usize], t: &Timing, seed: u64) -> Result<
 }
 
 fn ms(x: f64) -> String {
-    if x.is_nan() {
-        "not run".into()
-    } else {
-        format!("{x:.4}")
-    }
-}
-
-fn ratio(a: f64, b: f64) -> String {
-    if a.is_nan() || b.is_nan() || b <= 0.0 {
-        "n/a".into()
-    } else {
-        format!("{:.2}", a / b)
-    }
+    crate::report::ms_cell(x, 4)
 }
 
 /// GB/s of reading `n` doubles in `ms`.

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
 
 use super::{GpuOrderedSum, GRID_X_MAX, GROUP, LANES, SEGMENT_BLOCK};
@@ -128,19 +128,7 @@ impl GpuOrderedSum {
         terms: CudaView<'a, f64>,
         segments: &[Range<usize>],
     ) -> Result<SumJob<'a>> {
-        if segments.len() > u32::MAX as usize {
-            bail!("{} segments: at most {} per job", segments.len(), u32::MAX);
-        }
-        for (k, r) in segments.iter().enumerate() {
-            if r.start > r.end || r.end > terms.len() {
-                bail!(
-                    "segment {k} ({}..{}) lies outside the {} terms",
-                    r.start,
-                    r.end,
-                    terms.len()
-                );
-            }
-        }
+        super::check_segments(terms.len(), segments, u32::MAX as usize)?;
         let start = segments.iter().map(|r| r.start as u64).collect();
         let len = segments.iter().map(|r| (r.end - r.start) as u64).collect();
         let first = Level::new(&self.gpu, start, len)?;

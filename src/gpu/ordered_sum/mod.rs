@@ -44,6 +44,28 @@ pub fn kernel_defines(mutant: Mutant) -> Vec<(&'static str, String)> {
     d
 }
 
+/// Checks that every segment lies inside `terms` terms and that there are at most `max`
+/// of them: the one error both engines give for a bad segment table.
+pub(super) fn check_segments(
+    terms: usize,
+    segments: &[std::ops::Range<usize>],
+    max: usize,
+) -> Result<()> {
+    if segments.len() > max {
+        anyhow::bail!("{} segments: at most {max} per job", segments.len());
+    }
+    for (k, r) in segments.iter().enumerate() {
+        if r.start > r.end || r.end > terms {
+            anyhow::bail!(
+                "segment {k} ({}..{}) lies outside the {terms} terms",
+                r.start,
+                r.end
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Threads per block of the chunk kernels (lanes of a chunk).
 const LANES: u32 = crate::layout::LANES as u32;
 /// Threads per block of the one-lane-per-segment kernels.

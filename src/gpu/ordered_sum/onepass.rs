@@ -419,24 +419,12 @@ impl OnePassSum {
         terms: CudaView<'a, f64>,
         segments: &[Range<usize>],
     ) -> Result<OnePassJob<'a>> {
-        if segments.len() > u32::MAX as usize - 1 {
-            bail!(
-                "{} segments: at most {} per job",
-                segments.len(),
-                u32::MAX - 1
-            );
-        }
+        super::check_segments(terms.len(), segments, u32::MAX as usize - 1)?;
         let mut base = vec![0u64];
-        for (k, r) in segments.iter().enumerate() {
-            if r.start > r.end || r.end > terms.len() {
-                bail!(
-                    "segment {k} ({}..{}) lies outside the {} terms",
-                    r.start,
-                    r.end,
-                    terms.len()
-                );
-            }
-            base.push(base[k] + ((r.end - r.start) as u64).div_ceil(self.shape.tile()));
+        for r in segments {
+            base.push(
+                base[base.len() - 1] + ((r.end - r.start) as u64).div_ceil(self.shape.tile()),
+            );
         }
         let tiles = base[base.len() - 1];
         if tiles > i32::MAX as u64 {
