@@ -48,16 +48,11 @@ pub use crate::walk::{
 /// assert_eq!(binade::ordered_sum(&terms).to_bits(), s.to_bits());
 /// ```
 pub fn ordered_sum(terms: &[f64]) -> f64 {
-    // Below this many terms the threads' two passes cost more than they save.
-    const THREADED_FROM: usize = 64 * crate::fast::CHUNK;
-    if terms.len() < THREADED_FROM {
-        crate::fast::ordered_sum_fast(terms)
-    } else {
-        crate::fast::ordered_sum_par(terms)
-    }
+    ordered_sum_any(terms)
 }
 
-/// The sequential sum of f32 `terms`, added in f32 as the CPU's `f32` loop adds them.
+/// The sequential sum of f32 `terms`, added in f32 as the CPU's `f32` loop adds them, by the
+/// fast engine ([`crate::fast`]) as [`ordered_sum`] does for f64.
 ///
 /// Guarantee: the result has the same bits as `s = 0.0f32; for x in terms { s += x }` for
 /// every input (a NaN result is the loop's NaN up to its payload).
@@ -71,8 +66,20 @@ pub fn ordered_sum(terms: &[f64]) -> f64 {
 /// assert_eq!(binade::ordered_sum_f32(&terms).to_bits(), s.to_bits());
 /// ```
 pub fn ordered_sum_f32(terms: &[f32]) -> f32 {
-    ordered_sum_f32_with(terms, &PlanKind::TreePrefix).total
+    ordered_sum_any(terms)
 }
+
+/// The fast engine on one thread below [`THREADED_FROM`] terms, on rayon's threads above.
+fn ordered_sum_any<T: crate::fast::FastTerm>(terms: &[T]) -> T {
+    if terms.len() < THREADED_FROM {
+        crate::fast::ordered_sum_fast(terms)
+    } else {
+        crate::fast::ordered_sum_par(terms)
+    }
+}
+
+/// Below this many terms the threads' blocks and walk cost more than they save.
+pub const THREADED_FROM: usize = 64 * crate::fast::CHUNK;
 
 /// The sequential sum of f64 `terms` under a plan of kind `plan`, with the walk's counts:
 /// how many chunks of [`CHUNK`] terms were stepped over by their unit (`applied`) and how many

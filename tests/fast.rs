@@ -1,11 +1,14 @@
 //! The fast CPU engine (`binade::fast`): its bits are the loop's for every input kind, size,
-//! and number of threads (proptest), and each of its shortcuts, switched off, gives a wrong
-//! sum on some input (its own kill rows).
+//! format, number of threads and shape (proptest), and each of its shortcuts, switched off,
+//! gives a wrong sum on some input (its own kill rows); the plan-only fault changes no bits.
 
-use binade::fast::{ordered_sum_fast, ordered_sum_par, CHUNK};
-use binade::format::{same_result, F64};
-use binade::verify::fast_mutants::kill_rows;
-use binade::verify::inputs::InputKind;
+use binade::fast::{
+    ordered_sum_fast, ordered_sum_fast_with, ordered_sum_par, ordered_sum_par_with, Checks,
+    FastTerm, Shape, CHUNK, MAX_CHUNK,
+};
+use binade::format::{same_result, Format, F32, F64};
+use binade::verify::fast_mutants::{kill_rows, Expect};
+use binade::verify::inputs::{plan_behind_crossing, InputKind};
 use binade::walk::loop_sum;
 use proptest::prelude::*;
 
@@ -16,26 +19,53 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .expect("a rayon pool")
 }
 
+fn bits<T: FastTerm>(x: T) -> u64 {
+    <T::F as Format>::to_bits(x)
+}
+
+/// Every engine entry against the loop on `terms`, or the first that differs.
+fn check_all<T: FastTerm>(terms: &[T], threads: usize, shape: Shape, case: &str) -> Result<(), String> {
+    let want = bits(loop_sum::<T::F>(terms));
+    let one = bits(ordered_sum_fast_with(terms, Checks::ALL, shape.chunk));
+    if !same_result::<T::F>(one, want) {
+        return Err(format!("{case}: one thread {one:#x}, loop {want:#x}"));
+    }
+    let par = pool(threads).install(|| ordered_sum_par_with(terms, Checks::ALL, shape));
+    if !same_result::<T::F>(bits(par.total), want) {
+        return Err(format!("{case}: {threads} threads {:#x}, loop {want:#x}", bits(par.total)));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn fast_sums_equal_the_loop(kind in 0usize..InputKind::ALL.len(), n in 0usize..6 * CHUNK + 3, seed in any::<u64>(), threads in 1usize..5) {
+    fn fast_sums_equal_the_loop(
+        kind in 0usize..InputKind::ALL.len(),
+        n in 0usize..6 * CHUNK + 3,
+        seed in any::<u64>(),
+        threads in 1usize..5,
+        chunk in prop_oneof![Just(CHUNK), 1usize..70, Just(MAX_CHUNK)],
+        block_chunks in 1usize..6,
+    ) {
         let kind = InputKind::ALL[kind];
-        let terms = kind.generate::<F64>(n, seed);
-        let want = loop_sum::<F64>(&terms).to_bits();
-        let one = ordered_sum_fast(&terms).to_bits();
-        prop_assert!(same_result::<F64>(one, want), "seed {seed:#x} kind {kind:?} n {n}: fast {one:#018x} loop {want:#018x}");
-        let par = pool(threads).install(|| ordered_sum_par(&terms)).to_bits();
-        prop_assert!(same_result::<F64>(par, want), "seed {seed:#x} kind {kind:?} n {n} threads {threads}: par {par:#018x} loop {want:#018x}");
+        let shape = Shape { chunk, block_chunks };
+        let case = format!("seed {seed:#x} kind {kind:?} n {n} {shape:?}");
+        let r64 = check_all(&kind.generate::<F64>(n, seed), threads, shape, &format!("f64 {case}"));
+        prop_assert!(r64.is_ok(), "{}", r64.unwrap_err());
+        let r32 = check_all(&kind.generate::<F32>(n, seed), threads, shape, &format!("f32 {case}"));
+        prop_assert!(r32.is_ok(), "{}", r32.unwrap_err());
     }
 
     #[test]
-    fn arbitrary_bits_equal_the_loop(bits in proptest::collection::vec(any::<u64>(), 0..3 * CHUNK)) {
-        let terms: Vec<f64> = bits.iter().map(|&b| f64::from_bits(b)).collect();
-        let want = loop_sum::<F64>(&terms).to_bits();
-        prop_assert!(same_result::<F64>(ordered_sum_fast(&terms).to_bits(), want));
-        prop_assert!(same_result::<F64>(ordered_sum_par(&terms).to_bits(), want));
+    fn arbitrary_bits_equal_the_loop(raw in proptest::collection::vec(any::<u64>(), 0..3 * CHUNK)) {
+        let t64: Vec<f64> = raw.iter().map(|&b| f64::from_bits(b)).collect();
+        let r = check_all(&t64, 2, Shape { chunk: 100, block_chunks: 2 }, "arbitrary f64 bits");
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        let t32: Vec<f32> = raw.iter().map(|&b| f32::from_bits(b as u32)).collect();
+        let r = check_all(&t32, 2, Shape { chunk: 100, block_chunks: 2 }, "arbitrary f32 bits");
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }
 
@@ -43,67 +73,85 @@ proptest! {
 fn long_streams_of_every_kind_equal_the_loop() {
     let seed = 0xfa57u64;
     for kind in InputKind::ALL {
-        let terms = kind.generate::<F64>(1_000_003, seed);
-        let want = loop_sum::<F64>(&terms).to_bits();
+        let t64 = kind.generate::<F64>(1_000_003, seed);
+        let t32 = kind.generate::<F32>(300_007, seed);
         for threads in [1, 2, 3] {
-            let got = pool(threads).install(|| ordered_sum_par(&terms)).to_bits();
-            assert!(
-                same_result::<F64>(got, want),
-                "seed {seed:#x} kind {kind:?} threads {threads}: {got:#018x} vs {want:#018x}"
-            );
+            let case = format!("seed {seed:#x} kind {kind:?}");
+            check_all(&t64, threads, Shape::DEFAULT, &case).unwrap();
+            check_all(&t32, threads, Shape::DEFAULT, &case).unwrap();
         }
-        let got = ordered_sum_fast(&terms).to_bits();
-        assert!(
-            same_result::<F64>(got, want),
-            "seed {seed:#x} kind {kind:?}: {got:#018x} vs {want:#018x}"
-        );
     }
 }
 
 #[test]
+fn a_wrong_plan_costs_chunks_never_bits() {
+    // The loop reaches 2 in the third chunk while the chunk sums stay below 2 for a while:
+    // the plan puts the next chunks in [1, 2) and the walk must refuse them.
+    let terms = plan_behind_crossing(4 * CHUNK, 3);
+    let shape = Shape {
+        chunk: CHUNK,
+        block_chunks: 2,
+    };
+    let r = ordered_sum_par_with(&terms, Checks::ALL, shape);
+    assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
+    assert!(r.replanned_chunks > 0, "{r:?}");
+}
+
+#[test]
 fn each_broken_check_gives_a_wrong_sum() {
-    for (name, one, par) in kill_rows(0xdead5) {
-        if name.starts_with("none") {
-            assert_eq!(
-                (one, par),
-                (None, None),
-                "the correct engine differs from the loop"
-            );
-        } else {
-            assert!(
-                one.is_some(),
-                "one thread, {name}: the loop's bits everywhere"
-            );
-            assert!(par.is_some(), "threads, {name}: the loop's bits everywhere");
-        }
+    for row in kill_rows(0xdead5) {
+        assert!(
+            row.caught(),
+            "{} (expect {:?}): one thread {:?}, threads {:?}",
+            row.mutant.name,
+            row.mutant.expect,
+            row.one,
+            row.threads
+        );
     }
+    // The matrix is not empty of bit mutants.
+    let rows = kill_rows(0xdead5);
+    assert!(rows.iter().filter(|r| r.mutant.expect == Expect::WrongBoth).count() >= 5);
 }
 
 #[test]
 fn the_library_sum_equals_the_loop_on_both_sides_of_its_thread_threshold() {
     let seed = 0x11b5u64;
-    for n in [
-        0usize,
-        1,
-        64 * CHUNK - 1,
-        64 * CHUNK,
-        64 * CHUNK + 1,
-        300_001,
-    ] {
+    let from = binade::api::THREADED_FROM;
+    for n in [0usize, 1, from - 1, from, from + 1, 300_001] {
         for kind in [
             InputKind::Uniform,
             InputKind::Geometric,
             InputKind::Specials,
+            InputKind::SsimLike,
         ] {
-            let terms = kind.generate::<F64>(n, seed ^ n as u64);
+            let t64 = kind.generate::<F64>(n, seed ^ n as u64);
             let (got, want) = (
-                binade::ordered_sum(&terms).to_bits(),
-                loop_sum::<F64>(&terms).to_bits(),
+                binade::ordered_sum(&t64).to_bits(),
+                loop_sum::<F64>(&t64).to_bits(),
             );
             assert!(
                 same_result::<F64>(got, want),
                 "seed {seed:#x} kind {kind:?} n {n}: {got:#018x} vs {want:#018x}"
             );
+            let t32 = kind.generate::<F32>(n, seed ^ n as u64);
+            let (got, want) = (
+                binade::ordered_sum_f32(&t32).to_bits() as u64,
+                loop_sum::<F32>(&t32).to_bits() as u64,
+            );
+            assert!(
+                same_result::<F32>(got, want),
+                "f32 seed {seed:#x} kind {kind:?} n {n}: {got:#x} vs {want:#x}"
+            );
         }
     }
+}
+
+#[test]
+fn default_entries_agree_with_the_shaped_ones() {
+    let t = InputKind::SsimLike.generate::<F64>(100_000, 7);
+    assert_eq!(
+        ordered_sum_fast(&t).to_bits(),
+        ordered_sum_par(&t).to_bits()
+    );
 }

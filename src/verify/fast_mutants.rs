@@ -1,65 +1,164 @@
 //! The fast CPU engine's own mutants: each of its checks ([`crate::fast::Checks`]) switched
-//! off alone, and the inputs that must expose it by a wrong sum.
+//! off alone, and the inputs that must expose it by a wrong sum (or, for the plan-only check,
+//! must not).
 
-use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, CHUNK};
-use crate::format::{same_result, F64};
-use crate::verify::inputs::{excursion_above_binade, InputKind};
+use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm, Shape, CHUNK};
+use crate::format::{same_result, Format, F32, F64};
+use crate::verify::inputs::{excursion_above_binade, plan_behind_crossing, InputKind};
 use crate::walk::loop_sum;
 
-/// Each check switched off alone, by name; the first entry is the correct engine.
-pub const FAST_MUTANTS: [(&str, Checks); 4] = [
-    ("none (correct)", Checks::ALL),
-    (
-        "tie check removed",
-        Checks {
-            ties: false,
-            ..Checks::ALL
-        },
-    ),
-    (
-        "sign check removed",
-        Checks {
-            sign: false,
-            ..Checks::ALL
-        },
-    ),
-    (
-        "bound ignored",
-        Checks {
-            bound: false,
-            ..Checks::ALL
-        },
-    ),
-];
-
-/// The first input on which `f` differs from the loop, by name: every input kind at 10,000
-/// and 300,000 terms from `seed`, then `inputs::excursion_above_binade` (None: the loop's
-/// bits on all of them).
-pub fn first_wrong(seed: u64, f: impl Fn(&[f64]) -> f64) -> Option<String> {
-    for kind in InputKind::ALL {
-        for n in [10_000usize, 300_000] {
-            let terms = kind.generate::<F64>(n, seed);
-            if !same_result::<F64>(f(&terms).to_bits(), loop_sum::<F64>(&terms).to_bits()) {
-                return Some(format!("{}, {n} terms, seed {seed:#x}", kind.name()));
-            }
-        }
-    }
-    let terms = excursion_above_binade(CHUNK);
-    let wrong = !same_result::<F64>(f(&terms).to_bits(), loop_sum::<F64>(&terms).to_bits());
-    wrong.then(|| "excursion above the binade".into())
+/// What a mutant must do to count as caught.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// The correct engine: the loop's bits on every input.
+    Exact,
+    /// A wrong sum on some input, on one thread and on threads.
+    WrongBoth,
+    /// A wrong sum on some input on threads (the check exists only there).
+    WrongThreads,
+    /// A plan-only fault: the loop's bits on every input (only the time may change).
+    SameBits,
 }
 
-/// For every mutant of [`FAST_MUTANTS`]: its name and the first wrong input on one thread
-/// and on rayon's threads.
-pub fn kill_rows(seed: u64) -> Vec<(&'static str, Option<String>, Option<String>)> {
-    FAST_MUTANTS
-        .iter()
-        .map(|&(name, checks)| {
-            (
-                name,
-                first_wrong(seed, |t| ordered_sum_fast_with(t, checks)),
-                first_wrong(seed, |t| ordered_sum_par_with(t, checks)),
-            )
+/// A named mutant of the fast engine.
+#[derive(Clone, Copy, Debug)]
+pub struct FastMutant {
+    /// Its name in the kill matrix.
+    pub name: &'static str,
+    /// The checks it runs with.
+    pub checks: Checks,
+    /// What catches it.
+    pub expect: Expect,
+}
+
+/// Every mutant, by name; the first entry is the correct engine.
+pub fn fast_mutants() -> Vec<FastMutant> {
+    let with = |f: fn(&mut Checks)| {
+        let mut c = Checks::ALL;
+        f(&mut c);
+        c
+    };
+    vec![
+        FastMutant {
+            name: "none (correct)",
+            checks: Checks::ALL,
+            expect: Expect::Exact,
+        },
+        FastMutant {
+            name: "tie check removed",
+            checks: with(|c| c.ties = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "sign check removed",
+            checks: with(|c| c.sign = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "bound ignored",
+            checks: with(|c| c.bound = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "first tie's start parity ignored",
+            checks: with(|c| c.first_tie = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "later ties' corrections dropped",
+            checks: with(|c| c.later_ties = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "planned binade trusted (no field check)",
+            checks: with(|c| c.field = false),
+            expect: Expect::WrongThreads,
+        },
+        FastMutant {
+            name: "look-back reads an unfinished block as zero (plan only)",
+            checks: with(|c| c.lookback_waits = false),
+            expect: Expect::SameBits,
+        },
+    ]
+}
+
+/// The first input on which `f` differs from the loop, by name: every input kind at 10,000
+/// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
+/// `inputs::excursion_above_binade` and `inputs::plan_behind_crossing` (None: the loop's bits
+/// on all of them).
+pub fn first_wrong(
+    seed: u64,
+    f64_sum: impl Fn(&[f64]) -> f64,
+    f32_sum: impl Fn(&[f32]) -> f32,
+) -> Option<String> {
+    fn wrong<T: FastTerm>(terms: &[T], sum: &impl Fn(&[T]) -> T) -> bool {
+        let (got, want) = (sum(terms), loop_sum::<T::F>(terms));
+        !same_result::<T::F>(<T::F as Format>::to_bits(got), <T::F as Format>::to_bits(want))
+    }
+    for kind in InputKind::ALL {
+        for n in [10_000usize, 300_000] {
+            if wrong(&kind.generate::<F64>(n, seed), &f64_sum) {
+                return Some(format!("{}, {n} f64 terms, seed {seed:#x}", kind.name()));
+            }
+        }
+        if wrong(&kind.generate::<F32>(10_000, seed), &f32_sum) {
+            return Some(format!("{}, 10000 f32 terms, seed {seed:#x}", kind.name()));
+        }
+    }
+    for (name, terms) in [
+        ("excursion above the binade", excursion_above_binade(CHUNK)),
+        ("plan behind a crossing", plan_behind_crossing(4 * CHUNK, 3)),
+    ] {
+        if wrong(&terms, &f64_sum) {
+            return Some(name.into());
+        }
+    }
+    None
+}
+
+/// One row of the fast engine's kill matrix.
+#[derive(Clone, Debug)]
+pub struct KillRow {
+    /// The mutant.
+    pub mutant: FastMutant,
+    /// The first wrong input on one thread (None: the loop's bits everywhere).
+    pub one: Option<String>,
+    /// The first wrong input on rayon's threads.
+    pub threads: Option<String>,
+}
+
+impl KillRow {
+    /// True when the row is what its [`Expect`] asks for.
+    pub fn caught(&self) -> bool {
+        match self.mutant.expect {
+            Expect::Exact | Expect::SameBits => self.one.is_none() && self.threads.is_none(),
+            Expect::WrongBoth => self.one.is_some() && self.threads.is_some(),
+            Expect::WrongThreads => self.threads.is_some(),
+        }
+    }
+}
+
+/// Every mutant of [`fast_mutants`] against the inputs of [`first_wrong`], on one thread and
+/// on rayon's threads (blocks of 4 chunks, so the small inputs span several blocks).
+pub fn kill_rows(seed: u64) -> Vec<KillRow> {
+    let shape = Shape {
+        chunk: CHUNK,
+        block_chunks: 4,
+    };
+    fast_mutants()
+        .into_iter()
+        .map(|m| KillRow {
+            mutant: m,
+            one: first_wrong(
+                seed,
+                |t| ordered_sum_fast_with(t, m.checks, CHUNK),
+                |t| ordered_sum_fast_with(t, m.checks, CHUNK),
+            ),
+            threads: first_wrong(
+                seed,
+                |t| ordered_sum_par_with(t, m.checks, shape).total,
+                |t| ordered_sum_par_with(t, m.checks, shape).total,
+            ),
         })
         .collect()
 }

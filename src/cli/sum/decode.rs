@@ -3,18 +3,87 @@
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
+
+use memmap2::Mmap;
 
 use npyz::{DType, Endianness, NpyHeader, Order, TypeChar};
 
 use super::Dtype;
 
+/// Terms in memory order: decoded into a vector, or the bytes of a memory-mapped file read in
+/// place (little-endian data at an offset aligned to the term size), so a large file costs no
+/// heap.
+#[derive(Clone)]
+pub enum TermVec<T> {
+    /// Decoded (or copied) into the heap.
+    Owned(Vec<T>),
+    /// `len` terms at byte `offset` of a read-only mapping of the file.
+    Mapped {
+        /// The mapping (shared by clones).
+        map: Arc<Mmap>,
+        /// Byte offset of the first term (a multiple of the term's size).
+        offset: usize,
+        /// Number of terms.
+        len: usize,
+    },
+}
+
+impl<T: bytemuck_free::Plain> std::ops::Deref for TermVec<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            TermVec::Owned(v) => v,
+            TermVec::Mapped { map, offset, len } => {
+                let bytes = &map[*offset..*offset + len * std::mem::size_of::<T>()];
+                debug_assert!((bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()));
+                // SAFETY: the bytes lie inside the mapping, which lives as long as `self`; they
+                // are aligned for T (checked when the mapping was made: a page-aligned base and
+                // an offset that is a multiple of T's size, which is T's alignment); every bit
+                // pattern is a valid f64 or f32 (`Plain`).
+                unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), *len) }
+            }
+        }
+    }
+}
+
+impl<T: bytemuck_free::Plain> From<Vec<T>> for TermVec<T> {
+    fn from(v: Vec<T>) -> Self {
+        TermVec::Owned(v)
+    }
+}
+
+impl<T: bytemuck_free::Plain + PartialEq> PartialEq for TermVec<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: bytemuck_free::Plain + std::fmt::Debug> std::fmt::Debug for TermVec<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self {
+            TermVec::Owned(_) => "owned",
+            TermVec::Mapped { .. } => "mapped",
+        };
+        write!(f, "{kind} {:?}", &**self)
+    }
+}
+
+/// The float types a file may hold, whose every bit pattern is a value.
+mod bytemuck_free {
+    /// Plain old data: any bit pattern of the type's size is a valid value.
+    pub trait Plain: Copy + 'static {}
+    impl Plain for f64 {}
+    impl Plain for f32 {}
+}
+
 /// A term stream read from a file, in memory order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Terms {
     /// float64 terms.
-    F64(Vec<f64>),
+    F64(TermVec<f64>),
     /// float32 terms.
-    F32(Vec<f32>),
+    F32(TermVec<f32>),
 }
 
 impl Terms {
@@ -29,6 +98,14 @@ impl Terms {
     /// True when the stream holds no term.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// True when the terms are read in place from a memory-mapped file.
+    pub fn is_mapped(&self) -> bool {
+        matches!(
+            self,
+            Terms::F64(TermVec::Mapped { .. }) | Terms::F32(TermVec::Mapped { .. })
+        )
     }
 
     /// The terms as f64 (f32 terms widen exactly).
@@ -50,20 +127,57 @@ impl Terms {
 }
 
 /// Reads the terms of `path`: a `.npy` file (by its extension) is decoded as its header says;
-/// any other file is raw little-endian `raw_dtype`. Errors are one-line reasons (without the
-/// file name); an empty stream is an error.
+/// any other file is raw little-endian `raw_dtype`. Little-endian data is read in place from a
+/// memory mapping of the file; big-endian data is decoded into the heap. Errors are one-line
+/// reasons (without the file name); an empty stream is an error.
 pub fn read_terms(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let terms = if is_npy(path) {
-        read_npy(&bytes)?
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let map = if size == 0 {
+        None
+    } else {
+        // SAFETY: the mapping is read-only; a file changed by another process while it is
+        // summed gives that process's bytes, as a read would at that moment.
+        Some(Arc::new(
+            unsafe { Mmap::map(&file) }.map_err(|e| format!("cannot map the file: {e}"))?,
+        ))
+    };
+    let bytes: &[u8] = map.as_deref().map_or(&[], |m| &m[..]);
+    let layout = if is_npy(path) {
+        npy_layout(bytes)?
     } else {
         let dtype = raw_dtype.ok_or("not a .npy file, so --dtype f64 or --dtype f32 is needed")?;
-        read_raw(&bytes, dtype)?
+        raw_layout(bytes, dtype)?
     };
-    if terms.is_empty() {
+    if layout.len == 0 {
         return Err("empty stream (no terms)".into());
     }
-    Ok(terms)
+    let in_place = !layout.big_endian && layout.offset.is_multiple_of(layout.dtype.size());
+    if !in_place {
+        return Ok(decode(&bytes[layout.offset..], layout.dtype, layout.big_endian));
+    }
+    match map {
+        Some(map) => Ok(layout.mapped(map)),
+        None => Err("empty stream (no terms)".into()),
+    }
+}
+
+/// Where a file's terms are: type, byte order, byte offset and count.
+struct DataLayout {
+    dtype: Dtype,
+    big_endian: bool,
+    offset: usize,
+    len: usize,
+}
+
+impl DataLayout {
+    fn mapped(&self, map: Arc<Mmap>) -> Terms {
+        let (offset, len) = (self.offset, self.len);
+        match self.dtype {
+            Dtype::F64 => Terms::F64(TermVec::Mapped { map, offset, len }),
+            Dtype::F32 => Terms::F32(TermVec::Mapped { map, offset, len }),
+        }
+    }
 }
 
 fn is_npy(path: &Path) -> bool {
@@ -73,6 +187,11 @@ fn is_npy(path: &Path) -> bool {
 
 /// Decodes raw little-endian terms; the length must be a multiple of the term size.
 pub fn read_raw(bytes: &[u8], dtype: Dtype) -> Result<Terms, String> {
+    let l = raw_layout(bytes, dtype)?;
+    Ok(decode(&bytes[l.offset..], l.dtype, l.big_endian))
+}
+
+fn raw_layout(bytes: &[u8], dtype: Dtype) -> Result<DataLayout, String> {
     if !bytes.len().is_multiple_of(dtype.size()) {
         return Err(format!(
             "{} bytes is not a multiple of {} (the size of one {} term)",
@@ -81,12 +200,22 @@ pub fn read_raw(bytes: &[u8], dtype: Dtype) -> Result<Terms, String> {
             dtype.name()
         ));
     }
-    Ok(decode(bytes, dtype, false))
+    Ok(DataLayout {
+        dtype,
+        big_endian: false,
+        offset: 0,
+        len: bytes.len() / dtype.size(),
+    })
 }
 
 /// Decodes a `.npy` file: float64 or float32, either byte order, C order, any shape
 /// (flattened in memory order). The data must be exactly as long as the header says.
 pub fn read_npy(bytes: &[u8]) -> Result<Terms, String> {
+    let l = npy_layout(bytes)?;
+    Ok(decode(&bytes[l.offset..], l.dtype, l.big_endian))
+}
+
+fn npy_layout(bytes: &[u8]) -> Result<DataLayout, String> {
     if !bytes.starts_with(b"\x93NUMPY") {
         return Err("not a .npy file (the \\x93NUMPY magic is missing)".into());
     }
@@ -119,7 +248,12 @@ pub fn read_npy(bytes: &[u8]) -> Result<Terms, String> {
             have - want
         ));
     }
-    Ok(decode(data, dtype, big_endian))
+    Ok(DataLayout {
+        dtype,
+        big_endian,
+        offset: bytes.len() - data.len(),
+        len: n as usize,
+    })
 }
 
 /// `text` with every run of whitespace (newlines included) turned into one space.
@@ -174,12 +308,14 @@ fn decode(bytes: &[u8], dtype: Dtype, big_endian: bool) -> Terms {
         Dtype::F64 => Terms::F64(
             words::<8>(bytes, big_endian)
                 .map(f64::from_le_bytes)
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
         ),
         Dtype::F32 => Terms::F32(
             words::<4>(bytes, big_endian)
                 .map(f32::from_le_bytes)
-                .collect(),
+                .collect::<Vec<_>>()
+                .into(),
         ),
     }
 }

@@ -91,9 +91,18 @@ impl Engine for HostWalkEngine {
     }
 }
 
-/// The fast engine of [`crate::fast`] over rayon's threads (f64 streams; it follows no
-/// plan: each chunk's binade comes from the running sums of the chunks before it).
+/// The fast engine of [`crate::fast`] over rayon's threads, f64 and f32 (it follows no
+/// plan: each chunk's binade comes from a look-back over the sums of the blocks before it).
 pub(crate) struct FastEngine;
+
+fn fast_walk<T: crate::fast::FastTerm>(terms: &[T]) -> Walk<T> {
+    let r = crate::fast::ordered_sum_par_report(terms);
+    Walk {
+        total: r.total,
+        applied: r.chunks - r.native_chunks,
+        fallback: r.native_chunks,
+    }
+}
 
 impl Engine for FastEngine {
     fn name(&self) -> &'static str {
@@ -103,16 +112,10 @@ impl Engine for FastEngine {
         false
     }
     fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
-        let r = crate::fast::ordered_sum_par_report(terms);
-        let chunks = chunk_count(terms.len());
-        Ok(Walk {
-            total: r.total,
-            applied: chunks - r.native_chunks,
-            fallback: r.native_chunks,
-        })
+        Ok(fast_walk(terms))
     }
-    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
-        anyhow::bail!("--engine fast sums f64 streams only for now (f32: --engine walk or loop)")
+    fn sum_f32(&mut self, terms: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        Ok(fast_walk(terms))
     }
 }
 

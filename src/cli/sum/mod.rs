@@ -22,7 +22,7 @@ use crate::order::CpuOrder;
 use crate::plan::PlanKind;
 
 use decode::one_line;
-pub use decode::{read_npy, read_raw, read_terms, Terms};
+pub use decode::{read_npy, read_raw, read_terms, TermVec, Terms};
 use engines::open_engine;
 pub use engines::{Engine, OpenError};
 use output::{render, sum_file};
@@ -38,8 +38,9 @@ pub struct SumArgs {
     /// Element type of raw (non-.npy) files; a .npy file's own header decides its type.
     #[arg(long, value_enum)]
     pub dtype: Option<Dtype>,
-    /// Who computes the sum: the plain loop, the host walk, or the GPU.
-    #[arg(long, value_enum, default_value_t = EngineKind::Walk)]
+    /// Who computes the sum: the fast CPU engine (the default), the plain loop, the host
+    /// walk in the kernels' layout, or the GPU.
+    #[arg(long, value_enum, default_value_t = EngineKind::Fast)]
     pub engine: EngineKind,
     /// How chunks are planned (tree-prefix, one-too-high, one-too-low, all-zero, fixed:E,
     /// term-by-term, random:SEED, stale). Any plan gives the loop's bits; it changes only
@@ -94,7 +95,7 @@ pub enum EngineKind {
     Loop,
     /// The host pipeline: chunk sums, plan, units, walk.
     Walk,
-    /// The fast CPU engine over all threads (f64 only; follows no plan).
+    /// The fast CPU engine over all threads (f64 and f32; follows no plan).
     Fast,
     /// The device pipeline on an NVIDIA GPU.
     Gpu,
@@ -239,7 +240,7 @@ mod tests {
         let be32: Vec<u8> = ys.iter().flat_map(|x| x.to_be_bytes()).collect();
         assert_eq!(
             read_npy(&npy(">f4", false, "(1, 3)", &be32)).unwrap(),
-            Terms::F32(ys.to_vec())
+            Terms::F32(ys.to_vec().into())
         );
     }
 
@@ -272,7 +273,7 @@ mod tests {
             .contains("not a multiple of 8"));
         assert_eq!(
             read_raw(&[0u8; 12], Dtype::F32).unwrap(),
-            Terms::F32(vec![0.0; 3])
+            Terms::F32(vec![0.0f32; 3].into())
         );
     }
 

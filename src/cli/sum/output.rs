@@ -38,6 +38,26 @@ pub struct FileReport {
     pub term_by_term_chunks: usize,
     /// The comparison with the plain loop (`--check`), `null` without it.
     pub check: Option<LoopCheck>,
+    /// True when the terms were read in place from a memory mapping of the file (no copy).
+    pub mapped: bool,
+    /// Wall-clock time of each phase, in milliseconds.
+    pub phases_ms: Phases,
+}
+
+/// Wall-clock milliseconds of one file's phases: opening and decoding (a mapped file is only
+/// opened here; its pages are read by the sum), the engine's sum, and the check's loop.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Phases {
+    /// Opening, mapping or decoding the file.
+    pub read: f64,
+    /// The engine's sum (for a mapped file, this includes reading its pages).
+    pub sum: f64,
+    /// The plain loop of `--check` (0 without it).
+    pub check: f64,
+}
+
+fn ms_since(t: std::time::Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
 }
 
 /// The plain loop's result beside the engine's.
@@ -62,8 +82,12 @@ pub(crate) fn sum_stream<F: Format>(
     terms: &[F::Value],
     run: impl FnOnce() -> Result<Walk<F::Value>>,
     check: bool,
+    phases: &mut Phases,
 ) -> Result<(Walk<F::Value>, Option<LoopCheck>)> {
+    let t = std::time::Instant::now();
     let got = run()?;
+    phases.sum = ms_since(t);
+    let t = std::time::Instant::now();
     let check = check.then(|| {
         let want = walk::loop_sum::<F>(terms);
         let (loop_sum, loop_bits) = show::<F>(want);
@@ -73,6 +97,7 @@ pub(crate) fn sum_stream<F: Format>(
             loop_bits,
         }
     });
+    phases.check = ms_since(t);
     Ok((got, check))
 }
 
@@ -83,7 +108,12 @@ pub(crate) fn sum_file(
     args: &SumArgs,
     stale: Option<&Terms>,
 ) -> Result<FileReport> {
+    let t = std::time::Instant::now();
     let terms = read_terms(path, args.dtype).map_err(anyhow::Error::msg)?;
+    let mut phases = Phases {
+        read: ms_since(t),
+        ..Phases::default()
+    };
     match args.order {
         CpuOrder::Sequential => {}
     }
@@ -95,6 +125,7 @@ pub(crate) fn sum_file(
                 t,
                 || engine.sum_f64(t, &args.plan, stale.as_deref()),
                 args.check,
+                &mut phases,
             )?;
             (Dtype::F64, show::<F64>(w.total), c, w.fallback)
         }
@@ -104,6 +135,7 @@ pub(crate) fn sum_file(
                 t,
                 || engine.sum_f32(t, &args.plan, stale.as_deref()),
                 args.check,
+                &mut phases,
             )?;
             (Dtype::F32, show::<F32>(w.total), c, w.fallback)
         }
@@ -120,6 +152,8 @@ pub(crate) fn sum_file(
         bits: total.1,
         term_by_term_chunks: fallback,
         check,
+        mapped: terms.is_mapped(),
+        phases_ms: phases,
     })
 }
 

@@ -1,0 +1,293 @@
+//! The loop's bits, faster than the loop: the CPU engine of fast units, f64 and f32.
+//!
+//! The loop `s = 0; for x in terms { s += x }` waits for one add per term. This engine forms
+//! each chunk's unit (its pair of increments, [`crate::unit`]) for a binade with operations that
+//! have no chain between terms ([`scan`]'s module doc has the arithmetic: `rint(x * 2^(P-e))`
+//! summed in f64 where no term ties, one extra bit where one does), and steps over the chunk
+//! by adding that integer to the running significand.
+//!
+//! * A unit computed for binade `e` is exact from a start `s = m * u` in `e` when
+//!   `m + inc <= 2^(P+1)` (landing on `2^(e+1)` is exact too). Terms are non-negative on the
+//!   path, so the end bounds every intermediate sum.
+//! * One thread ([`ordered_sum_fast`]) knows the exact sum before every chunk, so it forms the
+//!   unit for that sum's own binade: no plan, one read of the terms.
+//! * Threads ([`ordered_sum_par`], [`threads`]) take blocks of chunks in order from a ticket.
+//!   A block reads its terms once to form its chunks' plain sums, finds the (approximate)
+//!   sum before it by a look-back over the earlier blocks' published sums, guesses each
+//!   chunk's binade from that prefix, and forms the units while the block is still in the
+//!   core's cache. A sequential walk then applies each unit where the exact running sum is in
+//!   the guessed binade; a wrong guess (the plan may differ from run to run: the look-back
+//!   adds doubles in whatever order the threads publish them) costs time, never bits.
+//!
+//! Anything else (a zero, subnormal or tiny start, a negative or non-finite term, a term at
+//! or above half the binade, a chunk whose sum leaves its binade) is added term by term with
+//! the native add, which is never wrong. So the result has the loop's bits for every input,
+//! every number of threads and every shape.
+
+mod scan;
+mod term;
+pub mod threads;
+
+use crate::format::{exp_field, is_positive_normal, Format, Layout};
+
+pub use scan::{FastUnit, MAX_CHUNK, NO_TIE};
+pub use term::FastTerm;
+pub use threads::{ordered_sum_par, ordered_sum_par_report, ordered_sum_par_with, FastSum, Shape};
+
+/// Terms per chunk of the fast engine by default: the layout's chunk, so its counts read like
+/// the walk's.
+pub const CHUNK: usize = crate::layout::CHUNK;
+
+/// Which of the engine's checks are on: all of them, except in the deliberately broken builds
+/// of the kill matrix ([`crate::verify::fast_mutants`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// Take the tie path where a term ties (off: every tie rounds as `rint` does).
+    pub ties: bool,
+    /// Leave the path on a negative term.
+    pub sign: bool,
+    /// Refuse a unit whose end passes `2^(e+1)`.
+    pub bound: bool,
+    /// Correct the first tie of a chunk by the start's parity (off: as if it were even).
+    pub first_tie: bool,
+    /// Correct the later ties of a chunk (off: their corrections are dropped).
+    pub later_ties: bool,
+    /// Apply a planned unit only where the exact running sum is in the planned binade.
+    pub field: bool,
+    /// The look-back waits for a block that has not published (off: it reads it as zero).
+    /// A plan-only check: switched off it may change the time, never the bits.
+    pub lookback_waits: bool,
+}
+
+impl Checks {
+    /// Every check: the exact engine.
+    pub const ALL: Checks = Checks {
+        ties: true,
+        sign: true,
+        bound: true,
+        first_tie: true,
+        later_ties: true,
+        field: true,
+        lookback_waits: true,
+    };
+}
+
+/// True when the CPU has AVX2 (detected once).
+#[inline]
+pub(crate) fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Which compiled path the chunk scan takes on this CPU (for reports).
+pub fn vector_path() -> &'static str {
+    if has_avx2() {
+        "x86_64 AVX2"
+    } else {
+        "portable"
+    }
+}
+
+/// The lowest binade field of format `F` whose scale `2^(P - e)` is a normal f64:
+/// `P - e <= 1023`, `e = field - BIAS`.
+fn min_field<F: Format>() -> u32 {
+    (F::FRAC_BITS as i32 + F::BIAS - 1023).max(1) as u32
+}
+
+/// The binade field of `s` when the path can start from it (a positive normal whose scale is
+/// a normal f64), else `None`.
+#[inline]
+pub(crate) fn fast_field<F: Format>(s: F::Value) -> Option<u32> {
+    let bits = F::to_bits(s);
+    let field = exp_field::<F>(bits);
+    (is_positive_normal::<F>(bits) && field >= min_field::<F>()).then_some(field)
+}
+
+/// `2^(P - e)` for binade field `field` of `F`, as an f64.
+#[inline]
+pub(crate) fn scale_of<F: Format>(field: u32) -> f64 {
+    debug_assert!(field >= min_field::<F>() && field <= F::MAX_NORMAL_FIELD);
+    let exp = F::FRAC_BITS as i64 + F::BIAS as i64 - field as i64; // P - e
+    f64::from_bits(((exp + 1023) as u64) << 52)
+}
+
+/// `s + unit` in binade `field`, where the end stays at or below `2^(e+1)`; `None` otherwise.
+/// The caller has checked that `s` is in `field` (unless the field check is the mutant's).
+#[inline]
+pub(crate) fn apply<F: Format>(
+    s: F::Value,
+    field: u32,
+    unit: FastUnit,
+    checks: Checks,
+) -> Option<F::Value> {
+    let m = (F::to_bits(s) & F::FRAC_MASK) | F::HIDDEN;
+    let end = m + unit.increment(m & 1); // inc < 2^53, m < 2^53: no overflow
+    if checks.bound && end > 2 * F::HIDDEN {
+        return None;
+    }
+    // end == 2^(P+1) carries into the exponent: exactly 2^(e+1) (infinity past the top).
+    Some(F::from_bits(((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN)))
+}
+
+/// The native loop over `chunk` from `s`.
+#[inline]
+pub(crate) fn add_terms<T: FastTerm>(s: T, chunk: &[T]) -> T {
+    chunk.iter().fold(s, |s, &x| <T::F as Format>::add(s, x))
+}
+
+/// How one chunk was taken from the exact sum before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Its unit applied.
+    Unit,
+    /// Added term by term: the start is outside the path.
+    NativeStart,
+    /// Added term by term: a term left the path.
+    NativeRefused,
+    /// Added term by term: the sum left its binade.
+    NativeCrossing,
+}
+
+/// One chunk from the exact sum `s` before it: the unit for `s`'s own binade, else the native
+/// adds.
+pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks) -> (T, Step) {
+    let Some(field) = fast_field::<T::F>(s) else {
+        return (add_terms(s, chunk), Step::NativeStart);
+    };
+    let Some(unit) = scan::chunk_unit(chunk, scale_of::<T::F>(field), checks) else {
+        return (add_terms(s, chunk), Step::NativeRefused);
+    };
+    match apply::<T::F>(s, field, unit, checks) {
+        Some(next) => (next, Step::Unit),
+        None => (add_terms(s, chunk), Step::NativeCrossing),
+    }
+}
+
+/// Chunks a thread adds natively, without trying the path, after one whose terms left it
+/// (negative and non-finite terms tend to come in runs; a wrong skip costs time only).
+const COOLDOWN: usize = 8;
+
+/// The sequential sum of `terms` on this thread, in the terms' own format.
+///
+/// Guarantee: the bits of `s = 0.0; for x in terms { s += x }` for every input (a NaN result
+/// is the loop's NaN: every chunk that meets a NaN is added natively).
+pub fn ordered_sum_fast<T: FastTerm>(terms: &[T]) -> T {
+    ordered_sum_fast_with(terms, Checks::ALL, CHUNK)
+}
+
+/// [`ordered_sum_fast`] with `checks` (all of them for the exact engine) and chunks of
+/// `chunk` terms (`1..=MAX_CHUNK`).
+pub fn ordered_sum_fast_with<T: FastTerm>(terms: &[T], checks: Checks, chunk: usize) -> T {
+    debug_assert!((1..=MAX_CHUNK).contains(&chunk));
+    let mut s = <T::F as Format>::from_bits(0);
+    let mut skip = 0usize;
+    for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {
+        if skip > 0 {
+            skip -= 1;
+            s = add_terms(s, c);
+            continue;
+        }
+        let (next, how) = step(s, c, checks);
+        s = next;
+        if how == Step::NativeRefused {
+            skip = COOLDOWN;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{F32, F64};
+
+    fn loop_sum<T: FastTerm>(x: &[T]) -> T {
+        add_terms(<T::F as Format>::from_bits(0), x)
+    }
+
+    fn same<T: FastTerm>(a: T, b: T) -> bool {
+        crate::format::same_result::<T::F>(
+            <T::F as Format>::to_bits(a),
+            <T::F as Format>::to_bits(b),
+        )
+    }
+
+    #[test]
+    fn magic_rint_is_round_half_even_below_the_limit() {
+        for y in [
+            0.0,
+            0.25,
+            0.5,
+            1.5,
+            2.5,
+            3.5,
+            1e15 + 0.5,
+            scan::Y_LIMIT - 0.5,
+            scan::Y_LIMIT - 1.0,
+        ] {
+            assert_eq!(
+                (y + scan::MAGIC) - scan::MAGIC,
+                y.round_ties_even(),
+                "y = {y}"
+            );
+        }
+    }
+
+    #[test]
+    fn scales_are_the_binades_ulps() {
+        // 1.0 has field BIAS: its ulp is 2^-P, so the scale is 2^P.
+        assert_eq!(scale_of::<F64>(1023), 2f64.powi(52));
+        assert_eq!(scale_of::<F32>(127), 2f64.powi(23));
+        assert_eq!(min_field::<F64>(), 52);
+        assert_eq!(min_field::<F32>(), 1);
+    }
+
+    #[test]
+    fn edges_equal_the_loop() {
+        let cases: Vec<Vec<f64>> = vec![
+            vec![],
+            vec![-0.0],
+            vec![-0.0, -0.0],
+            vec![1.0; 3 * CHUNK + 5],
+            vec![0.5; 2 * CHUNK],
+            vec![f64::MAX, f64::MAX],
+            vec![1.0, f64::NAN, 1.0],
+            vec![f64::INFINITY, -1.0],
+            vec![5e-324; CHUNK + 1],
+            (0..4000).map(|i| (i as f64).sqrt()).collect(),
+            (0..4000)
+                .map(|i| {
+                    if i % 7 == 0 {
+                        -0.3
+                    } else {
+                        0.5 + i as f64 * 1e-3
+                    }
+                })
+                .collect(),
+        ];
+        for c in cases {
+            let head = &c[..c.len().min(4)];
+            assert!(same(ordered_sum_fast(&c), loop_sum(&c)), "{head:?}");
+            assert!(same(ordered_sum_par(&c), loop_sum(&c)), "{head:?}");
+            let c32: Vec<f32> = c.iter().map(|&x| x as f32).collect();
+            assert!(same(ordered_sum_fast(&c32), loop_sum(&c32)), "f32 {head:?}");
+            assert!(same(ordered_sum_par(&c32), loop_sum(&c32)), "f32 {head:?}");
+        }
+    }
+
+    #[test]
+    fn a_landing_on_the_next_power_of_two_is_exact() {
+        // 1 + 2048 * 2^-11 = 2 exactly, inside one chunk after the first.
+        let mut v = vec![1.0];
+        v.extend(std::iter::repeat_n(0.0, CHUNK - 1));
+        v.extend(std::iter::repeat_n(2f64.powi(-11), 2048));
+        assert_eq!(ordered_sum_fast(&v), loop_sum(&v));
+        assert_eq!(ordered_sum_fast(&v), 2.0);
+    }
+}

@@ -1,0 +1,72 @@
+//! The term types of the fast engine: f64 and f32, each summed in its own format.
+
+use crate::format::{Format, F32, F64};
+
+/// A term type the fast engine sums, in the format [`FastTerm::F`] (f64 terms in f64, f32
+/// terms in f32, as the CPU's loop over that type adds them).
+///
+/// Guarantee: `widen` is exact (every f32 is an f64), and `load4` loads four consecutive
+/// terms widened to f64.
+pub trait FastTerm: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+    /// The format the sum is kept in.
+    type F: Format<Value = Self>;
+    /// The term as an f64, exactly.
+    fn widen(self) -> f64;
+    /// Four terms from `p`, widened.
+    ///
+    /// # Safety
+    /// `p..p+4` must be readable and the CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load4(p: *const Self) -> std::arch::x86_64::__m256d;
+    /// A plain (not ordered) sum of `terms` in f64, only to make a plan.
+    fn plain_sum(terms: &[Self]) -> f64;
+}
+
+impl FastTerm for f64 {
+    type F = F64;
+    #[inline(always)]
+    fn widen(self) -> f64 {
+        self
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const f64) -> std::arch::x86_64::__m256d {
+        // SAFETY: the caller guarantees four readable doubles and AVX2.
+        unsafe { std::arch::x86_64::_mm256_loadu_pd(p) }
+    }
+    fn plain_sum(terms: &[f64]) -> f64 {
+        plain_sum_lanes(terms)
+    }
+}
+
+impl FastTerm for f32 {
+    type F = F32;
+    #[inline(always)]
+    fn widen(self) -> f64 {
+        self as f64
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load4(p: *const f32) -> std::arch::x86_64::__m256d {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees four readable floats and AVX2.
+        unsafe { _mm256_cvtps_pd(_mm_loadu_ps(p)) }
+    }
+    fn plain_sum(terms: &[f32]) -> f64 {
+        plain_sum_lanes(terms)
+    }
+}
+
+/// Eight independent f64 accumulators: the compiler vectorises this, and the order only
+/// matters for a plan, which may be wrong at no cost but time.
+fn plain_sum_lanes<T: FastTerm>(terms: &[T]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let mut blocks = terms.chunks_exact(8);
+    for c in &mut blocks {
+        for (a, x) in acc.iter_mut().zip(c) {
+            *a += x.widen();
+        }
+    }
+    let rest: f64 = blocks.remainder().iter().map(|x| x.widen()).sum();
+    acc.iter().sum::<f64>() + rest
+}
