@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Times numpy's and Python's sums of one .npy file of float64 terms, for cpu-timing.
+"""Times numpy's and Python's sums of one .npy file of float64 or float32 terms, for cpu-timing.
 
 Peers: np.cumsum(x)[-1] (numpy's sequential loop, started from the first term),
 np.sum(x) (pairwise, blocks with 8 accumulators) and math.fsum(x) (correctly rounded), the
 last only up to --fsum-max terms. Each is timed --reps times after one untimed run.
 
 Prints one JSON object: {"numpy": version, "python": version, "peers": [{"name",
-"median_ms", "bits"}]}, bits as the decimal string of the float64's bit pattern.
+"median_ms", "bits"}]}, bits as the decimal string of the result's bit pattern in the file's
+type (math.fsum's double rounded to float32 for a float32 file).
 """
 import argparse
 import json
@@ -18,7 +19,9 @@ import time
 import numpy as np
 
 
-def bits(v):
+def bits(v, dtype):
+    if dtype == np.float32:
+        return str(int(np.float32(v).view(np.uint32)))
     return str(int(np.float64(v).view(np.uint64)))
 
 
@@ -42,15 +45,15 @@ def main():
     p.add_argument("--fsum-max", type=int, default=10_000_000)
     a = p.parse_args()
     x = np.load(a.file)
-    if x.dtype != np.float64:
-        sys.exit(f"{a.file}: float64 expected, got {x.dtype}")
+    if x.dtype not in (np.float64, np.float32):
+        sys.exit(f"{a.file}: float64 or float32 expected, got {x.dtype}")
     peers = [("np.cumsum(x)[-1]", lambda: np.cumsum(x)[-1]), ("np.sum(x)", lambda: np.sum(x))]
     if x.size <= a.fsum_max:
         peers.append(("math.fsum(x)", lambda: math.fsum(x)))
     rows = []
     for name, f in peers:
         ms, v = timed(f, a.reps)
-        rows.append({"name": name, "median_ms": ms, "bits": bits(v)})
+        rows.append({"name": name, "median_ms": ms, "bits": bits(v, x.dtype)})
     json.dump({"numpy": np.__version__, "python": platform.python_version(), "peers": rows}, sys.stdout)
     sys.stdout.write("\n")
 

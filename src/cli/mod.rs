@@ -2,6 +2,7 @@
 //! codes ([`exit`]).
 
 pub mod exit;
+pub mod heap;
 pub mod sum;
 
 /// The `binade` binary a test should run: `BINADE_BIN` when set (the GPU machine runs test

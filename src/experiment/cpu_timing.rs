@@ -1,6 +1,7 @@
 //! `cpu-timing`: the fast CPU engine ([`crate::fast`]) against the loop it reproduces, on one
-//! thread and on all of them, beside a plain parallel sum (rayon, not the loop's bits) and the
-//! host pipeline that mirrors the device; four distributions, f64, sizes up to 1e9.
+//! thread and on all of them, beside a plain parallel sum (rayon, not the loop's bits), a plain
+//! one-thread sum (what one thread's reads cost), the host pipeline that mirrors the device,
+//! and numpy's and Python's sums; four distributions, f64 and f32, sizes up to 1e9.
 
 use std::path::Path;
 use std::process::Command;
@@ -11,8 +12,8 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use super::{Context, Outcome};
-use crate::fast::{ordered_sum_fast, ordered_sum_par};
-use crate::format::{same_result, F64};
+use crate::fast::{ordered_sum_fast, ordered_sum_par_report, FastTerm};
+use crate::format::{same_result, Format};
 use crate::gpu::timing::median;
 use crate::plan::PlanKind;
 use crate::report::{ratio_cell as ratio, thousands, Report, Table};
@@ -66,10 +67,17 @@ impl Dist {
         }
     }
 
-    fn generate(self, n: usize, seed: u64) -> Vec<f64> {
+    /// `n` terms of type `T` (f32 terms are the f64 terms rounded to nearest; the geometric
+    /// stream starts at `2^-100` for f32 instead of `2^-960`, inside f32's normal range).
+    fn generate<T: FastTerm>(self, n: usize, seed: u64) -> Vec<T> {
+        let shift = if <T::F as Format>::FRAC_BITS == 23 && self == Dist::Geometric {
+            2f64.powi(860)
+        } else {
+            1.0
+        };
         (0..n as u64)
             .into_par_iter()
-            .map(|i| self.term(seed, i))
+            .map(|i| <T::F as Format>::from_f64(self.term(seed, i) * shift))
             .collect()
     }
 }
@@ -84,7 +92,7 @@ fn unit_hash(seed: u64, i: u64) -> f64 {
 }
 
 /// Median milliseconds of `reps` runs of `f` (after one untimed run), and its last result.
-fn time(reps: usize, f: impl Fn() -> f64) -> (f64, f64) {
+fn time<R>(reps: usize, f: impl Fn() -> R) -> (f64, R) {
     let mut out = std::hint::black_box(f());
     let t: Vec<f64> = (0..reps.max(1))
         .map(|_| {
@@ -113,7 +121,12 @@ struct PeerOut {
 
 /// numpy's and Python's sums of `terms` (written to a temporary .npy file), timed by the peer
 /// script with `python`.
-fn run_peers(python: &str, script: &Path, terms: &[f64], reps: usize) -> Result<PeerOut> {
+fn run_peers<T: FastTerm + npyz::AutoSerialize>(
+    python: &str,
+    script: &Path,
+    terms: &[T],
+    reps: usize,
+) -> Result<PeerOut> {
     let file = std::env::temp_dir().join(format!("binade-cpu-timing-{}.npy", std::process::id()));
     let written = npyz::to_file_1d(&file, terms.iter().copied());
     let out = written
@@ -143,86 +156,124 @@ fn run_peers(python: &str, script: &Path, terms: &[f64], reps: usize) -> Result<
 }
 
 struct Row {
+    dtype: &'static str,
     dist: Dist,
     n: usize,
     /// numpy/Python peers: (name, ms, equal to the loop), or why they were not run.
     peers: Result<Vec<(String, f64, bool)>, String>,
-    /// loop, fast 1 thread, fast all threads, plain parallel sum, host pipeline (NaN: not run).
-    ms: [f64; 5],
+    /// loop, fast 1 thread, fast all threads, plain parallel sum, plain one-thread sum, host
+    /// pipeline (NaN: not run).
+    ms: [f64; 6],
+    /// Chunks the threaded engine added term by term, and chunks in all.
+    native: (usize, usize),
     fast_exact: bool,
     par_exact: bool,
     plain_equal: bool,
 }
 
+/// The settings every row shares.
+struct Setup {
+    reps: usize,
+    pipeline_max: usize,
+    peer_max: usize,
+    python: String,
+    script: std::path::PathBuf,
+}
+
+/// One row: every engine and peer on `dist`'s `n` terms of type `T`.
+fn measure<T: FastTerm + npyz::AutoSerialize>(
+    set: &Setup,
+    dist: Dist,
+    n: usize,
+    seed: u64,
+    versions: &mut Option<String>,
+) -> Row
+where
+    T::F: Format<Value = T>,
+{
+    let terms: Vec<T> = dist.generate(n, seed);
+    let reps = set.reps;
+    let (loop_ms, want) = time(reps, || loop_sum::<T::F>(&terms));
+    let (fast_ms, fast) = time(reps, || ordered_sum_fast(&terms));
+    let (par_ms, par) = time(reps, || ordered_sum_par_report(&terms));
+    let (plain_ms, plain) = time(reps, || terms.par_iter().map(|x| x.widen()).sum::<f64>());
+    let (plain1_ms, _) = time(reps, || T::plain_sum(&terms));
+    let walk_ms = if n <= set.pipeline_max {
+        time(reps, || {
+            pipeline::<T::F, crate::algebra::Exact>(
+                &terms,
+                &PlanKind::TreePrefix,
+                None,
+                &crate::algebra::Exact,
+            )
+            .total
+        })
+        .0
+    } else {
+        f64::NAN
+    };
+    let want_bits = <T::F as Format>::to_bits(want);
+    let same = |x: T| same_result::<T::F>(<T::F as Format>::to_bits(x), want_bits);
+    let peers = if n > set.peer_max {
+        Err(format!(
+            "not run above {} terms",
+            thousands(set.peer_max as u64)
+        ))
+    } else {
+        match run_peers(&set.python, &set.script, &terms, reps) {
+            Ok(p) => {
+                *versions = Some(format!("numpy {} on Python {}", p.numpy, p.python));
+                Ok(p.peers
+                    .into_iter()
+                    .map(|r| {
+                        let equal = r.bits.parse::<u64>().is_ok_and(|b| {
+                            same_result::<T::F>(b, want_bits)
+                        });
+                        (r.name, r.median_ms, equal)
+                    })
+                    .collect())
+            }
+            Err(e) => Err(format!("not run: {e:#}")),
+        }
+    };
+    Row {
+        dtype: <T::F as Format>::NAME,
+        dist,
+        n,
+        peers,
+        ms: [loop_ms, fast_ms, par_ms, plain_ms, plain1_ms, walk_ms],
+        native: (par.native_chunks, par.chunks),
+        fast_exact: same(fast),
+        par_exact: same(par.total),
+        plain_equal: same(<T::F as Format>::from_f64(plain)),
+    }
+}
+
 /// Runs the experiment (see the module doc).
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let sizes: Vec<usize> = ctx.get("sizes")?;
-    let reps: usize = ctx.get_or("reps", 5)?;
-    let pipeline_max: usize = ctx.get_or("pipeline_max", 10_000_000)?;
-    let peer_max: usize = ctx.get_or("peer_max", 100_000_000)?;
-    let python =
-        std::env::var("BINADE_PYTHON").unwrap_or(ctx.get_or("python", "python3".to_string())?);
-    let script = ctx
-        .file
-        .parent()
-        .unwrap_or(Path::new("."))
-        .join("peers")
-        .join("numpy_sum.py");
+    let set = Setup {
+        reps: ctx.get_or("reps", 5)?,
+        pipeline_max: ctx.get_or("pipeline_max", 10_000_000)?,
+        peer_max: ctx.get_or("peer_max", 100_000_000)?,
+        python: std::env::var("BINADE_PYTHON")
+            .unwrap_or(ctx.get_or("python", "python3".to_string())?),
+        script: ctx
+            .file
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join("peers")
+            .join("numpy_sum.py"),
+    };
     let mut versions = None;
     let threads = rayon::current_num_threads();
-    let bar = ctx.progress((sizes.len() * Dist::ALL.len()) as u64, "cpu-timing");
+    let bar = ctx.progress((2 * sizes.len() * Dist::ALL.len()) as u64, "cpu-timing");
     let mut rows = Vec::new();
     for dist in Dist::ALL {
         for &n in &sizes {
-            let terms = dist.generate(n, ctx.seed);
-            let (loop_ms, want) = time(reps, || loop_sum::<F64>(&terms));
-            let (fast_ms, fast) = time(reps, || ordered_sum_fast(&terms));
-            let (par_ms, par) = time(reps, || ordered_sum_par(&terms));
-            let (plain_ms, plain) = time(reps, || terms.par_iter().sum::<f64>());
-            let walk_ms = if n <= pipeline_max {
-                time(reps, || {
-                    pipeline::<F64, crate::algebra::Exact>(
-                        &terms,
-                        &PlanKind::TreePrefix,
-                        None,
-                        &crate::algebra::Exact,
-                    )
-                    .total
-                })
-                .0
-            } else {
-                f64::NAN
-            };
-            let same = |x: f64| same_result::<F64>(x.to_bits(), want.to_bits());
-            let peers = if n > peer_max {
-                Err(format!(
-                    "not run above {} terms",
-                    thousands(peer_max as u64)
-                ))
-            } else {
-                match run_peers(&python, &script, &terms, reps) {
-                    Ok(p) => {
-                        versions = Some(format!("numpy {} on Python {}", p.numpy, p.python));
-                        Ok(p.peers
-                            .into_iter()
-                            .map(|r| {
-                                let b = r.bits.parse::<u64>().unwrap_or(!want.to_bits());
-                                (r.name, r.median_ms, same(f64::from_bits(b)))
-                            })
-                            .collect())
-                    }
-                    Err(e) => Err(format!("not run: {e:#}")),
-                }
-            };
-            rows.push(Row {
-                dist,
-                n,
-                peers,
-                ms: [loop_ms, fast_ms, par_ms, plain_ms, walk_ms],
-                fast_exact: same(fast),
-                par_exact: same(par),
-                plain_equal: same(plain),
-            });
+            rows.push(measure::<f64>(&set, dist, n, ctx.seed, &mut versions));
+            bar.inc(1);
+            rows.push(measure::<f32>(&set, dist, n, ctx.seed, &mut versions));
             bar.inc(1);
         }
     }
@@ -231,16 +282,105 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         .iter()
         .filter(|r| !r.fast_exact || !r.par_exact)
         .count() as u64;
-    let mut rep = report(ctx, threads, reps, &rows);
+    let mut rep = report(ctx, threads, set.reps, &rows);
     rep.text(format!(
-        "Peers from `experiments/peers/numpy_sum.py` ({}), on the same terms written to a .npy file, timed inside Python: `np.cumsum(x)[-1]` is numpy's sequential loop (it starts from the first term, the same bits as the loop from +0 except for the sign of a zero result), `np.sum(x)` is pairwise, `math.fsum(x)` is correctly rounded (up to 10^7 terms). \"= loop\" says whether its bits equal the loop's.",
+        "Peers from `experiments/peers/numpy_sum.py` ({}), on the same terms written to a .npy file, timed inside Python: `np.cumsum(x)[-1]` is numpy's sequential loop (it starts from the first term, the same bits as the loop from +0 except for the sign of a zero result; for f32 it adds in f32), `np.sum(x)` is pairwise, `math.fsum(x)` is correctly rounded (up to 10^7 terms; for f32 rounded to f32). \"= loop\" says whether its bits equal the loop's.",
         versions.unwrap_or_else(|| "not run".into())
     ));
     rep.table(peer_table(&rows));
+    let command_terms: usize = ctx.get_or("command_terms", 100_000_000)?;
+    let (text, table, bad) = command_table(command_terms, set.reps, ctx.seed)?;
+    rep.text(text);
+    rep.table(table);
     Ok(Outcome {
         report: rep,
-        failures,
+        failures: failures + bad,
     })
+}
+
+/// Median milliseconds of `reps` reads of `path` from the page cache into a 1 MiB buffer, on
+/// one thread: what reading the file costs a plain program.
+fn read_ms(path: &Path, reps: usize) -> Result<f64> {
+    use std::io::Read;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut one = || -> Result<f64> {
+        let t0 = Instant::now();
+        let mut f = std::fs::File::open(path)?;
+        while f.read(&mut buf)? > 0 {}
+        Ok(t0.elapsed().as_secs_f64() * 1e3)
+    };
+    one()?; // warm the page cache
+    let t: Vec<f64> = (0..reps.max(1)).map(|_| one()).collect::<Result<_>>()?;
+    Ok(median(&t))
+}
+
+/// `binade sum` as a whole command (this binary, a new process each run) on one file of
+/// `n` uniform f64 terms, against the time to read that file: the table, the text before it,
+/// and the number of failed checks (an engine whose bits differ from the loop's).
+fn command_table(n: usize, reps: usize, seed: u64) -> Result<(String, Table, u64)> {
+    let terms: Vec<f64> = Dist::Uniform.generate(n, seed);
+    let want = loop_sum::<crate::format::F64>(&terms).to_bits();
+    let file = std::env::temp_dir().join(format!("binade-sum-{}.npy", std::process::id()));
+    npyz::to_file_1d(&file, terms.iter().copied()).context("writing the command's .npy input")?;
+    drop(terms);
+    let exe = std::env::current_exe().context("finding this binary")?;
+    let result = (|| -> Result<(String, Table, u64)> {
+        let read = read_ms(&file, reps)?;
+        let mut t = Table::new(
+            "sum_command",
+            &format!("`binade sum` on a file of {} f64 terms, whole command", thousands(n as u64)),
+            &[
+                "engine",
+                "whole command ms",
+                "whole command / read",
+                "read phase ms",
+                "sum phase ms",
+                "peak heap bytes",
+                "mapped",
+                "= loop",
+            ],
+        );
+        let mut bad = 0;
+        for engine in ["fast", "loop"] {
+            let run = || -> Result<(f64, serde_json::Value)> {
+                let t0 = Instant::now();
+                let out = Command::new(&exe)
+                    .args(["sum", "--engine", engine, "--format", "json"])
+                    .arg(&file)
+                    .output()
+                    .context("running binade sum")?;
+                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+                Ok((ms, serde_json::from_str(&line).context("reading binade sum's JSON")?))
+            };
+            run()?;
+            let runs: Vec<(f64, serde_json::Value)> = (0..reps.max(1)).map(|_| run()).collect::<Result<_>>()?;
+            let wall: Vec<f64> = runs.iter().map(|r| r.0).collect();
+            let j = &runs[runs.len() - 1].1;
+            let bits = j["bits"].as_str().and_then(|b| u64::from_str_radix(b.trim_start_matches("0x"), 16).ok());
+            let equal = bits == Some(want);
+            bad += u64::from(!equal);
+            let phase = |p: &str| j["phases_ms"][p].as_f64().unwrap_or(f64::NAN);
+            t.row(vec![
+                engine.into(),
+                ms(median(&wall)),
+                ratio(median(&wall), read),
+                ms(phase("read")),
+                ms(phase("sum")),
+                j["peak_heap_bytes"].as_u64().map_or("-".into(), |b| b.to_string()),
+                j["mapped"].to_string(),
+                equal.to_string(),
+            ]);
+        }
+        let text = format!(
+            "The whole command: this binary run as `binade sum --engine E --format json FILE` in a new process, wall clock from start to exit, median of {reps} runs after one, the file in the page cache. Reading the file is a plain program's cost: one thread reading it from the page cache into a 1 MiB buffer, median {} ms ({} GB/s). The command maps the file and sums it in place, so its heap is the engine's per-chunk records, not the terms; the sum phase includes faulting the mapped pages in.",
+            ms(read),
+            format_args!("{:.2}", n as f64 * 8.0 / (read * 1e-3) / 1e9),
+        );
+        Ok((text, t, bad))
+    })();
+    let _ = std::fs::remove_file(&file);
+    result
 }
 
 /// The peers beside the loop and the fast engine.
@@ -250,6 +390,7 @@ fn peer_table(rows: &[Row]) -> Table {
         "numpy and Python on the same terms (median ms; = loop: the loop's bits)",
         &[
             "distribution",
+            "dtype",
             "terms",
             "loop",
             "fast, all threads",
@@ -265,6 +406,7 @@ fn peer_table(rows: &[Row]) -> Table {
                 for (name, p_ms, equal) in peers {
                     t.row(vec![
                         r.dist.name().into(),
+                        r.dtype.into(),
                         thousands(r.n as u64),
                         ms(r.ms[0]),
                         ms(r.ms[2]),
@@ -277,6 +419,7 @@ fn peer_table(rows: &[Row]) -> Table {
             }
             Err(why) => t.row(vec![
                 r.dist.name().into(),
+                r.dtype.into(),
                 thousands(r.n as u64),
                 ms(r.ms[0]),
                 ms(r.ms[2]),
@@ -301,15 +444,16 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
     );
     let big = rows
         .iter()
-        .filter(|r| r.dist == Dist::Uniform)
+        .filter(|r| r.dist == Dist::Uniform && r.dtype == "f64")
         .max_by_key(|r| r.n);
     r.headline(match big {
         Some(b) => format!(
-            "Uniform f64, {} terms: the fast engine on 1 thread {} ms ({}x the loop's {} ms), on {} threads {} ms ({}x a plain parallel sum); every sum has the loop's bits: {}",
+            "Uniform f64, {} terms: the fast engine on 1 thread {} ms ({}x the loop's {} ms; one thread's plain read {} ms), on {} threads {} ms ({}x a plain parallel sum); every sum, f64 and f32, has the loop's bits: {}",
             thousands(b.n as u64),
             ms(b.ms[1]),
             ratio(b.ms[1], b.ms[0]),
             ms(b.ms[0]),
+            ms(b.ms[4]),
             threads,
             ms(b.ms[2]),
             ratio(b.ms[2], b.ms[3]),
@@ -318,41 +462,49 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
         None => "no sizes measured".into(),
     });
     r.text(format!(
-        "Vector path of the fast units on this CPU: {}. Terms are f64 made on the host by a counter hash (the distributions of gpu-timing). Medians of {reps} runs after one untimed run, wall clock, this process; {threads} threads in rayon's pool (`RAYON_NUM_THREADS` sets it). The loop is `s = 0.0; for x in terms {{ s += x }}` (`walk::loop_sum`). The fast engine (`binade::fast`) forms each chunk's unit of {} terms as the f64 sum of `rint(x * 2^(52-e))` for the running sum's binade `e` and adds a chunk term by term where a term ties, is negative or not finite, or the sum leaves the binade; on threads, a parallel pass of plain chunk sums gives each chunk a guessed binade and a second parallel pass its unit. The plain parallel sum is rayon's `par_iter().sum()`: not the loop's bits (the last column says whether it happened to be equal). The host pipeline is the model of the device kernels (`walk::pipeline`), the exact engine before this one, timed up to 10^7 terms. A chunk refused by the fast path on one thread makes the next 8 go natively without trying (ties come in runs); on threads, refused chunks are added natively by the walk.",
+        "Vector path of the chunk scan on this CPU: {}. Terms are made on the host by a counter hash (the distributions of gpu-timing; f32 terms are the f64 terms rounded to f32, summed in f32). Medians of {reps} runs after one untimed run, wall clock, this process; {threads} threads in rayon's pool (`RAYON_NUM_THREADS` sets it). The loop is `s = 0.0; for x in terms {{ s += x }}` in the terms' type (`walk::loop_sum`). The fast engine (`binade::fast`) forms each chunk's unit of {} terms for a binade `e` as the f64 sum of `rint(x * 2^(P-e))`, plus one parity bit where a term ties (a second pass over the chunk, from L1), and adds a chunk term by term where a term is negative or not finite or the sum leaves the binade. On one thread the binade is the exact running sum's. On threads, blocks of {} chunks are taken in order from a ticket: each block reads its terms once for its chunk sums, finds the sum before it by a look-back over the earlier blocks, forms its units from the core's cache, and a walk applies them where the exact sum is in the guessed binade. The plain parallel sum is rayon's `par_iter().sum()` and the plain one-thread sum eight f64 accumulators: neither has the loop's bits (the last column says whether the parallel one happened to be equal); the one-thread sum is what reading the terms costs one thread, the floor of any one-thread engine. The host pipeline is the model of the device kernels (`walk::pipeline`), the exact engine before this one, timed up to 10^7 terms: it exists to mirror the device, not to be fast.",
         crate::fast::vector_path(),
-        crate::fast::CHUNK
+        crate::fast::CHUNK,
+        crate::fast::Shape::DEFAULT.block_chunks,
     ));
     let mut t = Table::new(
         "cpu_timing",
         "Median ms per sum, and ratios",
         &[
             "distribution",
+            "dtype",
             "terms",
             "loop",
             "fast, 1 thread",
             "fast 1 thread / loop",
+            "plain sum, 1 thread",
             "fast, all threads",
             "plain parallel sum",
             "fast all threads / plain parallel",
             "fast all threads, GB/s",
+            "chunks term by term (threads)",
             "host pipeline (before)",
             "fast = loop",
             "plain parallel = loop",
         ],
     );
     for row in rows {
-        let gbs = row.n as f64 * 8.0 / (row.ms[2] * 1e-3) / 1e9;
+        let bytes = if row.dtype == "f64" { 8.0 } else { 4.0 };
+        let gbs = row.n as f64 * bytes / (row.ms[2] * 1e-3) / 1e9;
         t.row(vec![
             row.dist.name().into(),
+            row.dtype.into(),
             thousands(row.n as u64),
             ms(row.ms[0]),
             ms(row.ms[1]),
             ratio(row.ms[1], row.ms[0]),
+            ms(row.ms[4]),
             ms(row.ms[2]),
             ms(row.ms[3]),
             ratio(row.ms[2], row.ms[3]),
             format!("{gbs:.2}"),
-            ms(row.ms[4]),
+            format!("{} of {}", row.native.0, row.native.1),
+            ms(row.ms[5]),
             (row.fast_exact && row.par_exact).to_string(),
             row.plain_equal.to_string(),
         ]);

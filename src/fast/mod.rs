@@ -72,12 +72,12 @@ impl Checks {
     };
 }
 
-/// True when the CPU has AVX2 (detected once).
+/// True when the CPU has AVX2 and POPCNT (every AVX2 CPU has both; detected once).
 #[inline]
 pub(crate) fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -155,12 +155,15 @@ pub(crate) enum Step {
 }
 
 /// One chunk from the exact sum `s` before it: the unit for `s`'s own binade, else the native
-/// adds.
-pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks) -> (T, Step) {
+/// adds. `ties` says whether the chunk before had a tie, and is set for the next one.
+pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bool) -> (T, Step) {
     let Some(field) = fast_field::<T::F>(s) else {
         return (add_terms(s, chunk), Step::NativeStart);
     };
-    let Some(unit) = scan::chunk_unit(chunk, scale_of::<T::F>(field), checks) else {
+    let (unit, had_ties) =
+        scan::chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, *ties);
+    *ties = had_ties;
+    let Some(unit) = unit else {
         return (add_terms(s, chunk), Step::NativeRefused);
     };
     match apply::<T::F>(s, field, unit, checks) {
@@ -187,13 +190,14 @@ pub fn ordered_sum_fast_with<T: FastTerm>(terms: &[T], checks: Checks, chunk: us
     debug_assert!((1..=MAX_CHUNK).contains(&chunk));
     let mut s = <T::F as Format>::from_bits(0);
     let mut skip = 0usize;
+    let mut ties = false;
     for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {
         if skip > 0 {
             skip -= 1;
             s = add_terms(s, c);
             continue;
         }
-        let (next, how) = step(s, c, checks);
+        let (next, how) = step(s, c, checks, &mut ties);
         s = next;
         if how == Step::NativeRefused {
             skip = COOLDOWN;

@@ -30,7 +30,8 @@
 //!
 //! The scan ([`scan`]) forms `sum r` with a flag for ties and a flag for terms that leave the
 //! path (negative, NaN, infinite, `y >= 2^51`); only a chunk with a tie takes the second,
-//! bit-mask pass ([`tie_unit`]), which reads the chunk again from L1.
+//! bit-mask pass ([`chunk_unit_hinted`]), which reads the chunk again from L1; after a chunk with
+//! a tie the next one takes the bit-mask pass at once (it finds what the scan finds).
 
 use super::term::FastTerm;
 use super::Checks;
@@ -87,20 +88,51 @@ impl FastUnit {
 
 /// The unit of `chunk` for `scale = 2^(P - e)`, or `None` where the path does not apply (a
 /// term that leaves it, or an increment at or above `2^53`).
+#[cfg(test)]
 pub(super) fn chunk_unit<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) -> Option<FastUnit> {
+    chunk_unit_hinted(chunk, scale, checks, false).0
+}
+
+/// [`chunk_unit`], and whether the chunk had a tie. Where `ties_likely` (the chunk before had
+/// one), the bit-mask pass runs at once instead of after a scan: it finds everything the scan
+/// finds, so a chunk with ties is read once instead of twice.
+pub(super) fn chunk_unit_hinted<T: FastTerm>(
+    chunk: &[T],
+    scale: f64,
+    checks: Checks,
+    ties_likely: bool,
+) -> (Option<FastUnit>, bool) {
     debug_assert!(chunk.len() <= MAX_CHUNK);
+    if ties_likely && checks.ties {
+        let m = masks(chunk, scale);
+        let tie = m.t.iter().any(|&w| w != 0);
+        let off = m.off && (checks.sign || !only_negatives(chunk, scale));
+        if off || !(m.rsum < INC_LIMIT) {
+            return (None, tie);
+        }
+        if !tie {
+            let unit = FastUnit {
+                inc: m.rsum as u64,
+                first: NO_TIE,
+            };
+            return (Some(unit), false);
+        }
+        return (unit_from_masks(&m, chunk.len(), checks), true);
+    }
     let s = scan(chunk, scale);
     let off = s.off && (checks.sign || !only_negatives(chunk, scale));
     if off || !(s.rsum < INC_LIMIT) {
-        return None;
+        return (None, s.tie);
     }
     if s.tie && checks.ties {
-        return tie_unit(chunk, scale, checks);
+        let m = masks(chunk, scale);
+        return (unit_from_masks(&m, chunk.len(), checks), true);
     }
-    Some(FastUnit {
+    let unit = FastUnit {
         inc: s.rsum as u64,
         first: NO_TIE,
-    })
+    };
+    (Some(unit), s.tie)
 }
 
 /// True when every term that leaves the path leaves it only by its sign (the sign-check
@@ -216,6 +248,8 @@ struct Masks {
     t: [u64; WORDS],
     rsum: f64,
     down: u64,
+    /// Some term leaves the path (as [`Scan::off`]).
+    off: bool,
 }
 
 /// One term's contribution to [`Masks`]: `(r, low bit of r, tie with d = -1/2, tie)`.
@@ -234,31 +268,122 @@ fn term_bits(x: f64, scale: f64) -> (f64, u64, u64, u64) {
 }
 
 fn masks<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
-    let mut m = Masks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::has_avx2() {
+            // SAFETY: the CPU has AVX2 and POPCNT (checked just above).
+            return unsafe { masks_avx2(chunk, scale) };
+        }
+    }
+    masks_portable(chunk, scale, 0, empty_masks())
+}
+
+/// [`tie_corrections`] compiled with the POPCNT instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn tie_corrections_popcnt(b: &[u64; WORDS], t: &[u64; WORDS], len: usize) -> (Option<u64>, u64) {
+    tie_corrections(b, t, len)
+}
+
+fn empty_masks() -> Masks {
+    Masks {
         b: [0; WORDS],
         t: [0; WORDS],
         rsum: 0.0,
         down: 0,
-    };
+        off: false,
+    }
+}
+
+/// The masks of `chunk`, whose first term is term `from` of the chunk, into `m`.
+fn masks_portable<T: FastTerm>(chunk: &[T], scale: f64, from: usize, mut m: Masks) -> Masks {
     let mut acc = [0.0f64; 4];
-    for (i, x) in chunk.iter().enumerate() {
+    for (k, x) in chunk.iter().enumerate() {
+        let i = from + k;
         let (r, low, down, tie) = term_bits(x.widen(), scale);
-        acc[i % 4] += r;
+        acc[k % 4] += r;
         m.b[i / 64] |= (low ^ down) << (i % 64);
         m.t[i / 64] |= tie << (i % 64);
         m.down += down;
+        let (x, y) = (x.widen(), x.widen() * scale);
+        m.off |= x < 0.0 || !(y < Y_LIMIT);
     }
-    m.rsum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    m.rsum += (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    m.off |= m.rsum.is_nan();
     m
 }
 
-/// The unit of a chunk with ties (step 4 of the module doc), or `None` where its increment
-/// reaches `2^53`. The caller has checked that no term leaves the path.
-pub(super) fn tie_unit<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) -> Option<FastUnit> {
-    let m = masks(chunk, scale);
+/// [`masks_portable`] four terms at a time: the low bit of `t = y + MAGIC` is moved to the sign
+/// bit and collected with `movemask`, as are the two tie compares.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
+    use std::arch::x86_64::*;
+    let vs = _mm256_set1_pd(scale);
+    let magic = _mm256_set1_pd(MAGIC);
+    let half = _mm256_set1_pd(0.5);
+    let minus_half = _mm256_set1_pd(-0.5);
+    let mut m = empty_masks();
+    let mut acc = _mm256_setzero_pd();
+    let (mut xmin, mut ymax) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+    // Whole words of 64 terms: the three masks are built in registers and stored once.
+    let mut words = chunk.chunks_exact(64);
+    for (w, c) in (&mut words).enumerate() {
+        let (mut bw, mut tw, mut dw) = (0u64, 0u64, 0u64);
+        for q in 0..16 {
+            // SAFETY: c holds 64 terms; terms 4q..4q+4 are inside it.
+            let x = unsafe { T::load4(c.as_ptr().add(4 * q)) };
+            let y = _mm256_mul_pd(x, vs);
+            let t = _mm256_add_pd(y, magic);
+            let r = _mm256_sub_pd(t, magic);
+            let d = _mm256_sub_pd(y, r);
+            acc = _mm256_add_pd(acc, r);
+            xmin = _mm256_min_pd(xmin, x);
+            ymax = _mm256_max_pd(ymax, y);
+            let low = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(
+                _mm256_castpd_si256(t),
+            ))) as u64;
+            let down = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, minus_half)) as u64;
+            let up = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, half)) as u64;
+            bw |= (low ^ down) << (4 * q);
+            tw |= (down | up) << (4 * q);
+            dw |= down << (4 * q);
+        }
+        m.b[w] = bw;
+        m.t[w] = tw;
+        m.down += u64::from(dw.count_ones());
+    }
+    let mut lanes = [0.0f64; 4];
+    // SAFETY: lanes holds four doubles.
+    unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), acc) };
+    m.rsum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+    let mut lo = [0.0f64; 4];
+    let mut hi = [0.0f64; 4];
+    // SAFETY: lo and hi hold four doubles each.
+    unsafe {
+        _mm256_storeu_pd(lo.as_mut_ptr(), xmin);
+        _mm256_storeu_pd(hi.as_mut_ptr(), ymax);
+    }
+    // NaN terms make rsum NaN, caught below (max and min may drop a NaN).
+    m.off = lo.iter().any(|&v| v < 0.0) || hi.iter().any(|&v| v >= Y_LIMIT) || m.rsum.is_nan();
+    let done = chunk.len() - words.remainder().len();
+    masks_portable(words.remainder(), scale, done, m)
+}
+
+/// The unit of a chunk with ties from its masks (step 4 of the module doc), or `None` where
+/// its increment reaches `2^53`. The caller has checked that no term leaves the path.
+fn unit_from_masks(m: &Masks, len: usize, checks: Checks) -> Option<FastUnit> {
     // Sum of the bases: `r` less one for every tie whose `r` is `k + 1`.
     let base = m.rsum - m.down as f64;
-    let (first, later) = tie_corrections(&m.b, &m.t, chunk.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: has_avx2 also checks POPCNT.
+    let (first, later) = if super::has_avx2() {
+        unsafe { tie_corrections_popcnt(&m.b, &m.t, len) }
+    } else {
+        tie_corrections(&m.b, &m.t, len)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (first, later) = tie_corrections(&m.b, &m.t, len);
     let later = if checks.later_ties { later } else { 0 };
     let first = match first {
         Some(f) if checks.first_tie => f as u8,
@@ -272,33 +397,51 @@ pub(super) fn tie_unit<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) -> 
     })
 }
 
-/// The parity `first` of the first tie (the XOR of `b` from the start through it) and the sum
-/// of the later ties' corrections, over the first `len` bits of the masks.
-fn tie_corrections(b: &[u64; WORDS], t: &[u64; WORDS], len: usize) -> (Option<u64>, u64) {
-    let mut parity = 0u64; // XOR of b since the last tie (or the start), exclusive of now
-    let mut first = None;
-    let mut later = 0u64;
-    for w in 0..len.div_ceil(64) {
-        let (bw, mut tw) = (b[w], t[w]);
-        let mut from = 0u32; // the first bit of this word not yet in `parity`
-        while tw != 0 {
-            let i = tw.trailing_zeros();
-            // bits from..=i of bw
-            let span = (u64::MAX >> (63 - i)) & !((1u64 << from) - 1);
-            let c = parity ^ u64::from((bw & span).count_ones() & 1);
-            match first {
-                None => first = Some(c),
-                Some(_) => later += c,
-            }
-            parity = 0;
-            from = i + 1;
-            tw &= tw - 1;
-        }
-        if from < 64 {
-            parity ^= u64::from((bw >> from).count_ones() & 1);
-        }
+/// The segmented prefix XOR of one word: bit `i` of the result is the XOR of the bits of `b`
+/// from the last segment start at or before `i` through `i`, where a segment starts at bit 0
+/// and after every set bit of `t`; and whether a segment starts in `0..=i` after bit 0 (so
+/// the carry from earlier words does not reach `i`).
+///
+/// Hillis-Steele doubling: after the step of distance `k`, `x[i]` covers the window
+/// `(i - 2k, i]` cut at the segment start, and `h[i]` says whether a start lies in that window.
+fn segmented_xor(b: u64, t: u64, tie_before: bool) -> (u64, u64) {
+    let mut x = b;
+    // h[i]: a segment starts at i (after a tie at i - 1, or at 0 after a tie ending the
+    // previous word).
+    let mut h = (t << 1) | u64::from(tie_before);
+    let mut k = 1;
+    while k < 64 {
+        x ^= (x << k) & !h;
+        h |= h << k;
+        k <<= 1;
     }
-    (first, later)
+    (x, h)
+}
+
+/// The parity `first` of the first tie (the XOR of `b` from the start through it) and the sum
+/// of the later ties' corrections (each the XOR of `b` since the tie before it, through
+/// itself), over the first `len` bits of the masks.
+#[inline(always)]
+fn tie_corrections(b: &[u64; WORDS], t: &[u64; WORDS], len: usize) -> (Option<u64>, u64) {
+    let mut carry = 0u64; // XOR of b since the last tie, over the earlier words
+    let mut tie_before = false;
+    let mut first = None;
+    let mut total = 0u64;
+    for w in 0..len.div_ceil(64) {
+        let (x, h) = segmented_xor(b[w], t[w], tie_before);
+        // Bits before the word's first segment start continue the previous word's segment.
+        let x = x ^ (if carry == 1 { !h } else { 0 });
+        let ties = t[w];
+        if ties != 0 {
+            if first.is_none() {
+                first = Some((x >> ties.trailing_zeros()) & 1);
+            }
+            total += u64::from((x & ties).count_ones());
+        }
+        tie_before = ties >> 63 == 1;
+        carry = if tie_before { 0 } else { x >> 63 };
+    }
+    (first, total - first.unwrap_or(0))
 }
 
 #[cfg(test)]
@@ -333,7 +476,13 @@ mod tests {
                 })
                 .collect();
             let scale = 2f64.powi(52);
+            // The vector and portable paths build the same masks and scan results.
+            let (v, p) = (masks(&chunk, scale), masks_portable(&chunk, scale, 0, empty_masks()));
+            assert_eq!((v.b, v.t, v.rsum, v.down, v.off), (p.b, p.t, p.rsum, p.down, p.off), "seed {seed:#x} case {case}");
+            assert_eq!(scan(&chunk, scale), scan_portable(&chunk, scale), "seed {seed:#x} case {case}");
             let got = chunk_unit(&chunk, scale, Checks::ALL).expect("in range");
+            let hinted = chunk_unit_hinted(&chunk, scale, Checks::ALL, true).0;
+            assert_eq!(hinted, Some(got), "seed {seed:#x} case {case}: the hinted pass");
             let want = algebra_unit(&chunk);
             assert_eq!(
                 (got.increment(0), got.increment(1)),

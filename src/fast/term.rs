@@ -53,7 +53,16 @@ impl FastTerm for f32 {
         unsafe { _mm256_cvtps_pd(_mm_loadu_ps(p)) }
     }
     fn plain_sum(terms: &[f32]) -> f64 {
-        plain_sum_lanes(terms)
+        // Sixteen f32 accumulators vectorise without widening; a chunk's sum is only a guess.
+        let mut acc = [0.0f32; 16];
+        let mut blocks = terms.chunks_exact(16);
+        for c in &mut blocks {
+            for (a, x) in acc.iter_mut().zip(c) {
+                *a += x;
+            }
+        }
+        let rest: f64 = blocks.remainder().iter().map(|&x| x as f64).sum();
+        acc.iter().map(|&a| a as f64).sum::<f64>() + rest
     }
 }
 

@@ -22,7 +22,7 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::scan::{chunk_unit, FastUnit, MAX_CHUNK};
+use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
 use super::{apply, fast_field, scale_of, step, Checks, FastTerm, Step, CHUNK};
 use crate::format::Format;
 
@@ -176,12 +176,15 @@ fn plan_block<T: FastTerm>(
     };
     states[block].publish(INCLUSIVE, before + aggregate);
     let mut running = before;
+    let mut ties = false;
     for ((chunk, &sum), slot) in block_terms.chunks(shape.chunk).zip(sums.iter()).zip(slots) {
         let guess = <T::F as Format>::from_f64(running);
         *slot = fast_field::<T::F>(guess)
             .and_then(|field| {
-                let unit = chunk_unit(chunk, scale_of::<T::F>(field), checks)?;
-                Some(Slot { field, unit })
+                let (unit, had) =
+                    chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
+                ties = had;
+                Some(Slot { field, unit: unit? })
             })
             .unwrap_or(EMPTY);
         running += sum;
@@ -227,6 +230,7 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
 fn walk_slots<T: FastTerm>(terms: &[T], slots: &[Slot], checks: Checks, chunk: usize) -> FastSum<T> {
     let mut s = <T::F as Format>::from_bits(0);
     let (mut native, mut replanned) = (0usize, 0usize);
+    let mut ties = false;
     for (c, slot) in terms.chunks(chunk).zip(slots) {
         let planned = slot.field != 0 && (!checks.field || fast_field::<T::F>(s) == Some(slot.field));
         if let Some(next) = planned
@@ -237,7 +241,7 @@ fn walk_slots<T: FastTerm>(terms: &[T], slots: &[Slot], checks: Checks, chunk: u
             continue;
         }
         replanned += 1;
-        let (next, how) = step(s, c, checks);
+        let (next, how) = step(s, c, checks, &mut ties);
         s = next;
         native += usize::from(how != Step::Unit);
     }

@@ -42,11 +42,11 @@ pub struct SumArgs {
     /// walk in the kernels' layout, or the GPU.
     #[arg(long, value_enum, default_value_t = EngineKind::Fast)]
     pub engine: EngineKind,
-    /// How chunks are planned (tree-prefix, one-too-high, one-too-low, all-zero, fixed:E,
-    /// term-by-term, random:SEED, stale). Any plan gives the loop's bits; it changes only
-    /// how many chunks are taken term by term.
-    #[arg(long, default_value = "tree-prefix")]
-    pub plan: PlanKind,
+    /// How chunks are planned by `--engine walk` and `--engine gpu` (tree-prefix, the default,
+    /// one-too-high, one-too-low, all-zero, fixed:E, term-by-term, random:SEED, stale). Any
+    /// plan gives the loop's bits; it changes only how many chunks are taken term by term.
+    #[arg(long)]
+    pub plan: Option<PlanKind>,
     /// The input whose tree-prefix plan `--plan stale` reuses (read like the other files).
     #[arg(long, value_name = "FILE")]
     pub stale_from: Option<PathBuf>,
@@ -110,9 +110,25 @@ pub enum OutputFormat {
     Json,
 }
 
+impl SumArgs {
+    /// The plan asked for, or the default tree-prefix plan.
+    pub fn plan(&self) -> PlanKind {
+        self.plan.clone().unwrap_or(PlanKind::TreePrefix)
+    }
+}
+
 /// Options that make no sense together, as one line.
 fn check_options(args: &SumArgs) -> Result<(), String> {
-    match (&args.plan, &args.stale_from) {
+    if args.plan.is_some() && matches!(args.engine, EngineKind::Loop | EngineKind::Fast) {
+        return Err(format!(
+            "--plan is followed by --engine walk and --engine gpu only; --engine {} follows none",
+            match args.engine {
+                EngineKind::Loop => "loop",
+                _ => "fast",
+            }
+        ));
+    }
+    match (&args.plan(), &args.stale_from) {
         (PlanKind::Stale, None) => {
             Err("--plan stale needs --stale-from FILE (the input whose plan it reuses)".into())
         }

@@ -42,6 +42,9 @@ pub struct FileReport {
     pub mapped: bool,
     /// Wall-clock time of each phase, in milliseconds.
     pub phases_ms: Phases,
+    /// The most heap bytes live at once while this file was read and summed (`null` where the
+    /// binary's counting allocator is not in use). A mapped file's pages are not heap.
+    pub peak_heap_bytes: Option<usize>,
 }
 
 /// Wall-clock milliseconds of one file's phases: opening and decoding (a mapped file is only
@@ -108,6 +111,7 @@ pub(crate) fn sum_file(
     args: &SumArgs,
     stale: Option<&Terms>,
 ) -> Result<FileReport> {
+    crate::cli::heap::reset_peak();
     let t = std::time::Instant::now();
     let terms = read_terms(path, args.dtype).map_err(anyhow::Error::msg)?;
     let mut phases = Phases {
@@ -118,12 +122,13 @@ pub(crate) fn sum_file(
         CpuOrder::Sequential => {}
     }
     let (name, planned) = (engine.name(), engine.planned());
+    let plan = args.plan();
     let (dtype, total, check, fallback) = match &terms {
         Terms::F64(t) => {
             let stale = stale.map(|t| walk::chunk_sums::<F64>(&t.as_f64()));
             let (w, c) = sum_stream::<F64>(
                 t,
-                || engine.sum_f64(t, &args.plan, stale.as_deref()),
+                || engine.sum_f64(t, &plan, stale.as_deref()),
                 args.check,
                 &mut phases,
             )?;
@@ -133,7 +138,7 @@ pub(crate) fn sum_file(
             let stale = stale.map(|t| walk::chunk_sums::<F32>(&t.as_f32()));
             let (w, c) = sum_stream::<F32>(
                 t,
-                || engine.sum_f32(t, &args.plan, stale.as_deref()),
+                || engine.sum_f32(t, &plan, stale.as_deref()),
                 args.check,
                 &mut phases,
             )?;
@@ -146,7 +151,7 @@ pub(crate) fn sum_file(
         terms: terms.len(),
         chunks: chunk_count(terms.len()),
         engine: name,
-        plan: planned.then(|| args.plan.name()),
+        plan: planned.then(|| plan.name()),
         order: args.order.name(),
         sum: total.0,
         bits: total.1,
@@ -154,6 +159,7 @@ pub(crate) fn sum_file(
         check,
         mapped: terms.is_mapped(),
         phases_ms: phases,
+        peak_heap_bytes: crate::cli::heap::peak(),
     })
 }
 
