@@ -24,7 +24,12 @@ fn bits<T: FastTerm>(x: T) -> u64 {
 }
 
 /// Every engine entry against the loop on `terms`, or the first that differs.
-fn check_all<T: FastTerm>(terms: &[T], threads: usize, shape: Shape, case: &str) -> Result<(), String> {
+fn check_all<T: FastTerm>(
+    terms: &[T],
+    threads: usize,
+    shape: Shape,
+    case: &str,
+) -> Result<(), String> {
     let want = bits(loop_sum::<T::F>(terms));
     let one = bits(ordered_sum_fast_with(terms, Checks::ALL, shape.chunk));
     if !same_result::<T::F>(one, want) {
@@ -32,7 +37,10 @@ fn check_all<T: FastTerm>(terms: &[T], threads: usize, shape: Shape, case: &str)
     }
     let par = pool(threads).install(|| ordered_sum_par_with(terms, Checks::ALL, shape));
     if !same_result::<T::F>(bits(par.total), want) {
-        return Err(format!("{case}: {threads} threads {:#x}, loop {want:#x}", bits(par.total)));
+        return Err(format!(
+            "{case}: {threads} threads {:#x}, loop {want:#x}",
+            bits(par.total)
+        ));
     }
     Ok(())
 }
@@ -111,7 +119,12 @@ fn each_broken_check_gives_a_wrong_sum() {
     }
     // The matrix is not empty of bit mutants.
     let rows = kill_rows(0xdead5);
-    assert!(rows.iter().filter(|r| r.mutant.expect == Expect::WrongBoth).count() >= 5);
+    assert!(
+        rows.iter()
+            .filter(|r| r.mutant.expect == Expect::WrongBoth)
+            .count()
+            >= 5
+    );
 }
 
 #[test]

@@ -158,7 +158,15 @@ fn every_plan_gives_the_loop_bits() {
     ];
     for plan in PlanKind::standard(SEED) {
         let name = plan.name();
-        let mut args = vec!["--format", "json", "--check", "--engine", "walk", "--plan", name.as_str()];
+        let mut args = vec![
+            "--format",
+            "json",
+            "--check",
+            "--engine",
+            "walk",
+            "--plan",
+            name.as_str(),
+        ];
         let stale = fixture("log-uniform-f32.npy");
         if plan == PlanKind::Stale {
             args.extend(["--stale-from", stale.as_str()]);
@@ -398,7 +406,15 @@ fn option_errors() {
         "--stale-from is only used by --plan stale",
     );
     assert_option_error(
-        &["--engine", "walk", "--plan", "stale", "--stale-from", "nope.npy", &f],
+        &[
+            "--engine",
+            "walk",
+            "--plan",
+            "stale",
+            "--stale-from",
+            "nope.npy",
+            &f,
+        ],
         "nope.npy",
     );
     assert_option_error(&["--plan", "sideways", &f], "unknown plan `sideways`");
@@ -491,7 +507,11 @@ fn fast_engine_is_the_default_and_equals_the_loop_on_every_fixture() {
     for (r, path) in lines.iter().zip(&files) {
         let (want, _) = npyz_loop_bits(path);
         assert_eq!(r["engine"], "fast", "{path}");
-        assert_eq!(hex(&r["bits"]), want, "{path}: fast engine against the loop");
+        assert_eq!(
+            hex(&r["bits"]),
+            want,
+            "{path}: fast engine against the loop"
+        );
         assert_eq!(r["check"]["equal"], true, "{path}");
         // numpy writes data at an aligned offset: little-endian files are read in place,
         // the big-endian ones decoded.
@@ -499,7 +519,10 @@ fn fast_engine_is_the_default_and_equals_the_loop_on_every_fixture() {
         let big = header.windows(3).take(120).any(|w| w == b"'>f");
         assert_eq!(r["mapped"], !big, "{path}");
         for phase in ["read", "sum", "check"] {
-            assert!(r["phases_ms"][phase].as_f64().is_some_and(|t| t >= 0.0), "{path}: {r}");
+            assert!(
+                r["phases_ms"][phase].as_f64().is_some_and(|t| t >= 0.0),
+                "{path}: {r}"
+            );
         }
         applied += r["chunks"].as_u64().unwrap() - r["term_by_term_chunks"].as_u64().unwrap();
     }

@@ -226,9 +226,10 @@ where
                 Ok(p.peers
                     .into_iter()
                     .map(|r| {
-                        let equal = r.bits.parse::<u64>().is_ok_and(|b| {
-                            same_result::<T::F>(b, want_bits)
-                        });
+                        let equal = r
+                            .bits
+                            .parse::<u64>()
+                            .is_ok_and(|b| same_result::<T::F>(b, want_bits));
                         (r.name, r.median_ms, equal)
                     })
                     .collect())
@@ -328,7 +329,10 @@ fn command_table(n: usize, reps: usize, seed: u64) -> Result<(String, Table, u64
         let read = read_ms(&file, reps)?;
         let mut t = Table::new(
             "sum_command",
-            &format!("`binade sum` on a file of {} f64 terms, whole command", thousands(n as u64)),
+            &format!(
+                "`binade sum` on a file of {} f64 terms, whole command",
+                thousands(n as u64)
+            ),
             &[
                 "engine",
                 "whole command ms",
@@ -351,13 +355,19 @@ fn command_table(n: usize, reps: usize, seed: u64) -> Result<(String, Table, u64
                     .context("running binade sum")?;
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
-                Ok((ms, serde_json::from_str(&line).context("reading binade sum's JSON")?))
+                Ok((
+                    ms,
+                    serde_json::from_str(&line).context("reading binade sum's JSON")?,
+                ))
             };
             run()?;
-            let runs: Vec<(f64, serde_json::Value)> = (0..reps.max(1)).map(|_| run()).collect::<Result<_>>()?;
+            let runs: Vec<(f64, serde_json::Value)> =
+                (0..reps.max(1)).map(|_| run()).collect::<Result<_>>()?;
             let wall: Vec<f64> = runs.iter().map(|r| r.0).collect();
             let j = &runs[runs.len() - 1].1;
-            let bits = j["bits"].as_str().and_then(|b| u64::from_str_radix(b.trim_start_matches("0x"), 16).ok());
+            let bits = j["bits"]
+                .as_str()
+                .and_then(|b| u64::from_str_radix(b.trim_start_matches("0x"), 16).ok());
             let equal = bits == Some(want);
             bad += u64::from(!equal);
             let phase = |p: &str| j["phases_ms"][p].as_f64().unwrap_or(f64::NAN);
@@ -367,7 +377,9 @@ fn command_table(n: usize, reps: usize, seed: u64) -> Result<(String, Table, u64
                 ratio(median(&wall), read),
                 ms(phase("read")),
                 ms(phase("sum")),
-                j["peak_heap_bytes"].as_u64().map_or("-".into(), |b| b.to_string()),
+                j["peak_heap_bytes"]
+                    .as_u64()
+                    .map_or("-".into(), |b| b.to_string()),
                 j["mapped"].to_string(),
                 equal.to_string(),
             ]);

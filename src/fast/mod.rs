@@ -132,7 +132,9 @@ pub(crate) fn apply<F: Format>(
         return None;
     }
     // end == 2^(P+1) carries into the exponent: exactly 2^(e+1) (infinity past the top).
-    Some(F::from_bits(((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN)))
+    Some(F::from_bits(
+        ((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN),
+    ))
 }
 
 /// The native loop over `chunk` from `s`.
@@ -160,8 +162,7 @@ pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bo
     let Some(field) = fast_field::<T::F>(s) else {
         return (add_terms(s, chunk), Step::NativeStart);
     };
-    let (unit, had_ties) =
-        scan::chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, *ties);
+    let (unit, had_ties) = scan::chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, *ties);
     *ties = had_ties;
     let Some(unit) = unit else {
         return (add_terms(s, chunk), Step::NativeRefused);

@@ -107,7 +107,7 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
         let m = masks(chunk, scale);
         let tie = m.t.iter().any(|&w| w != 0);
         let off = m.off && (checks.sign || !only_negatives(chunk, scale));
-        if off || !(m.rsum < INC_LIMIT) {
+        if off || !below_limit(m.rsum) {
             return (None, tie);
         }
         if !tie {
@@ -121,7 +121,7 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
     }
     let s = scan(chunk, scale);
     let off = s.off && (checks.sign || !only_negatives(chunk, scale));
-    if off || !(s.rsum < INC_LIMIT) {
+    if off || !below_limit(s.rsum) {
         return (None, s.tie);
     }
     if s.tie && checks.ties {
@@ -133,6 +133,11 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
         first: NO_TIE,
     };
     (Some(unit), s.tie)
+}
+
+/// True when an increment is below `2^53` (false for NaN and infinity).
+fn below_limit(inc: f64) -> bool {
+    inc < INC_LIMIT
 }
 
 /// True when every term that leaves the path leaves it only by its sign (the sign-check
@@ -281,7 +286,11 @@ fn masks<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
 /// [`tie_corrections`] compiled with the POPCNT instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn tie_corrections_popcnt(b: &[u64; WORDS], t: &[u64; WORDS], len: usize) -> (Option<u64>, u64) {
+unsafe fn tie_corrections_popcnt(
+    b: &[u64; WORDS],
+    t: &[u64; WORDS],
+    len: usize,
+) -> (Option<u64>, u64) {
     tie_corrections(b, t, len)
 }
 
@@ -306,7 +315,7 @@ fn masks_portable<T: FastTerm>(chunk: &[T], scale: f64, from: usize, mut m: Mask
         m.t[i / 64] |= tie << (i % 64);
         m.down += down;
         let (x, y) = (x.widen(), x.widen() * scale);
-        m.off |= x < 0.0 || !(y < Y_LIMIT);
+        m.off |= x < 0.0 || y >= Y_LIMIT || y.is_nan();
     }
     m.rsum += (acc[0] + acc[1]) + (acc[2] + acc[3]);
     m.off |= m.rsum.is_nan();
@@ -477,12 +486,27 @@ mod tests {
                 .collect();
             let scale = 2f64.powi(52);
             // The vector and portable paths build the same masks and scan results.
-            let (v, p) = (masks(&chunk, scale), masks_portable(&chunk, scale, 0, empty_masks()));
-            assert_eq!((v.b, v.t, v.rsum, v.down, v.off), (p.b, p.t, p.rsum, p.down, p.off), "seed {seed:#x} case {case}");
-            assert_eq!(scan(&chunk, scale), scan_portable(&chunk, scale), "seed {seed:#x} case {case}");
+            let (v, p) = (
+                masks(&chunk, scale),
+                masks_portable(&chunk, scale, 0, empty_masks()),
+            );
+            assert_eq!(
+                (v.b, v.t, v.rsum, v.down, v.off),
+                (p.b, p.t, p.rsum, p.down, p.off),
+                "seed {seed:#x} case {case}"
+            );
+            assert_eq!(
+                scan(&chunk, scale),
+                scan_portable(&chunk, scale),
+                "seed {seed:#x} case {case}"
+            );
             let got = chunk_unit(&chunk, scale, Checks::ALL).expect("in range");
             let hinted = chunk_unit_hinted(&chunk, scale, Checks::ALL, true).0;
-            assert_eq!(hinted, Some(got), "seed {seed:#x} case {case}: the hinted pass");
+            assert_eq!(
+                hinted,
+                Some(got),
+                "seed {seed:#x} case {case}: the hinted pass"
+            );
             let want = algebra_unit(&chunk);
             assert_eq!(
                 (got.increment(0), got.increment(1)),

@@ -181,8 +181,7 @@ fn plan_block<T: FastTerm>(
         let guess = <T::F as Format>::from_f64(running);
         *slot = fast_field::<T::F>(guess)
             .and_then(|field| {
-                let (unit, had) =
-                    chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
+                let (unit, had) = chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
                 ties = had;
                 Some(Slot { field, unit: unit? })
             })
@@ -227,12 +226,18 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
 }
 
 /// Step 4: the exact walk over the planned units.
-fn walk_slots<T: FastTerm>(terms: &[T], slots: &[Slot], checks: Checks, chunk: usize) -> FastSum<T> {
+fn walk_slots<T: FastTerm>(
+    terms: &[T],
+    slots: &[Slot],
+    checks: Checks,
+    chunk: usize,
+) -> FastSum<T> {
     let mut s = <T::F as Format>::from_bits(0);
     let (mut native, mut replanned) = (0usize, 0usize);
     let mut ties = false;
     for (c, slot) in terms.chunks(chunk).zip(slots) {
-        let planned = slot.field != 0 && (!checks.field || fast_field::<T::F>(s) == Some(slot.field));
+        let planned =
+            slot.field != 0 && (!checks.field || fast_field::<T::F>(s) == Some(slot.field));
         if let Some(next) = planned
             .then(|| apply::<T::F>(s, slot.field, slot.unit, checks))
             .flatten()

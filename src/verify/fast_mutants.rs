@@ -93,7 +93,10 @@ pub fn first_wrong(
 ) -> Option<String> {
     fn wrong<T: FastTerm>(terms: &[T], sum: &impl Fn(&[T]) -> T) -> bool {
         let (got, want) = (sum(terms), loop_sum::<T::F>(terms));
-        !same_result::<T::F>(<T::F as Format>::to_bits(got), <T::F as Format>::to_bits(want))
+        !same_result::<T::F>(
+            <T::F as Format>::to_bits(got),
+            <T::F as Format>::to_bits(want),
+        )
     }
     for kind in InputKind::ALL {
         for n in [10_000usize, 300_000] {

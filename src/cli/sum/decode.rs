@@ -154,7 +154,11 @@ pub fn read_terms(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String
     }
     let in_place = !layout.big_endian && layout.offset.is_multiple_of(layout.dtype.size());
     if !in_place {
-        return Ok(decode(&bytes[layout.offset..], layout.dtype, layout.big_endian));
+        return Ok(decode(
+            &bytes[layout.offset..],
+            layout.dtype,
+            layout.big_endian,
+        ));
     }
     match map {
         Some(map) => Ok(layout.mapped(map)),
