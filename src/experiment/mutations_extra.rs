@@ -201,7 +201,7 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
     }
     bar.finish_and_clear();
     let note = format!(
-        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start; a tile whose sum leaves its binade upward and comes back), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
+        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start; a tile whose sum leaves its binade upward and comes back; a tile without ties whose increment passes the binade's top), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
         gpu.name, gpu.arch, b.sizes
     );
     (t, note, failures)

@@ -4,7 +4,9 @@
 
 use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm, Shape, CHUNK};
 use crate::format::{same_result, Format, F32, F64};
-use crate::verify::inputs::{excursion_above_binade, plan_behind_crossing, InputKind};
+use crate::verify::inputs::{
+    excursion_above_binade, leaves_by_its_bound, plan_behind_crossing, InputKind,
+};
 use crate::walk::loop_sum;
 
 /// What a mutant must do to count as caught.
@@ -111,6 +113,7 @@ pub fn first_wrong(
     for (name, terms) in [
         ("excursion above the binade", excursion_above_binade(CHUNK)),
         ("plan behind a crossing", plan_behind_crossing(4 * CHUNK, 3)),
+        ("a chunk that leaves its binade", leaves_by_its_bound(CHUNK)),
     ] {
         if wrong(&terms, &f64_sum) {
             return Some(name.into());

@@ -228,12 +228,27 @@ pub fn excursion_above_binade(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Two tiles of `tile` terms whose second tile, all non-negative and without a tie, carries
+/// the sum out of its binade: the first tile is `1.5` and zeros, the second `tile` terms of
+/// `1 / tile` (a power of two for a power-of-two `tile`, so every add is exact and the loop
+/// ends at exactly 2.5). The plan of tree sums puts the second tile in `[1, 2)`, where the
+/// exact start lies too; its increment `2^52` passes `2^53 - m`, so only the unit's bound
+/// refuses it. Needs a power-of-two `tile` of at least 2.
+pub fn leaves_by_its_bound(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 2 && tile.is_power_of_two());
+    let mut v = vec![0.0; tile];
+    v[0] = 1.5;
+    v.extend(std::iter::repeat_n(1.0 / tile as f64, tile));
+    v
+}
+
 /// The hand-made inputs of the one-pass engine's checks, by name: each is one sum (several
 /// tiles of `tile` terms) built to reach one of its shortcuts' limits.
-pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 2] {
+pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 3] {
     [
         ("plan behind a crossing", plan_behind_crossing(tile, 3)),
         ("excursion above the binade", excursion_above_binade(tile)),
+        ("a tile that leaves its binade", leaves_by_its_bound(tile)),
     ]
 }
 
@@ -243,6 +258,13 @@ mod tests {
 
     fn loop_sum(x: &[f64]) -> f64 {
         x.iter().fold(0.0, |s, &t| s + t)
+    }
+
+    #[test]
+    fn leaves_by_its_bound_does_what_it_says() {
+        let v = leaves_by_its_bound(4096);
+        assert_eq!(loop_sum(&v[..4096]), 1.5);
+        assert_eq!(loop_sum(&v), 2.5);
     }
 
     #[test]
