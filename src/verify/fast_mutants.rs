@@ -86,7 +86,8 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
-/// `inputs::excursion_above_binade` and `inputs::plan_behind_crossing` (None: the loop's bits
+/// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing` and
+/// `inputs::leaves_by_its_bound` (None: the loop's bits
 /// on all of them).
 pub fn first_wrong(
     seed: u64,
