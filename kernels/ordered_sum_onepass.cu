@@ -3,22 +3,27 @@
  * from src/layout_values.rs as -D defines (crate::layout::defines).
  *
  * A tile is BINADE_OP_TILE consecutive terms of one segment, one block of BINADE_OP_THREADS
- * threads, each holding BINADE_OP_PER_THREAD terms in registers. Tiles take their index from
+ * threads, thread i answering for BINADE_OP_PER_THREAD consecutive terms (in shared memory). Tiles take their index from
  * a ticket counter in the order they start, so every tile a tile waits for has started
  * (forward progress without assumptions about the scheduler). A tile:
- *   1. loads its terms once (warp-striped, coalesced) and forms their tree sum;
- *   2. publishes that sum, and finds the sum of all earlier tiles' tree sums by look-back
- *      (an approximate prefix: its binade is the tile's plan; the plan may differ from run to
- *      run, the result's bits never do);
+ *   1. loads its terms once (warp-striped, coalesced) and forms their tree sum; publishes it;
+ *   2. finds an approximate prefix by look-back without waiting: the nearest earlier tile
+ *      with an exact sum or an approximate inclusive prefix, plus the tree sums after it,
+ *      this tile's own tree sum standing in for any not yet published. Its binade is the
+ *      tile's plan; the plan may differ from run to run, the result's bits never do;
  *   3. forms its unit for the planned binade while the terms are on chip: where no term is a
  *      tie, both increments equal sum(rint(x * 2^(52-e))) computed in f64 (exact, see
- *      fast_unit); otherwise the pair composition of binade.cuh in term order; publishes it;
+ *      op_fast_increment); otherwise the pair composition of binade.cuh in term order;
+ *      publishes it (one word: the two increments differ by at most one);
  *   4. finds the exact sum before it by look-back over its predecessors' units, composed while
- *      they were planned for its binade, down to the nearest predecessor whose exact sum is
- *      published; applies its unit and publishes its exact sum. Where a unit does not apply
- *      the tile finishes from the exact sum before it: lanes compose their units for the
- *      sum's binade, the first lane whose end leaves the binade adds its terms natively, and
- *      the rest go on in the new binade (crossings cost one lane, not one tile).
+ *      they were planned for the nearest predecessor's binade, down to the nearest
+ *      predecessor whose exact sum is published; applies its unit and publishes its exact
+ *      sum. Where a unit does not apply (the plan missed, or the sum leaves the binade inside
+ *      the tile) the tile finishes from the exact sum before it: lanes form their units for
+ *      the sum's binade (the fast path where a lane has no tie), the first lane whose end
+ *      leaves the binade adds its terms natively, and the rest go on in the new binade
+ *      (crossings cost one lane, not one tile).
+ * Each look-back round reads BINADE_OP_LB_WAYS words per lane, issued together.
  * Every path ends in a checked apply (binade_apply_f64) or in native adds, so no plan, race
  * or look-back outcome can change the bits.
  *
@@ -32,6 +37,9 @@
 #if BINADE_OP_TILE != BINADE_OP_THREADS * BINADE_OP_PER_THREAD || BINADE_OP_THREADS % 32 != 0 || BINADE_OP_THREADS > 1024
 #error "inconsistent one-pass layout"
 #endif
+#if !defined(BINADE_OP_LB_WAYS) || !defined(BINADE_OP_PLAN_WAITS) || !defined(BINADE_OP_LANE_FAST)
+#error "compile with the defines of EngineOptions in src/gpu/ordered_sum/onepass.rs"
+#endif
 #ifndef BINADE_OP_MUTANT
 #define BINADE_OP_MUTANT 0
 #endif
@@ -40,6 +48,8 @@
 #define OP_M_BOUND_IGNORED 3
 #define OP_M_BINADES_MIXED 4
 #define OP_M_NEGATIVE_ACCEPTED 5
+#define OP_M_ODD_DROPPED 6
+#define OP_M_PLAN_UNPUBLISHED_ZERO 7 /* a plan fault: must change no bits */
 /* Timing builds only (crate::gpu::ordered_sum::onepass::Phases): BINADE_OP_UNTIL 1 stops
  * each tile after its approximate prefix, 2 after publishing its unit; the totals are then
  * not sums. 3 (the default) is the engine. */
@@ -66,27 +76,26 @@ __device__ static inline unsigned int op_pair_slot(unsigned int k) {
 /* Where term p of the tile sits in the tile's buffer (in doubles). */
 __device__ static inline unsigned int op_slot(unsigned int p) { return 2u * op_pair_slot(p >> 1) + (p & 1u); }
 
-/* What a tile publishes, each a record of its own: a value and a tag in one 16-byte word,
- * written and read whole (st/ld .relaxed.gpu .v2.u64: one access to 16 aligned bytes), so a
- * reader that sees this launch's tag sees the value written with it and no fence is needed
- * to order them. The tag's low 32 bits are (epoch << 3) | kind, so a record of an earlier
- * launch reads as unpublished; a unit's even record carries the planned binade in bits
- * 32..63. Kinds, in the order a tile publishes them: */
+/* What a tile publishes: two words, each a value and a tag in 16 bytes, written and read
+ * whole (st/ld .relaxed.gpu .v2.u64: one access to 16 aligned bytes), so a reader that sees
+ * this launch's tag sees the value written with it and no fence is needed to order them. A
+ * word moves through its kinds in order and each write replaces the last, so each look-back
+ * reads one word per tile (the status word of a single-pass scan). The tag's
+ * low 32 bits are (epoch << 3) | kind, so a word of an earlier launch reads as unpublished.
+ * The plan word (what the plan look-back reads): */
 #define OP_AGG 1u    /* tree sum of the tile */
-#define OP_APPROX 2u /* approximate inclusive prefix */
-#define OP_UNIT 3u   /* unit (two records) for the planned binade */
-#define OP_EXACT 4u  /* exact inclusive sum */
+#define OP_APPROX 2u /* approximate inclusive prefix, formed from published words only */
+/* The exact word (what the exact look-back reads): */
+#define OP_UNIT 3u  /* the unit for the planned binade: planned binade and parity code in the tag */
+#define OP_EXACT 4u /* exact inclusive sum */
 
 struct __align__(16) op_word {
     u64 value, tag;
 };
 
-/* The per-tile records of one launch (arrays of ntiles words) and each tile's path code. */
+/* The per-tile words of one launch (arrays of ntiles words) and each tile's path code. */
 struct op_records {
-    op_word *agg;
-    op_word *approx;
-    op_word *unit_even;
-    op_word *unit_odd;
+    op_word *plan;
     op_word *exact;
     unsigned int *path;
 };
@@ -104,6 +113,35 @@ __device__ static inline u64 op_tag(unsigned int epoch, unsigned int kind) { ret
 __device__ static inline int op_has(op_word w, unsigned int epoch, unsigned int kind) {
     return (unsigned int)w.tag == ((epoch << 3) | kind);
 }
+
+/* A unit in one exact word: value = the even increment, tag bits 32..42 the planned binade,
+ * bits 43..44 the code odd - even + 1. The two increments of a unit differ by at most one:
+ * a single term's do (binade_round_quotient), and if a's do then a then b's do too: where
+ * a.even = a.odd the two starts still differ in parity after a, so b contributes its even
+ * and odd increments, which differ by at most one; where they differ by one, both starts
+ * have the same parity after a and b contributes the same increment to each. A unit that
+ * saturates on either side is written as saturated on both: it never applies, so a reader
+ * that composes it waits for the exact sum instead (slower, never wrong). */
+__device__ static inline u64 op_unit_tag(unsigned int epoch, unsigned int b, binade_unit u, u64 *value) {
+    u64 code = 1ull, v = u.even;
+    if (u.even >= BINADE_SATURATED || u.odd >= BINADE_SATURATED) v = BINADE_SATURATED;
+    else if (u.odd == u.even + 1ull) code = 2ull;
+    else if (u.odd + 1ull == u.even) code = 0ull;
+    else if (u.odd != u.even) v = BINADE_SATURATED;
+    *value = v;
+    return op_tag(epoch, OP_UNIT) | ((u64)b << 32) | (code << 43);
+}
+/* The unit of an exact word of kind OP_UNIT. */
+__device__ static inline binade_unit op_unit_of(op_word w) {
+    u64 code = (w.tag >> 43) & 3ull;
+#if BINADE_OP_MUTANT == OP_M_ODD_DROPPED
+    code = 1ull;
+#endif
+    if (w.value >= BINADE_SATURATED) return binade_unit_invalid();
+    return binade_unit_make(w.value, w.value + code - 1ull);
+}
+/* The binade a word of kind OP_UNIT was planned for (0: none). */
+__device__ static inline unsigned int op_unit_binade(op_word w) { return (unsigned int)(w.tag >> 32) & 0x7ffu; }
 
 /* The segment holding global tile t: the last k with tile_base[k] <= t. */
 __device__ static inline unsigned int op_segment_of(const u64 *tile_base, unsigned int nseg, u64 t) {
@@ -226,6 +264,52 @@ __device__ static inline binade_unit op_thread_unit(const double *buf, unsigned 
     return u;
 }
 
+/* The fast unit's bound: an f64 sum of the non-negative integers rint(x * 2^(52-e)) below
+ * 2^53 is their exact sum (see op_fast_increment); at or above it, or NaN, the unit is
+ * saturated and never applies. */
+__device__ static inline u64 op_bounded(double inc) {
+#if BINADE_OP_MUTANT == OP_M_BOUND_IGNORED
+    return (u64)inc;
+#else
+    return inc < 0x1p53 ? (u64)inc : BINADE_SATURATED;
+#endif
+}
+
+/* Thread i's unit for binade b over its own terms (tile order), as op_thread_unit gives it:
+ * by the fast path of op_fast_increment where b >= 52 and none of its terms is a tie or
+ * negative, by the pair composition otherwise (always, with BINADE_OP_LANE_FAST 0). */
+__device__ static inline binade_unit op_lane_unit(const double *buf, unsigned int b, unsigned int count) {
+    if (BINADE_OP_LANE_FAST && b >= 52u) {
+        const double scale = __longlong_as_double((long long)((u64)(2098u - b) << 52));
+        const unsigned int p0 = threadIdx.x * OP_PER;
+        double s = 0.0;
+        int tie = 0, bad = 0;
+#pragma unroll
+        for (unsigned int j = 0; j < OP_PAIRS; j++) {
+            double2 v = *(const double2 *)(buf + 2u * op_pair_slot((p0 >> 1) + j));
+            double x[2] = {v.x, v.y};
+#pragma unroll
+            for (unsigned int h = 0; h < 2; h++) {
+                double y = __dmul_rn(x[h], scale);
+                double rr = rint(y);
+                double d = __dsub_rn(y, rr);
+#if BINADE_OP_MUTANT != OP_M_TIE_IGNORED
+                tie |= (d == 0.5) | (d == -0.5);
+#endif
+#if BINADE_OP_MUTANT != OP_M_NEGATIVE_ACCEPTED
+                bad |= x[h] < 0.0;
+#endif
+                s = __dadd_rn(s, rr);
+            }
+        }
+        if (!tie && !bad) {
+            u64 v = op_bounded(s);
+            return binade_unit_make(v, v);
+        }
+    }
+    return op_thread_unit(buf, b, count);
+}
+
 /* Adds thread i's terms to s natively, in order. */
 __device__ static inline u64 op_thread_add(const double *buf, unsigned int i, unsigned int count, u64 s) {
     double acc = __longlong_as_double((long long)s);
@@ -234,108 +318,166 @@ __device__ static inline u64 op_thread_add(const double *buf, unsigned int i, un
     return (u64)__double_as_longlong(acc);
 }
 
-/* The approximate prefix (sum of the earlier tiles' tree sums of this segment), by warp 0:
- * lane l inspects tile t-1-l-32*round; the nearest tile with a published approximate
- * inclusive prefix ends the look-back, the tiles after it contribute their tree sums. Only a
- * plan: its bits may vary between runs. Valid on lane 0. */
-__device__ static inline double op_lookback_approx(const op_records &r, u64 t, u64 seg_first, unsigned int epoch) {
-    unsigned int lane = threadIdx.x & 31u;
-    double acc = 0.0;
-    long long hi = (long long)t - 1;
-    while (true) {
-        long long p = hi - (long long)lane;
-        int inside = p >= (long long)seg_first;
-        op_word inc = {0ull, 0ull}, ag = {0ull, 0ull};
-        if (inside) {
-            inc = op_read(r.approx + p);
-            ag = op_read(r.agg + p);
-        }
-        int ends = !inside || op_has(inc, epoch, OP_APPROX);
-        unsigned int ended = __ballot_sync(0xffffffffu, ends);
-        unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
-        unsigned int nearer = stop == 32u ? 0xffffffffu : ((1u << stop) - 1u);
-        if (__ballot_sync(0xffffffffu, !ends && !op_has(ag, epoch, OP_AGG)) & nearer) {
-            __nanosleep(20);
-            continue; /* a nearer tile has not published its tree sum yet */
-        }
-        double v = 0.0;
-        if (lane < stop) v = __longlong_as_double((long long)ag.value);
-        else if (lane == stop && inside) v = __longlong_as_double((long long)inc.value);
-        for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(0xffffffffu, v, s));
-        acc = __dadd_rn(acc, v);
-        if (stop < 32u) return acc;
-        hi -= 32;
+/* Look-backs read OP_WAYS words per lane per round, all loads issued before any is used:
+ * lane l of way k inspects tile hi - 32k - l, so one round covers OP_REACH tiles for the
+ * latency of one load. */
+#if BINADE_OP_LB_WAYS < 1 || BINADE_OP_LB_WAYS > 8
+#error "BINADE_OP_LB_WAYS must be 1 to 8"
+#endif
+#define OP_WAYS BINADE_OP_LB_WAYS
+#define OP_REACH (32ll * OP_WAYS)
+/* BINADE_OP_PLAN_WAITS 1: the plan look-back waits until every nearer tile has published its
+ * tree sum (a timed variant: the plan of the engine before); 0: it estimates them. */
+#define OP_FULL 0xffffffffu
+
+/* Loads the words `w` of tiles hi - 32k - lane (k < OP_WAYS) from `words`; +0 words (no
+ * tag) below seg_first. */
+__device__ static inline void op_load_ways(const op_word *words, long long hi, u64 seg_first, op_word *w) {
+    const long long lane = threadIdx.x & 31u;
+#pragma unroll
+    for (unsigned int k = 0; k < OP_WAYS; k++) {
+        long long p = hi - 32ll * k - lane;
+        w[k].value = 0ull;
+        w[k].tag = 0ull;
+        if (p >= (long long)seg_first) w[k] = op_read(words + p);
     }
 }
 
-/* The exact sum before tile t (bits), by warp 0: lane l inspects tile t-1-l-32*round. A tile
- * that has published its unit for binade b, and not yet its exact sum, is composable; the
- * nearest tile that is not ends the look-back: once its exact sum is published, the
- * composition of the units after it is applied to that sum. Where that apply fails (the sum
- * left the binade between them, or it was never in it), the tile waits for its predecessor's
- * exact sum instead. Valid on lane 0. */
-__device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 seg_first, unsigned int epoch,
-                                               unsigned int b) {
-    unsigned int lane = threadIdx.x & 31u;
-    binade_unit acc = binade_unit_zero(); /* units of the tiles already passed, in order */
+/* The plan of tile t: an approximate prefix, by warp 0. The nearest earlier tile of the
+ * segment with an exact sum or an approximate inclusive prefix ends the look-back; each tile
+ * after it contributes its tree sum, or, where that is not published yet, `own` (this tile's
+ * tree sum) as an estimate: the plan never waits (BINADE_OP_PLAN_WAITS 1: it does).
+ * *complete is 1 where no estimate was used. Only a plan: its bits may vary between runs and
+ * no total depends on them. Valid on lane 0. */
+__device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64 seg_first, unsigned int epoch,
+                                                 double own, int *complete) {
+    const unsigned int lane = threadIdx.x & 31u;
+    double acc = 0.0;
+    int estimated = 0;
     long long hi = (long long)t - 1;
     while (true) {
-        long long p = hi - (long long)lane;
-        int inside = p >= (long long)seg_first;
-        op_word ex = {0ull, 0ull}, ue = {0ull, 0ull}, uo = {0ull, 0ull};
-        if (inside) {
-            ex = op_read(r.exact + p);
-            ue = op_read(r.unit_even + p);
-            uo = op_read(r.unit_odd + p);
-        }
-        int is_exact = inside && op_has(ex, epoch, OP_EXACT);
-        int composable = 0;
-        if (inside && !is_exact && b != 0u && op_has(ue, epoch, OP_UNIT) && op_has(uo, epoch, OP_UNIT)) {
-            unsigned int pb = (unsigned int)(ue.tag >> 32);
-#if BINADE_OP_MUTANT == OP_M_BINADES_MIXED
-            composable = pb != 0u;
-#else
-            composable = pb == b;
-#endif
-        }
-        binade_unit u = composable ? binade_unit_make(ue.value, uo.value) : binade_unit_zero();
-        unsigned int blockers = __ballot_sync(0xffffffffu, !composable);
-        unsigned int stop = blockers ? (unsigned int)__ffs(blockers) - 1u : 32u;
-        int stop_exact = __shfl_sync(0xffffffffu, is_exact, stop & 31u);
-#if BINADE_OP_MUTANT == OP_M_LOOKBACK_TRUSTS_UNFINISHED
-        stop_exact = 1; /* reads the exact sum whether or not it is published */
-#endif
-        if (stop < 32u && !stop_exact) {
-            __nanosleep(20);
-            continue; /* the nearest tile that cannot be composed has not finished */
-        }
-        /* Compose lanes stop-1 .. 0 in that order (older tiles sit in higher lanes). */
-        if (lane >= stop) u = binade_unit_zero();
-        for (unsigned int s = 1; s < 32; s *= 2) {
-            binade_unit o = op_shfl_down(u, s);
-            if ((lane & (2 * s - 1)) == 0) u = binade_compose(o, u);
-        }
-        acc = binade_compose(u, acc);
-        if (stop == 32u) {
-            hi -= 32;
-            continue;
-        }
-        u64 start = __shfl_sync(0xffffffffu, ex.value, stop);
-        u64 out = 0ull;
-        int ok = __shfl_sync(0xffffffffu, binade_apply_f64(acc, b, start, &out), 0);
-        if (ok) return out; /* acc and out are whole on lane 0 */
-        /* The composition does not apply: wait for the predecessor's own exact sum. */
-        if (lane == 0) {
-            op_word prev = op_read(r.exact + (t - 1));
-#if BINADE_OP_MUTANT != OP_M_LOOKBACK_TRUSTS_UNFINISHED
-            while (!op_has(prev, epoch, OP_EXACT)) {
-                __nanosleep(20);
-                prev = op_read(r.exact + (t - 1));
+        op_word pw[OP_WAYS], ew[OP_WAYS];
+        op_load_ways(r.plan, hi, seg_first, pw);
+        op_load_ways(r.exact, hi, seg_first, ew);
+        int wait = 0;
+#pragma unroll
+        for (unsigned int k = 0; k < OP_WAYS; k++) {
+            long long p = hi - 32ll * k - (long long)lane;
+            int inside = p >= (long long)seg_first;
+            int is_exact = inside && op_has(ew[k], epoch, OP_EXACT);
+            int inclusive = is_exact || (inside && op_has(pw[k], epoch, OP_APPROX));
+            unsigned int ended = __ballot_sync(OP_FULL, !inside || inclusive);
+            unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
+            int has_agg = inside && op_has(pw[k], epoch, OP_AGG);
+            int missing = lane < stop && !has_agg;
+            unsigned int any_missing = __ballot_sync(OP_FULL, missing);
+#if BINADE_OP_PLAN_WAITS
+            if (any_missing) {
+                hi -= 32ll * k;
+                wait = 1;
+                break;
             }
 #endif
-            out = prev.value;
+            double v = 0.0;
+#if BINADE_OP_MUTANT == OP_M_PLAN_UNPUBLISHED_ZERO
+            if (lane < stop) v = has_agg ? __longlong_as_double((long long)pw[k].value) : 0.0;
+#else
+            if (lane < stop) v = has_agg ? __longlong_as_double((long long)pw[k].value) : own;
+#endif
+            else if (lane == stop && inside) v = __longlong_as_double((long long)(is_exact ? ew[k].value : pw[k].value));
+            for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(OP_FULL, v, s));
+            acc = __dadd_rn(acc, v);
+            estimated |= any_missing != 0u;
+            if (stop < 32u) {
+                *complete = !estimated;
+                return acc;
+            }
         }
-        return out;
+        if (wait) {
+            __nanosleep(20);
+            continue;
+        }
+        hi -= OP_REACH;
+    }
+}
+
+/* Composes the units u of lanes 0..stop-1 (lane 0 the newest tile) in term order, oldest
+ * first, onto the front of acc; valid on lane 0. */
+__device__ static inline binade_unit op_compose_lanes(binade_unit u, unsigned int stop, binade_unit acc) {
+    const unsigned int lane = threadIdx.x & 31u;
+    if (lane >= stop) u = binade_unit_zero();
+    for (unsigned int s = 1; s < 32; s *= 2) {
+        binade_unit o = op_shfl_down(u, s);
+        if ((lane & (2 * s - 1)) == 0) u = binade_compose(o, u);
+    }
+    return binade_compose(u, acc);
+}
+
+/* The exact sum before tile t (bits), by warp 0. b* is the binade the nearest predecessor
+ * planned; predecessors that published a unit for b* and no exact sum yet are composable; the
+ * nearest one that is not ends the look-back: once its exact sum is published, the
+ * composition of the units after it is applied to that sum. Where that apply fails (the sum
+ * left b* between them, or it was never in it), the tile waits for its predecessor's exact
+ * sum instead. Valid on lane 0. */
+__device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 seg_first, unsigned int epoch) {
+    const unsigned int lane = threadIdx.x & 31u;
+    binade_unit acc = binade_unit_zero(); /* units of the tiles already passed, in order */
+    unsigned int bstar = 0u, passed = 0u;
+    long long hi = (long long)t - 1;
+    while (true) {
+        op_word ew[OP_WAYS];
+        op_load_ways(r.exact, hi, seg_first, ew);
+        int wait = 0;
+#pragma unroll
+        for (unsigned int k = 0; k < OP_WAYS; k++) {
+            long long p = hi - 32ll * k - (long long)lane;
+            int inside = p >= (long long)seg_first;
+            int is_exact = inside && op_has(ew[k], epoch, OP_EXACT);
+            int has_unit = inside && op_has(ew[k], epoch, OP_UNIT);
+            unsigned int pb = has_unit ? op_unit_binade(ew[k]) : 0u;
+            if (passed == 0u) bstar = __shfl_sync(OP_FULL, pb, 0);
+#if BINADE_OP_MUTANT == OP_M_BINADES_MIXED
+            int composable = has_unit && pb != 0u;
+#else
+            int composable = has_unit && pb != 0u && pb == bstar;
+#endif
+            unsigned int blockers = __ballot_sync(OP_FULL, !composable);
+            unsigned int stop = blockers ? (unsigned int)__ffs(blockers) - 1u : 32u;
+            int stop_exact = __shfl_sync(OP_FULL, is_exact, stop & 31u);
+#if BINADE_OP_MUTANT == OP_M_LOOKBACK_TRUSTS_UNFINISHED
+            stop_exact = 1; /* reads the exact sum whether or not it is published */
+#endif
+            if (stop < 32u && !stop_exact) {
+                hi -= 32ll * k;
+                wait = 1;
+                break; /* the nearest tile that cannot be composed has not finished */
+            }
+            acc = op_compose_lanes(composable ? op_unit_of(ew[k]) : binade_unit_zero(), stop, acc);
+            passed += stop;
+            if (stop == 32u) continue;
+            u64 start = __shfl_sync(OP_FULL, ew[k].value, stop);
+            if (passed == 0u) return start; /* the predecessor's own exact sum */
+            u64 out = 0ull;
+            int ok = __shfl_sync(OP_FULL, binade_apply_f64(acc, bstar, start, &out), 0);
+            if (ok) return out; /* acc and out are whole on lane 0 */
+            /* The composition does not apply: wait for the predecessor's own exact sum. */
+            if (lane == 0) {
+                op_word prev = op_read(r.exact + (t - 1));
+#if BINADE_OP_MUTANT != OP_M_LOOKBACK_TRUSTS_UNFINISHED
+                while (!op_has(prev, epoch, OP_EXACT)) {
+                    __nanosleep(20);
+                    prev = op_read(r.exact + (t - 1));
+                }
+#endif
+                out = prev.value;
+            }
+            return out;
+        }
+        if (wait) {
+            __nanosleep(20);
+            continue;
+        }
+        hi -= OP_REACH;
     }
 }
 
@@ -375,7 +517,7 @@ __device__ static inline u64 op_finish(const double *buf, unsigned int count, u6
             __syncthreads();
             continue;
         }
-        binade_unit u = threadIdx.x >= from ? op_thread_unit(buf, b, count) : binade_unit_zero();
+        binade_unit u = threadIdx.x >= from ? op_lane_unit(buf, b, count) : binade_unit_zero();
         binade_unit excl;
         binade_unit incl = op_block_scan(u, &excl, scratch);
         if (threadIdx.x == 0) *sh_fail = 0xffffffffu;
@@ -425,16 +567,20 @@ __device__ static inline void op_copy_tile(double *buf, const double *src, unsig
 }
 
 /* Path codes of a tile (records.path): bit 0 the tile had a tie (pair composition), bit 1
- * its unit did not apply (finished lane by lane), bits 8.. lanes added natively. */
+ * its unit did not apply (finished lane by lane), bit 2 the exact sum before it was not in
+ * its planned binade (the plan missed), bit 3 its plan used an estimate for a tree sum not
+ * yet published; bits 8.. lanes added natively. */
 #define OP_PATH_PAIR 1u
 #define OP_PATH_FINISH 2u
+#define OP_PATH_MISSED 4u
+#define OP_PATH_ESTIMATED 8u
 
 /* Per-block shared state of the tile being processed. */
 struct op_shared {
     double dscratch[OP_WARPS];
     binade_unit uscratch[OP_WARPS];
     u64 tile, next, s;
-    unsigned int b, from, fail, native;
+    unsigned int b, from, fail, native, planned, missed;
 };
 
 /* Where tile t's terms are: segment k, its first tile, and the tile's count and source. */
@@ -465,11 +611,10 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
     if (threadIdx.x == 0) sh.native = 0;
     double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
 
-    /* The plan: the approximate prefix by look-back. */
+    /* The tree sum, published at once; the segment's first tile's is its inclusive prefix. */
     if (threadIdx.x == 0) {
         u64 bits = (u64)__double_as_longlong(ts);
-        if (local == 0) op_write(r.approx + t, bits, op_tag(epoch, OP_APPROX));
-        else op_write(r.agg + t, bits, op_tag(epoch, OP_AGG));
+        op_write(r.plan + t, bits, op_tag(epoch, local == 0 ? OP_APPROX : OP_AGG));
     }
     unsigned int path = 0;
     u64 s_end = 0ull;
@@ -478,15 +623,20 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
         s_end = op_finish(buf, count, 0ull, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
         path = OP_PATH_FINISH;
     } else {
+        /* The plan: an approximate prefix by look-back, without waiting. */
         if (threadIdx.x < 32) {
-            double prefix = op_lookback_approx(r, t, sp.seg_first, epoch);
+            int complete = 1;
+            double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, ts, &complete);
             if (threadIdx.x == 0) {
-                op_write(r.approx + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), op_tag(epoch, OP_APPROX));
+                if (complete)
+                    op_write(r.plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), op_tag(epoch, OP_APPROX));
                 sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
+                sh.planned = complete ? 0u : OP_PATH_ESTIMATED;
             }
         }
         __syncthreads();
         const unsigned int b = sh.b;
+        path |= sh.planned;
 #if BINADE_OP_UNTIL == 1
         if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)sh.b);
         return;
@@ -503,11 +653,7 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
             int any_bad = __syncthreads_or(bad);
             int any_tie = __syncthreads_or(tie);
             if (!any_bad && !any_tie) {
-#if BINADE_OP_MUTANT == OP_M_BOUND_IGNORED
-                u64 v = (u64)inc;
-#else
-                u64 v = inc < 0x1p53 ? (u64)inc : BINADE_SATURATED;
-#endif
+                u64 v = op_bounded(inc);
                 unit = binade_unit_make(v, v);
             } else if (!any_bad) {
                 unit = op_block_compose(op_thread_unit(buf, b, count), sh.uscratch);
@@ -515,8 +661,9 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
             }
         }
         if (threadIdx.x == 0) {
-            op_write(r.unit_even + t, unit.even, op_tag(epoch, OP_UNIT) | ((u64)b << 32));
-            op_write(r.unit_odd + t, unit.odd, op_tag(epoch, OP_UNIT));
+            u64 value = 0ull;
+            u64 tag = op_unit_tag(epoch, b, unit, &value);
+            op_write(r.exact + t, value, tag);
 #if BINADE_OP_UNTIL == 2
             if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)unit.even);
 #endif
@@ -527,17 +674,19 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
 
         /* The exact sum before the tile, then the tile's own. */
         if (threadIdx.x < 32) {
-            u64 before = op_lookback_exact(r, t, sp.seg_first, epoch, b);
+            u64 before = op_lookback_exact(r, t, sp.seg_first, epoch);
             if (threadIdx.x == 0) {
                 u64 out = 0ull;
                 int ok = b != 0u && binade_apply_f64(unit, b, before, &out);
                 sh.s = ok ? out : before;
                 sh.from = ok ? 1u : 0u;
+                sh.missed = binade_of_f64(before) != b ? OP_PATH_MISSED : 0u;
             }
         }
         __syncthreads();
         s_end = sh.s;
         if (sh.from == 0u) {
+            path |= sh.missed;
             __syncthreads();
             s_end = op_finish(buf, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
             path |= OP_PATH_FINISH;
@@ -573,12 +722,11 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
 #endif
 extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
-                 unsigned int nseg, op_word *agg, op_word *approx, op_word *unit_even, op_word *unit_odd,
-                 op_word *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+                 unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
                  unsigned int prefetch, double *__restrict__ totals) {
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
-    op_records r = {agg, approx, unit_even, unit_odd, exact, paths};
+    op_records r = {plan, exact, paths};
     const u64 ntiles = tile_base[nseg];
 
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;

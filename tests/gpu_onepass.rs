@@ -5,7 +5,7 @@
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::onepass::{self, OnePassMutant, TileShape};
+use binade::gpu::ordered_sum::onepass::{self, EngineOptions, OnePassMutant, TileShape};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::OnePassSum;
 use binade::layout::OP_TILE;
@@ -20,6 +20,18 @@ fn onepass_compiles_for_every_mutant() {
     for m in OnePassMutant::ALL {
         if let Err(e) = onepass::compile_for("sm_90", m) {
             panic!("one-pass mutant {}: {e:#}", m.name());
+        }
+    }
+    for ways in 1..=8 {
+        for (plan_waits, lane_fast) in [(false, true), (true, false)] {
+            let options = EngineOptions {
+                ways,
+                plan_waits,
+                lane_fast,
+            };
+            if let Err(e) = onepass::compile_variant_for("sm_90", options) {
+                panic!("one-pass options {options:?}: {e:#}");
+            }
         }
     }
 }
@@ -164,7 +176,7 @@ fn onepass_mutants_give_wrong_totals() {
         return;
     };
     let seed = 0x6b11u64;
-    for m in OnePassMutant::ALL.into_iter().skip(1) {
+    for m in OnePassMutant::ALL.into_iter().filter(|m| m.changes_bits()) {
         let sum = OnePassSum::with_mutant(&gpu, m).unwrap();
         let (all, segments) = boundary_cases(300);
         let mut killed = first_wrong(&sum, &all, &segments).map(|k| format!("boundary case {k}"));
@@ -199,12 +211,86 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             threads,
             per_thread,
         };
-        let sum = OnePassSum::variant(&gpu, shape, min_blocks, false).unwrap();
+        let sum =
+            OnePassSum::variant(&gpu, shape, min_blocks, false, EngineOptions::DEFAULT).unwrap();
         for kind in InputKind::ALL {
             let (all, segments) = layout(kind, seed);
             if let Some(k) = first_wrong(&sum, &all, &segments) {
                 panic!(
                     "seed {seed:#x} shape {threads} x {per_thread} kind {kind:?}: segment {k} ({} terms) differs from the loop",
+                    segments[k].len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn onepass_option_variants_equal_the_loop() {
+    let Some(gpu) = open_or_skip("onepass_options_variants_equal_the_loop") else {
+        return;
+    };
+    let seed = 0x10b4c4u64;
+    for (ways, plan_waits, lane_fast) in [
+        (1u32, true, false),
+        (1, false, true),
+        (2, false, true),
+        (8, false, true),
+        (4, false, false),
+    ] {
+        let options = EngineOptions {
+            ways,
+            plan_waits,
+            lane_fast,
+        };
+        let sum = OnePassSum::variant(
+            &gpu,
+            TileShape::DEFAULT,
+            onepass::MIN_BLOCKS,
+            false,
+            options,
+        )
+        .unwrap();
+        let (all, segments) = boundary_cases(300);
+        assert_eq!(
+            first_wrong(&sum, &all, &segments),
+            None,
+            "{options:?}: inputs::tile_boundary_cases"
+        );
+        for kind in InputKind::ALL {
+            let (all, segments) = layout(kind, seed);
+            if let Some(k) = first_wrong(&sum, &all, &segments) {
+                panic!(
+                    "seed {seed:#x} {options:?} kind {kind:?}: segment {k} ({} terms) differs from the loop",
+                    segments[k].len()
+                );
+            }
+        }
+    }
+}
+
+/// A plan fault must change no bits: the plan only decides which path a tile takes.
+#[test]
+fn onepass_plan_faults_change_no_bits() {
+    let Some(gpu) = open_or_skip("onepass_plan_faults_change_no_bits") else {
+        return;
+    };
+    let seed = 0x9a1au64;
+    for m in OnePassMutant::ALL.into_iter().filter(|m| !m.changes_bits()) {
+        let sum = OnePassSum::with_mutant(&gpu, m).unwrap();
+        let (all, segments) = boundary_cases(300);
+        assert_eq!(
+            first_wrong(&sum, &all, &segments),
+            None,
+            "{}: inputs::tile_boundary_cases",
+            m.name()
+        );
+        for kind in InputKind::ALL {
+            let (all, segments) = layout(kind, seed);
+            if let Some(k) = first_wrong(&sum, &all, &segments) {
+                panic!(
+                    "seed {seed:#x} `{}` kind {kind:?}: segment {k} ({} terms) differs from the loop",
+                    m.name(),
                     segments[k].len()
                 );
             }

@@ -12,7 +12,9 @@ use cudarc::driver::CudaSlice;
 use serde::Deserialize;
 
 use crate::format::{same_result, F64};
-use crate::gpu::ordered_sum::onepass::{Distribution, OnePassJob, Phases, TileShape};
+use crate::gpu::ordered_sum::onepass::{
+    Distribution, EngineOptions, OnePassJob, Phases, TileShape,
+};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
 use crate::report::{ratio_cell as ratio, thousands, Table};
@@ -56,6 +58,10 @@ pub struct DistRow {
     pub finished_tiles: u64,
     /// Lanes added natively.
     pub native_lanes: u64,
+    /// Tiles whose plan missed their exact start's binade.
+    pub missed_tiles: u64,
+    /// Tiles whose plan estimated an unpublished tree sum.
+    pub estimated_plans: u64,
     /// The first window's total equals the CPU loop's bits.
     pub exact: bool,
     /// Every relaunch of the first window, and every variant, gave the same bits.
@@ -89,6 +95,8 @@ pub struct Variant {
     pub min_blocks: u32,
     /// Blocks resident for the whole launch, each copying its next tile ahead.
     pub prefetch: bool,
+    /// How the look-backs read.
+    pub options: EngineOptions,
 }
 
 const fn shape(threads: u32, per_thread: u32) -> TileShape {
@@ -98,38 +106,88 @@ const fn shape(threads: u32, per_thread: u32) -> TileShape {
     }
 }
 
+const fn ways(ways: u32) -> EngineOptions {
+    EngineOptions {
+        ways,
+        ..EngineOptions::DEFAULT
+    }
+}
+
 /// The variants, in report order. The engine itself is the layout's shape (256 x 16),
-/// `MIN_BLOCKS` resident blocks asked, no prefetch.
-pub const VARIANTS: [Variant; 5] = [
+/// `MIN_BLOCKS` resident blocks asked, no prefetch, [`EngineOptions::DEFAULT`].
+pub const VARIANTS: [Variant; 9] = [
     Variant {
-        name: "256 x 16, registers uncapped",
+        name: "(5), (7), (8) off: plan waits, 1 way, pair units in finishing",
+        shape: TileShape::DEFAULT,
+        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        prefetch: false,
+        options: EngineOptions {
+            ways: 1,
+            plan_waits: true,
+            lane_fast: false,
+        },
+    },
+    Variant {
+        name: "(5) off: the plan waits for every tree sum",
+        shape: TileShape::DEFAULT,
+        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        prefetch: false,
+        options: EngineOptions {
+            plan_waits: true,
+            ..EngineOptions::DEFAULT
+        },
+    },
+    Variant {
+        name: "(7) off: look-backs 1 way (32 tiles a round)",
+        shape: TileShape::DEFAULT,
+        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        prefetch: false,
+        options: ways(1),
+    },
+    Variant {
+        name: "look-backs 2 ways",
+        shape: TileShape::DEFAULT,
+        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        prefetch: false,
+        options: ways(2),
+    },
+    Variant {
+        name: "look-backs 8 ways",
+        shape: TileShape::DEFAULT,
+        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        prefetch: false,
+        options: ways(8),
+    },
+    Variant {
+        name: "(8) off: pair units in finishing",
+        shape: TileShape::DEFAULT,
+        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        prefetch: false,
+        options: EngineOptions {
+            lane_fast: false,
+            ..EngineOptions::DEFAULT
+        },
+    },
+    Variant {
+        name: "registers uncapped",
         shape: TileShape::DEFAULT,
         min_blocks: 0,
         prefetch: false,
+        options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "256 x 16, resident blocks prefetching their next tile",
+        name: "resident blocks prefetching their next tile",
         shape: TileShape::DEFAULT,
         min_blocks: 0,
         prefetch: true,
+        options: EngineOptions::DEFAULT,
     },
     Variant {
         name: "256 x 32 (8,192-term tiles), 3 resident asked",
         shape: shape(256, 32),
         min_blocks: 3,
         prefetch: false,
-    },
-    Variant {
-        name: "512 x 16 (8,192-term tiles), 3 resident asked",
-        shape: shape(512, 16),
-        min_blocks: 3,
-        prefetch: false,
-    },
-    Variant {
-        name: "128 x 16 (2,048-term tiles), 12 resident asked",
-        shape: shape(128, 16),
-        min_blocks: 12,
-        prefetch: false,
+        options: EngineOptions::DEFAULT,
     },
 ];
 
@@ -153,7 +211,7 @@ impl Engines {
                 .collect::<Result<_>>()?,
             variants: VARIANTS
                 .iter()
-                .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.prefetch))
+                .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.prefetch, v.options))
                 .collect::<Result<_>>()?,
             seed: seed.clone(),
         })
@@ -237,6 +295,8 @@ pub fn measure_distribution(
         pair_tiles: first.pair_tiles,
         finished_tiles: first.finished_tiles,
         native_lanes: first.native_lanes,
+        missed_tiles: first.missed_tiles,
+        estimated_plans: first.estimated_plans,
         exact: same_result::<F64>(first.total.to_bits(), want),
         identical,
     })
@@ -329,6 +389,8 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
             "tiles with a tie",
             "tiles finished lane by lane",
             "lanes added natively",
+            "plans that missed",
+            "plans with an estimate",
             "exact = CPU loop",
             "same bits in every launch and variant",
         ],
@@ -354,6 +416,8 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
             thousands(r.pair_tiles),
             thousands(r.finished_tiles),
             thousands(r.native_lanes),
+            thousands(r.missed_tiles),
+            thousands(r.estimated_plans),
             r.exact.to_string(),
             r.identical.to_string(),
         ]);
@@ -380,6 +444,46 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
         cells.push(ms(r.phases[2] - r.phases[1]));
         cells.extend(r.variants.iter().map(|&x| ms(x)));
         t.row(cells);
+    }
+    t
+}
+
+/// The ideas of the current engine, each with the index in [`VARIANTS`] of the engine with
+/// that idea (or all of them) switched off.
+pub const IDEAS: [(&str, usize); 4] = [
+    ("(5) the plan never waits", 1),
+    ("(7) look-back rounds of 4 words per lane", 2),
+    ("(8) fast lane units in finishing", 5),
+    ("(5), (7) and (8) together", 0),
+];
+
+/// Before and after for each idea of [`IDEAS`]: the engine with the idea switched off, the
+/// engine, and their ratio, per distribution and size (same run, same data).
+pub fn ideas_table(rows: &[DistRow]) -> Table {
+    let mut t = Table::new(
+        "onepass_ideas",
+        "Each idea of this version switched off alone: before (the idea off) and after (the engine), median ms",
+        &[
+            "idea",
+            "distribution",
+            "terms",
+            "before: idea off",
+            "after: the engine",
+            "after / before",
+        ],
+    );
+    for &(idea, v) in &IDEAS {
+        for r in rows {
+            let (before, after) = (r.variants[v], r.phases[2]);
+            t.row(vec![
+                idea.to_string(),
+                r.dist.name().into(),
+                thousands(r.n as u64),
+                ms(before),
+                ms(after),
+                ratio(after, before),
+            ]);
+        }
     }
     t
 }

@@ -169,10 +169,16 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
         let (result, first) = match onepass_check(&gpu, m, b) {
             Ok((sums, wrong)) => {
                 let killed = wrong.is_some();
-                failures += u64::from(killed == (m == OnePassMutant::None));
+                failures += u64::from(killed != m.changes_bits());
                 let text = match (m, killed) {
                     (OnePassMutant::None, false) => "exact everywhere".to_string(),
                     (OnePassMutant::None, true) => "WRONG (the correct build)".to_string(),
+                    (_, false) if !m.changes_bits() => {
+                        "changed no bits (plan only), as it must".to_string()
+                    }
+                    (_, true) if !m.changes_bits() => {
+                        "WRONG (a plan fault changed bits)".to_string()
+                    }
                     (_, true) => "killed by a wrong result".to_string(),
                     (_, false) => "SURVIVED".to_string(),
                 };
@@ -201,7 +207,7 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
     }
     bar.finish_and_clear();
     let note = format!(
-        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start; a tile whose sum leaves its binade upward and comes back; a tile without ties whose increment passes the binade's top), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
+        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start; a tile whose sum leaves its binade upward and comes back; a tile without ties whose increment passes the binade's top; a NaN among zeros in a later tile, which only the fast unit's bound refuses), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. The plan-only mutant must give the loop's bits everywhere. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain; the table shows the run that was made.",
         gpu.name, gpu.arch, b.sizes
     );
     (t, note, failures)

@@ -232,8 +232,9 @@ pub fn excursion_above_binade(tile: usize) -> Vec<f64> {
 /// the sum out of its binade: the first tile is `1.5` and zeros, the second `tile` terms of
 /// `1 / tile` (a power of two for a power-of-two `tile`, so every add is exact and the loop
 /// ends at exactly 2.5). The plan of tree sums puts the second tile in `[1, 2)`, where the
-/// exact start lies too; its increment `2^52` passes `2^53 - m`, so only the unit's bound
-/// refuses it. Needs a power-of-two `tile` of at least 2.
+/// exact start lies too; its increment `2^52` passes `2^53 - m`, so its unit does not apply
+/// (the apply's upper check refuses it on the device; the bound of the CPU engine's integer
+/// increments refuses it there). Needs a power-of-two `tile` of at least 2.
 pub fn leaves_by_its_bound(tile: usize) -> Vec<f64> {
     debug_assert!(tile >= 2 && tile.is_power_of_two());
     let mut v = vec![0.0; tile];
@@ -242,13 +243,27 @@ pub fn leaves_by_its_bound(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Three tiles of `tile` terms whose second holds one NaN among zeros: the first is `1.0` and
+/// zeros, the third ones, so the loop's sum is NaN. The NaN tile has no tie and no negative
+/// term, so a fast unit (an f64 sum of rounded scaled terms) is NaN: only that unit's bound
+/// (a NaN or infinite sum never applies) keeps it from being taken as an integer.
+pub fn nan_in_a_later_tile(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 2);
+    let mut v = vec![0.0; 3 * tile];
+    v[0] = 1.0;
+    v[tile + tile / 2] = f64::NAN;
+    v[2 * tile..].fill(1.0);
+    v
+}
+
 /// The hand-made inputs of the one-pass engine's checks, by name: each is one sum (several
 /// tiles of `tile` terms) built to reach one of its shortcuts' limits.
-pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 3] {
+pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 4] {
     [
         ("plan behind a crossing", plan_behind_crossing(tile, 3)),
         ("excursion above the binade", excursion_above_binade(tile)),
         ("a tile that leaves its binade", leaves_by_its_bound(tile)),
+        ("a NaN in a later tile", nan_in_a_later_tile(tile)),
     ]
 }
 
@@ -258,6 +273,14 @@ mod tests {
 
     fn loop_sum(x: &[f64]) -> f64 {
         x.iter().fold(0.0, |s, &t| s + t)
+    }
+
+    #[test]
+    fn nan_in_a_later_tile_does_what_it_says() {
+        let v = nan_in_a_later_tile(4096);
+        assert_eq!(loop_sum(&v[..4096]), 1.0);
+        assert!(loop_sum(&v).is_nan());
+        assert_eq!(v.iter().filter(|x| x.is_nan()).count(), 1);
     }
 
     #[test]

@@ -42,18 +42,34 @@ pub enum OnePassMutant {
     BinadesMixed,
     /// The fast unit's sign check removed: negative terms count as rint(x / u).
     NegativeAccepted,
+    /// A unit read back from its one-word record loses its odd increment (odd taken as even).
+    OddDropped,
+    /// A plan fault, not a bit fault: the plan look-back counts a tree sum not yet published
+    /// as zero instead of estimating it. It must change no bits.
+    PlanUnpublishedZero,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 6] = [
+    pub const ALL: [OnePassMutant; 8] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
         OnePassMutant::BoundIgnored,
         OnePassMutant::BinadesMixed,
         OnePassMutant::NegativeAccepted,
+        OnePassMutant::OddDropped,
+        OnePassMutant::PlanUnpublishedZero,
     ];
+
+    /// Whether the mutant must give a wrong total somewhere (a bit fault); `false` for the
+    /// correct engine and for plan faults, which must give the loop's bits everywhere.
+    pub fn changes_bits(self) -> bool {
+        !matches!(
+            self,
+            OnePassMutant::None | OnePassMutant::PlanUnpublishedZero
+        )
+    }
 
     /// The `BINADE_OP_MUTANT` code.
     pub fn code(self) -> u32 {
@@ -69,6 +85,10 @@ impl OnePassMutant {
             OnePassMutant::BoundIgnored => "fast unit's 2^53 bound ignored",
             OnePassMutant::BinadesMixed => "look-back mixes binades",
             OnePassMutant::NegativeAccepted => "fast unit's sign check removed",
+            OnePassMutant::OddDropped => "unit record's odd increment dropped",
+            OnePassMutant::PlanUnpublishedZero => {
+                "plan look-back counts unpublished tree sums as zero (plan only)"
+            }
         }
     }
 }
@@ -125,6 +145,10 @@ pub struct OnePassTotal {
     pub finished_tiles: u64,
     /// Lanes (of [`crate::layout::OP_PER_THREAD`] terms) added natively.
     pub native_lanes: u64,
+    /// Tiles whose exact start was not in their planned binade (the plan missed).
+    pub missed_tiles: u64,
+    /// Tiles whose plan estimated a tree sum not yet published.
+    pub estimated_plans: u64,
 }
 
 /// The compiled one-pass kernel for one mutant.
@@ -199,6 +223,44 @@ impl TileShape {
     }
 }
 
+/// The engine's switches for timing its ideas one at a time (every setting gives the same
+/// bits): how the look-backs read, and how a tile finishes lane by lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EngineOptions {
+    /// Words each lane loads per look-back round (`BINADE_OP_LB_WAYS`, 1 to 8): a round
+    /// covers `32 * ways` tiles for the latency of one load.
+    pub ways: u32,
+    /// The plan look-back waits until every nearer tile has published its tree sum
+    /// (`BINADE_OP_PLAN_WAITS`, the plan of the engine before) instead of estimating it.
+    pub plan_waits: bool,
+    /// A tile finished lane by lane forms each lane's unit by the fast path where the lane
+    /// has no tie (`BINADE_OP_LANE_FAST`); `false`: by the pair composition always.
+    pub lane_fast: bool,
+}
+
+impl EngineOptions {
+    /// The engine's: [`LOOKBACK_WAYS`] ways, a plan that never waits, fast lane units.
+    pub const DEFAULT: EngineOptions = EngineOptions {
+        ways: LOOKBACK_WAYS,
+        plan_waits: false,
+        lane_fast: true,
+    };
+
+    fn defines(self) -> [(&'static str, String); 3] {
+        [
+            ("BINADE_OP_LB_WAYS", self.ways.to_string()),
+            (
+                "BINADE_OP_PLAN_WAITS",
+                u32::from(self.plan_waits).to_string(),
+            ),
+            ("BINADE_OP_LANE_FAST", u32::from(self.lane_fast).to_string()),
+        ]
+    }
+}
+
+/// Words each lane of a look-back loads per round in the engine.
+pub const LOOKBACK_WAYS: u32 = 4;
+
 /// A timing build that stops every tile early (`BINADE_OP_UNTIL`): its totals are not sums.
 /// The time of each build is the cost of the phases up to its stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -238,6 +300,7 @@ impl Phases {
 pub fn kernel_defines(mutant: OnePassMutant) -> Vec<(&'static str, String)> {
     let mut d = crate::layout::defines();
     d.push(("BINADE_OP_MUTANT", mutant.code().to_string()));
+    d.extend(EngineOptions::DEFAULT.defines());
     d
 }
 
@@ -247,6 +310,22 @@ pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::P
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
         &kernel_defines(mutant),
+        arch,
+    )
+}
+
+/// Compiles the correct one-pass kernel with `options` for `arch` (no device needed).
+pub fn compile_variant_for(arch: &str, options: EngineOptions) -> Result<cudarc::nvrtc::Ptx> {
+    let mut defines = kernel_defines(OnePassMutant::None);
+    for (name, value) in options.defines() {
+        if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
+            d.1 = value;
+        }
+    }
+    super::super::compile(
+        "ordered_sum_onepass",
+        &[HEADER, "\n", SOURCE],
+        &defines,
         arch,
     )
 }
@@ -261,9 +340,9 @@ pub struct OnePassJob<'a> {
     seg_len: CudaSlice<u64>,
     tile_base: CudaSlice<u64>,
     host_tile_base: Vec<u64>,
-    /// The published records, two words (value, tag) per tile each: tree sums, approximate
-    /// prefixes, even and odd increments, exact sums.
-    records: [CudaSlice<u64>; 5],
+    /// The published words, two u64 (value, tag) per tile each: the plan word (tree sum,
+    /// then approximate prefix) and the exact word (unit, then exact sum).
+    records: [CudaSlice<u64>; 2],
     paths: CudaSlice<u32>,
     ticket: CudaSlice<u64>,
     tickets_issued: u64,
@@ -297,15 +376,30 @@ impl OnePassSum {
         shape: TileShape,
         min_blocks: u32,
         prefetch: bool,
+        options: EngineOptions,
     ) -> Result<OnePassSum> {
-        let b = Self::build(gpu, OnePassMutant::None, Phases::All, min_blocks, shape)?;
+        let b = Self::build(
+            gpu,
+            OnePassMutant::None,
+            Phases::All,
+            min_blocks,
+            shape,
+            options,
+        )?;
         Ok(b.with_prefetch(prefetch))
     }
 
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
     /// wrong totals on purpose).
     pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
-        Self::build(gpu, mutant, Phases::All, MIN_BLOCKS, TileShape::DEFAULT)
+        Self::build(
+            gpu,
+            mutant,
+            Phases::All,
+            MIN_BLOCKS,
+            TileShape::DEFAULT,
+            EngineOptions::DEFAULT,
+        )
     }
 
     /// A timing build of the correct engine that stops after `phases` (its totals are sums
@@ -317,6 +411,7 @@ impl OnePassSum {
             phases,
             MIN_BLOCKS,
             TileShape::DEFAULT,
+            EngineOptions::DEFAULT,
         )
     }
 
@@ -326,6 +421,7 @@ impl OnePassSum {
         phases: Phases,
         min_blocks: u32,
         shape: TileShape,
+        options: EngineOptions,
     ) -> Result<OnePassSum> {
         let mut defines = kernel_defines(mutant);
         for (name, value) in shape.defines() {
@@ -335,6 +431,11 @@ impl OnePassSum {
         }
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
         defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
+        for (name, value) in options.defines() {
+            if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
+                d.1 = value;
+            }
+        }
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
         let k_sums = m.function("onepass_sums")?;
         k_sums
@@ -441,13 +542,7 @@ impl OnePassSum {
             seg_len: s.clone_htod(&len.into_iter().chain([0]).collect::<Vec<_>>())?,
             tile_base: s.clone_htod(&base)?,
             host_tile_base: base,
-            records: [
-                s.alloc_zeros::<u64>(2 * n)?,
-                s.alloc_zeros::<u64>(2 * n)?,
-                s.alloc_zeros::<u64>(2 * n)?,
-                s.alloc_zeros::<u64>(2 * n)?,
-                s.alloc_zeros::<u64>(2 * n)?,
-            ],
+            records: [s.alloc_zeros::<u64>(2 * n)?, s.alloc_zeros::<u64>(2 * n)?],
             paths: s.alloc_zeros::<u32>(n)?,
             ticket: s.alloc_zeros::<u64>(1)?,
             tickets_issued: 0,
@@ -536,6 +631,8 @@ impl OnePassSum {
                     pair_tiles: p.iter().filter(|&&c| c & 1 != 0).count() as u64,
                     finished_tiles: p.iter().filter(|&&c| c & 2 != 0).count() as u64,
                     native_lanes: p.iter().map(|&c| u64::from(c >> 8)).sum(),
+                    missed_tiles: p.iter().filter(|&&c| c & 4 != 0).count() as u64,
+                    estimated_plans: p.iter().filter(|&&c| c & 8 != 0).count() as u64,
                 }
             })
             .collect())
