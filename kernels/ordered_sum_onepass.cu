@@ -23,7 +23,10 @@
  *      the sum's binade (the fast path where a lane has no tie), the first lane whose end
  *      leaves the binade adds its terms natively, and the rest go on in the new binade
  *      (crossings cost one lane, not one tile).
- * Each look-back round reads BINADE_OP_LB_WAYS words per lane, issued together.
+ * Each look-back round reads BINADE_OP_LB_WAYS words per lane, issued together. With
+ * prefetch (onepass_sums), a block copies its next tile into its buffer once step 3 is done,
+ * so the copy overlaps step 4; a tile that then finishes lane by lane reads its terms again
+ * from global memory.
  * Every path ends in a checked apply (binade_apply_f64) or in native adds, so no plan, race
  * or look-back outcome can change the bits.
  *
@@ -50,6 +53,7 @@
 #define OP_M_NEGATIVE_ACCEPTED 5
 #define OP_M_ODD_DROPPED 6
 #define OP_M_PLAN_UNPUBLISHED_ZERO 7 /* a plan fault: must change no bits */
+#define OP_M_TIE_PARITY_SHARED 8
 /* Timing builds only (crate::gpu::ordered_sum::onepass::Phases): BINADE_OP_UNTIL 1 stops
  * each tile after its approximate prefix, 2 after publishing its unit; the totals are then
  * not sums. 3 (the default) is the engine. */
@@ -251,15 +255,29 @@ __device__ static inline double op_thread_tree_sum(const double *buf) {
     return s;
 }
 
+/* Where a tile's terms are read from when it finishes lane by lane: its buffer in shared
+ * memory (term p at op_slot(p), +0 after the count), or the terms themselves in global memory
+ * (the buffer already holds the block's next tile; term p at src[p] for p < count). */
+struct op_shared_terms {
+    const double *buf;
+    __device__ double at(unsigned int p) const { return buf[op_slot(p)]; }
+};
+struct op_global_terms {
+    const double *src;
+    unsigned int count;
+    __device__ double at(unsigned int p) const { return p < count ? src[p] : 0.0; }
+};
+
 /* Thread i's unit for binade b over its terms i*OP_PER .. i*OP_PER + OP_PER - 1 that
  * lie below `count` (tile order): the pair composition of binade.cuh. */
-__device__ static inline binade_unit op_thread_unit(const double *buf, unsigned int b, unsigned int count) {
+template <class T>
+__device__ static inline binade_unit op_thread_unit(const T &terms, unsigned int b, unsigned int count) {
     binade_unit u = binade_unit_zero();
     unsigned int p0 = threadIdx.x * OP_PER;
 #pragma unroll 4
     for (unsigned int j = 0; j < OP_PER; j++) {
         unsigned int p = p0 + j;
-        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(buf[op_slot(p)])));
+        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(terms.at(p))));
     }
     return u;
 }
@@ -275,46 +293,68 @@ __device__ static inline u64 op_bounded(double inc) {
 #endif
 }
 
-/* Thread i's unit for binade b over its own terms (tile order), as op_thread_unit gives it:
- * by the fast path of op_fast_increment where b >= 52 and none of its terms is a tie or
- * negative, by the pair composition otherwise (always, with BINADE_OP_LANE_FAST 0). */
-__device__ static inline binade_unit op_lane_unit(const double *buf, unsigned int b, unsigned int count) {
+/* The parity of an integer-valued double in [0, 2^53). */
+__device__ static inline unsigned int op_parity(double v) { return (unsigned int)((u64)v & 1ull); }
+
+/* Thread i's unit for binade b over its own terms (tile order), equal to op_thread_unit's,
+ * computed in f64 where b >= 52 and no term is negative (BINADE_OP_LANE_FAST 1; otherwise,
+ * and always with BINADE_OP_LANE_FAST 0, by the pair composition).
+ * The argument. With u = 2^(b-1075), y = x / u = x * 2^(1075-b) is exact (op_fast_increment).
+ * A sum m * u in binade b plus x rounds to m' = round_ties_even(m + y). Where y is not a tie
+ * (y - rint(y) is not +-1/2), m' = m + rint(y) for either parity of m. Where it is, y = k + 1/2
+ * with k = y - 1/2 exact, and m' = m + k + ((m + k) mod 2): even. So the increments for an
+ * even and an odd start, ce and co, add rint(y) on non-ties, and at a tie add k plus the
+ * parity of (start + increment so far + k), which is ce + k for the even start and
+ * 1 + co + k for the odd one. These are the per-term units of binade_term_unit_f64 composed
+ * in order (binade_compose reads the same parity). Every partial sum is an integer below
+ * 2^53 while the final ones are (the terms are non-negative), so the f64 adds are exact; a
+ * final sum at or above 2^53 (or NaN, from a NaN or infinite term) gives a saturated unit. */
+template <class T>
+__device__ static inline binade_unit op_lane_unit(const T &terms, unsigned int b, unsigned int count) {
     if (BINADE_OP_LANE_FAST && b >= 52u) {
         const double scale = __longlong_as_double((long long)((u64)(2098u - b) << 52));
         const unsigned int p0 = threadIdx.x * OP_PER;
-        double s = 0.0;
-        int tie = 0, bad = 0;
+        double ce = 0.0, co = 0.0;
+        int bad = 0;
 #pragma unroll
-        for (unsigned int j = 0; j < OP_PAIRS; j++) {
-            double2 v = *(const double2 *)(buf + 2u * op_pair_slot((p0 >> 1) + j));
-            double x[2] = {v.x, v.y};
-#pragma unroll
-            for (unsigned int h = 0; h < 2; h++) {
-                double y = __dmul_rn(x[h], scale);
-                double rr = rint(y);
-                double d = __dsub_rn(y, rr);
-#if BINADE_OP_MUTANT != OP_M_TIE_IGNORED
-                tie |= (d == 0.5) | (d == -0.5);
-#endif
+        for (unsigned int j = 0; j < OP_PER; j++) {
+            double x = terms.at(p0 + j);
+            double y = __dmul_rn(x, scale);
+            double rr = rint(y);
+            double d = __dsub_rn(y, rr);
 #if BINADE_OP_MUTANT != OP_M_NEGATIVE_ACCEPTED
-                bad |= x[h] < 0.0;
+            bad |= x < 0.0;
 #endif
-                s = __dadd_rn(s, rr);
+#if BINADE_OP_MUTANT == OP_M_TIE_IGNORED
+            int tie = 0;
+#else
+            int tie = (d == 0.5) | (d == -0.5);
+#endif
+            if (tie) {
+                double k = __dsub_rn(y, 0.5);
+                unsigned int pk = op_parity(k);
+                ce = __dadd_rn(ce, __dadd_rn(k, (double)((op_parity(ce) ^ pk) & 1u)));
+#if BINADE_OP_MUTANT == OP_M_TIE_PARITY_SHARED
+                co = __dadd_rn(co, __dadd_rn(k, (double)((op_parity(ce) ^ pk) & 1u)));
+#else
+                co = __dadd_rn(co, __dadd_rn(k, (double)((1u ^ op_parity(co) ^ pk) & 1u)));
+#endif
+            } else {
+                ce = __dadd_rn(ce, rr);
+                co = __dadd_rn(co, rr);
             }
         }
-        if (!tie && !bad) {
-            u64 v = op_bounded(s);
-            return binade_unit_make(v, v);
-        }
+        if (!bad) return binade_unit_make(op_bounded(ce), op_bounded(co));
     }
-    return op_thread_unit(buf, b, count);
+    return op_thread_unit(terms, b, count);
 }
 
 /* Adds thread i's terms to s natively, in order. */
-__device__ static inline u64 op_thread_add(const double *buf, unsigned int i, unsigned int count, u64 s) {
+template <class T>
+__device__ static inline u64 op_thread_add(const T &terms, unsigned int i, unsigned int count, u64 s) {
     double acc = __longlong_as_double((long long)s);
     unsigned int p0 = i * OP_PER;
-    for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, buf[op_slot(p0 + j)]);
+    for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, terms.at(p0 + j));
     return (u64)__double_as_longlong(acc);
 }
 
@@ -481,14 +521,15 @@ __device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 s
     }
 }
 
-/* Finishes the tile (in buf) from the exact sum s before it: each
+/* Finishes the tile (its terms in buf) from the exact sum s before it: each
  * round, the lanes not yet done compose their units for the binade of s, the first lane whose
  * composed end does not apply adds its terms natively, and the next round starts after it.
  * A start that is not a positive normal (zero, subnormal, negative) is left by one lane's
  * native adds; an infinite or NaN start takes the rest of the tile natively. Every thread
  * calls it; returns the tile's exact end on thread 0. *lanes_native counts lanes added
  * natively. */
-__device__ static inline u64 op_finish(const double *buf, unsigned int count, u64 s, binade_unit *scratch,
+template <class T>
+__device__ static inline u64 op_finish(const T &buf, unsigned int count, u64 s, binade_unit *scratch,
                                        u64 *sh_s, unsigned int *sh_from, unsigned int *sh_fail, unsigned int *lanes_native) {
     const unsigned int used = (count + OP_PER - 1) / OP_PER; /* threads with terms */
     if (threadIdx.x == 0) {
@@ -602,12 +643,28 @@ __device__ static inline op_tile_span op_span(const double *terms, const u64 *se
     return sp;
 }
 
-/* Tile t, its terms in buf: plan, unit, exact sum, published. Every thread calls it. */
-__device__ static inline void op_process(const op_records &r, op_shared &sh, const double *buf, u64 t,
-                                         const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
-                                         double *totals) {
+/* What the first part of a tile leaves for the second: its unit for its planned binade b,
+ * its path bits so far, and, for a segment's first tile, its finished exact end. */
+struct op_pending {
+    binade_unit unit;
+    unsigned int b, path;
+    int done; /* the tile is finished (a segment's first tile, or a timing build's stop) */
+    u64 s_end;
+};
+
+/* Tile t, its terms in buf, up to its published unit: tree sum, plan, unit. A segment's
+ * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
+__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, const double *buf, u64 t,
+                                                     const op_tile_span &sp, const u64 *tile_base,
+                                                     unsigned int epoch, double *totals) {
     const u64 local = t - sp.seg_first;
     const unsigned int count = sp.count, k = sp.k;
+    op_pending out;
+    out.unit = binade_unit_invalid();
+    out.b = 0u;
+    out.path = 0u;
+    out.done = 0;
+    out.s_end = 0ull;
     if (threadIdx.x == 0) sh.native = 0;
     double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
 
@@ -616,81 +673,101 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
         u64 bits = (u64)__double_as_longlong(ts);
         op_write(r.plan + t, bits, op_tag(epoch, local == 0 ? OP_APPROX : OP_AGG));
     }
-    unsigned int path = 0;
-    u64 s_end = 0ull;
     if (local == 0) {
         /* The segment's first tile starts from +0, which is in no binade: finish directly. */
-        s_end = op_finish(buf, count, 0ull, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
-        path = OP_PATH_FINISH;
-    } else {
-        /* The plan: an approximate prefix by look-back, without waiting. */
-        if (threadIdx.x < 32) {
-            int complete = 1;
-            double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, ts, &complete);
-            if (threadIdx.x == 0) {
-                if (complete)
-                    op_write(r.plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), op_tag(epoch, OP_APPROX));
-                sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
-                sh.planned = complete ? 0u : OP_PATH_ESTIMATED;
-            }
-        }
-        __syncthreads();
-        const unsigned int b = sh.b;
-        path |= sh.planned;
-#if BINADE_OP_UNTIL == 1
-        if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)sh.b);
-        return;
-#endif
-
-        /* The unit for the planned binade, the terms still on chip. */
-        binade_unit unit = binade_unit_invalid();
-        if (b != 0u) {
-            int tie = 0, bad = 0;
-            double inc = 0.0;
-            if (b >= 52u) inc = op_fast_increment(buf, b, &tie, &bad);
-            else tie = 1; /* binades below 2^-971: the scale is not a normal double */
-            inc = op_block_add(inc, sh.dscratch);
-            int any_bad = __syncthreads_or(bad);
-            int any_tie = __syncthreads_or(tie);
-            if (!any_bad && !any_tie) {
-                u64 v = op_bounded(inc);
-                unit = binade_unit_make(v, v);
-            } else if (!any_bad) {
-                unit = op_block_compose(op_thread_unit(buf, b, count), sh.uscratch);
-                path |= OP_PATH_PAIR;
-            }
-        }
+        op_shared_terms terms = {buf};
+        out.s_end = op_finish(terms, count, 0ull, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
+        out.path = OP_PATH_FINISH;
+        out.done = 1;
         if (threadIdx.x == 0) {
-            u64 value = 0ull;
-            u64 tag = op_unit_tag(epoch, b, unit, &value);
-            op_write(r.exact + t, value, tag);
-#if BINADE_OP_UNTIL == 2
-            if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)unit.even);
-#endif
+            r.path[t] = out.path | (sh.native << 8);
+            op_write(r.exact + t, out.s_end, op_tag(epoch, OP_EXACT));
+            if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)out.s_end);
         }
-#if BINADE_OP_UNTIL == 2
-        return;
+        return out;
+    }
+    /* The plan: an approximate prefix by look-back (its estimate of a missing tree sum is
+     * this tile's, which only thread 0 holds). */
+    if (threadIdx.x < 32) {
+        int complete = 1;
+        double own = __shfl_sync(OP_FULL, ts, 0);
+        double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, own, &complete);
+        if (threadIdx.x == 0) {
+            if (complete)
+                op_write(r.plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), op_tag(epoch, OP_APPROX));
+            sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
+            sh.planned = complete ? 0u : OP_PATH_ESTIMATED;
+        }
+    }
+    __syncthreads();
+    const unsigned int b = sh.b;
+    out.b = b;
+    out.path = sh.planned;
+#if BINADE_OP_UNTIL == 1
+    if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)b);
+    out.done = 1;
+    return out;
 #endif
 
-        /* The exact sum before the tile, then the tile's own. */
-        if (threadIdx.x < 32) {
-            u64 before = op_lookback_exact(r, t, sp.seg_first, epoch);
-            if (threadIdx.x == 0) {
-                u64 out = 0ull;
-                int ok = b != 0u && binade_apply_f64(unit, b, before, &out);
-                sh.s = ok ? out : before;
-                sh.from = ok ? 1u : 0u;
-                sh.missed = binade_of_f64(before) != b ? OP_PATH_MISSED : 0u;
-            }
+    /* The unit for the planned binade, the terms still on chip. */
+    binade_unit unit = binade_unit_invalid();
+    if (b != 0u) {
+        int tie = 0, bad = 0;
+        double inc = 0.0;
+        if (b >= 52u) inc = op_fast_increment(buf, b, &tie, &bad);
+        else tie = 1; /* binades below 2^-971: the scale is not a normal double */
+        inc = op_block_add(inc, sh.dscratch);
+        int any_bad = __syncthreads_or(bad);
+        int any_tie = __syncthreads_or(tie);
+        if (!any_bad && !any_tie) {
+            u64 v = op_bounded(inc);
+            unit = binade_unit_make(v, v);
+        } else if (!any_bad) {
+            op_shared_terms terms = {buf};
+            unit = op_block_compose(op_lane_unit(terms, b, count), sh.uscratch);
+            out.path |= OP_PATH_PAIR;
         }
+    }
+    out.unit = unit;
+    if (threadIdx.x == 0) {
+        u64 value = 0ull;
+        u64 tag = op_unit_tag(epoch, b, unit, &value);
+        op_write(r.exact + t, value, tag);
+#if BINADE_OP_UNTIL == 2
+        if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)unit.even);
+#endif
+    }
+#if BINADE_OP_UNTIL == 2
+    out.done = 1;
+#endif
+    return out;
+}
+
+/* The rest of tile t after op_plan_and_unit: the exact sum before it by look-back, its unit
+ * applied, or the tile finished lane by lane from `terms`; its exact sum published. Every
+ * thread calls it; the unit is whole on thread 0. */
+template <class T>
+__device__ static inline void op_exact(const op_records &r, op_shared &sh, const T &terms, u64 t,
+                                       const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
+                                       double *totals, op_pending pend) {
+    const unsigned int count = sp.count, k = sp.k;
+    unsigned int path = pend.path;
+    if (threadIdx.x < 32) {
+        u64 before = op_lookback_exact(r, t, sp.seg_first, epoch);
+        if (threadIdx.x == 0) {
+            u64 out = 0ull;
+            int ok = pend.b != 0u && binade_apply_f64(pend.unit, pend.b, before, &out);
+            sh.s = ok ? out : before;
+            sh.from = ok ? 1u : 0u;
+            sh.missed = binade_of_f64(before) != pend.b ? OP_PATH_MISSED : 0u;
+        }
+    }
+    __syncthreads();
+    u64 s_end = sh.s;
+    if (sh.from == 0u) {
+        path |= sh.missed | OP_PATH_FINISH;
         __syncthreads();
-        s_end = sh.s;
-        if (sh.from == 0u) {
-            path |= sh.missed;
-            __syncthreads();
-            s_end = op_finish(buf, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
-            path |= OP_PATH_FINISH;
-        }
+        s_end = op_finish(terms, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
     }
     if (threadIdx.x == 0) {
         r.path[t] = path | (sh.native << 8);
@@ -700,16 +777,17 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
 }
 
 /* The one-pass ordered sums. Segment k holds seg_len[k] terms from seg_start[k]; its tiles
- * are tile_base[k] .. tile_base[k+1]. Blocks of BINADE_OP_THREADS threads draw tiles from
- * `ticket` (counting over every launch on these records; this launch's first is
- * ticket_base) until one is past the last tile. With prefetch = 0, launch one block per tile
- * with BINADE_OP_TILE doubles of dynamic shared memory: each block copies its tile and waits
- * for it. With prefetch = 1, launch as many blocks as stay resident, with twice that: a block
- * draws its next tile and starts copying it before processing the current one, so the copy
- * overlaps the look-backs. Either way a block draws exactly one ticket past the last tile
- * (none when there is no tile left to draw, with prefetch = 0 and one block per tile).
- * `epoch` is this launch's, non-zero, below 2^29. totals[k] is written for segments with at
- * least one term (others keep theirs). */
+ * are tile_base[k] .. tile_base[k+1]. Blocks of BINADE_OP_THREADS threads, each with one
+ * tile of BINADE_OP_TILE doubles of dynamic shared memory, draw tiles from `ticket`
+ * (counting over every launch on these records; this launch's first is ticket_base).
+ * prefetch = 0: one block per tile, which copies its tile, processes it and exits. prefetch
+ * = 1: as many blocks as stay resident, each looping: once its tile's unit is published its
+ * terms are no longer needed unless the unit does not apply, so the block draws its next tile
+ * and starts copying it into the same buffer before the exact look-back; a tile that then
+ * has to finish lane by lane reads its terms again from global memory. With prefetch = 1
+ * every block draws exactly one ticket past the last tile; with prefetch = 0 none is drawn
+ * past it. `epoch` is this launch's, non-zero, below 2^29. totals[k] is written for segments
+ * with at least one term (others keep theirs). */
 /* BINADE_OP_MIN_BLOCKS > 0 asks the compiler for that many resident blocks per
  * multiprocessor (it caps the registers per thread); 0 leaves the registers free. */
 #ifndef BINADE_OP_MIN_BLOCKS
@@ -722,8 +800,8 @@ __device__ static inline void op_process(const op_records &r, op_shared &sh, con
 #endif
 extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
-                 unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
-                 unsigned int prefetch, double *__restrict__ totals) {
+                 unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths, u64 *ticket,
+                 u64 ticket_base, unsigned int epoch, unsigned int prefetch, double *__restrict__ totals) {
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
     op_records r = {plan, exact, paths};
@@ -735,30 +813,36 @@ extern "C" __global__ void OP_BOUNDS
     if (t >= ntiles) return;
     op_tile_span sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
     op_copy_tile(op_tiles, sp.src, sp.count);
-    unsigned int cur = 0;
     while (true) {
-        u64 tn = ntiles;
-        if (prefetch) {
-            __syncthreads(); /* every thread has read sh.tile / sh.next of the last round */
-            if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
-            __syncthreads();
-            tn = sh.next;
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        __syncthreads();
+        op_pending pend = op_plan_and_unit(r, sh, op_tiles, t, sp, tile_base, epoch, totals);
+        if (!prefetch) {
+            if (!pend.done) {
+                op_shared_terms st = {op_tiles};
+                op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend);
+            }
+            return;
         }
-        op_tile_span next_sp;
+        /* Every thread is done with the buffer (the last barrier of op_plan_and_unit); draw
+         * the next tile and start copying it there. */
+        __syncthreads();
+        if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
+        __syncthreads();
+        const u64 tn = sh.next;
+        op_tile_span next_sp = sp;
         if (tn < ntiles) {
             next_sp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
-            op_copy_tile(op_tiles + (cur ^ 1u) * BINADE_OP_TILE, next_sp.src, next_sp.count);
-            asm volatile("cp.async.wait_group 1;" ::: "memory");
-        } else {
-            asm volatile("cp.async.wait_group 0;" ::: "memory");
+            op_copy_tile(op_tiles, next_sp.src, next_sp.count);
         }
-        __syncthreads();
-        op_process(r, sh, op_tiles + cur * BINADE_OP_TILE, t, sp, tile_base, epoch, totals);
-        __syncthreads(); /* the buffer is free for the copy after next */
+        if (!pend.done) {
+            op_global_terms gt = {sp.src, sp.count};
+            op_exact(r, sh, gt, t, sp, tile_base, epoch, totals, pend);
+        }
+        __syncthreads(); /* every thread has read sh.next and the shared state of tile t */
         if (tn >= ntiles) break;
         t = tn;
         sp = next_sp;
-        cur ^= 1u;
     }
 }
 

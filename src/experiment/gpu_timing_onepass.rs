@@ -113,70 +113,65 @@ const fn ways(ways: u32) -> EngineOptions {
     }
 }
 
+const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
+
 /// The variants, in report order. The engine itself is the layout's shape (256 x 16),
-/// `MIN_BLOCKS` resident blocks asked, no prefetch, [`EngineOptions::DEFAULT`].
+/// `MIN_BLOCKS` resident blocks asked, resident blocks prefetching, [`EngineOptions::DEFAULT`].
 pub const VARIANTS: [Variant; 9] = [
     Variant {
-        name: "(5), (7), (8) off: plan waits, 1 way, pair units in finishing",
+        name: "(5), (8), (9) off: plan waits, pair lane units, one block per tile",
         shape: TileShape::DEFAULT,
-        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
+        min_blocks: MB,
         prefetch: false,
         options: EngineOptions {
-            ways: 1,
             plan_waits: true,
             lane_fast: false,
+            ..EngineOptions::DEFAULT
         },
     },
     Variant {
         name: "(5) off: the plan waits for every tree sum",
         shape: TileShape::DEFAULT,
-        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
-        prefetch: false,
+        min_blocks: MB,
+        prefetch: true,
         options: EngineOptions {
             plan_waits: true,
             ..EngineOptions::DEFAULT
         },
     },
     Variant {
-        name: "(7) off: look-backs 1 way (32 tiles a round)",
+        name: "(8) off: lane units by the pair composition",
         shape: TileShape::DEFAULT,
-        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
-        prefetch: false,
-        options: ways(1),
-    },
-    Variant {
-        name: "look-backs 2 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
-        prefetch: false,
-        options: ways(2),
-    },
-    Variant {
-        name: "look-backs 8 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
-        prefetch: false,
-        options: ways(8),
-    },
-    Variant {
-        name: "(8) off: pair units in finishing",
-        shape: TileShape::DEFAULT,
-        min_blocks: crate::gpu::ordered_sum::onepass::MIN_BLOCKS,
-        prefetch: false,
+        min_blocks: MB,
+        prefetch: true,
         options: EngineOptions {
             lane_fast: false,
             ..EngineOptions::DEFAULT
         },
     },
     Variant {
-        name: "registers uncapped",
+        name: "(9) off: one block per tile, its terms held through the exact look-back",
         shape: TileShape::DEFAULT,
-        min_blocks: 0,
+        min_blocks: MB,
         prefetch: false,
         options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "resident blocks prefetching their next tile",
+        name: "look-backs 2 ways",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        prefetch: true,
+        options: ways(2),
+    },
+    Variant {
+        name: "look-backs 4 ways",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        prefetch: true,
+        options: ways(4),
+    },
+    Variant {
+        name: "registers uncapped",
         shape: TileShape::DEFAULT,
         min_blocks: 0,
         prefetch: true,
@@ -186,7 +181,14 @@ pub const VARIANTS: [Variant; 9] = [
         name: "256 x 32 (8,192-term tiles), 3 resident asked",
         shape: shape(256, 32),
         min_blocks: 3,
-        prefetch: false,
+        prefetch: true,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "128 x 16 (2,048-term tiles), 12 resident asked",
+        shape: shape(128, 16),
+        min_blocks: 12,
+        prefetch: true,
         options: EngineOptions::DEFAULT,
     },
 ];
@@ -452,9 +454,12 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 /// that idea (or all of them) switched off.
 pub const IDEAS: [(&str, usize); 4] = [
     ("(5) the plan never waits", 1),
-    ("(7) look-back rounds of 4 words per lane", 2),
-    ("(8) fast lane units in finishing", 5),
-    ("(5), (7) and (8) together", 0),
+    ("(8) lane units in f64, ties corrected by parity", 2),
+    (
+        "(9) resident blocks copy their next tile during the exact look-back",
+        3,
+    ),
+    ("(5), (8) and (9) together", 0),
 ];
 
 /// Before and after for each idea of [`IDEAS`]: the engine with the idea switched off, the

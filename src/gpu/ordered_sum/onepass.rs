@@ -47,11 +47,13 @@ pub enum OnePassMutant {
     /// A plan fault, not a bit fault: the plan look-back counts a tree sum not yet published
     /// as zero instead of estimating it. It must change no bits.
     PlanUnpublishedZero,
+    /// A lane's f64 unit resolves a tie for the odd start by the even start's parity.
+    TieParityShared,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 8] = [
+    pub const ALL: [OnePassMutant; 9] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -60,6 +62,7 @@ impl OnePassMutant {
         OnePassMutant::NegativeAccepted,
         OnePassMutant::OddDropped,
         OnePassMutant::PlanUnpublishedZero,
+        OnePassMutant::TieParityShared,
     ];
 
     /// Whether the mutant must give a wrong total somewhere (a bit fault); `false` for the
@@ -88,6 +91,9 @@ impl OnePassMutant {
             OnePassMutant::OddDropped => "unit record's odd increment dropped",
             OnePassMutant::PlanUnpublishedZero => {
                 "plan look-back counts unpublished tree sums as zero (plan only)"
+            }
+            OnePassMutant::TieParityShared => {
+                "lane unit's odd start takes the even start's parity at a tie"
             }
         }
     }
@@ -159,7 +165,7 @@ pub struct OnePassSum {
     k_sums: CudaFunction,
     k_fill: CudaFunction,
     prefetch: bool,
-    /// Blocks resident per multiprocessor with prefetching (two tiles of shared memory).
+    /// Blocks resident per multiprocessor (one tile of shared memory each).
     resident: u32,
     multiprocessors: u32,
     shape: TileShape,
@@ -172,15 +178,17 @@ pub struct KernelShape {
     pub registers: i32,
     /// Static shared memory per block, bytes.
     pub static_shared: i32,
-    /// Dynamic shared memory per block with prefetching (two tiles), bytes.
+    /// Dynamic shared memory per block (one tile), bytes.
     pub dynamic_shared: usize,
-    /// Blocks resident per multiprocessor with prefetching.
+    /// Blocks resident per multiprocessor.
     pub resident_blocks: u32,
-    /// Blocks resident per multiprocessor without (one tile).
-    pub resident_blocks_one_tile: u32,
     /// Multiprocessors of the device.
     pub multiprocessors: u32,
 }
+
+/// Whether the engine's blocks stay resident and copy their next tile during the exact
+/// look-back ([`OnePassSum::with_prefetch`]).
+pub const PREFETCH: bool = true;
 
 /// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`):
 /// six tiles of 32 KiB fit the shared memory; it caps the registers at 40 per thread.
@@ -259,7 +267,7 @@ impl EngineOptions {
 }
 
 /// Words each lane of a look-back loads per round in the engine.
-pub const LOOKBACK_WAYS: u32 = 4;
+pub const LOOKBACK_WAYS: u32 = 1;
 
 /// A timing build that stops every tile early (`BINADE_OP_UNTIL`): its totals are not sums.
 /// The time of each build is the cost of the phases up to its stop.
@@ -441,36 +449,35 @@ impl OnePassSum {
         k_sums
             .set_attribute(
                 CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                (2 * shape.bytes()) as i32,
+                shape.bytes() as i32,
             )
-            .context("allowing two tiles of dynamic shared memory")?;
+            .context("allowing one tile of dynamic shared memory")?;
         let resident = k_sums
-            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, 2 * shape.bytes(), None)
+            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
             .context("occupancy of onepass_sums")?;
         let multiprocessors = gpu
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .context("multiprocessor count")? as u32;
         if resident == 0 {
-            bail!(
-                "onepass_sums: no block fits on a multiprocessor with two tiles of shared memory"
-            );
+            bail!("onepass_sums: no block fits on a multiprocessor with one tile of shared memory");
         }
         Ok(OnePassSum {
             gpu: gpu.clone(),
             mutant,
             k_sums,
             k_fill: m.function("fill_distribution")?,
-            prefetch: false,
+            prefetch: PREFETCH,
             resident,
             multiprocessors,
             shape,
         })
     }
 
-    /// The same kernel, launched with one block per tile that waits for its own tile's copy
-    /// (`prefetch = false`, the default) or with resident blocks that copy their next tile
-    /// while they process the current one (`true`). Both give the same bits.
+    /// The same kernel, launched with one block per tile that copies its tile, processes it
+    /// and exits (`prefetch = false`), or with resident blocks that loop, each starting the
+    /// copy of its next tile into its buffer once its tile's unit is published and waiting
+    /// for the exact look-back meanwhile (`true`, [`PREFETCH`]). Both give the same bits.
     pub fn with_prefetch(mut self, prefetch: bool) -> OnePassSum {
         self.prefetch = prefetch;
         self
@@ -491,13 +498,8 @@ impl OnePassSum {
         Ok(KernelShape {
             registers: self.k_sums.num_regs()?,
             static_shared: self.k_sums.shared_size_bytes()?,
-            dynamic_shared: 2 * self.shape.bytes(),
+            dynamic_shared: self.shape.bytes(),
             resident_blocks: self.resident,
-            resident_blocks_one_tile: self.k_sums.occupancy_max_active_blocks_per_multiprocessor(
-                self.shape.threads,
-                self.shape.bytes(),
-                None,
-            )?,
             multiprocessors: self.multiprocessors,
         })
     }
@@ -595,7 +597,7 @@ impl OnePassSum {
             .arg(&mut job.totals);
         let (blocks, smem) = if self.prefetch {
             let resident = u64::from(self.resident) * u64::from(self.multiprocessors);
-            (tiles.min(resident), 2 * self.shape.bytes())
+            (tiles.min(resident), self.shape.bytes())
         } else {
             (tiles, self.shape.bytes())
         };
@@ -606,8 +608,7 @@ impl OnePassSum {
         };
         // SAFETY: argument types match onepass_sums; every record array holds `tiles`
         // 16-byte words (allocations are 256-byte aligned), paths `tiles` entries, totals
-        // one per segment; the dynamic shared memory is
-        // what the kernel indexes for `prefetch` (one or two tiles).
+        // one per segment; the dynamic shared memory is the one tile the kernel indexes.
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
         // Every block draws one ticket past the last tile when it prefetches.
         job.tickets_issued += tiles + if self.prefetch { blocks } else { 0 };
