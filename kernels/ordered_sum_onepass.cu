@@ -40,7 +40,8 @@
 #if BINADE_OP_TILE != BINADE_OP_THREADS * BINADE_OP_PER_THREAD || BINADE_OP_THREADS % 32 != 0 || BINADE_OP_THREADS > 1024
 #error "inconsistent one-pass layout"
 #endif
-#if !defined(BINADE_OP_LB_WAYS) || !defined(BINADE_OP_PLAN_WAITS) || !defined(BINADE_OP_LANE_FAST)
+#if !defined(BINADE_OP_LB_WAYS) || !defined(BINADE_OP_PLAN_WAITS) || !defined(BINADE_OP_LANE_FAST) || \
+    !defined(BINADE_OP_HOLD_RISKY)
 #error "compile with the defines of EngineOptions in src/gpu/ordered_sum/onepass.rs"
 #endif
 #ifndef BINADE_OP_MUTANT
@@ -257,16 +258,26 @@ __device__ static inline double op_thread_tree_sum(const double *buf) {
 
 /* Where a tile's terms are read from when it finishes lane by lane: its buffer in shared
  * memory (term p at op_slot(p), +0 after the count), or the terms themselves in global memory
- * (the buffer already holds the block's next tile; term p at src[p] for p < count). */
+ * (the buffer already holds the block's next tile; term p at src[p] for p < count), each
+ * thread's own OP_PER terms loaded once into registers, all loads issued together. own(j) is
+ * the calling thread's term j; at(p) any term of the tile. */
 struct op_shared_terms {
     const double *buf;
     __device__ double at(unsigned int p) const { return buf[op_slot(p)]; }
+    __device__ double own(unsigned int j) const { return buf[op_slot(threadIdx.x * OP_PER + j)]; }
 };
 struct op_global_terms {
     const double *src;
     unsigned int count;
+    double x[OP_PER];
     __device__ double at(unsigned int p) const { return p < count ? src[p] : 0.0; }
+    __device__ double own(unsigned int j) const { return x[j]; }
 };
+__device__ static inline void op_load_own(op_global_terms &g) {
+    const unsigned int p0 = threadIdx.x * OP_PER;
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PER; j++) g.x[j] = p0 + j < g.count ? __ldg(g.src + p0 + j) : 0.0;
+}
 
 /* Thread i's unit for binade b over its terms i*OP_PER .. i*OP_PER + OP_PER - 1 that
  * lie below `count` (tile order): the pair composition of binade.cuh. */
@@ -274,10 +285,10 @@ template <class T>
 __device__ static inline binade_unit op_thread_unit(const T &terms, unsigned int b, unsigned int count) {
     binade_unit u = binade_unit_zero();
     unsigned int p0 = threadIdx.x * OP_PER;
-#pragma unroll 4
+#pragma unroll
     for (unsigned int j = 0; j < OP_PER; j++) {
         unsigned int p = p0 + j;
-        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(terms.at(p))));
+        if (p < count) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(terms.own(j))));
     }
     return u;
 }
@@ -313,12 +324,11 @@ template <class T>
 __device__ static inline binade_unit op_lane_unit(const T &terms, unsigned int b, unsigned int count) {
     if (BINADE_OP_LANE_FAST && b >= 52u) {
         const double scale = __longlong_as_double((long long)((u64)(2098u - b) << 52));
-        const unsigned int p0 = threadIdx.x * OP_PER;
         double ce = 0.0, co = 0.0;
         int bad = 0;
 #pragma unroll
         for (unsigned int j = 0; j < OP_PER; j++) {
-            double x = terms.at(p0 + j);
+            double x = terms.own(j);
             double y = __dmul_rn(x, scale);
             double rr = rint(y);
             double d = __dsub_rn(y, rr);
@@ -354,7 +364,13 @@ template <class T>
 __device__ static inline u64 op_thread_add(const T &terms, unsigned int i, unsigned int count, u64 s) {
     double acc = __longlong_as_double((long long)s);
     unsigned int p0 = i * OP_PER;
-    for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, terms.at(p0 + j));
+    if (i == threadIdx.x) {
+#pragma unroll
+        for (unsigned int j = 0; j < OP_PER; j++)
+            if (p0 + j < count) acc = __dadd_rn(acc, terms.own(j));
+    } else {
+        for (unsigned int j = 0; j < OP_PER && p0 + j < count; j++) acc = __dadd_rn(acc, terms.at(p0 + j));
+    }
     return (u64)__double_as_longlong(acc);
 }
 
@@ -386,14 +402,13 @@ __device__ static inline void op_load_ways(const op_word *words, long long hi, u
 /* The plan of tile t: an approximate prefix, by warp 0. The nearest earlier tile of the
  * segment with an exact sum or an approximate inclusive prefix ends the look-back; each tile
  * after it contributes its tree sum, or, where that is not published yet, `own` (this tile's
- * tree sum) as an estimate: the plan never waits (BINADE_OP_PLAN_WAITS 1: it does).
- * *complete is 1 where no estimate was used. Only a plan: its bits may vary between runs and
- * no total depends on them. Valid on lane 0. */
+ * tree sum) as an estimate: the plan never waits (BINADE_OP_PLAN_WAITS 1: it waits).
+ * *estimated gets the part of the prefix that is estimates (0: none). Only a plan: its bits
+ * may vary between runs and no total depends on them. Valid on lane 0. */
 __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64 seg_first, unsigned int epoch,
-                                                 double own, int *complete) {
+                                                 double own, double *estimated) {
     const unsigned int lane = threadIdx.x & 31u;
-    double acc = 0.0;
-    int estimated = 0;
+    double acc = 0.0, est = 0.0;
     long long hi = (long long)t - 1;
     while (true) {
         op_word pw[OP_WAYS], ew[OP_WAYS];
@@ -410,9 +425,8 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
             unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
             int has_agg = inside && op_has(pw[k], epoch, OP_AGG);
             int missing = lane < stop && !has_agg;
-            unsigned int any_missing = __ballot_sync(OP_FULL, missing);
 #if BINADE_OP_PLAN_WAITS
-            if (any_missing) {
+            if (__ballot_sync(OP_FULL, missing)) {
                 hi -= 32ll * k;
                 wait = 1;
                 break;
@@ -425,11 +439,15 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
             if (lane < stop) v = has_agg ? __longlong_as_double((long long)pw[k].value) : own;
 #endif
             else if (lane == stop && inside) v = __longlong_as_double((long long)(is_exact ? ew[k].value : pw[k].value));
-            for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(OP_FULL, v, s));
+            double e = missing ? v : 0.0;
+            for (unsigned int s = 16; s >= 1; s /= 2) {
+                v = __dadd_rn(v, __shfl_down_sync(OP_FULL, v, s));
+                e = __dadd_rn(e, __shfl_down_sync(OP_FULL, e, s));
+            }
             acc = __dadd_rn(acc, v);
-            estimated |= any_missing != 0u;
+            est = __dadd_rn(est, e);
             if (stop < 32u) {
-                *complete = !estimated;
+                *estimated = est;
                 return acc;
             }
         }
@@ -610,11 +628,13 @@ __device__ static inline void op_copy_tile(double *buf, const double *src, unsig
 /* Path codes of a tile (records.path): bit 0 the tile had a tie (pair composition), bit 1
  * its unit did not apply (finished lane by lane), bit 2 the exact sum before it was not in
  * its planned binade (the plan missed), bit 3 its plan used an estimate for a tree sum not
- * yet published; bits 8.. lanes added natively. */
+ * yet published, bit 4 its plan said it may leave its binade (it held its terms); bits 8..
+ * lanes added natively. */
 #define OP_PATH_PAIR 1u
 #define OP_PATH_FINISH 2u
 #define OP_PATH_MISSED 4u
 #define OP_PATH_ESTIMATED 8u
+#define OP_PATH_RISKY 16u
 
 /* Per-block shared state of the tile being processed. */
 struct op_shared {
@@ -648,7 +668,8 @@ __device__ static inline op_tile_span op_span(const double *terms, const u64 *se
 struct op_pending {
     binade_unit unit;
     unsigned int b, path;
-    int done; /* the tile is finished (a segment's first tile, or a timing build's stop) */
+    int done;  /* the tile is finished (a segment's first tile, or a timing build's stop) */
+    int risky; /* it may leave its binade: it keeps its terms in shared memory until done */
     u64 s_end;
 };
 
@@ -664,6 +685,7 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
     out.b = 0u;
     out.path = 0u;
     out.done = 0;
+    out.risky = 0;
     out.s_end = 0ull;
     if (threadIdx.x == 0) sh.native = 0;
     double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
@@ -689,20 +711,27 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
     /* The plan: an approximate prefix by look-back (its estimate of a missing tree sum is
      * this tile's, which only thread 0 holds). */
     if (threadIdx.x < 32) {
-        int complete = 1;
+        double est = 0.0;
         double own = __shfl_sync(OP_FULL, ts, 0);
-        double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, own, &complete);
+        double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, own, &est);
         if (threadIdx.x == 0) {
-            if (complete)
-                op_write(r.plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), op_tag(epoch, OP_APPROX));
+            double end = __dadd_rn(prefix, ts);
+            if (est == 0.0) op_write(r.plan + t, (u64)__double_as_longlong(end), op_tag(epoch, OP_APPROX));
             sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
-            sh.planned = complete ? 0u : OP_PATH_ESTIMATED;
+            /* Risky: the sum may leave its binade in this tile, or the plan may be off by
+             * the estimates or by the difference of tree sums and the loop's (2^-20 of the
+             * prefix is far beyond it). */
+            double margin = __dadd_rn(est, __dmul_rn(prefix, 0x1p-20));
+            unsigned int lo = binade_of_f64((u64)__double_as_longlong(__dsub_rn(prefix, margin)));
+            unsigned int hi = binade_of_f64((u64)__double_as_longlong(__dadd_rn(end, margin)));
+            sh.planned = (est == 0.0 ? 0u : OP_PATH_ESTIMATED) | (BINADE_OP_HOLD_RISKY && (lo != hi || sh.b == 0u) ? OP_PATH_RISKY : 0u);
         }
     }
     __syncthreads();
     const unsigned int b = sh.b;
     out.b = b;
     out.path = sh.planned;
+    out.risky = (sh.planned & OP_PATH_RISKY) != 0u;
 #if BINADE_OP_UNTIL == 1
     if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)b);
     out.done = 1;
@@ -746,8 +775,11 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
 /* The rest of tile t after op_plan_and_unit: the exact sum before it by look-back, its unit
  * applied, or the tile finished lane by lane from `terms`; its exact sum published. Every
  * thread calls it; the unit is whole on thread 0. */
+__device__ static inline void op_prepare(op_shared_terms &) {}
+__device__ static inline void op_prepare(op_global_terms &g) { op_load_own(g); }
+
 template <class T>
-__device__ static inline void op_exact(const op_records &r, op_shared &sh, const T &terms, u64 t,
+__device__ static inline void op_exact(const op_records &r, op_shared &sh, T terms, u64 t,
                                        const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
                                        double *totals, op_pending pend) {
     const unsigned int count = sp.count, k = sp.k;
@@ -767,6 +799,7 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, const
     if (sh.from == 0u) {
         path |= sh.missed | OP_PATH_FINISH;
         __syncthreads();
+        op_prepare(terms);
         s_end = op_finish(terms, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
     }
     if (threadIdx.x == 0) {
@@ -824,8 +857,14 @@ extern "C" __global__ void OP_BOUNDS
             }
             return;
         }
-        /* Every thread is done with the buffer (the last barrier of op_plan_and_unit); draw
-         * the next tile and start copying it there. */
+        /* A tile whose plan says it may leave its binade keeps its terms through the exact
+         * look-back; the others release the buffer now (every thread is done with it: the
+         * last barrier of op_plan_and_unit), draw the next tile and start copying it there. */
+        const int hold = !pend.done && pend.risky;
+        if (hold) {
+            op_shared_terms st = {op_tiles};
+            op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend);
+        }
         __syncthreads();
         if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
         __syncthreads();
@@ -835,8 +874,10 @@ extern "C" __global__ void OP_BOUNDS
             next_sp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
             op_copy_tile(op_tiles, next_sp.src, next_sp.count);
         }
-        if (!pend.done) {
-            op_global_terms gt = {sp.src, sp.count};
+        if (!pend.done && !hold) {
+            op_global_terms gt;
+            gt.src = sp.src;
+            gt.count = sp.count;
             op_exact(r, sh, gt, t, sp, tile_base, epoch, totals, pend);
         }
         __syncthreads(); /* every thread has read sh.next and the shared state of tile t */

@@ -15,7 +15,8 @@ pub const GROUP: usize = 256;
 pub const STAGE: usize = 1024;
 /// Threads per block of the one-pass engine (one tile per block).
 pub const OP_THREADS: usize = 256;
-/// Terms each thread of the one-pass engine holds in registers.
-pub const OP_PER_THREAD: usize = 16;
+/// Consecutive terms each thread of the one-pass engine answers for (its tile is in shared
+/// memory).
+pub const OP_PER_THREAD: usize = 32;
 /// Terms per tile of the one-pass engine: `OP_THREADS * OP_PER_THREAD`.
 pub const OP_TILE: usize = OP_THREADS * OP_PER_THREAD;

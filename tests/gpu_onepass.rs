@@ -23,11 +23,12 @@ fn onepass_compiles_for_every_mutant() {
         }
     }
     for ways in 1..=8 {
-        for (plan_waits, lane_fast) in [(false, true), (true, false)] {
+        for (plan_waits, lane_fast, hold_risky) in [(false, true, false), (true, false, true)] {
             let options = EngineOptions {
                 ways,
                 plan_waits,
                 lane_fast,
+                hold_risky,
             };
             if let Err(e) = onepass::compile_variant_for("sm_90", options) {
                 panic!("one-pass options {options:?}: {e:#}");
@@ -204,7 +205,7 @@ fn onepass_other_tile_shapes_equal_the_loop() {
     for (threads, per_thread, min_blocks) in [
         (512u32, 16u32, 3u32),
         (128, 16, 12),
-        (256, 32, 3),
+        (256, 16, 6),
         (64, 2, 0),
     ] {
         let shape = TileShape {
@@ -212,7 +213,7 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             per_thread,
         };
         let sum =
-            OnePassSum::variant(&gpu, shape, min_blocks, false, EngineOptions::DEFAULT).unwrap();
+            OnePassSum::variant(&gpu, shape, min_blocks, true, EngineOptions::DEFAULT).unwrap();
         for kind in InputKind::ALL {
             let (all, segments) = layout(kind, seed);
             if let Some(k) = first_wrong(&sum, &all, &segments) {
@@ -227,27 +228,29 @@ fn onepass_other_tile_shapes_equal_the_loop() {
 
 #[test]
 fn onepass_option_variants_equal_the_loop() {
-    let Some(gpu) = open_or_skip("onepass_options_variants_equal_the_loop") else {
+    let Some(gpu) = open_or_skip("onepass_option_variants_equal_the_loop") else {
         return;
     };
     let seed = 0x10b4c4u64;
-    for (ways, plan_waits, lane_fast) in [
-        (1u32, true, false),
-        (1, false, true),
-        (2, false, true),
-        (8, false, true),
-        (4, false, false),
+    for (ways, plan_waits, lane_fast, hold_risky) in [
+        (1u32, false, true, true),
+        (2, true, true, true),
+        (4, false, false, false),
+        (8, true, true, false),
     ] {
         let options = EngineOptions {
             ways,
             plan_waits,
             lane_fast,
+            hold_risky,
         };
+        // Resident blocks prefetching for even `ways`, one block per tile for odd: each
+        // schedule meets estimated and waited plans, both lane units, held and released tiles.
         let sum = OnePassSum::variant(
             &gpu,
             TileShape::DEFAULT,
             onepass::MIN_BLOCKS,
-            false,
+            ways % 2 == 0,
             options,
         )
         .unwrap();

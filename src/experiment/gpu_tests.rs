@@ -102,20 +102,27 @@ pub fn parse_counts(stdout: &str) -> Option<Counts> {
 }
 
 /// The failing tests of libtest `output` and each one's panic message (its first line after
-/// `panicked at`), as `name: message`.
+/// `panicked at`), as `name: message`. Reads both the captured form (`---- NAME stdout ----`
+/// blocks) and the `--nocapture` form (`thread 'NAME' ... panicked at LOCATION:` inline).
 pub fn failure_lines(output: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut lines = output.lines();
+    let mut captured = false;
     while let Some(l) = lines.next() {
         if let Some(name) = l
             .strip_prefix("---- ")
             .and_then(|r| r.strip_suffix(" stdout ----"))
         {
+            captured = true;
             let message = lines
                 .by_ref()
                 .skip_while(|m| !m.contains("panicked at"))
                 .nth(1)
                 .unwrap_or("(no panic message)");
+            out.push(format!("{name}: {}", message.trim()));
+        } else if !captured && l.starts_with("thread '") && l.contains("panicked at") {
+            let name = l["thread '".len()..].split('\'').next().unwrap_or("?");
+            let message = lines.next().unwrap_or("(no panic message)");
             out.push(format!("{name}: {}", message.trim()));
         }
     }
@@ -282,5 +289,7 @@ mod tests {
         let out = "running 2 tests\n---- a::b stdout ----\n\nthread 'a::b' (7) panicked at tests/x.rs:3:9:\nseed 0x5: wrong bits\nnote: x\n\nfailures:\n    a::b\n";
         assert_eq!(failure_lines(out), ["a::b: seed 0x5: wrong bits"]);
         assert!(failure_lines("test result: ok. 1 passed").is_empty());
+        let inline = "running 1 test\nthread 'c::d' (9) panicked at tests/y.rs:1:2:\nseed 0x7: kind X\nnote: y\ntest c::d ... FAILED\n";
+        assert_eq!(failure_lines(inline), ["c::d: seed 0x7: kind X"]);
     }
 }

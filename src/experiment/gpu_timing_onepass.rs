@@ -62,6 +62,8 @@ pub struct DistRow {
     pub missed_tiles: u64,
     /// Tiles whose plan estimated an unpublished tree sum.
     pub estimated_plans: u64,
+    /// Tiles whose plan said they may leave their binade (they kept their terms).
+    pub risky_tiles: u64,
     /// The first window's total equals the CPU loop's bits.
     pub exact: bool,
     /// Every relaunch of the first window, and every variant, gave the same bits.
@@ -115,27 +117,26 @@ const fn ways(ways: u32) -> EngineOptions {
 
 const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
-/// The variants, in report order. The engine itself is the layout's shape (256 x 16),
+/// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// `MIN_BLOCKS` resident blocks asked, resident blocks prefetching, [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 9] = [
+pub const VARIANTS: [Variant; 8] = [
     Variant {
-        name: "(5), (8), (9) off: plan waits, pair lane units, one block per tile",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
+        name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units",
+        shape: shape(256, 16),
+        min_blocks: 6,
         prefetch: false,
         options: EngineOptions {
-            plan_waits: true,
             lane_fast: false,
             ..EngineOptions::DEFAULT
         },
     },
     Variant {
-        name: "(5) off: the plan waits for every tree sum",
+        name: "(5) on: the plan never waits",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
         prefetch: true,
         options: EngineOptions {
-            plan_waits: true,
+            plan_waits: false,
             ..EngineOptions::DEFAULT
         },
     },
@@ -157,6 +158,23 @@ pub const VARIANTS: [Variant; 9] = [
         options: EngineOptions::DEFAULT,
     },
     Variant {
+        name: "(10) off: 4,096-term tiles (256 x 16), 6 resident asked",
+        shape: shape(256, 16),
+        min_blocks: 6,
+        prefetch: true,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(11) off: tiles that may leave their binade release their terms too",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        prefetch: true,
+        options: EngineOptions {
+            hold_risky: false,
+            ..EngineOptions::DEFAULT
+        },
+    },
+    Variant {
         name: "look-backs 2 ways",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
@@ -164,30 +182,9 @@ pub const VARIANTS: [Variant; 9] = [
         options: ways(2),
     },
     Variant {
-        name: "look-backs 4 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        prefetch: true,
-        options: ways(4),
-    },
-    Variant {
         name: "registers uncapped",
         shape: TileShape::DEFAULT,
         min_blocks: 0,
-        prefetch: true,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "256 x 32 (8,192-term tiles), 3 resident asked",
-        shape: shape(256, 32),
-        min_blocks: 3,
-        prefetch: true,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "128 x 16 (2,048-term tiles), 12 resident asked",
-        shape: shape(128, 16),
-        min_blocks: 12,
         prefetch: true,
         options: EngineOptions::DEFAULT,
     },
@@ -299,6 +296,7 @@ pub fn measure_distribution(
         native_lanes: first.native_lanes,
         missed_tiles: first.missed_tiles,
         estimated_plans: first.estimated_plans,
+        risky_tiles: first.risky_tiles,
         exact: same_result::<F64>(first.total.to_bits(), want),
         identical,
     })
@@ -393,6 +391,7 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
             "lanes added natively",
             "plans that missed",
             "plans with an estimate",
+            "tiles that kept their terms",
             "exact = CPU loop",
             "same bits in every launch and variant",
         ],
@@ -420,6 +419,7 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
             thousands(r.native_lanes),
             thousands(r.missed_tiles),
             thousands(r.estimated_plans),
+            thousands(r.risky_tiles),
             r.exact.to_string(),
             r.identical.to_string(),
         ]);
@@ -450,43 +450,65 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
     t
 }
 
-/// The ideas of the current engine, each with the index in [`VARIANTS`] of the engine with
-/// that idea (or all of them) switched off.
-pub const IDEAS: [(&str, usize); 4] = [
-    ("(5) the plan never waits", 1),
-    ("(8) lane units in f64, ties corrected by parity", 2),
+/// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
+/// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
+pub const IDEAS: [(&str, usize, bool); 6] = [
+    (
+        "(5) the plan never waits (estimates missing tree sums)",
+        1,
+        false,
+    ),
+    ("(8) lane units in f64, ties corrected by parity", 2, true),
     (
         "(9) resident blocks copy their next tile during the exact look-back",
         3,
+        true,
     ),
-    ("(5), (8) and (9) together", 0),
+    ("(10) 8,192-term tiles", 4, true),
+    (
+        "(11) tiles that may leave their binade keep their terms",
+        5,
+        true,
+    ),
+    (
+        "all that the engine takes, against the look-backs before",
+        0,
+        true,
+    ),
 ];
 
-/// Before and after for each idea of [`IDEAS`]: the engine with the idea switched off, the
-/// engine, and their ratio, per distribution and size (same run, same data).
+/// Before and after for each idea of [`IDEAS`]: the engine without the idea and with it (one
+/// of the two is the engine itself), per distribution and size (same run, same data).
 pub fn ideas_table(rows: &[DistRow]) -> Table {
     let mut t = Table::new(
         "onepass_ideas",
-        "Each idea of this version switched off alone: before (the idea off) and after (the engine), median ms",
+        "Each idea of this version alone: the engine without it and with it, median ms (same run, same data)",
         &[
             "idea",
+            "taken by the engine",
             "distribution",
             "terms",
-            "before: idea off",
-            "after: the engine",
-            "after / before",
+            "without",
+            "with",
+            "with / without",
         ],
     );
-    for &(idea, v) in &IDEAS {
+    for &(idea, v, taken) in &IDEAS {
         for r in rows {
-            let (before, after) = (r.variants[v], r.phases[2]);
+            let (engine, other) = (r.phases[2], r.variants[v]);
+            let (without, with) = if taken {
+                (other, engine)
+            } else {
+                (engine, other)
+            };
             t.row(vec![
                 idea.to_string(),
+                if taken { "yes" } else { "no" }.to_string(),
                 r.dist.name().into(),
                 thousands(r.n as u64),
-                ms(before),
-                ms(after),
-                ratio(after, before),
+                ms(without),
+                ms(with),
+                ratio(with, without),
             ]);
         }
     }

@@ -155,6 +155,8 @@ pub struct OnePassTotal {
     pub missed_tiles: u64,
     /// Tiles whose plan estimated a tree sum not yet published.
     pub estimated_plans: u64,
+    /// Tiles whose plan said they may leave their binade (they kept their terms).
+    pub risky_tiles: u64,
 }
 
 /// The compiled one-pass kernel for one mutant.
@@ -191,8 +193,9 @@ pub struct KernelShape {
 pub const PREFETCH: bool = true;
 
 /// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`):
-/// six tiles of 32 KiB fit the shared memory; it caps the registers at 40 per thread.
-pub const MIN_BLOCKS: u32 = 6;
+/// as many tiles of the layout's shape as fit in 192 KiB of shared memory (three of 64 KiB),
+/// which caps the registers per thread.
+pub const MIN_BLOCKS: u32 = (192 * 1024 / (OP_TILE * 8)) as u32;
 
 /// The shape of a tile: threads of its block and terms per thread (the layout's
 /// `OP_THREADS` x `OP_PER_THREAD` unless a timing variant asks for another).
@@ -244,17 +247,24 @@ pub struct EngineOptions {
     /// A tile finished lane by lane forms each lane's unit by the fast path where the lane
     /// has no tie (`BINADE_OP_LANE_FAST`); `false`: by the pair composition always.
     pub lane_fast: bool,
+    /// With prefetching, a tile whose plan says it may leave its binade keeps its terms in
+    /// shared memory through the exact look-back (`BINADE_OP_HOLD_RISKY`); `false`: every
+    /// tile releases its buffer once its unit is published.
+    pub hold_risky: bool,
 }
 
 impl EngineOptions {
-    /// The engine's: [`LOOKBACK_WAYS`] ways, a plan that never waits, fast lane units.
+    /// The engine's: [`LOOKBACK_WAYS`] ways, a plan that waits for every nearer tree sum
+    /// (measured faster than estimating them, see `gpu-timing`), fast lane units, risky tiles
+    /// held.
     pub const DEFAULT: EngineOptions = EngineOptions {
         ways: LOOKBACK_WAYS,
-        plan_waits: false,
+        plan_waits: true,
         lane_fast: true,
+        hold_risky: true,
     };
 
-    fn defines(self) -> [(&'static str, String); 3] {
+    fn defines(self) -> [(&'static str, String); 4] {
         [
             ("BINADE_OP_LB_WAYS", self.ways.to_string()),
             (
@@ -262,6 +272,10 @@ impl EngineOptions {
                 u32::from(self.plan_waits).to_string(),
             ),
             ("BINADE_OP_LANE_FAST", u32::from(self.lane_fast).to_string()),
+            (
+                "BINADE_OP_HOLD_RISKY",
+                u32::from(self.hold_risky).to_string(),
+            ),
         ]
     }
 }
@@ -634,6 +648,7 @@ impl OnePassSum {
                     native_lanes: p.iter().map(|&c| u64::from(c >> 8)).sum(),
                     missed_tiles: p.iter().filter(|&&c| c & 4 != 0).count() as u64,
                     estimated_plans: p.iter().filter(|&&c| c & 8 != 0).count() as u64,
+                    risky_tiles: p.iter().filter(|&&c| c & 16 != 0).count() as u64,
                 }
             })
             .collect())
