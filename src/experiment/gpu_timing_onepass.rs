@@ -118,10 +118,10 @@ const fn ways(ways: u32) -> EngineOptions {
 const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
-/// `MIN_BLOCKS` resident blocks asked, resident blocks prefetching, [`EngineOptions::DEFAULT`].
+/// registers uncapped (`MIN_BLOCKS`), resident blocks prefetching, [`EngineOptions::DEFAULT`].
 pub const VARIANTS: [Variant; 8] = [
     Variant {
-        name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units",
+        name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
         min_blocks: 6,
         prefetch: false,
@@ -158,19 +158,19 @@ pub const VARIANTS: [Variant; 8] = [
         options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "(10) off: 4,096-term tiles (256 x 16), 6 resident asked",
+        name: "(10) off: 4,096-term tiles (256 x 16)",
         shape: shape(256, 16),
-        min_blocks: 6,
+        min_blocks: MB,
         prefetch: true,
         options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "(11) off: tiles that may leave their binade release their terms too",
+        name: "(11) on: tiles that may leave their binade keep their terms",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
         prefetch: true,
         options: EngineOptions {
-            hold_risky: false,
+            hold_risky: true,
             ..EngineOptions::DEFAULT
         },
     },
@@ -182,9 +182,9 @@ pub const VARIANTS: [Variant; 8] = [
         options: ways(2),
     },
     Variant {
-        name: "registers uncapped",
+        name: "(12) off: registers capped for three resident blocks",
         shape: TileShape::DEFAULT,
-        min_blocks: 0,
+        min_blocks: crate::gpu::ordered_sum::onepass::CAPPED_BLOCKS,
         prefetch: true,
         options: EngineOptions::DEFAULT,
     },
@@ -452,7 +452,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 6] = [
+pub const IDEAS: [(&str, usize, bool); 7] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
         1,
@@ -468,8 +468,9 @@ pub const IDEAS: [(&str, usize, bool); 6] = [
     (
         "(11) tiles that may leave their binade keep their terms",
         5,
-        true,
+        false,
     ),
+    ("(12) registers uncapped", 7, true),
     (
         "all that the engine takes, against the look-backs before",
         0,

@@ -1,8 +1,10 @@
 //! The one-pass engine (`kernels/ordered_sum_onepass.cu`): the CPU loop's double sum, bit for
 //! bit, reading the terms once. A tile of [`crate::layout::OP_TILE`] terms forms its tree sum
 //! (for the plan), gets the earlier tiles' approximate prefix by look-back (its binade is the
-//! plan), forms its unit while its terms are on chip, and gets the exact sum before it by
-//! look-back over its predecessors' units; crossings are finished lane by lane.
+//! plan), forms its unit while its terms are on chip and publishes it in one status word, and
+//! gets the exact sum before it by look-back over its predecessors' units; crossings are
+//! finished lane by lane. Resident blocks copy their next tile while they wait on the exact
+//! look-back ([`PREFETCH`]); a tile whose unit then does not apply reads its terms again.
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -192,10 +194,15 @@ pub struct KernelShape {
 /// look-back ([`OnePassSum::with_prefetch`]).
 pub const PREFETCH: bool = true;
 
-/// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`):
-/// as many tiles of the layout's shape as fit in 192 KiB of shared memory (three of 64 KiB),
-/// which caps the registers per thread.
-pub const MIN_BLOCKS: u32 = (192 * 1024 / (OP_TILE * 8)) as u32;
+/// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`);
+/// 0: none, the registers per thread uncapped. Measured faster on the H200 than asking for the
+/// [`CAPPED_BLOCKS`] that the shared memory allows (`gpu-timing`'s variants): the cap made the
+/// lane units spill.
+pub const MIN_BLOCKS: u32 = 0;
+
+/// As many tiles of the layout's shape as fit in 192 KiB of shared memory (three of 64 KiB):
+/// the residency a register cap would ask for (a timed variant).
+pub const CAPPED_BLOCKS: u32 = (192 * 1024 / (OP_TILE * 8)) as u32;
 
 /// The shape of a tile: threads of its block and terms per thread (the layout's
 /// `OP_THREADS` x `OP_PER_THREAD` unless a timing variant asks for another).
@@ -255,13 +262,13 @@ pub struct EngineOptions {
 
 impl EngineOptions {
     /// The engine's: [`LOOKBACK_WAYS`] ways, a plan that waits for every nearer tree sum
-    /// (measured faster than estimating them, see `gpu-timing`), fast lane units, risky tiles
-    /// held.
+    /// (measured faster than estimating them, see `gpu-timing`), fast lane units, and no tile
+    /// holding its terms (holding the risky ones was measured slower).
     pub const DEFAULT: EngineOptions = EngineOptions {
         ways: LOOKBACK_WAYS,
         plan_waits: true,
         lane_fast: true,
-        hold_risky: true,
+        hold_risky: false,
     };
 
     fn defines(self) -> [(&'static str, String); 4] {
