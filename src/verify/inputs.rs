@@ -262,7 +262,7 @@ pub fn infinity_in_a_later_tile(tile: usize) -> Vec<f64> {
 /// tiles of `tile` terms) built to reach one of its shortcuts' limits.
 pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 4] {
     [
-        ("plan behind a crossing", plan_behind_crossing(tile, 3)),
+        ("plan behind a crossing", plan_behind_crossing(tile, 4)),
         ("excursion above the binade", excursion_above_binade(tile)),
         ("a tile that leaves its binade", leaves_by_its_bound(tile)),
         (

@@ -116,7 +116,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut labels: Vec<&str> = set.kinds.iter().map(|k| k.name()).collect();
     labels.extend(tile_boundary_cases(OP_TILE).map(|c| c.0));
     out.report.text(format!(
-        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The last rows are `inputs::tile_boundary_cases`, 300 sums of each in one launch: three tiles whose second is planned one binade below its exact start; two tiles whose sum leaves its binade upward and comes back; two tiles whose second, without ties, leaves its binade (its increment passes the binade's top); three tiles whose second holds an infinity among zeros (only the fast unit's bound refuses it).",
+        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The last rows are `inputs::tile_boundary_cases`, 300 sums of each in one launch: four tiles whose second is planned one binade below its exact start and whose third is planned in the right one (a later tile that composed both would mix binades); two tiles whose sum leaves its binade upward and comes back; two tiles whose second, without ties, leaves its binade (its increment passes the binade's top); three tiles whose second holds an infinity among zeros (only the fast unit's bound refuses it).",
         op_checks.len(),
         onepass::LAUNCHES,
         op_checks.len() as u64 - op_bad,
