@@ -193,21 +193,25 @@ impl FromStr for InputKind {
 pub const STANDARD_SIZES: [usize; 11] = [0, 1, 2, 3, 7, 1023, 1024, 1025, 4099, 100_003, 8_294_400];
 
 /// Terms whose loop sum reaches 2 inside the first `tile` terms while their tree sum stays
-/// about 936 ulps below 2, so a tile-wise plan from tree sums puts the second tile in
+/// about `tile / 4` ulps below 2, so a tile-wise plan from tree sums puts the second tile in
 /// `[1, 2)` although its exact start is 2: the case where a plan is wrong at a tile boundary.
+/// The second tile's own tree sum carries the plan of the third past 2, so a tile after it
+/// sees one predecessor planned one binade below and one planned in the right binade.
 ///
-/// The first term is `2 - 3000 * 2^-52`; every other term is `x = 2^-53 (1 + 2^-7)`, above
-/// half an ulp of a sum in `[1, 2)` (the loop adds `2^-52`, so it reaches exactly 2 after
-/// 3000 of them) and below half an ulp of a sum in `[2, 4)` (the loop then adds nothing). The
-/// tree sum of the first tile is close to `a + (tile - 1) x`, about `2 - 936 * 2^-52`.
-/// `tiles` tiles long. Needs `tile > 3001`.
+/// The first term is `2 - k * 2^-52` with `k = 3 tile / 4`; every other term is
+/// `x = 2^-53 (1 + 2^-7)`, above half an ulp of a sum in `[1, 2)` (the loop adds `2^-52`, so
+/// it reaches exactly 2 after `k` of them, inside the first tile) and below half an ulp of a
+/// sum in `[2, 4)` (the loop then adds nothing). The tree sum of the first tile is close to
+/// `2 - k u + (tile - 1) x`, about `2 - 0.246 tile * 2^-52`; the second tile's, about
+/// `0.504 tile * 2^-52`, takes the prefix above 2. `tiles` tiles long. Needs `tile >= 64`.
 pub fn plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
-    debug_assert!(tile > 3001, "the crossing must fall inside the first tile");
+    debug_assert!(tile >= 64, "the crossing must fall inside the first tile");
     let ulp = f64::EPSILON; // 2^-52, the ulp of [1, 2)
     let x = 0.5 * ulp * (1.0 + 1.0 / 128.0);
+    let k = (3 * tile / 4) as f64;
     let mut v = vec![x; tile * tiles];
     if let Some(first) = v.first_mut() {
-        *first = 2.0 - 3000.0 * ulp;
+        *first = 2.0 - k * ulp;
     }
     v
 }
@@ -297,17 +301,28 @@ mod tests {
 
     #[test]
     fn plan_behind_crossing_does_what_it_says() {
-        let tile = 4096;
-        let v = plan_behind_crossing(tile, 3);
-        // The loop reaches exactly 2 inside the first tile and stays there.
-        assert_eq!(loop_sum(&v[..tile]), 2.0);
-        assert_eq!(loop_sum(&v), 2.0);
-        // A tree sum of the first tile (here pairwise) stays below 2.
-        let mut level = v[..tile].to_vec();
-        while level.len() > 1 {
-            level = level.chunks(2).map(|c| c.iter().sum()).collect();
+        // At the CPU engine's and the device's tile sizes, and around them.
+        for tile in [1024, 4096, 8192, 16384] {
+            let v = plan_behind_crossing(tile, 3);
+            // The loop reaches exactly 2 inside the first tile and stays there.
+            assert_eq!(loop_sum(&v[..tile]), 2.0, "tile {tile}");
+            assert_eq!(loop_sum(&v), 2.0, "tile {tile}");
+            // A tree sum of the first tile (here pairwise) stays below 2, and with the
+            // second tile's it passes 2.
+            let tree = |x: &[f64]| {
+                let mut level = x.to_vec();
+                while level.len() > 1 {
+                    level = level.chunks(2).map(|c| c.iter().sum()).collect();
+                }
+                level[0]
+            };
+            let first = tree(&v[..tile]);
+            assert!(
+                first < 2.0 && first > 2.0 - 0.3 * tile as f64 * f64::EPSILON,
+                "tile {tile}: {first}"
+            );
+            assert!(first + tree(&v[tile..2 * tile]) > 2.0, "tile {tile}");
         }
-        assert!(level[0] < 2.0 && level[0] > 2.0 - 1000.0 * f64::EPSILON);
     }
 
     #[test]
