@@ -100,14 +100,15 @@ fn a_wrong_plan_costs_chunks_never_bits() {
         chunk: CHUNK,
         block_chunks: 2,
     };
-    let r = ordered_sum_par_with(&terms, Checks::ALL, shape);
+    let r = pool(2).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
     assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
     assert!(r.replanned_chunks > 0, "{r:?}");
 }
 
 #[test]
 fn each_broken_check_gives_a_wrong_sum() {
-    for row in kill_rows(0xdead5) {
+    let rows = kill_rows(0xdead5).expect("a rayon pool");
+    for row in &rows {
         assert!(
             row.caught(),
             "{} (expect {:?}): one thread {:?}, threads {:?}",
@@ -118,7 +119,6 @@ fn each_broken_check_gives_a_wrong_sum() {
         );
     }
     // The matrix is not empty of bit mutants.
-    let rows = kill_rows(0xdead5);
     assert!(
         rows.iter()
             .filter(|r| r.mutant.expect == Expect::WrongBoth)
@@ -167,4 +167,30 @@ fn default_entries_agree_with_the_shaped_ones() {
         ordered_sum_fast(&t).to_bits(),
         ordered_sum_par(&t).to_bits()
     );
+}
+
+#[test]
+fn the_f32_plan_follows_a_sum_that_stops_moving() {
+    // From 2^25 - 2^20 (binade [2^24, 2^25), ulp 2) terms in [0.5, 1) are below half an
+    // ulp: the f32 loop never moves, while the plain sums pass 2^25 after about 1.4M terms.
+    // A plan from plain prefixes puts every later chunk in the wrong binade.
+    use rand::{Rng, SeedableRng};
+    let seed = 0x5ca1eu64;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut terms = vec![(1u32 << 25) as f32 - (1u32 << 20) as f32];
+    terms.extend((0..3_000_000).map(|_| rng.random_range(0.5f32..1.0)));
+    let want = loop_sum::<F32>(&terms);
+    assert_eq!(want, terms[0], "seed {seed:#x}: the loop stagnates");
+    for threads in [2, 3] {
+        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+        assert_eq!(
+            r.total.to_bits(),
+            want.to_bits(),
+            "seed {seed:#x} threads {threads}"
+        );
+        assert!(
+            r.replanned_chunks * 100 < r.chunks,
+            "seed {seed:#x} threads {threads}: {r:?}"
+        );
+    }
 }

@@ -13,11 +13,14 @@
 //!   unit for that sum's own binade: no plan, one read of the terms.
 //! * Threads ([`ordered_sum_par`], [`threads`]) take blocks of chunks in order from a ticket.
 //!   A block reads its terms once to form its chunks' plain sums, finds the (approximate)
-//!   sum before it by a look-back over the earlier blocks' published sums, guesses each
-//!   chunk's binade from that prefix, and forms the units while the block is still in the
-//!   core's cache. A sequential walk then applies each unit where the exact running sum is in
-//!   the guessed binade; a wrong guess (the plan may differ from run to run: the look-back
-//!   adds doubles in whatever order the threads publish them) costs time, never bits.
+//!   sum before it by a look-back over the earlier blocks (back to the nearest block whose
+//!   walk has published its exact end), guesses each chunk's binade from that prefix and the
+//!   units before it, and forms the units while the block is still in the core's cache. The
+//!   same thread then waits for the exact sum after the block before and walks its chunks:
+//!   a unit applies where the exact running sum is in the guessed binade, any other chunk is
+//!   taken as one thread takes it (its unit re-formed for the walked binade, from the cache).
+//!   A wrong guess (the plan may differ from run to run: the look-back adds doubles in
+//!   whatever order the threads publish them) costs time, never bits.
 //!
 //! Anything else (a zero, subnormal or tiny start, a negative or non-finite term, a term at
 //! or above half the binade, a chunk whose sum leaves its binade) is added term by term with
@@ -57,6 +60,15 @@ pub struct Checks {
     /// The look-back waits for a block that has not published (off: it reads it as zero).
     /// A plan-only check: switched off it may change the time, never the bits.
     pub lookback_waits: bool,
+    /// The look-back stops at the walk's exact sum after a block (off: it adds plain block
+    /// sums back to the first block). Plan only.
+    pub exact_plan: bool,
+    /// A block's plan follows its units from chunk to chunk, as the loop's rounding does
+    /// (off: it adds the plain chunk sums, which run ahead of a sum that stagnates). Plan only.
+    pub unit_plan: bool,
+    /// A chunk whose planned unit does not apply is re-formed for the binade the walk is in
+    /// (off: for the planned binade, then applied in the walked one).
+    pub reform_walked: bool,
 }
 
 impl Checks {
@@ -69,6 +81,9 @@ impl Checks {
         later_ties: true,
         field: true,
         lookback_waits: true,
+        exact_plan: true,
+        unit_plan: true,
+        reform_walked: true,
     };
 }
 
@@ -188,23 +203,34 @@ pub fn ordered_sum_fast<T: FastTerm>(terms: &[T]) -> T {
 /// [`ordered_sum_fast`] with `checks` (all of them for the exact engine) and chunks of
 /// `chunk` terms (`1..=MAX_CHUNK`).
 pub fn ordered_sum_fast_with<T: FastTerm>(terms: &[T], checks: Checks, chunk: usize) -> T {
+    ordered_sum_fast_counted(terms, checks, chunk).0
+}
+
+/// [`ordered_sum_fast_with`], and how many chunks it added term by term.
+pub(crate) fn ordered_sum_fast_counted<T: FastTerm>(
+    terms: &[T],
+    checks: Checks,
+    chunk: usize,
+) -> (T, usize) {
     debug_assert!((1..=MAX_CHUNK).contains(&chunk));
     let mut s = <T::F as Format>::from_bits(0);
-    let mut skip = 0usize;
+    let (mut skip, mut native) = (0usize, 0usize);
     let mut ties = false;
     for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {
         if skip > 0 {
             skip -= 1;
+            native += 1;
             s = add_terms(s, c);
             continue;
         }
         let (next, how) = step(s, c, checks, &mut ties);
         s = next;
+        native += usize::from(how != Step::Unit);
         if how == Step::NativeRefused {
             skip = COOLDOWN;
         }
     }
-    s
+    (s, native)
 }
 
 #[cfg(test)]

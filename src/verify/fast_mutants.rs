@@ -77,8 +77,23 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongThreads,
         },
         FastMutant {
+            name: "re-formed unit for the planned, not the walked, binade",
+            checks: with(|c| c.reform_walked = false),
+            expect: Expect::WrongThreads,
+        },
+        FastMutant {
             name: "look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| c.lookback_waits = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
+            name: "look-back ignores the walk's exact sums (plan only)",
+            checks: with(|c| c.exact_plan = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
+            name: "plan adds plain chunk sums, not the units (plan only)",
+            checks: with(|c| c.unit_plan = false),
             expect: Expect::SameBits,
         },
     ]
@@ -145,14 +160,22 @@ impl KillRow {
     }
 }
 
+/// Threads of the pool the kill rows' threaded sums run in: more than one, so the blocks and
+/// their walk run whatever the machine (a pool of one takes the one-thread engine).
+pub const KILL_THREADS: usize = 4;
+
 /// Every mutant of [`fast_mutants`] against the inputs of [`first_wrong`], on one thread and
-/// on rayon's threads (blocks of 4 chunks, so the small inputs span several blocks).
-pub fn kill_rows(seed: u64) -> Vec<KillRow> {
+/// on a pool of [`KILL_THREADS`] threads (blocks of 4 chunks, so the small inputs span several
+/// blocks). `Err` where the pool cannot be built.
+pub fn kill_rows(seed: u64) -> Result<Vec<KillRow>, rayon::ThreadPoolBuildError> {
     let shape = Shape {
         chunk: CHUNK,
         block_chunks: 4,
     };
-    fast_mutants()
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(KILL_THREADS)
+        .build()?;
+    Ok(fast_mutants()
         .into_iter()
         .map(|m| KillRow {
             mutant: m,
@@ -161,11 +184,13 @@ pub fn kill_rows(seed: u64) -> Vec<KillRow> {
                 |t| ordered_sum_fast_with(t, m.checks, CHUNK),
                 |t| ordered_sum_fast_with(t, m.checks, CHUNK),
             ),
-            threads: first_wrong(
-                seed,
-                |t| ordered_sum_par_with(t, m.checks, shape).total,
-                |t| ordered_sum_par_with(t, m.checks, shape).total,
-            ),
+            threads: pool.install(|| {
+                first_wrong(
+                    seed,
+                    |t| ordered_sum_par_with(t, m.checks, shape).total,
+                    |t| ordered_sum_par_with(t, m.checks, shape).total,
+                )
+            }),
         })
-        .collect()
+        .collect())
 }
