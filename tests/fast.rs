@@ -194,3 +194,29 @@ fn the_f32_plan_follows_a_sum_that_stops_moving() {
         );
     }
 }
+
+#[test]
+fn the_plan_follows_a_sum_that_crosses_binades() {
+    // A binade per 2^16 terms (two default blocks): the look-back must count every block in
+    // flight, or the plan falls behind at each crossing. Each crossing costs a chunk or two.
+    use rand::{Rng, SeedableRng};
+    let seed = 0x9e0u64;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let terms: Vec<f64> = (0..2_000_000)
+        .map(|i| rng.random_range(0.5..1.0) * (i as f64 * 2f64.powi(-16)).exp2())
+        .collect();
+    let want = loop_sum::<F64>(&terms);
+    for threads in [2, 3] {
+        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+        assert_eq!(
+            r.total.to_bits(),
+            want.to_bits(),
+            "seed {seed:#x} threads {threads}"
+        );
+        // 31 crossings in 1954 chunks.
+        assert!(
+            r.replanned_chunks <= 4 * 31,
+            "seed {seed:#x} threads {threads}: {r:?}"
+        );
+    }
+}

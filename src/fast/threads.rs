@@ -193,7 +193,7 @@ fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks) ->
                 let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
                 return prefix + exact.widen();
             }
-            AGGREGATE | EXACT => {
+            AGGREGATE | PLANNED | EXACT => {
                 prefix += f64::from_bits(state.aggregate.load(Ordering::Relaxed));
             }
             _ => {}
