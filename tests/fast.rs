@@ -220,3 +220,17 @@ fn the_plan_follows_a_sum_that_crosses_binades() {
         );
     }
 }
+
+#[test]
+fn a_pool_of_one_thread_takes_the_one_thread_engine() {
+    // On blocks this input re-forms chunks (see a_wrong_plan_costs_chunks_never_bits); the
+    // one-thread engine has no plan to get wrong.
+    let terms = plan_behind_crossing(4 * CHUNK, 3);
+    let shape = Shape {
+        chunk: CHUNK,
+        block_chunks: 2,
+    };
+    let r = pool(1).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
+    assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
+    assert_eq!(r.replanned_chunks, 0, "{r:?}");
+}
