@@ -234,3 +234,20 @@ fn a_pool_of_one_thread_takes_the_one_thread_engine() {
     assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
     assert_eq!(r.replanned_chunks, 0, "{r:?}");
 }
+
+#[test]
+fn the_walk_passes_between_more_threads_than_cores() {
+    // Blocks of one 16-term chunk on 8 threads: the walk changes hands thousands of times,
+    // and planners run ahead of it until they wait.
+    let shape = Shape {
+        chunk: 16,
+        block_chunks: 1,
+    };
+    for seed in 0..4u64 {
+        for kind in InputKind::ALL {
+            let case = format!("seed {seed:#x} kind {kind:?} {shape:?}");
+            check_all(&kind.generate::<F64>(20_000, seed), 8, shape, &case).unwrap();
+            check_all(&kind.generate::<F32>(20_000, seed), 8, shape, &case).unwrap();
+        }
+    }
+}
