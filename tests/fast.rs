@@ -251,3 +251,31 @@ fn the_walk_passes_between_more_threads_than_cores() {
         }
     }
 }
+
+#[test]
+fn an_infinite_sum_is_kept_until_nan_or_the_other_infinity() {
+    // Two f32::MAX overflow the f32 sum to +inf; the chunks after it are kept, not added,
+    // until a -inf makes it NaN.
+    let seed = 0x1f1u64;
+    for tail in [false, true] {
+        let mut terms = vec![f32::MAX, f32::MAX];
+        terms.extend((0..400_000).map(|i| (i % 97) as f32 * 0.25));
+        if tail {
+            terms.push(f32::NEG_INFINITY);
+            terms.extend(std::iter::repeat_n(1.0f32, 5000));
+        }
+        let want = bits(loop_sum::<F32>(&terms));
+        for threads in [1, 2, 3] {
+            let r =
+                pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+            assert!(
+                same_result::<F32>(bits(r.total), want),
+                "seed {seed:#x} tail {tail} threads {threads}: {r:?}"
+            );
+            assert!(
+                r.native_chunks <= 8,
+                "seed {seed:#x} tail {tail} threads {threads}: {r:?}"
+            );
+        }
+    }
+}

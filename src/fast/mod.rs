@@ -22,6 +22,8 @@
 //!   A wrong guess (the plan may differ from run to run: the look-back adds doubles in
 //!   whatever order the threads publish them) costs time, never bits.
 //!
+//! An infinite sum stays as it is through a chunk without NaN and without the infinity of the
+//! other sign (`inf + x = inf` exactly for every other `x`): one compare a term, no add.
 //! Anything else (a zero, subnormal or tiny start, a negative or non-finite term, a term at
 //! or above half the binade, a chunk whose sum leaves its binade) is added term by term with
 //! the native add, which is never wrong. So the result has the loop's bits for every input,
@@ -69,6 +71,9 @@ pub struct Checks {
     /// A chunk whose planned unit does not apply is re-formed for the binade the walk is in
     /// (off: for the planned binade, then applied in the walked one).
     pub reform_walked: bool,
+    /// An infinite sum is kept through a chunk only where no term is NaN or the infinity of
+    /// the other sign (off: it is kept through every chunk).
+    pub infinity_terms: bool,
 }
 
 impl Checks {
@@ -84,6 +89,7 @@ impl Checks {
         exact_plan: true,
         unit_plan: true,
         reform_walked: true,
+        infinity_terms: true,
     };
 }
 
@@ -169,11 +175,49 @@ pub(crate) enum Step {
     NativeRefused,
     /// Added term by term: the sum left its binade.
     NativeCrossing,
+    /// Kept: the sum is infinite and no term of the chunk is NaN or the other infinity.
+    Infinite,
 }
 
-/// One chunk from the exact sum `s` before it: the unit for `s`'s own binade, else the native
-/// adds. `ties` says whether the chunk before had a tie, and is set for the next one.
+impl Step {
+    /// True when the chunk was added term by term.
+    pub(crate) fn is_native(self) -> bool {
+        !matches!(self, Step::Unit | Step::Infinite)
+    }
+}
+
+/// True when the loop leaves an infinite sum of sign `positive` unchanged through `chunk`:
+/// `inf + x = inf` for every `x` but NaN and `-inf` (and the same with the signs turned). One
+/// compare a term, without a chain from term to term.
+#[inline]
+pub(crate) fn keeps_infinity<T: FastTerm>(positive: bool, chunk: &[T]) -> bool {
+    if positive {
+        chunk
+            .iter()
+            .fold(true, |ok, x| ok & (x.widen() > f64::NEG_INFINITY))
+    } else {
+        chunk
+            .iter()
+            .fold(true, |ok, x| ok & (x.widen() < f64::INFINITY))
+    }
+}
+
+/// `Some(sign)` (true for `+inf`) when `s` is infinite.
+#[inline]
+pub(crate) fn infinite_sign<T: FastTerm>(s: T) -> Option<bool> {
+    let w = s.widen();
+    w.is_infinite().then_some(w > 0.0)
+}
+
+/// One chunk from the exact sum `s` before it: an infinite `s` kept where the chunk cannot
+/// change it ([`keeps_infinity`]), else the unit for `s`'s own binade, else the native adds.
+/// `ties` says whether the chunk before had a tie, and is set for the next one.
 pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bool) -> (T, Step) {
+    if let Some(positive) = infinite_sign(s) {
+        if !checks.infinity_terms || keeps_infinity(positive, chunk) {
+            return (s, Step::Infinite);
+        }
+    }
     let Some(field) = fast_field::<T::F>(s) else {
         return (add_terms(s, chunk), Step::NativeStart);
     };
@@ -225,7 +269,7 @@ pub(crate) fn ordered_sum_fast_counted<T: FastTerm>(
         }
         let (next, how) = step(s, c, checks, &mut ties);
         s = next;
-        native += usize::from(how != Step::Unit);
+        native += usize::from(how.is_native());
         if how == Step::NativeRefused {
             skip = COOLDOWN;
         }

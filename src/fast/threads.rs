@@ -22,10 +22,12 @@
 //!    the exact sum after the block before (`+0` before block 0). A unit applies where the
 //!    exact running sum is in its planned binade and stays below the binade's top; elsewhere
 //!    the chunk is taken from the exact sum as one thread takes it ([`super::step`]: its unit
-//!    re-formed for the walked binade, else term by term). After each block the walk
-//!    publishes its exact sum (for the look-backs of step 2). No thread waits for the walk:
-//!    one that finds it taken goes on to its next ticket, and the holder, after giving the
-//!    walk back, looks once more at the next block (see `Walker::try_walk`).
+//!    re-formed for the walked binade, else term by term). An infinite sum is kept through a
+//!    chunk, unread, where the chunk's plain sum shows that no term is NaN or the infinity of
+//!    the other sign (`KEEPS_POSITIVE`). After each block the walk publishes its exact sum
+//!    (for the look-backs of step 2). No thread waits for the walk: one that finds it taken
+//!    goes on to its next ticket, and the holder, after giving the walk back, looks once more
+//!    at the next block (see `Walker::try_walk`).
 //!
 //! Why the bits are the loop's. Write `S_k` for the loop's sum after chunk `k`. One walk state (the
 //! next block and the exact sum before it) passes from thread to thread under a token (acquire on
@@ -34,12 +36,13 @@
 //! chunk. The walk reads a block's units only after the status that says they are planned (acquire
 //! after the planner's release). Each chunk then moves the walk's sum from `S_(k-1)` to `S_k`: a
 //! unit applies only where `S_(k-1)` lies in the binade it was formed for and the end stays at or
-//! below the binade's top, where a unit is exact (`crate::unit`, [`super`]); anything else goes
-//! through [`super::step`], exact from any start. The plan (look-back values, guesses, plain sums,
-//! which may differ from run to run) only decides which chunks carry a unit for which binade, never
-//! a bit of the result; the thread count and the [`Shape`] only decide which thread plans and walks
-//! which block. A pool of one thread takes the one-thread engine ([`super::ordered_sum_fast`])
-//! directly.
+//! below the binade's top, where a unit is exact (`crate::unit`, [`super`]); an infinite sum is
+//! kept only through a chunk with no NaN and no infinity of the other sign, where every add gives
+//! it back; anything else goes through [`super::step`], exact from any start. The plan (look-back
+//! values, guesses, plain sums, which may differ from run to run) only decides which chunks carry a
+//! unit for which binade, never a bit of the result; the thread count and the [`Shape`] only decide
+//! which thread plans and walks which block. A pool of one thread takes the one-thread engine
+//! ([`super::ordered_sum_fast`]) directly.
 //!
 //! Guarantee: the bits of the loop for every input, thread count and [`Shape`]; the plan only
 //! moves chunks between "unit" and "re-formed or term by term".
@@ -49,8 +52,8 @@ use std::sync::Mutex;
 
 use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
 use super::{
-    add_terms, apply, fast_field, ordered_sum_fast_counted, scale_of, step, Checks, FastTerm, Step,
-    CHUNK,
+    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_counted, scale_of, step, Checks,
+    FastTerm, Step, CHUNK,
 };
 use crate::format::Format;
 
@@ -109,17 +112,40 @@ pub fn ordered_sum_par_with<T: FastTerm>(terms: &[T], checks: Checks, shape: Sha
 }
 
 /// A chunk's planned unit: the binade field it was formed for (0: none, the walk takes the
-/// chunk from the exact sum) and the unit.
+/// chunk from the exact sum) and the unit; and which infinite sums the chunk leaves as they
+/// are ([`KEEPS_POSITIVE`], [`KEEPS_NEGATIVE`]).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     field: u32,
     unit: FastUnit,
+    keeps: u8,
 }
 
 const EMPTY: Slot = Slot {
     field: 0,
     unit: FastUnit { inc: 0, first: 0 },
+    keeps: 0,
 };
+
+/// [`Slot::keeps`]: no term of the chunk is NaN or `-inf`, so `+inf` stays `+inf`. The chunk's
+/// plain sum shows it: a NaN term makes any sum of it NaN, and a `-inf` term makes it `-inf`
+/// or NaN, so a plain sum above `-inf` rules both out.
+const KEEPS_POSITIVE: u8 = 1;
+/// [`Slot::keeps`]: no term is NaN or `+inf` (the plain sum is below `+inf`).
+const KEEPS_NEGATIVE: u8 = 2;
+
+/// The [`Slot::keeps`] bits of a chunk whose plain sum is `sum`.
+fn keeps_of(sum: f64) -> u8 {
+    (if sum > f64::NEG_INFINITY {
+        KEEPS_POSITIVE
+    } else {
+        0
+    }) | (if sum < f64::INFINITY {
+        KEEPS_NEGATIVE
+    } else {
+        0
+    })
+}
 
 /// A block's published state: nothing yet, its aggregate (a plain sum, for the plan), its
 /// units planned as well, or the walk's exact sum after it. Each value is stored before the
@@ -221,13 +247,17 @@ fn plan_block<T: FastTerm>(
     let mut ties = false;
     for ((chunk, &sum), slot) in block_terms.chunks(shape.chunk).zip(sums.iter()).zip(slots) {
         let guess = <T::F as Format>::from_f64(running);
-        *slot = EMPTY;
+        *slot = Slot {
+            keeps: keeps_of(sum),
+            ..EMPTY
+        };
         let mut next = None;
         if let Some(field) = fast_field::<T::F>(guess) {
             let (unit, had) = chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
             ties = had;
             if let Some(unit) = unit {
-                *slot = Slot { field, unit };
+                slot.field = field;
+                slot.unit = unit;
                 if checks.unit_plan {
                     next = apply::<T::F>(guess, field, unit, checks).map(T::widen);
                 }
@@ -256,6 +286,16 @@ fn walk_block<T: FastTerm>(
 ) -> T {
     let mut ties = false;
     for (c, slot) in block_terms.chunks(chunk).zip(slots) {
+        if let Some(positive) = infinite_sign(s) {
+            let bit = if positive {
+                KEEPS_POSITIVE
+            } else {
+                KEEPS_NEGATIVE
+            };
+            if !checks.infinity_terms || slot.keeps & bit != 0 {
+                continue; // the chunk leaves the infinite sum as it is, unread
+            }
+        }
         let walked = fast_field::<T::F>(s);
         let planned = slot.field != 0 && (!checks.field || walked == Some(slot.field));
         if let Some(next) = planned
@@ -279,7 +319,7 @@ fn walk_block<T: FastTerm>(
             _ => step(s, c, checks, &mut ties),
         };
         s = next;
-        counts.native += usize::from(how != Step::Unit);
+        counts.native += usize::from(how.is_native());
     }
     s
 }

@@ -5,7 +5,8 @@
 use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm, Shape, CHUNK};
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
-    excursion_above_binade, leaves_by_its_bound, plan_behind_crossing, InputKind,
+    excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound, plan_behind_crossing,
+    InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -82,6 +83,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongThreads,
         },
         FastMutant {
+            name: "infinite sum kept through NaN or the other infinity",
+            checks: with(|c| c.infinity_terms = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| c.lookback_waits = false),
             expect: Expect::SameBits,
@@ -101,9 +107,9 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
-/// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing` and
-/// `inputs::leaves_by_its_bound` (None: the loop's bits
-/// on all of them).
+/// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
+/// `inputs::leaves_by_its_bound` and `inputs::infinity_then_its_opposite` (None: the loop's
+/// bits on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -130,6 +136,10 @@ pub fn first_wrong(
         ("excursion above the binade", excursion_above_binade(CHUNK)),
         ("plan behind a crossing", plan_behind_crossing(4 * CHUNK, 3)),
         ("a chunk that leaves its binade", leaves_by_its_bound(CHUNK)),
+        (
+            "an infinite sum meets the other infinity",
+            infinity_then_its_opposite(CHUNK),
+        ),
     ] {
         if wrong(&terms, &f64_sum) {
             return Some(name.into());
