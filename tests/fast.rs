@@ -100,14 +100,15 @@ fn a_wrong_plan_costs_chunks_never_bits() {
         chunk: CHUNK,
         block_chunks: 2,
     };
-    let r = ordered_sum_par_with(&terms, Checks::ALL, shape);
+    let r = pool(2).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
     assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
     assert!(r.replanned_chunks > 0, "{r:?}");
 }
 
 #[test]
 fn each_broken_check_gives_a_wrong_sum() {
-    for row in kill_rows(0xdead5) {
+    let rows = kill_rows(0xdead5).expect("a rayon pool");
+    for row in &rows {
         assert!(
             row.caught(),
             "{} (expect {:?}): one thread {:?}, threads {:?}",
@@ -118,7 +119,6 @@ fn each_broken_check_gives_a_wrong_sum() {
         );
     }
     // The matrix is not empty of bit mutants.
-    let rows = kill_rows(0xdead5);
     assert!(
         rows.iter()
             .filter(|r| r.mutant.expect == Expect::WrongBoth)
@@ -167,4 +167,115 @@ fn default_entries_agree_with_the_shaped_ones() {
         ordered_sum_fast(&t).to_bits(),
         ordered_sum_par(&t).to_bits()
     );
+}
+
+#[test]
+fn the_f32_plan_follows_a_sum_that_stops_moving() {
+    // From 2^25 - 2^20 (binade [2^24, 2^25), ulp 2) terms in [0.5, 1) are below half an
+    // ulp: the f32 loop never moves, while the plain sums pass 2^25 after about 1.4M terms.
+    // A plan from plain prefixes puts every later chunk in the wrong binade.
+    use rand::{Rng, SeedableRng};
+    let seed = 0x5ca1eu64;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut terms = vec![(1u32 << 25) as f32 - (1u32 << 20) as f32];
+    terms.extend((0..3_000_000).map(|_| rng.random_range(0.5f32..1.0)));
+    let want = loop_sum::<F32>(&terms);
+    assert_eq!(want, terms[0], "seed {seed:#x}: the loop stagnates");
+    for threads in [2, 3] {
+        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+        assert_eq!(
+            r.total.to_bits(),
+            want.to_bits(),
+            "seed {seed:#x} threads {threads}"
+        );
+        assert!(
+            r.replanned_chunks * 100 < r.chunks,
+            "seed {seed:#x} threads {threads}: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn the_plan_follows_a_sum_that_crosses_binades() {
+    // A binade per 2^16 terms (two default blocks): the look-back must count every block in
+    // flight, or the plan falls behind at each crossing. Each crossing costs a chunk or two.
+    use rand::{Rng, SeedableRng};
+    let seed = 0x9e0u64;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let terms: Vec<f64> = (0..2_000_000)
+        .map(|i| rng.random_range(0.5..1.0) * (i as f64 * 2f64.powi(-16)).exp2())
+        .collect();
+    let want = loop_sum::<F64>(&terms);
+    for threads in [2, 3] {
+        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+        assert_eq!(
+            r.total.to_bits(),
+            want.to_bits(),
+            "seed {seed:#x} threads {threads}"
+        );
+        // 31 crossings in 1954 chunks.
+        assert!(
+            r.replanned_chunks <= 4 * 31,
+            "seed {seed:#x} threads {threads}: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn a_pool_of_one_thread_takes_the_one_thread_engine() {
+    // On blocks this input re-forms chunks (see a_wrong_plan_costs_chunks_never_bits); the
+    // one-thread engine has no plan to get wrong.
+    let terms = plan_behind_crossing(4 * CHUNK, 3);
+    let shape = Shape {
+        chunk: CHUNK,
+        block_chunks: 2,
+    };
+    let r = pool(1).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
+    assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
+    assert_eq!(r.replanned_chunks, 0, "{r:?}");
+}
+
+#[test]
+fn the_walk_passes_between_more_threads_than_cores() {
+    // Blocks of one 16-term chunk on 8 threads: the walk changes hands thousands of times,
+    // and planners run ahead of it until they wait.
+    let shape = Shape {
+        chunk: 16,
+        block_chunks: 1,
+    };
+    for seed in 0..4u64 {
+        for kind in InputKind::ALL {
+            let case = format!("seed {seed:#x} kind {kind:?} {shape:?}");
+            check_all(&kind.generate::<F64>(20_000, seed), 8, shape, &case).unwrap();
+            check_all(&kind.generate::<F32>(20_000, seed), 8, shape, &case).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_infinite_sum_is_kept_until_nan_or_the_other_infinity() {
+    // Two f32::MAX overflow the f32 sum to +inf; the chunks after it are kept, not added,
+    // until a -inf makes it NaN.
+    let seed = 0x1f1u64;
+    for tail in [false, true] {
+        let mut terms = vec![f32::MAX, f32::MAX];
+        terms.extend((0..400_000).map(|i| (i % 97) as f32 * 0.25));
+        if tail {
+            terms.push(f32::NEG_INFINITY);
+            terms.extend(std::iter::repeat_n(1.0f32, 5000));
+        }
+        let want = bits(loop_sum::<F32>(&terms));
+        for threads in [1, 2, 3] {
+            let r =
+                pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+            assert!(
+                same_result::<F32>(bits(r.total), want),
+                "seed {seed:#x} tail {tail} threads {threads}: {r:?}"
+            );
+            assert!(
+                r.native_chunks <= 8,
+                "seed {seed:#x} tail {tail} threads {threads}: {r:?}"
+            );
+        }
+    }
 }

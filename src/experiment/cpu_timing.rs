@@ -164,8 +164,9 @@ struct Row {
     /// loop, fast 1 thread, fast all threads, plain parallel sum, plain one-thread sum, host
     /// pipeline (NaN: not run).
     ms: [f64; 6],
-    /// Chunks the threaded engine added term by term, and chunks in all.
-    native: (usize, usize),
+    /// Chunks the threaded engine added term by term, chunks whose planned unit its walk did
+    /// not apply, and chunks in all.
+    native: (usize, usize, usize),
     fast_exact: bool,
     par_exact: bool,
     plain_equal: bool,
@@ -243,7 +244,7 @@ where
         n,
         peers,
         ms: [loop_ms, fast_ms, par_ms, plain_ms, plain1_ms, walk_ms],
-        native: (par.native_chunks, par.chunks),
+        native: (par.native_chunks, par.replanned_chunks, par.chunks),
         fast_exact: same(fast),
         par_exact: same(par.total),
         plain_equal: same(<T::F as Format>::from_f64(plain)),
@@ -474,7 +475,7 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
         None => "no sizes measured".into(),
     });
     r.text(format!(
-        "Vector path of the chunk scan on this CPU: {}. Terms are made on the host by a counter hash (the distributions of gpu-timing; f32 terms are the f64 terms rounded to f32, summed in f32). Medians of {reps} runs after one untimed run, wall clock, this process; {threads} threads in rayon's pool (`RAYON_NUM_THREADS` sets it). The loop is `s = 0.0; for x in terms {{ s += x }}` in the terms' type (`walk::loop_sum`). The fast engine (`binade::fast`) forms each chunk's unit of {} terms for a binade `e` as the f64 sum of `rint(x * 2^(P-e))`, plus one parity bit where a term ties (a bit-mask pass: after the scan, from L1, or at once after a chunk that had a tie), and adds a chunk term by term where a term is negative or not finite or the sum leaves the binade. On one thread the binade is the exact running sum's. On threads, blocks of {} chunks are taken in order from a ticket: each block reads its terms once for its chunk sums, finds the sum before it by a look-back over the earlier blocks, forms its units from the core's cache, and a walk applies them where the exact sum is in the guessed binade. The plain parallel sum is rayon's `par_iter().sum()` and the plain one-thread sum eight f64 accumulators: neither has the loop's bits (the last column says whether the parallel one happened to be equal); the one-thread sum is what reading the terms costs one thread, the floor of any one-thread engine. The host pipeline is the model of the device kernels (`walk::pipeline`), the exact engine before this one, timed up to 10^7 terms: it exists to mirror the device, not to be fast.",
+        "Vector path of the chunk scan on this CPU: {}. Terms are made on the host by a counter hash (the distributions of gpu-timing; f32 terms are the f64 terms rounded to f32, summed in f32). Medians of {reps} runs after one untimed run, wall clock, this process; {threads} threads in rayon's pool (`RAYON_NUM_THREADS` sets it). The loop is `s = 0.0; for x in terms {{ s += x }}` in the terms' type (`walk::loop_sum`). The fast engine (`binade::fast`) forms each chunk's unit of {} terms for a binade `e` as the f64 sum of `rint(x * 2^(P-e))`, plus one parity bit where a term ties (a bit-mask pass: after the scan, from L1, or at once after a chunk that had a tie), and adds a chunk term by term where a term is negative or not finite or the sum leaves the binade. On one thread the binade is the exact running sum's. On threads (one thread in the pool: the one-thread engine), blocks of {} chunks are taken in order from a ticket: each block reads its terms once for its chunk sums, finds the sum before it by a look-back over the earlier blocks (back to the nearest block whose walk has published its exact end), guesses each chunk's binade from that prefix and the units before it, forms its units from the core's cache, then waits for the exact sum after the block before and walks its own chunks, applying a unit where the exact sum is in the guessed binade and re-forming the chunk's unit for the walked binade (from the cache) elsewhere; the re-formed column counts those chunks. The plain parallel sum is rayon's `par_iter().sum()` and the plain one-thread sum eight f64 accumulators: neither has the loop's bits (the last column says whether the parallel one happened to be equal); the one-thread sum is what reading the terms costs one thread, the floor of any one-thread engine. The host pipeline is the model of the device kernels (`walk::pipeline`), the exact engine before this one, timed up to 10^7 terms: it exists to mirror the device, not to be fast.",
         crate::fast::vector_path(),
         crate::fast::CHUNK,
         crate::fast::Shape::DEFAULT.block_chunks,
@@ -495,6 +496,7 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
             "fast all threads / plain parallel",
             "fast all threads, GB/s",
             "chunks term by term (threads)",
+            "chunks re-formed in the walk (threads)",
             "host pipeline (before)",
             "fast = loop",
             "plain parallel = loop",
@@ -515,7 +517,8 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
             ms(row.ms[3]),
             ratio(row.ms[2], row.ms[3]),
             format!("{gbs:.2}"),
-            format!("{} of {}", row.native.0, row.native.1),
+            format!("{} of {}", row.native.0, row.native.2),
+            format!("{} of {}", row.native.1, row.native.2),
             ms(row.ms[5]),
             (row.fast_exact && row.par_exact).to_string(),
             row.plain_equal.to_string(),

@@ -79,6 +79,12 @@ fn cases_for<F: Format>(ctx: &Context, p: &Params) -> Vec<PipelineCase> {
         let stale = p.kinds[(i + 1) % p.kinds.len()];
         for &n in &p.sizes {
             let cases = pipeline_cases::<F, Exact>(&Exact, kind, stale, n, &p.plans, ctx.seed);
+            if let Some(c) = cases.first().filter(|c| c.fast_identical == Some(false)) {
+                eprintln!(
+                    "pipeline-plans: FAST ENGINE MISMATCH format {} kind {} n {} seed {}: loop {:#x}, fast (one thread, threads, small shape) {:x?}",
+                    F::NAME, c.input, c.n, ctx.seed, c.loop_bits, c.fast_bits
+                );
+            }
             for c in cases.iter().filter(|c| !c.identical) {
                 eprintln!(
                     "pipeline-plans: MISMATCH format {} kind {} n {} plan {} seed {}: loop {:#x}, walk {:#x}",
@@ -123,14 +129,29 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
         &ctx.name,
         "The host pipeline on every input kind, size and plan",
     );
-    let failures = all.iter().filter(|(_, c)| !c.identical).count() as u64;
+    // The fast engine runs once per input: its verdict is on every plan's case, counted once.
+    let first_plan = p.plans.first();
+    let fast_cases: Vec<&(&'static str, PipelineCase)> = all
+        .iter()
+        .filter(|(_, c)| Some(&c.plan) == first_plan && c.fast_identical.is_some())
+        .collect();
+    let fast_wrong = fast_cases
+        .iter()
+        .filter(|(_, c)| c.fast_identical == Some(false))
+        .count() as u64;
+    let failures = all.iter().filter(|(_, c)| !c.identical).count() as u64 + fast_wrong;
     let largest = *p.sizes.iter().max().unwrap_or(&0);
     report.text(format!(
         "Each case generates `n` terms of one input kind (seed {}), sums them with the plain loop, and runs the pipeline of the kernels' layout \
          (chunks of 256 lanes x 4 terms: tree sums, plan, lane units composed in an ordered tree, the walk) with one plan. \
          `identical` compares bits (NaN as NaN). Every plan must give the loop's bits; the plans differ only in how many chunks the walk adds term by term. \
-         The stale plan is the tree-prefix plan of the next input kind in the list. Formats: {}. Mode: {}.",
+         The stale plan is the tree-prefix plan of the next input kind in the list. \
+         Beside the pipeline, the fast engine (`binade::fast`, the default exact engine) sums each input on one thread, on rayon's threads ({} here) with its default shape, \
+         and on the threads with chunks of {} terms in blocks of {} chunks; `fast = loop` says whether all three have the loop's bits. Formats: {}. Mode: {}.",
         ctx.seed,
+        rayon::current_num_threads(),
+        crate::verify::battery::SMALL_SHAPE.chunk,
+        crate::verify::battery::SMALL_SHAPE.block_chunks,
         p.formats.join(", "),
         ctx.mode()
     ));
@@ -169,6 +190,24 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
         }
     }
     report.table(summary);
+
+    let mut fast = Table::new(
+        "fast",
+        "The fast engine beside the pipeline: sums bit-identical to the loop (one thread, threads, small shape)",
+        &["format", "inputs", "identical"],
+    );
+    for f in &p.formats {
+        let mine: Vec<_> = fast_cases.iter().filter(|(g, _)| g == f).collect();
+        fast.row(vec![
+            f.clone(),
+            mine.len().to_string(),
+            mine.iter()
+                .filter(|(_, c)| c.fast_identical == Some(true))
+                .count()
+                .to_string(),
+        ]);
+    }
+    report.table(fast);
 
     // Fallback chunks per kind and plan at the largest size (first format).
     let first = p.formats.first().map(String::as_str).unwrap_or("f64");
@@ -237,6 +276,7 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
             "n",
             "plan",
             "identical",
+            "fast = loop",
             "applied chunks",
             "term-by-term chunks",
             "loop bits",
@@ -253,6 +293,7 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
             c.n.to_string(),
             c.plan.name(),
             c.identical.to_string(),
+            c.fast_identical.map_or("-".into(), |b| b.to_string()),
             c.applied.to_string(),
             c.fallback.to_string(),
             format!("{:#018x}", c.loop_bits),
@@ -268,15 +309,17 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
         .copied()
         .unwrap_or_default();
     report.headline(format!(
-        "{} of {} sums bit-identical to the loop ({} input kinds x {} sizes x {} plans x {} formats); tree-prefix plan adds {} of {} chunks term by term",
-        all.len() as u64 - failures,
+        "{} of {} sums bit-identical to the loop ({} input kinds x {} sizes x {} plans x {} formats); tree-prefix plan adds {} of {} chunks term by term; the fast engine: {} of {} inputs bit-identical",
+        all.iter().filter(|(_, c)| c.identical).count(),
         all.len(),
         p.kinds.len(),
         p.sizes.len(),
         p.plans.len(),
         p.formats.len(),
         thousands(tree.2),
-        thousands(tree.3)
+        thousands(tree.3),
+        fast_cases.len() as u64 - fast_wrong,
+        fast_cases.len()
     ));
     Outcome { report, failures }
 }

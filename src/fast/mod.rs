@@ -13,12 +13,17 @@
 //!   unit for that sum's own binade: no plan, one read of the terms.
 //! * Threads ([`ordered_sum_par`], [`threads`]) take blocks of chunks in order from a ticket.
 //!   A block reads its terms once to form its chunks' plain sums, finds the (approximate)
-//!   sum before it by a look-back over the earlier blocks' published sums, guesses each
-//!   chunk's binade from that prefix, and forms the units while the block is still in the
-//!   core's cache. A sequential walk then applies each unit where the exact running sum is in
-//!   the guessed binade; a wrong guess (the plan may differ from run to run: the look-back
-//!   adds doubles in whatever order the threads publish them) costs time, never bits.
+//!   sum before it by a look-back over the earlier blocks (back to the nearest block whose
+//!   walk has published its exact end), guesses each chunk's binade from that prefix and the
+//!   units before it, and forms the units while the block is still in the core's cache. The
+//!   same thread then waits for the exact sum after the block before and walks its chunks:
+//!   a unit applies where the exact running sum is in the guessed binade, any other chunk is
+//!   taken as one thread takes it (its unit re-formed for the walked binade, from the cache).
+//!   A wrong guess (the plan may differ from run to run: the look-back adds doubles in
+//!   whatever order the threads publish them) costs time, never bits.
 //!
+//! An infinite sum stays as it is through a chunk without NaN and without the infinity of the
+//! other sign (`inf + x = inf` exactly for every other `x`): one compare a term, no add.
 //! Anything else (a zero, subnormal or tiny start, a negative or non-finite term, a term at
 //! or above half the binade, a chunk whose sum leaves its binade) is added term by term with
 //! the native add, which is never wrong. So the result has the loop's bits for every input,
@@ -57,6 +62,18 @@ pub struct Checks {
     /// The look-back waits for a block that has not published (off: it reads it as zero).
     /// A plan-only check: switched off it may change the time, never the bits.
     pub lookback_waits: bool,
+    /// The look-back stops at the walk's exact sum after a block (off: it adds plain block
+    /// sums back to the first block). Plan only.
+    pub exact_plan: bool,
+    /// A block's plan follows its units from chunk to chunk, as the loop's rounding does
+    /// (off: it adds the plain chunk sums, which run ahead of a sum that stagnates). Plan only.
+    pub unit_plan: bool,
+    /// A chunk whose planned unit does not apply is re-formed for the binade the walk is in
+    /// (off: for the planned binade, then applied in the walked one).
+    pub reform_walked: bool,
+    /// An infinite sum is kept through a chunk only where no term is NaN or the infinity of
+    /// the other sign (off: it is kept through every chunk).
+    pub infinity_terms: bool,
 }
 
 impl Checks {
@@ -69,6 +86,10 @@ impl Checks {
         later_ties: true,
         field: true,
         lookback_waits: true,
+        exact_plan: true,
+        unit_plan: true,
+        reform_walked: true,
+        infinity_terms: true,
     };
 }
 
@@ -154,11 +175,49 @@ pub(crate) enum Step {
     NativeRefused,
     /// Added term by term: the sum left its binade.
     NativeCrossing,
+    /// Kept: the sum is infinite and no term of the chunk is NaN or the other infinity.
+    Infinite,
 }
 
-/// One chunk from the exact sum `s` before it: the unit for `s`'s own binade, else the native
-/// adds. `ties` says whether the chunk before had a tie, and is set for the next one.
+impl Step {
+    /// True when the chunk was added term by term.
+    pub(crate) fn is_native(self) -> bool {
+        !matches!(self, Step::Unit | Step::Infinite)
+    }
+}
+
+/// True when the loop leaves an infinite sum of sign `positive` unchanged through `chunk`:
+/// `inf + x = inf` for every `x` but NaN and `-inf` (and the same with the signs turned). One
+/// compare a term, without a chain from term to term.
+#[inline]
+pub(crate) fn keeps_infinity<T: FastTerm>(positive: bool, chunk: &[T]) -> bool {
+    if positive {
+        chunk
+            .iter()
+            .fold(true, |ok, x| ok & (x.widen() > f64::NEG_INFINITY))
+    } else {
+        chunk
+            .iter()
+            .fold(true, |ok, x| ok & (x.widen() < f64::INFINITY))
+    }
+}
+
+/// `Some(sign)` (true for `+inf`) when `s` is infinite.
+#[inline]
+pub(crate) fn infinite_sign<T: FastTerm>(s: T) -> Option<bool> {
+    let w = s.widen();
+    w.is_infinite().then_some(w > 0.0)
+}
+
+/// One chunk from the exact sum `s` before it: an infinite `s` kept where the chunk cannot
+/// change it ([`keeps_infinity`]), else the unit for `s`'s own binade, else the native adds.
+/// `ties` says whether the chunk before had a tie, and is set for the next one.
 pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bool) -> (T, Step) {
+    if let Some(positive) = infinite_sign(s) {
+        if !checks.infinity_terms || keeps_infinity(positive, chunk) {
+            return (s, Step::Infinite);
+        }
+    }
     let Some(field) = fast_field::<T::F>(s) else {
         return (add_terms(s, chunk), Step::NativeStart);
     };
@@ -188,23 +247,34 @@ pub fn ordered_sum_fast<T: FastTerm>(terms: &[T]) -> T {
 /// [`ordered_sum_fast`] with `checks` (all of them for the exact engine) and chunks of
 /// `chunk` terms (`1..=MAX_CHUNK`).
 pub fn ordered_sum_fast_with<T: FastTerm>(terms: &[T], checks: Checks, chunk: usize) -> T {
+    ordered_sum_fast_counted(terms, checks, chunk).0
+}
+
+/// [`ordered_sum_fast_with`], and how many chunks it added term by term.
+pub(crate) fn ordered_sum_fast_counted<T: FastTerm>(
+    terms: &[T],
+    checks: Checks,
+    chunk: usize,
+) -> (T, usize) {
     debug_assert!((1..=MAX_CHUNK).contains(&chunk));
     let mut s = <T::F as Format>::from_bits(0);
-    let mut skip = 0usize;
+    let (mut skip, mut native) = (0usize, 0usize);
     let mut ties = false;
     for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {
         if skip > 0 {
             skip -= 1;
+            native += 1;
             s = add_terms(s, c);
             continue;
         }
         let (next, how) = step(s, c, checks, &mut ties);
         s = next;
+        native += usize::from(how.is_native());
         if how == Step::NativeRefused {
             skip = COOLDOWN;
         }
     }
-    s
+    (s, native)
 }
 
 #[cfg(test)]

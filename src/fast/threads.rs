@@ -1,29 +1,60 @@
 //! The fast engine over rayon's threads: blocks taken in order, a look-back for the plan, the
-//! terms read once from memory, and a sequential walk over the chunks' units.
+//! terms read once from memory, and a walk that passes the exact sum from block to block.
 //!
 //! 1. A ticket gives each thread the next block of [`Shape::block_chunks`] chunks, so every
 //!    block a thread waits for has been taken by a running thread.
 //! 2. The thread forms each chunk's plain sum (the only read of the block from memory) and
-//!    publishes the block's aggregate; then it looks back over the earlier blocks: an
-//!    inclusive prefix ends the look-back, an aggregate is added and the look-back goes on
-//!    (Merrill and Garland's decoupled look-back), a block that has published nothing is
-//!    waited for. It publishes its own inclusive prefix. The prefix is a sum of doubles in an
-//!    order that depends on timing, so the plan may differ from run to run.
-//! 3. From that prefix and its chunk sums it guesses each chunk's binade and forms the chunk's
-//!    unit for it, reading the block a second time from the core's cache (a block is sized to
-//!    fit in L2).
-//! 4. After every block is done, one walk over the chunks applies a unit where the exact sum
-//!    is in the guessed binade; elsewhere it takes the chunk from the exact sum as one thread
-//!    would (the unit for the exact binade, else term by term).
+//!    publishes the block's aggregate; then it looks back over the earlier blocks: a block
+//!    whose walk has published its exact end ends the look-back, an aggregate is added and
+//!    the look-back goes on (Merrill and Garland's decoupled look-back, with the walk's exact
+//!    sums as the inclusive prefixes), a block that has published nothing is waited for.
+//!    A planner more than `4 x threads` blocks ahead of the walk waits (walking, if it can)
+//!    before it starts, so a look-back adds a bounded number of aggregates: the plain sums'
+//!    lead over a loop that rounds (an f32 sum at `2^24` plus terms below one stops moving)
+//!    cannot pile up from block to block. The prefix is a sum of doubles in an order that
+//!    depends on timing, so the plan may differ from run to run.
+//! 3. From that prefix it guesses each chunk's binade and forms the chunk's unit for it,
+//!    reading the block a second time from the core's cache (a block is sized to fit in L2).
+//!    The guess for the next chunk is the guess plus this unit, as the loop rounds (where the
+//!    unit does not form or apply, plus the chunk's plain sum).
+//! 4. It marks the block planned and takes the walk if no other thread holds it: the walk
+//!    goes from block to block in order for as long as the next one is planned, starting from
+//!    the exact sum after the block before (`+0` before block 0). A unit applies where the
+//!    exact running sum is in its planned binade and stays below the binade's top; elsewhere
+//!    the chunk is taken from the exact sum as one thread takes it ([`super::step`]: its unit
+//!    re-formed for the walked binade, else term by term). An infinite sum is kept through a
+//!    chunk, unread, where the chunk's plain sum shows that no term is NaN or the infinity of
+//!    the other sign (`KEEPS_POSITIVE`). After each block the walk publishes its exact sum
+//!    (for the look-backs of step 2). No thread waits for the walk: one that finds it taken
+//!    goes on to its next ticket, and the holder, after giving the walk back, looks once more
+//!    at the next block (see `Walker::try_walk`).
+//!
+//! Why the bits are the loop's. Write `S_k` for the loop's sum after chunk `k`. One walk state (the
+//! next block and the exact sum before it) passes from thread to thread under a token (acquire on
+//! taking, release on giving back) and only its holder changes it, so the blocks are walked once
+//! each, in order, from `+0`; by induction on the block the walk's sum is `S` at the block's first
+//! chunk. The walk reads a block's units only after the status that says they are planned (acquire
+//! after the planner's release). Each chunk then moves the walk's sum from `S_(k-1)` to `S_k`: a
+//! unit applies only where `S_(k-1)` lies in the binade it was formed for and the end stays at or
+//! below the binade's top, where a unit is exact (`crate::unit`, [`super`]); an infinite sum is
+//! kept only through a chunk with no NaN and no infinity of the other sign, where every add gives
+//! it back; anything else goes through [`super::step`], exact from any start. The plan (look-back
+//! values, guesses, plain sums, which may differ from run to run) only decides which chunks carry a
+//! unit for which binade, never a bit of the result; the thread count and the [`Shape`] only decide
+//! which thread plans and walks which block. A pool of one thread takes the one-thread engine
+//! ([`super::ordered_sum_fast`]) directly.
 //!
 //! Guarantee: the bits of the loop for every input, thread count and [`Shape`]; the plan only
-//! moves chunks between "unit" and "term by term".
+//! moves chunks between "unit" and "re-formed or term by term".
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
-use super::{apply, fast_field, scale_of, step, Checks, FastTerm, Step, CHUNK};
+use super::{
+    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_counted, scale_of, step, Checks,
+    FastTerm, Step, CHUNK,
+};
 use crate::format::Format;
 
 /// The shape of the threaded engine's work.
@@ -55,7 +86,8 @@ pub struct FastSum<T> {
     /// Chunks added term by term (the rest applied a unit).
     pub native_chunks: usize,
     /// Chunks whose planned unit did not apply from the exact sum (a wrong plan, a refused
-    /// term or a crossing); each was then taken as one thread takes it.
+    /// term or a crossing); each was then taken as one thread takes it. 0 where the sum ran
+    /// on one thread, which needs no plan.
     pub replanned_chunks: usize,
     /// Chunks in all.
     pub chunks: usize,
@@ -80,76 +112,117 @@ pub fn ordered_sum_par_with<T: FastTerm>(terms: &[T], checks: Checks, shape: Sha
 }
 
 /// A chunk's planned unit: the binade field it was formed for (0: none, the walk takes the
-/// chunk from the exact sum) and the unit.
+/// chunk from the exact sum) and the unit; and which infinite sums the chunk leaves as they
+/// are ([`KEEPS_POSITIVE`], [`KEEPS_NEGATIVE`]).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     field: u32,
     unit: FastUnit,
+    keeps: u8,
 }
 
 const EMPTY: Slot = Slot {
     field: 0,
     unit: FastUnit { inc: 0, first: 0 },
+    keeps: 0,
 };
 
-/// A block's published state: nothing yet, its aggregate, or its inclusive prefix. Each value
-/// is stored before the status that announces it (release), and read after it (acquire).
+/// [`Slot::keeps`]: no term of the chunk is NaN or `-inf`, so `+inf` stays `+inf`. The chunk's
+/// plain sum shows it: a NaN term makes any sum of it NaN, and a `-inf` term makes it `-inf`
+/// or NaN, so a plain sum above `-inf` rules both out.
+const KEEPS_POSITIVE: u8 = 1;
+/// [`Slot::keeps`]: no term is NaN or `+inf` (the plain sum is below `+inf`).
+const KEEPS_NEGATIVE: u8 = 2;
+
+/// The [`Slot::keeps`] bits of a chunk whose plain sum is `sum`.
+fn keeps_of(sum: f64) -> u8 {
+    (if sum > f64::NEG_INFINITY {
+        KEEPS_POSITIVE
+    } else {
+        0
+    }) | (if sum < f64::INFINITY {
+        KEEPS_NEGATIVE
+    } else {
+        0
+    })
+}
+
+/// A block's published state: nothing yet, its aggregate (a plain sum, for the plan), its
+/// units planned as well, or the walk's exact sum after it. Each value is stored before the
+/// status that announces it (release), and read after it (acquire); the status only rises.
 struct Published {
     status: AtomicU8,
     aggregate: AtomicU64,
-    inclusive: AtomicU64,
+    exact: AtomicU64,
 }
 
 const NOTHING: u8 = 0;
 const AGGREGATE: u8 = 1;
-const INCLUSIVE: u8 = 2;
+const PLANNED: u8 = 2;
+const EXACT: u8 = 3;
 
 impl Published {
     fn new() -> Published {
         Published {
             status: AtomicU8::new(NOTHING),
             aggregate: AtomicU64::new(0),
-            inclusive: AtomicU64::new(0),
+            exact: AtomicU64::new(0),
         }
     }
 
-    fn publish(&self, what: u8, value: f64) {
-        let cell = if what == INCLUSIVE {
-            &self.inclusive
-        } else {
-            &self.aggregate
-        };
-        cell.store(value.to_bits(), Ordering::Relaxed);
+    fn publish(&self, what: u8, bits: u64) {
+        match what {
+            AGGREGATE => self.aggregate.store(bits, Ordering::Relaxed),
+            EXACT => self.exact.store(bits, Ordering::Relaxed),
+            _ => {}
+        }
         self.status.store(what, Ordering::Release);
+    }
+
+    /// Waits until the status is at least `what`, and returns it.
+    fn wait_for(&self, what: u8) -> u8 {
+        let mut spins = 0u32;
+        loop {
+            let status = self.status.load(Ordering::Acquire);
+            if status >= what {
+                return status;
+            }
+            pause(&mut spins);
+        }
+    }
+}
+
+/// One round of waiting: spin a little, then give the core away.
+fn pause(spins: &mut u32) {
+    *spins += 1;
+    if *spins < 64 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
     }
 }
 
 /// The approximate sum of every block before `block`: step 2 of the module doc.
-fn look_back(states: &[Published], block: usize, checks: Checks) -> f64 {
+fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks) -> f64 {
     let mut prefix = 0.0f64;
     let mut j = block;
     while j > 0 {
         j -= 1;
-        let mut spins = 0u32;
-        loop {
-            match states[j].status.load(Ordering::Acquire) {
-                INCLUSIVE => {
-                    return prefix + f64::from_bits(states[j].inclusive.load(Ordering::Relaxed));
-                }
-                AGGREGATE => {
-                    prefix += f64::from_bits(states[j].aggregate.load(Ordering::Relaxed));
-                    break;
-                }
-                _ if !checks.lookback_waits => break, // the plan mutant: nothing read as zero
-                _ => {
-                    spins += 1;
-                    if spins < 64 {
-                        std::hint::spin_loop();
-                    } else {
-                        std::thread::yield_now();
-                    }
-                }
+        let state = &states[j];
+        let status = if checks.lookback_waits {
+            state.wait_for(AGGREGATE)
+        } else {
+            state.status.load(Ordering::Acquire) // the plan mutant: nothing read as zero
+        };
+        match status {
+            EXACT if checks.exact_plan => {
+                let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
+                return prefix + exact.widen();
             }
+            AGGREGATE | PLANNED | EXACT => {
+                prefix += f64::from_bits(state.aggregate.load(Ordering::Relaxed));
+            }
+            _ => {}
         }
     }
     prefix
@@ -165,28 +238,164 @@ fn plan_block<T: FastTerm>(
     shape: Shape,
     checks: Checks,
 ) {
+    debug_assert!(slots.len() == block_terms.len().div_ceil(shape.chunk));
     sums.clear();
     sums.extend(block_terms.chunks(shape.chunk).map(T::plain_sum));
     let aggregate: f64 = sums.iter().sum();
-    let before = if block == 0 {
-        0.0
-    } else {
-        states[block].publish(AGGREGATE, aggregate);
-        look_back(states, block, checks)
-    };
-    states[block].publish(INCLUSIVE, before + aggregate);
-    let mut running = before;
+    states[block].publish(AGGREGATE, aggregate.to_bits());
+    let mut running = look_back::<T>(states, block, checks);
     let mut ties = false;
     for ((chunk, &sum), slot) in block_terms.chunks(shape.chunk).zip(sums.iter()).zip(slots) {
         let guess = <T::F as Format>::from_f64(running);
-        *slot = fast_field::<T::F>(guess)
-            .and_then(|field| {
-                let (unit, had) = chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
+        *slot = Slot {
+            keeps: keeps_of(sum),
+            ..EMPTY
+        };
+        let mut next = None;
+        if let Some(field) = fast_field::<T::F>(guess) {
+            let (unit, had) = chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
+            ties = had;
+            if let Some(unit) = unit {
+                slot.field = field;
+                slot.unit = unit;
+                if checks.unit_plan {
+                    next = apply::<T::F>(guess, field, unit, checks).map(T::widen);
+                }
+            }
+        }
+        running = next.unwrap_or(running + sum);
+    }
+}
+
+/// Chunks of one block that the walk took from the exact sum instead of their planned unit,
+/// and those of them added term by term.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    replanned: usize,
+    native: usize,
+}
+
+/// Step 4 for one block: the walk over its planned units from the exact sum `s` before it.
+fn walk_block<T: FastTerm>(
+    block_terms: &[T],
+    slots: &[Slot],
+    mut s: T,
+    chunk: usize,
+    checks: Checks,
+    counts: &mut Counts,
+) -> T {
+    let mut ties = false;
+    for (c, slot) in block_terms.chunks(chunk).zip(slots) {
+        if let Some(positive) = infinite_sign(s) {
+            let bit = if positive {
+                KEEPS_POSITIVE
+            } else {
+                KEEPS_NEGATIVE
+            };
+            if !checks.infinity_terms || slot.keeps & bit != 0 {
+                continue; // the chunk leaves the infinite sum as it is, unread
+            }
+        }
+        let walked = fast_field::<T::F>(s);
+        let planned = slot.field != 0 && (!checks.field || walked == Some(slot.field));
+        if let Some(next) = planned
+            .then(|| apply::<T::F>(s, slot.field, slot.unit, checks))
+            .flatten()
+        {
+            s = next;
+            continue;
+        }
+        counts.replanned += 1;
+        let (next, how) = match walked {
+            // The mutant: the unit re-formed for the planned binade, applied in the walked one.
+            Some(field) if !checks.reform_walked && slot.field != 0 && slot.field != field => {
+                let (unit, had) = chunk_unit_hinted(c, scale_of::<T::F>(slot.field), checks, ties);
                 ties = had;
-                Some(Slot { field, unit: unit? })
-            })
-            .unwrap_or(EMPTY);
-        running += sum;
+                match unit.and_then(|u| apply::<T::F>(s, field, u, checks)) {
+                    Some(next) => (next, Step::Unit),
+                    None => (add_terms(s, c), Step::NativeRefused),
+                }
+            }
+            _ => step(s, c, checks, &mut ties),
+        };
+        s = next;
+        counts.native += usize::from(how.is_native());
+    }
+    s
+}
+
+/// The walk's state, held by one thread at a time (the one that holds [`Walker::token`]).
+struct WalkState<T> {
+    /// The next block to walk.
+    next: usize,
+    /// The exact sum before it.
+    sum: T,
+    counts: Counts,
+}
+
+/// The walk over the blocks, taken by whichever thread finds the next block planned: no
+/// thread waits for another's walk.
+struct Walker<'a, T> {
+    terms: &'a [T],
+    states: &'a [Published],
+    groups: &'a [Mutex<&'a mut [Slot]>],
+    token: AtomicBool,
+    state: Mutex<WalkState<T>>,
+    /// Blocks walked (a copy of `state.next` for the planners' back-pressure).
+    walked: AtomicUsize,
+    shape: Shape,
+    checks: Checks,
+}
+
+impl<T: FastTerm> Walker<'_, T> {
+    /// Walks every planned block from the next one on, unless another thread is walking.
+    ///
+    /// A planner stores its block's status, then (after a sequentially consistent fence)
+    /// tries the token; the walker gives the token back, then (after such a fence) looks at
+    /// the next block's status. Of two fenced store-then-load pairs one sees the other's
+    /// store, so a block planned while the token was held is walked by someone.
+    fn try_walk(&self) {
+        let blocks = self.states.len();
+        let block_terms = self.shape.chunk * self.shape.block_chunks;
+        loop {
+            if self
+                .token
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                return;
+            }
+            let next = {
+                let mut w = self.state.lock().unwrap_or_else(|p| p.into_inner());
+                while w.next < blocks
+                    && self.states[w.next].status.load(Ordering::Acquire) >= PLANNED
+                {
+                    let b = w.next;
+                    let start = b * block_terms;
+                    let these = &self.terms[start..self.terms.len().min(start + block_terms)];
+                    let slots = self.groups[b].lock().unwrap_or_else(|p| p.into_inner());
+                    let (sum, mut counts) = (w.sum, w.counts);
+                    w.sum = walk_block(
+                        these,
+                        &slots,
+                        sum,
+                        self.shape.chunk,
+                        self.checks,
+                        &mut counts,
+                    );
+                    w.counts = counts;
+                    self.states[b].publish(EXACT, <T::F as Format>::to_bits(w.sum));
+                    w.next = b + 1;
+                    self.walked.store(w.next, Ordering::Release);
+                }
+                w.next
+            };
+            self.token.store(false, Ordering::Release);
+            fence(Ordering::SeqCst);
+            if next >= blocks || self.states[next].status.load(Ordering::Acquire) < PLANNED {
+                return;
+            }
+        }
     }
 }
 
@@ -199,61 +408,72 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
     let chunks = terms.len().div_ceil(shape.chunk);
     let block_terms = shape.chunk * shape.block_chunks;
     let blocks = terms.len().div_ceil(block_terms);
+    let threads = rayon::current_num_threads();
+    if threads <= 1 || blocks <= 1 {
+        // One thread knows the exact sum before every chunk: no plan, no blocks.
+        let (total, native) = ordered_sum_fast_counted(terms, checks, shape.chunk);
+        return FastSum {
+            total,
+            native_chunks: native,
+            replanned_chunks: 0,
+            chunks,
+        };
+    }
+    // A planner this many blocks ahead of the walk waits (walking, if it can), so that a
+    // look-back adds at most this many plain block sums.
+    let max_lead = 4 * threads;
+    let states: Vec<Published> = (0..blocks).map(|_| Published::new()).collect();
     let mut slots = vec![EMPTY; chunks];
-    {
-        let states: Vec<Published> = (0..blocks).map(|_| Published::new()).collect();
-        let groups: Vec<Mutex<&mut [Slot]>> = slots
-            .chunks_mut(shape.block_chunks)
-            .map(Mutex::new)
-            .collect();
-        let ticket = AtomicUsize::new(0);
-        rayon::broadcast(|_| {
-            let mut sums = Vec::with_capacity(shape.block_chunks);
-            loop {
-                let b = ticket.fetch_add(1, Ordering::Relaxed);
-                if b >= blocks {
-                    break;
-                }
-                let start = b * block_terms;
-                let these = &terms[start..terms.len().min(start + block_terms)];
-                // Each block's slots are taken by the one thread that holds its ticket.
+    let groups: Vec<Mutex<&mut [Slot]>> = slots
+        .chunks_mut(shape.block_chunks)
+        .map(Mutex::new)
+        .collect();
+    let walker = Walker {
+        terms,
+        states: &states,
+        groups: &groups,
+        token: AtomicBool::new(false),
+        state: Mutex::new(WalkState {
+            next: 0,
+            sum: <T::F as Format>::from_bits(0),
+            counts: Counts::default(),
+        }),
+        walked: AtomicUsize::new(0),
+        shape,
+        checks,
+    };
+    let ticket = AtomicUsize::new(0);
+    rayon::broadcast(|_| {
+        let mut sums = Vec::with_capacity(shape.block_chunks);
+        loop {
+            let b = ticket.fetch_add(1, Ordering::Relaxed);
+            if b >= blocks {
+                break;
+            }
+            let mut spins = 0u32;
+            while walker.walked.load(Ordering::Acquire) + max_lead < b {
+                walker.try_walk();
+                pause(&mut spins);
+            }
+            let start = b * block_terms;
+            let these = &terms[start..terms.len().min(start + block_terms)];
+            {
+                // Each block's slots are taken by the one thread that holds its ticket, then
+                // by the walker once the block is planned.
                 let mut group = groups[b].lock().unwrap_or_else(|p| p.into_inner());
                 plan_block(these, b, &states, &mut group, &mut sums, shape, checks);
             }
-        });
-    }
-    walk_slots(terms, &slots, checks, shape.chunk)
-}
-
-/// Step 4: the exact walk over the planned units.
-fn walk_slots<T: FastTerm>(
-    terms: &[T],
-    slots: &[Slot],
-    checks: Checks,
-    chunk: usize,
-) -> FastSum<T> {
-    let mut s = <T::F as Format>::from_bits(0);
-    let (mut native, mut replanned) = (0usize, 0usize);
-    let mut ties = false;
-    for (c, slot) in terms.chunks(chunk).zip(slots) {
-        let planned =
-            slot.field != 0 && (!checks.field || fast_field::<T::F>(s) == Some(slot.field));
-        if let Some(next) = planned
-            .then(|| apply::<T::F>(s, slot.field, slot.unit, checks))
-            .flatten()
-        {
-            s = next;
-            continue;
+            states[b].publish(PLANNED, 0);
+            fence(Ordering::SeqCst);
+            walker.try_walk();
         }
-        replanned += 1;
-        let (next, how) = step(s, c, checks, &mut ties);
-        s = next;
-        native += usize::from(how != Step::Unit);
-    }
+    });
+    let w = walker.state.into_inner().unwrap_or_else(|p| p.into_inner());
+    debug_assert_eq!(w.next, blocks);
     FastSum {
-        total: s,
-        native_chunks: native,
-        replanned_chunks: replanned,
-        chunks: slots.len(),
+        total: w.sum,
+        native_chunks: w.counts.native,
+        replanned_chunks: w.counts.replanned,
+        chunks,
     }
 }

@@ -9,6 +9,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use crate::algebra::Algebra;
+use crate::fast::{
+    ordered_sum_fast, ordered_sum_par, ordered_sum_par_with, Checks, FastTerm, Shape,
+};
 use crate::format::{is_finite, is_negative, same_result, scaled, Format, Layout};
 use crate::plan::PlanKind;
 use crate::unit::Binade;
@@ -289,10 +292,52 @@ pub struct PipelineCase {
     pub loop_seconds: f64,
     /// Seconds for the whole pipeline (sums, plan, units, walk).
     pub walk_seconds: f64,
+    /// The fast engine's bits on the same terms ([`fast_sums`]; `None` for the formats it
+    /// does not take). The same for every plan of one input.
+    pub fast_bits: Option<[u64; 3]>,
+    /// True when every one of `fast_bits` equals the loop's (`None` as `fast_bits`).
+    pub fast_identical: Option<bool>,
 }
 
-/// Runs the pipeline for one input and every plan in `plans`, against the loop. The stale
-/// plan comes from `stale_input` of the same size and seed.
+/// Small chunks in small blocks, so that even the battery's short inputs span many blocks.
+pub const SMALL_SHAPE: Shape = Shape {
+    chunk: 100,
+    block_chunks: 3,
+};
+
+/// The fast engine's bits on `terms` of format `F` where it takes that format (the layouts
+/// of f64 and f32): on one thread, on rayon's threads with [`Shape::DEFAULT`], and on rayon's
+/// threads with [`SMALL_SHAPE`]; `None` for the other formats. The terms are rebuilt from
+/// their bits (a copy), so the result is `F`'s bits.
+pub fn fast_sums<F: Format>(terms: &[F::Value]) -> Option<[u64; 3]> {
+    fn three<T: FastTerm>(t: &[T]) -> [u64; 3] {
+        let bits = |x: T| <T::F as Format>::to_bits(x);
+        [
+            bits(ordered_sum_fast(t)),
+            bits(ordered_sum_par(t)),
+            bits(ordered_sum_par_with(t, Checks::ALL, SMALL_SHAPE).total),
+        ]
+    }
+    match (F::EXP_BITS, F::FRAC_BITS) {
+        (11, 52) => Some(three(
+            &terms
+                .iter()
+                .map(|&v| f64::from_bits(F::to_bits(v)))
+                .collect::<Vec<_>>(),
+        )),
+        (8, 23) => Some(three(
+            &terms
+                .iter()
+                .map(|&v| f32::from_bits(F::to_bits(v) as u32))
+                .collect::<Vec<_>>(),
+        )),
+        _ => None,
+    }
+}
+
+/// Runs the pipeline for one input and every plan in `plans`, against the loop, and the fast
+/// engine beside it ([`fast_sums`]). The stale plan comes from `stale_input` of the same size
+/// and seed.
 pub fn pipeline_cases<F: Format, A: Algebra<F>>(
     alg: &A,
     input: InputKind,
@@ -306,6 +351,8 @@ pub fn pipeline_cases<F: Format, A: Algebra<F>>(
     let t0 = std::time::Instant::now();
     let want = F::to_bits(loop_sum::<F>(&terms));
     let loop_seconds = t0.elapsed().as_secs_f64();
+    let fast_bits = fast_sums::<F>(&terms);
+    let fast_identical = fast_bits.map(|b| b.iter().all(|&x| same_result::<F>(x, want)));
     plans
         .iter()
         .map(|plan| {
@@ -324,6 +371,8 @@ pub fn pipeline_cases<F: Format, A: Algebra<F>>(
                 walk_bits: got,
                 loop_seconds,
                 walk_seconds,
+                fast_bits,
+                fast_identical,
             }
         })
         .collect()

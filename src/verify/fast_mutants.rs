@@ -5,7 +5,8 @@
 use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm, Shape, CHUNK};
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
-    excursion_above_binade, leaves_by_its_bound, plan_behind_crossing, InputKind,
+    excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound, plan_behind_crossing,
+    InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -77,8 +78,28 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongThreads,
         },
         FastMutant {
+            name: "re-formed unit for the planned, not the walked, binade",
+            checks: with(|c| c.reform_walked = false),
+            expect: Expect::WrongThreads,
+        },
+        FastMutant {
+            name: "infinite sum kept through NaN or the other infinity",
+            checks: with(|c| c.infinity_terms = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| c.lookback_waits = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
+            name: "look-back ignores the walk's exact sums (plan only)",
+            checks: with(|c| c.exact_plan = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
+            name: "plan adds plain chunk sums, not the units (plan only)",
+            checks: with(|c| c.unit_plan = false),
             expect: Expect::SameBits,
         },
     ]
@@ -86,9 +107,9 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
-/// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing` and
-/// `inputs::leaves_by_its_bound` (None: the loop's bits
-/// on all of them).
+/// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
+/// `inputs::leaves_by_its_bound` and `inputs::infinity_then_its_opposite` (None: the loop's
+/// bits on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -115,6 +136,10 @@ pub fn first_wrong(
         ("excursion above the binade", excursion_above_binade(CHUNK)),
         ("plan behind a crossing", plan_behind_crossing(4 * CHUNK, 3)),
         ("a chunk that leaves its binade", leaves_by_its_bound(CHUNK)),
+        (
+            "an infinite sum meets the other infinity",
+            infinity_then_its_opposite(CHUNK),
+        ),
     ] {
         if wrong(&terms, &f64_sum) {
             return Some(name.into());
@@ -145,14 +170,22 @@ impl KillRow {
     }
 }
 
+/// Threads of the pool the kill rows' threaded sums run in: more than one, so the blocks and
+/// their walk run whatever the machine (a pool of one takes the one-thread engine).
+pub const KILL_THREADS: usize = 4;
+
 /// Every mutant of [`fast_mutants`] against the inputs of [`first_wrong`], on one thread and
-/// on rayon's threads (blocks of 4 chunks, so the small inputs span several blocks).
-pub fn kill_rows(seed: u64) -> Vec<KillRow> {
+/// on a pool of [`KILL_THREADS`] threads (blocks of 4 chunks, so the small inputs span several
+/// blocks). `Err` where the pool cannot be built.
+pub fn kill_rows(seed: u64) -> Result<Vec<KillRow>, rayon::ThreadPoolBuildError> {
     let shape = Shape {
         chunk: CHUNK,
         block_chunks: 4,
     };
-    fast_mutants()
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(KILL_THREADS)
+        .build()?;
+    Ok(fast_mutants()
         .into_iter()
         .map(|m| KillRow {
             mutant: m,
@@ -161,11 +194,13 @@ pub fn kill_rows(seed: u64) -> Vec<KillRow> {
                 |t| ordered_sum_fast_with(t, m.checks, CHUNK),
                 |t| ordered_sum_fast_with(t, m.checks, CHUNK),
             ),
-            threads: first_wrong(
-                seed,
-                |t| ordered_sum_par_with(t, m.checks, shape).total,
-                |t| ordered_sum_par_with(t, m.checks, shape).total,
-            ),
+            threads: pool.install(|| {
+                first_wrong(
+                    seed,
+                    |t| ordered_sum_par_with(t, m.checks, shape).total,
+                    |t| ordered_sum_par_with(t, m.checks, shape).total,
+                )
+            }),
         })
-        .collect()
+        .collect())
 }

@@ -262,6 +262,18 @@ pub fn infinity_in_a_later_tile(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Six tiles of `tile` terms: `+inf` first, ones after it, and `-inf` as the first term of the
+/// sixth tile. The loop's sum is `+inf` from the first term on and NaN from the last tile's
+/// first term: an engine that keeps an infinite sum through a tile must look for the other
+/// infinity (and for NaN) first. Needs `tile >= 1`.
+pub fn infinity_then_its_opposite(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 1);
+    let mut v = vec![1.0; 6 * tile];
+    v[0] = f64::INFINITY;
+    v[5 * tile] = f64::NEG_INFINITY;
+    v
+}
+
 /// The hand-made inputs of the one-pass engine's checks, by name: each is one sum (several
 /// tiles of `tile` terms) built to reach one of its shortcuts' limits.
 pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 4] {
