@@ -33,7 +33,7 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::de::DeserializeOwned;
 
-pub use config::{load, ExperimentFile};
+pub use config::{load, ExperimentFile, LoadError, Source};
 
 use crate::report::Report;
 
@@ -54,6 +54,8 @@ pub struct Context {
     pub params: toml::Table,
     /// The report folder.
     pub out_dir: PathBuf,
+    /// `--experiments DIR`, when given (else the embedded files were used).
+    pub experiments: Option<PathBuf>,
 }
 
 impl Context {
@@ -78,12 +80,21 @@ impl Context {
         }
     }
 
-    /// The sample count: `--samples` if given, else the mode's `samples`.
+    /// The sample count: `--samples` if given, else the mode's `samples`; zero is refused
+    /// (a run of no samples checks nothing).
     pub fn sample_count(&self) -> Result<u64, ConfigError> {
-        match self.samples {
-            Some(n) => Ok(n),
-            None => self.get("samples"),
+        let n = match self.samples {
+            Some(n) => n,
+            None => self.get("samples")?,
+        };
+        if n == 0 {
+            return Err(ConfigError::new(
+                &self.file,
+                "samples",
+                "0 samples would check nothing; give at least 1",
+            ));
         }
+        Ok(n)
     }
 
     /// "quick" or "full".
@@ -109,9 +120,9 @@ impl Context {
     }
 }
 
-/// A bad experiment file or parameter: names the file and the field.
+/// A bad experiment file or parameter: names the file and the field (when one is at fault).
 #[derive(Debug, thiserror::Error)]
-#[error("{file}: field `{field}`: {reason}")]
+#[error("{file}: {}{reason}", if field.is_empty() { String::new() } else { format!("field `{field}`: ") })]
 pub struct ConfigError {
     /// The experiment file.
     pub file: String,
@@ -143,6 +154,55 @@ pub struct Outcome {
 
 /// A runner: reads its parameters from the context and returns the report.
 pub type Runner = fn(&Context) -> Result<Outcome>;
+
+/// The command-line overrides a runner honours: any other is refused before the run (an
+/// override that changes nothing would make the report claim what was not run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overrides {
+    /// `--seed` changes what the runner draws.
+    pub seed: bool,
+    /// `--samples` sets the runner's sample count.
+    pub samples: bool,
+}
+
+/// The overrides the runner named `name` honours (`tests/run_places.rs` checks them against
+/// the runners' sources).
+pub fn overrides(name: &str) -> Overrides {
+    let seed = matches!(
+        name,
+        "one-term-rule"
+            | "pipeline-plans"
+            | "cpu-timing"
+            | "mutations"
+            | "gpu-parity"
+            | "gpu-timing"
+            | "float-vif-parity"
+            | "float-vif-replay"
+            | "float-vif-replay-host"
+            | "float-vif-timing"
+    );
+    let samples = name == "one-term-rule";
+    Overrides { seed, samples }
+}
+
+/// Every runner name [`runner`] knows.
+pub const RUNNERS: [&str; 15] = [
+    "one-term-rule",
+    "pipeline-plans",
+    "cpu-timing",
+    "mutations",
+    "cargo-mutants",
+    "gpu-parity",
+    "gpu-timing",
+    "gpu-tests",
+    "float-vif-parity",
+    "float-vif-replay",
+    "float-vif-replay-host",
+    "float-vif-timing",
+    "ssimulacra2-crate",
+    "ssimulacra2-parity",
+    "ssimulacra2-timing",
+];
 
 /// The runner named `name` in an experiment file's `runner` field.
 pub fn runner(name: &str) -> Option<Runner> {
