@@ -303,3 +303,31 @@ fn just_recipes_show_the_build_and_keep_the_callers_folder_for_files() {
         "arguments pass through whole"
     );
 }
+
+#[test]
+fn progress_lines_in_a_log_cover_the_exhaustive_stage() {
+    if !have_font() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = binade()
+        .current_dir(dir.path())
+        .args(["run", "one-term-rule", "--quick", "--samples", "1000"])
+        .env("BINADE_PROGRESS_SECS", "0.001")
+        .output()
+        .expect("binade runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("progress: e4m3 every pair and triple: ") && l.contains("/512 ("))
+        .unwrap_or_else(|| panic!("no progress line of the exhaustive stage: {err}"));
+    assert!(
+        line.contains("/s, ") && line.contains(" elapsed, ETA "),
+        "{line}"
+    );
+    assert!(
+        err.contains("progress: e4m3 every pair and triple: done after "),
+        "{err}"
+    );
+}

@@ -27,7 +27,9 @@ pub mod ssimulacra2_crate;
 pub mod ssimulacra2_parity;
 pub mod ssimulacra2_timing;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -106,7 +108,10 @@ impl Context {
         }
     }
 
-    /// A progress bar of `len` steps (hidden when stderr is not a terminal or for short runs).
+    /// A progress bar of `len` steps for the stage `what`. On a terminal it is indicatif's bar;
+    /// otherwise (a log, a pipe) the bar is hidden and a line printer writes one line to stderr
+    /// every [`progress_every`] while the stage runs (stage, done/total, rate, elapsed, ETA)
+    /// and one when it ends, so a log shows where a long run is.
     pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
         let bar = ProgressBar::new(len);
         bar.set_style(
@@ -116,7 +121,99 @@ impl Context {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(what.to_string());
+        if !std::io::stderr().is_terminal() {
+            progress_lines(&bar, what.to_string(), progress_every());
+        }
         bar
+    }
+}
+
+/// How often a hidden progress bar prints its line: `BINADE_PROGRESS_SECS` seconds (a
+/// decimal number) when set, else 10 s.
+pub fn progress_every() -> Duration {
+    std::env::var("BINADE_PROGRESS_SECS")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(Duration::from_secs(10))
+}
+
+/// Starts the line printer of a hidden bar: a thread that holds only a weak reference, wakes
+/// every 100 ms, prints [`progress_line`] every `every`, and ends with a `done` line once the
+/// bar is finished or dropped (only for a stage that printed a line: short stages stay quiet).
+fn progress_lines(bar: &ProgressBar, what: String, every: Duration) {
+    let weak = bar.downgrade();
+    let stage = what.clone();
+    let tick = every.min(Duration::from_millis(100));
+    let spawned = std::thread::Builder::new()
+        .name("progress-lines".into())
+        .spawn(move || {
+            let mut last_line = Instant::now();
+            let mut printed = false;
+            let started = Instant::now();
+            loop {
+                std::thread::sleep(tick);
+                let Some(bar) = weak.upgrade() else { break };
+                if bar.is_finished() {
+                    break;
+                }
+                if last_line.elapsed() >= every {
+                    let (pos, len, rate) = (bar.position(), bar.length(), bar.per_sec());
+                    let line = progress_line(&what, pos, len, rate, bar.elapsed(), bar.eta());
+                    eprintln!("{line}");
+                    last_line = Instant::now();
+                    printed = true;
+                }
+            }
+            if printed {
+                let took = short_duration(started.elapsed());
+                eprintln!("progress: {what}: done after {took}");
+            }
+        });
+    if let Err(e) = spawned {
+        eprintln!("progress: {stage}: no progress lines ({e})");
+    }
+}
+
+/// One progress line: `progress: STAGE: 12/40 (30%), 1.5/s, 8s elapsed, ETA 19s`.
+pub fn progress_line(
+    what: &str,
+    done: u64,
+    total: Option<u64>,
+    per_sec: f64,
+    elapsed: Duration,
+    eta: Duration,
+) -> String {
+    let of = match total {
+        Some(t) if t > 0 => format!("{done}/{t} ({:.0}%)", 100.0 * done as f64 / t as f64),
+        _ => format!("{done}"),
+    };
+    let rate = if per_sec >= 10.0 {
+        format!("{per_sec:.0}/s")
+    } else {
+        format!("{per_sec:.2}/s")
+    };
+    let eta = if done == 0 {
+        "ETA unknown".to_string()
+    } else {
+        format!("ETA {}", short_duration(eta))
+    };
+    format!(
+        "progress: {what}: {of}, {rate}, {} elapsed, {eta}",
+        short_duration(elapsed)
+    )
+}
+
+/// `42s`, `3m05s`, `1h02m`.
+fn short_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s < 60 {
+        format!("{s}s")
+    } else if s < 3600 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
     }
 }
 
@@ -225,4 +322,27 @@ pub fn runner(name: &str) -> Option<Runner> {
         _ => return None,
     };
     Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_line_says_stage_count_rate_and_eta() {
+        let line = progress_line(
+            "f64 samples",
+            12,
+            Some(40),
+            1.5,
+            Duration::from_secs(8),
+            Duration::from_secs(125),
+        );
+        assert_eq!(
+            line,
+            "progress: f64 samples: 12/40 (30%), 1.50/s, 8s elapsed, ETA 2m05s"
+        );
+        let start = progress_line("x", 0, None, 0.0, Duration::ZERO, Duration::ZERO);
+        assert_eq!(start, "progress: x: 0, 0.00/s, 0s elapsed, ETA unknown");
+    }
 }
