@@ -47,12 +47,26 @@ impl Table {
 
     fn markdown(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "| {} |", self.headers.join(" | "));
-        let _ = writeln!(s, "|{}", " --- |".repeat(self.headers.len()));
         let shown = self
             .show_rows
             .unwrap_or(self.rows.len())
             .min(self.rows.len());
+        if shown == 0 {
+            // No header over an empty table: say where the rows are, or that there are none.
+            let _ = if self.rows.is_empty() {
+                writeln!(s, "No rows.")
+            } else {
+                writeln!(
+                    s,
+                    "{} rows, not shown here; all are in `{}.csv`.",
+                    thousands(self.rows.len() as u64),
+                    self.stem
+                )
+            };
+            return s;
+        }
+        let _ = writeln!(s, "| {} |", self.headers.join(" | "));
+        let _ = writeln!(s, "|{}", " --- |".repeat(self.headers.len()));
         for row in &self.rows[..shown] {
             // A `|` inside a cell would end the cell: escape it (the CSV keeps it as is).
             let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();

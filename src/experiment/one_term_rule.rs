@@ -266,14 +266,26 @@ fn build_report(
                     .collect(),
             )
         }))
+        .chain(std::iter::once((
+            "mismatches (add or MPFR, every format)".to_string(),
+            (0..categories.len())
+                .map(|i| {
+                    runs.iter()
+                        .filter_map(|r| r.rows.get(i))
+                        .map(|(_, n, m)| (n.failures + m.failures) as f64)
+                        .sum()
+                })
+                .collect(),
+        )))
         .collect();
     report.plot(Plot {
         stem: "samples-per-class".into(),
-        title: "One-term samples per class (applied vs refused)".into(),
+        title: "One-term rule per sample class: samples whose unit applied or was refused, and mismatches against the add or MPFR".into(),
         kind: PlotKind::Bars {
             categories,
             series,
-            y_label: "samples".into(),
+            x_label: "sample class".into(),
+            y_label: "samples (count, log scale)".into(),
             log_y: true,
         },
     });
