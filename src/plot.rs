@@ -323,19 +323,23 @@ impl Plot {
                         c
                     };
                     chart
-                        .draw_series(values.iter().enumerate().filter(|(_, v)| !(**v > 0.0)).map(
-                            |(i, v)| {
-                                let x = i as f64 + 0.1 + (j as f64 + 0.5) * group;
-                                Text::new(
-                                    if v.is_nan() { "none" } else { "0" }.to_string(),
-                                    (x, $zero_at),
-                                    ("sans-serif", 13)
-                                        .into_font()
-                                        .color(&mark)
-                                        .pos(Pos::new(HPos::Center, VPos::Bottom)),
-                                )
-                            },
-                        ))
+                        .draw_series(
+                            values
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, v)| v.is_nan() || **v <= 0.0)
+                                .map(|(i, v)| {
+                                    let x = i as f64 + 0.1 + (j as f64 + 0.5) * group;
+                                    Text::new(
+                                        if v.is_nan() { "none" } else { "0" }.to_string(),
+                                        (x, $zero_at),
+                                        ("sans-serif", 13)
+                                            .into_font()
+                                            .color(&mark)
+                                            .pos(Pos::new(HPos::Center, VPos::Bottom)),
+                                    )
+                                }),
+                        )
                         .map_err(err)?;
                 }
             }};
