@@ -187,19 +187,30 @@ pub fn main() -> ExitCode {
 pub const GPU_MARK: &str = "(GPU)";
 
 fn list(source: &Source) -> i32 {
+    use std::io::Write as _;
     match experiment::config::list(source) {
         Ok(items) => {
             let width = items.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-            for (name, parsed) in items {
-                match parsed {
+            let mut lines: Vec<String> = items
+                .into_iter()
+                .map(|(name, parsed)| match parsed {
                     Ok(f) => {
                         let mark = if f.gpu { GPU_MARK } else { "" };
-                        println!("{name:<width$}  {mark:<5}  {}", f.description);
+                        format!("{name:<width$}  {mark:<5}  {}", f.description)
                     }
-                    Err(e) => println!("{name:<width$}  {:<5}  (unreadable: {e})", ""),
+                    Err(e) => format!("{name:<width$}  {:<5}  (unreadable: {e})", ""),
+                })
+                .collect();
+            lines.push(format!(
+                "{GPU_MARK}: needs an NVIDIA GPU with CUDA 13 (without one: exit code 3)"
+            ));
+            // A closed pipe (`binade list | head`) ends the listing quietly.
+            let mut out = std::io::stdout().lock();
+            for line in lines {
+                if writeln!(out, "{line}").is_err() {
+                    break;
                 }
             }
-            println!("{GPU_MARK}: needs an NVIDIA GPU with CUDA 13 (without one: exit code 3)");
             EXIT_OK
         }
         Err(e) => {
