@@ -1,4 +1,4 @@
-//! Two jobs:
+//! Three jobs:
 //! 1. Embeds the commit the binary is built from, and whether the tree had changes, as the
 //!    environment variables `BINADE_BUILD_COMMIT` and `BINADE_BUILD_DIRTY` (reports record
 //!    them, wherever the binary later runs).
@@ -7,6 +7,8 @@
 //!    the device algebra with the Rust one without a GPU; and the float VIF and SSIMULACRA2
 //!    headers likewise. These are rebuilt only when their sources change (a stamp in OUT_DIR),
 //!    because job 1 makes this script run again after every edit of the tree.
+//! 3. Embeds every experiment file (`experiments/*.toml`) in the binary (`OUT_DIR/experiments.rs`),
+//!    so `binade list` and `binade run` work from any folder.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,7 @@ const MUTANT_CODES: u32 = 13;
 fn main() {
     embed_commit();
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    embed_experiments(&out);
     let stamp = out.join("host-headers.stamp");
     let key = sources_key();
     if std::fs::read_to_string(&stamp).ok().as_deref() == Some(key.as_str()) {
@@ -118,6 +121,41 @@ fn embed_commit() {
         println!("cargo:rerun-if-changed={f}");
     }
     println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// Writes `out/experiments.rs`: the constant `FILES`, every `experiments/*.toml` as
+/// (name, text) through `include_str!`, sorted by name.
+fn embed_experiments(out: &Path) {
+    let root =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let dir = root.join("experiments");
+    println!("cargo:rerun-if-changed=experiments");
+    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("toml"))
+                .filter_map(|p| {
+                    let stem = p.file_stem()?.to_str()?.to_string();
+                    Some((stem, p))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut code = String::from(
+        "/// Every experiment file of the source tree: (name, the file's text).\npub const FILES: &[(&str, &str)] = &[\n",
+    );
+    for (name, path) in &files {
+        let _ = writeln!(
+            code,
+            "    ({name:?}, include_str!({:?})),",
+            path.display().to_string()
+        );
+    }
+    code.push_str("];\n");
+    std::fs::write(out.join("experiments.rs"), code).expect("writing experiments.rs into OUT_DIR");
 }
 
 /// The algebra header for the host, once per mutant code.

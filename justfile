@@ -1,25 +1,36 @@
 # binade recipes. `just --list` shows them.
+#
+# Cargo's own progress is shown (the first build compiles the bundled GMP and MPFR: minutes).
+# Builds go to CARGO_TARGET_DIR when it is set. Arguments are passed through as given
+# (quoted file names stay whole).
 
-# Run one experiment and write reports/NAME (add --quick for the short settings).
+set positional-arguments := true
+
+# Run one experiment, in the repository root: a full run of the committed settings writes reports/NAME; --quick or any override writes reports-local/NAME; --out DIR writes DIR only.
 run-experiment NAME *ARGS:
-    cargo run --release --quiet -- run {{NAME}} {{ARGS}}
+    cargo run --release -- run "$@"
 
 # Run the test suite (release profile: the tests check millions of samples).
 test:
     cargo test --release
 
-# List the experiments.
+# List the experiments ((GPU): needs an NVIDIA GPU).
 list:
-    cargo run --release --quiet -- list
+    cargo run --release -- list
+
+# Install `binade` into ~/.cargo/bin (the experiment files are built in: it runs from any folder).
+install:
+    cargo install --locked --path .
 
 # Generic mutation testing of the algebra modules (installs cargo-mutants if needed).
 mutants *ARGS:
     command -v cargo-mutants >/dev/null || cargo install --locked cargo-mutants
-    cargo run --release --quiet -- run cargo-mutants {{ARGS}}
+    cargo run --release -- run cargo-mutants "$@"
 
-# Sum term files the way the CPU loop does (see docs/sum.md), e.g. `just sum --check a.npy`.
+# Sum term files the way the CPU loop does (see docs/sum.md), e.g. `just sum --check a.npy`; file names are taken from the folder you run `just` in.
+[no-cd]
 sum *ARGS:
-    cargo run --release --quiet -- sum {{ARGS}}
+    cargo run --release --manifest-path "{{justfile_directory()}}/Cargo.toml" -- sum "$@"
 
 # Rewrite the numpy-written .npy fixtures of `binade sum` (needs python3 with numpy).
 npy-fixtures:

@@ -5,7 +5,8 @@
 #   .devbin/tests/MANIFEST.tsv  NAME, file, and the commit it was built from (-dirty if the
 #                             tree had changes): the gpu-tests experiment refuses binaries of
 #                             another commit than its own.
-# Respects CARGO_TARGET_DIR. Needs python3 (to read cargo's JSON messages).
+# Respects CARGO_TARGET_DIR (relative or absolute) and any target-dir of cargo's config: the
+# target folder is asked of `cargo metadata`. Needs python3 (to read cargo's JSON messages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=$(git rev-parse HEAD)
@@ -14,7 +15,7 @@ rm -rf .devbin
 mkdir -p .devbin/tests
 grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
 cargo build --release
-target_dir=${CARGO_TARGET_DIR:-target}
+target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 strip -o .devbin/binade "$target_dir/release/binade"
 cargo test --release --no-run --message-format=json 2>/dev/null \
   | python3 -c '

@@ -1,6 +1,12 @@
 //! Figures for reports, drawn to PNG with `plotters`: grouped bars, lines (log-log or
 //! linear) and labelled heatmaps.
 //!
+//! Every figure has a title, axis titles (with units, from the caller), tick labels as plain
+//! numbers (`1e5` beyond four digits) or `10^k` on log axes, its legend beside the plot, and a
+//! visible `0` where a bar's value is zero (also on log axes). Red is kept for failures: a
+//! series whose name says `mismatch`, `fail` or `wrong` is red, and no other series is red or
+//! green.
+//!
 //! Text needs a TrueType font: `BINADE_FONT`, else DejaVu Sans from the usual system places
 //! (`fonts-dejavu-core`, or the copy matplotlib ships). Without one, drawing fails with an
 //! error that says so; it never writes a figure without its labels.
@@ -10,6 +16,7 @@ use std::sync::OnceLock;
 
 use anyhow::{anyhow, bail, Result};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{register_font, FontStyle};
 
 /// A figure: its file stem, title, and what to draw.
@@ -32,9 +39,12 @@ pub enum PlotKind {
         categories: Vec<String>,
         /// (series name, one value per category).
         series: Vec<(String, Vec<f64>)>,
-        /// Label of the y axis.
+        /// Title of the x axis (what the categories are).
+        x_label: String,
+        /// Title of the y axis, with its unit.
         y_label: String,
-        /// Logarithmic y axis (values <= 0 are drawn at the axis floor).
+        /// Logarithmic y axis. On either axis a value of 0 is marked `0` at the floor, and NaN
+        /// (no figure, e.g. no difference to show) is marked `none`.
         log_y: bool,
     },
     /// Lines with points: (series name, points).
@@ -92,19 +102,117 @@ pub fn ensure_font() -> Result<()> {
     .map_err(|e| anyhow!(e))
 }
 
+/// Series colours: no red and no green, so that no series reads as pass or fail.
 const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
     RGBColor(227, 119, 194),
     RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
 
-fn color(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
+/// The colour of failures.
+const FAILURE: RGBColor = RGBColor(214, 39, 40);
+
+/// True for a series that counts failures (drawn in [`FAILURE`] red).
+pub fn is_failure_series(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["mismatch", "fail", "wrong"].iter().any(|w| n.contains(w))
+}
+
+/// The colours of `names`, in order: red for failure series, the palette for the others.
+fn colours(names: &[&str]) -> Vec<RGBColor> {
+    let mut next = 0;
+    names
+        .iter()
+        .map(|n| {
+            if is_failure_series(n) {
+                FAILURE
+            } else {
+                next += 1;
+                PALETTE[(next - 1) % PALETTE.len()]
+            }
+        })
+        .collect()
+}
+
+/// A tick label on a log axis: `10^k` (with superscript digits) at powers of ten, nothing
+/// between them.
+pub fn log_tick(v: f64) -> String {
+    if v <= 0.0 || !v.is_finite() {
+        return String::new();
+    }
+    let k = v.log10();
+    if (k - k.round()).abs() > 1e-9 {
+        return String::new();
+    }
+    let sup: String = format!("{}", k.round() as i64)
+        .chars()
+        .map(|c| match c {
+            '-' => '\u{207b}',
+            '0' => '\u{2070}',
+            '1' => '\u{00b9}',
+            '2' => '\u{00b2}',
+            '3' => '\u{00b3}',
+            d => char::from_u32(0x2070 + d.to_digit(10).unwrap_or(0)).unwrap_or(d),
+        })
+        .collect();
+    format!("10{sup}")
+}
+
+/// A tick label on a linear axis: `0`, `8000`, `0.25`, `3e5`, `2.5e-4` (no trailing zeros).
+pub fn linear_tick(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return "0".into();
+    }
+    let a = v.abs();
+    if !(1e-3..1e5).contains(&a) {
+        let e = a.log10().floor() as i32;
+        let m = v / 10f64.powi(e);
+        let m = trim_zeros(&format!("{m:.2}"));
+        return format!("{m}e{e}");
+    }
+    trim_zeros(&format!("{v:.3}"))
+}
+
+fn trim_zeros(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// The log axis range of bars of positive values `lo..=hi`: from half the power of ten at or
+/// below `lo` (the bars' floor) to a little above `hi`.
+fn log_range(lo: f64, hi: f64) -> (f64, f64) {
+    let bottom = 10f64.powf(lo.log10().floor()) * 0.5;
+    (bottom, (hi * 1.5).max(bottom * 10.0))
+}
+
+/// Draws a legend (a swatch or a line, then the name) in `area`, top to bottom.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[(&str, RGBColor)],
+    lines: bool,
+) -> Result<()> {
+    let font = ("sans-serif", 14).into_font();
+    for (i, (name, c)) in entries.iter().enumerate() {
+        let y = 60 + 24 * i as i32;
+        if lines {
+            area.draw(&PathElement::new(vec![(8, y), (30, y)], c.stroke_width(3)))
+                .map_err(err)?;
+        } else {
+            area.draw(&Rectangle::new([(8, y - 7), (26, y + 7)], c.filled()))
+                .map_err(err)?;
+        }
+        area.draw(&Text::new(name.to_string(), (38, y - 8), font.clone()))
+            .map_err(err)?;
+    }
+    Ok(())
 }
 
 fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
@@ -119,9 +227,10 @@ impl Plot {
             PlotKind::Bars {
                 categories,
                 series,
+                x_label,
                 y_label,
                 log_y,
-            } => self.bars(path, categories, series, y_label, *log_y),
+            } => self.bars(path, categories, series, (x_label, y_label), *log_y),
             PlotKind::Lines {
                 series,
                 x_label,
@@ -142,22 +251,31 @@ impl Plot {
         path: &Path,
         cats: &[String],
         series: &[(String, Vec<f64>)],
-        y_label: &str,
+        (x_label, y_label): (&str, &str),
         log_y: bool,
     ) -> Result<()> {
         if cats.is_empty() || series.is_empty() {
             bail!("bar chart `{}` has no data", self.stem);
         }
-        let width = (cats.len() as u32 * 120 + 160).clamp(900, 3000);
-        let root = BitMapBackend::new(path, (width, 640)).into_drawing_area();
+        let legend_w = 300u32;
+        let width = (cats.len() as u32 * 120 + 160 + legend_w).clamp(900, 3000);
+        let root = BitMapBackend::new(path, (width, 660)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let max = series
+        let root = root
+            .margin(8, 0, 0, 0)
+            .titled(&self.title, ("sans-serif", 22))
+            .map_err(err)?;
+        let (area, legend_area) = root.split_horizontally(width - legend_w);
+        let positive: Vec<f64> = series
             .iter()
             .flat_map(|(_, v)| v.iter().copied())
-            .fold(0.0f64, f64::max)
-            .max(1e-9);
+            .filter(|v| *v > 0.0 && v.is_finite())
+            .collect();
+        let max = positive.iter().copied().fold(0.0f64, f64::max);
         let n = cats.len() as f64;
         let group = 0.8 / series.len() as f64;
+        let names: Vec<&str> = series.iter().map(|(n, _)| n.as_str()).collect();
+        let cols = colours(&names);
         let cat_label = |x: &f64| {
             let i = (*x - 0.5).round();
             if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
@@ -166,14 +284,13 @@ impl Plot {
                 String::new()
             }
         };
-        let mut builder = ChartBuilder::on(&root);
+        let mut builder = ChartBuilder::on(&area);
         builder
-            .caption(&self.title, ("sans-serif", 22))
             .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(80);
+            .x_label_area_size(56)
+            .y_label_area_size(90);
         macro_rules! finish {
-            ($chart:expr, $floor:expr) => {{
+            ($chart:expr, $floor:expr, $zero_at:expr, $tick:expr) => {{
                 let mut chart = $chart;
                 chart
                     .configure_mesh()
@@ -181,44 +298,71 @@ impl Plot {
                     .x_labels(cats.len() * 2 + 1)
                     .x_label_formatter(&cat_label)
                     .x_label_style(("sans-serif", 12))
+                    .y_label_formatter(&$tick)
+                    .y_label_style(("sans-serif", 13))
+                    .x_desc(x_label)
                     .y_desc(y_label)
+                    .axis_desc_style(("sans-serif", 15))
                     .draw()
                     .map_err(err)?;
-                for (j, (name, values)) in series.iter().enumerate() {
-                    let c = color(j);
+                for (j, (_, values)) in series.iter().enumerate() {
+                    let c = cols[j];
                     chart
-                        .draw_series(values.iter().enumerate().map(|(i, &v)| {
-                            let x0 = i as f64 + 0.1 + j as f64 * group;
-                            Rectangle::new([(x0, $floor), (x0 + group, v.max($floor))], c.filled())
-                        }))
-                        .map_err(err)?
-                        .label(name.as_str())
-                        .legend(move |(x, y)| {
-                            Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled())
-                        });
+                        .draw_series(values.iter().enumerate().filter(|(_, v)| **v > 0.0).map(
+                            |(i, &v)| {
+                                let x0 = i as f64 + 0.1 + j as f64 * group;
+                                Rectangle::new([(x0, $floor), (x0 + group, v)], c.filled())
+                            },
+                        ))
+                        .map_err(err)?;
+                    // A zero would be no bar at all: mark it (grey for a failure series: nothing
+                    // failed); NaN (no figure) says `none`.
+                    let mark = if c == FAILURE {
+                        RGBColor(90, 90, 90)
+                    } else {
+                        c
+                    };
+                    chart
+                        .draw_series(
+                            values
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, v)| v.is_nan() || **v <= 0.0)
+                                .map(|(i, v)| {
+                                    let x = i as f64 + 0.1 + (j as f64 + 0.5) * group;
+                                    Text::new(
+                                        if v.is_nan() { "none" } else { "0" }.to_string(),
+                                        (x, $zero_at),
+                                        ("sans-serif", 13)
+                                            .into_font()
+                                            .color(&mark)
+                                            .pos(Pos::new(HPos::Center, VPos::Bottom)),
+                                    )
+                                }),
+                        )
+                        .map_err(err)?;
                 }
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperRight)
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK)
-                    .label_font(("sans-serif", 13))
-                    .draw()
-                    .map_err(err)?;
             }};
         }
         if log_y {
-            let floor = 0.5;
+            let lo = positive.iter().copied().fold(f64::MAX, f64::min);
+            let (bottom, top) = if positive.is_empty() {
+                (0.5, 10.0)
+            } else {
+                log_range(lo, max)
+            };
             let chart = builder
-                .build_cartesian_2d(0.0..n, (floor..max * 40.0).log_scale())
+                .build_cartesian_2d(0.0..n, (bottom..top).log_scale())
                 .map_err(err)?;
-            finish!(chart, floor);
+            let zero_at = bottom * (top / bottom).powf(0.01);
+            finish!(chart, bottom, zero_at, |v: &f64| log_tick(*v));
         } else {
-            let chart = builder
-                .build_cartesian_2d(0.0..n, 0.0..max * 1.1)
-                .map_err(err)?;
-            finish!(chart, 0.0);
+            let top = if max > 0.0 { max * 1.1 } else { 1.0 };
+            let chart = builder.build_cartesian_2d(0.0..n, 0.0..top).map_err(err)?;
+            finish!(chart, 0.0, top * 0.01, |v: &f64| linear_tick(*v));
         }
+        let entries: Vec<(&str, RGBColor)> = names.iter().copied().zip(cols).collect();
+        legend(&legend_area, &entries, false)?;
         root.present().map_err(err)?;
         Ok(())
     }
@@ -245,25 +389,38 @@ impl Plot {
         let (y0, y1) = pts
             .iter()
             .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-        let root = BitMapBackend::new(path, (1000, 680)).into_drawing_area();
+        let legend_w = 260u32;
+        let width = 1000 + legend_w;
+        let root = BitMapBackend::new(path, (width, 700)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut builder = ChartBuilder::on(&root);
+        let root = root
+            .margin(8, 0, 0, 0)
+            .titled(&self.title, ("sans-serif", 22))
+            .map_err(err)?;
+        let (area, legend_area) = root.split_horizontally(width - legend_w);
+        let names: Vec<&str> = series.iter().map(|(n, _)| n.as_str()).collect();
+        let cols = colours(&names);
+        let mut builder = ChartBuilder::on(&area);
         builder
-            .caption(&self.title, ("sans-serif", 22))
             .margin(12)
-            .x_label_area_size(50)
-            .y_label_area_size(80);
+            .x_label_area_size(56)
+            .y_label_area_size(90);
         macro_rules! finish {
-            ($chart:expr) => {{
+            ($chart:expr, $tick:expr) => {{
                 let mut chart = $chart;
                 chart
                     .configure_mesh()
                     .x_desc(x_label)
                     .y_desc(y_label)
+                    .x_label_formatter(&$tick)
+                    .y_label_formatter(&$tick)
+                    .x_label_style(("sans-serif", 13))
+                    .y_label_style(("sans-serif", 13))
+                    .axis_desc_style(("sans-serif", 15))
                     .draw()
                     .map_err(err)?;
-                for (j, (name, p)) in series.iter().enumerate() {
-                    let c = color(j);
+                for (j, (_, p)) in series.iter().enumerate() {
+                    let c = cols[j];
                     let p: Vec<(f64, f64)> = p
                         .iter()
                         .copied()
@@ -271,23 +428,11 @@ impl Plot {
                         .collect();
                     chart
                         .draw_series(LineSeries::new(p.clone(), c.stroke_width(2)))
-                        .map_err(err)?
-                        .label(name.as_str())
-                        .legend(move |(x, y)| {
-                            PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
-                        });
+                        .map_err(err)?;
                     chart
                         .draw_series(p.iter().map(|&q| Circle::new(q, 3, c.filled())))
                         .map_err(err)?;
                 }
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK)
-                    .label_font(("sans-serif", 13))
-                    .draw()
-                    .map_err(err)?;
             }};
         }
         if log {
@@ -297,14 +442,16 @@ impl Plot {
                     (y0 / 2.0..y1 * 2.0).log_scale(),
                 )
                 .map_err(err)?;
-            finish!(chart);
+            finish!(chart, |v: &f64| log_tick(*v));
         } else {
             let pad = ((y1 - y0) * 0.05).max(1e-12);
             let chart = builder
                 .build_cartesian_2d(x0..x1.max(x0 + 1e-12), y0 - pad..y1 + pad)
                 .map_err(err)?;
-            finish!(chart);
+            finish!(chart, |v: &f64| linear_tick(*v));
         }
+        let entries: Vec<(&str, RGBColor)> = names.iter().copied().zip(cols).collect();
+        legend(&legend_area, &entries, true)?;
         root.present().map_err(err)?;
         Ok(())
     }
@@ -414,9 +561,51 @@ impl Plot {
             kind: PlotKind::Bars {
                 categories: vec![],
                 series: vec![],
+                x_label: String::new(),
                 y_label: String::new(),
                 log_y: false,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_read_as_numbers() {
+        assert_eq!(log_tick(1e5), "10\u{2075}");
+        assert_eq!(log_tick(1.0), "10\u{2070}");
+        assert_eq!(log_tick(0.01), "10\u{207b}\u{00b2}");
+        assert_eq!(log_tick(2e5), "");
+        assert_eq!(linear_tick(100000.0), "1e5");
+        assert_eq!(linear_tick(250000.0), "2.5e5");
+        assert_eq!(linear_tick(8000.0), "8000");
+        assert_eq!(linear_tick(0.25), "0.25");
+        assert_eq!(linear_tick(0.0), "0");
+        assert_eq!(linear_tick(0.00025), "2.5e-4");
+    }
+
+    #[test]
+    fn red_only_for_failures() {
+        let c = colours(&[
+            "applied",
+            "refused",
+            "mismatches",
+            "x",
+            "y",
+            "z",
+            "w",
+            "v",
+            "u",
+        ]);
+        assert_eq!(c[2], FAILURE);
+        for (i, colour) in c.iter().enumerate().filter(|(i, _)| *i != 2) {
+            let RGBColor(r, g, b) = *colour;
+            let reddish = r > 180 && g < 90 && b < 90;
+            let greenish = g > 140 && r < 100 && b < 100;
+            assert!(!reddish && !greenish, "series {i}: {colour:?}");
         }
     }
 }

@@ -47,12 +47,26 @@ impl Table {
 
     fn markdown(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "| {} |", self.headers.join(" | "));
-        let _ = writeln!(s, "|{}", " --- |".repeat(self.headers.len()));
         let shown = self
             .show_rows
             .unwrap_or(self.rows.len())
             .min(self.rows.len());
+        if shown == 0 {
+            // No header over an empty table: say where the rows are, or that there are none.
+            let _ = if self.rows.is_empty() {
+                writeln!(s, "No rows.")
+            } else {
+                writeln!(
+                    s,
+                    "{} rows, not shown here; all are in `{}.csv`.",
+                    thousands(self.rows.len() as u64),
+                    self.stem
+                )
+            };
+            return s;
+        }
+        let _ = writeln!(s, "| {} |", self.headers.join(" | "));
+        let _ = writeln!(s, "|{}", " --- |".repeat(self.headers.len()));
         for row in &self.rows[..shown] {
             // A `|` inside a cell would end the cell: escape it (the CSV keeps it as is).
             let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
@@ -179,14 +193,128 @@ impl Report {
 }
 
 fn write_csv(path: &Path, t: &Table) -> Result<()> {
+    let (headers, rows) = csv_form(&t.headers, &t.rows);
     let mut w =
         csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
-    w.write_record(&t.headers)?;
-    for row in &t.rows {
+    w.write_record(&headers)?;
+    for row in &rows {
         w.write_record(row)?;
     }
     w.flush()?;
     Ok(())
+}
+
+/// Cells that stand for a figure that was not measured or does not apply.
+const MISSING: [&str; 5] = ["-", "n/a", "not run", "not measured", ""];
+
+/// The CSV form of a table whose cells are formatted for people (the README keeps that form):
+/// numbers a program can read.
+///
+/// 1. Thousands separators go: `8,294,400` becomes `8294400`, inside any cell
+///    (`killed@4,098` becomes `killed@4098`); a comma that is not between digit groups of
+///    three stays.
+/// 2. A column whose figures all end in `%` loses the sign, and its name gains ` (%)`; one
+///    whose figures all end in `x` (a ratio) loses it, and its name gains ` (x)`.
+/// 3. In a column of figures, a cell that marks a missing figure (`-`, `n/a`, `not run`)
+///    becomes empty.
+///
+/// Guarantee: applied to its own output it changes nothing (the committed CSVs are checked
+/// to be such fixed points).
+pub fn csv_form(headers: &[String], rows: &[Vec<String>]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| without_separators(c)).collect())
+        .collect();
+    let mut headers = headers.to_vec();
+    for (col, header) in headers.iter_mut().enumerate() {
+        let cells: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r.get(col))
+            .map(|c| c.trim())
+            .filter(|c| !MISSING.contains(c))
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        let all_with = |suffix: char| {
+            cells.iter().all(|c| {
+                c.strip_suffix(suffix)
+                    .is_some_and(|n| is_figure(n.trim_end()))
+            })
+        };
+        let suffix = ['%', 'x'].into_iter().find(|&s| all_with(s));
+        if suffix.is_none() && !cells.iter().all(|c| is_figure(c)) {
+            continue;
+        }
+        if let Some(s) = suffix {
+            let unit = format!("({s})");
+            if !header.contains(&unit) {
+                header.push_str(&format!(" {unit}"));
+            }
+        }
+        for row in rows.iter_mut() {
+            let Some(cell) = row.get_mut(col) else {
+                continue;
+            };
+            let t = cell.trim();
+            if MISSING.contains(&t) {
+                cell.clear();
+            } else if let Some(s) = suffix {
+                *cell = t.trim_end_matches(s).trim_end().to_string();
+            }
+        }
+    }
+    (headers, rows)
+}
+
+/// True for a plain number as a program reads one: `12`, `-0.5`, `+6.09e-6`, `1.5E3`
+/// (not `inf` or `NaN`, which are words in these tables).
+fn is_figure(s: &str) -> bool {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && body.chars().any(|c| c.is_ascii_digit())
+        && s.parse::<f64>().is_ok()
+}
+
+/// `s` with the commas between digit groups removed: a run of 1 to 3 digits followed by one
+/// or more `,ddd` groups (not part of a longer digit run, not after a decimal point).
+pub fn without_separators(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let starts_run = b[i].is_ascii_digit()
+            && (i == 0 || !(b[i - 1].is_ascii_digit() || b[i - 1] == b'.' || b[i - 1] == b','));
+        if !starts_run {
+            let ch = s[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        let lead = j - i;
+        let mut groups = 0;
+        let mut k = j;
+        while k + 4 <= b.len()
+            && b[k] == b','
+            && b[k + 1..k + 4].iter().all(u8::is_ascii_digit)
+            && (k + 4 == b.len() || !b[k + 4].is_ascii_digit())
+        {
+            groups += 1;
+            k += 4;
+        }
+        if lead <= 3 && groups > 0 {
+            out.extend(s[i..k].chars().filter(|&c| c != ','));
+        } else {
+            out.push_str(&s[i..j]);
+            k = j;
+        }
+        i = k;
+    }
+    out
 }
 
 /// Moves the complete folder `tmp` to `dir`, replacing any previous `dir` only after the new
@@ -311,6 +439,40 @@ mod tests {
             1,
             "no temporary folder left: {leftovers:?}"
         );
+    }
+
+    #[test]
+    fn csv_form_keeps_numbers_plain() {
+        assert_eq!(without_separators("8,333,334"), "8333334");
+        assert_eq!(without_separators("killed@4,098"), "killed@4098");
+        assert_eq!(
+            without_separators("461,733 of 7,458,816"),
+            "461733 of 7458816"
+        );
+        assert_eq!(without_separators("uniform [0, 1)"), "uniform [0, 1)");
+        assert_eq!(without_separators("1,23"), "1,23");
+        assert_eq!(without_separators("1234,567"), "1234,567");
+        assert_eq!(without_separators("0.5,123"), "0.5,123");
+        assert_eq!(without_separators("1,2345"), "1,2345");
+        assert_eq!(without_separators("µs 1,000"), "µs 1000");
+        let h = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (headers, rows) = csv_form(
+            &h(&["plan", "chunks", "share", "ratio", "ms"]),
+            &[
+                h(&["a", "213,486", "23.49%", "1.00x", "n/a"]),
+                h(&["b", "-", "100.00%", "0.82x", "2.5"]),
+            ],
+        );
+        assert_eq!(
+            headers,
+            h(&["plan", "chunks", "share (%)", "ratio (x)", "ms"])
+        );
+        assert_eq!(rows[0], h(&["a", "213486", "23.49", "1.00", ""]));
+        assert_eq!(rows[1], h(&["b", "", "100.00", "0.82", "2.5"]));
+        assert_eq!(csv_form(&headers, &rows), (headers.clone(), rows.clone()));
+        // Words stay words; a column with one word in it is left alone.
+        let (_, rows) = csv_form(&h(&["x"]), &[h(&["inf"]), h(&["-"]), h(&["3"])]);
+        assert_eq!(rows, [h(&["inf"]), h(&["-"]), h(&["3"])]);
     }
 
     #[test]

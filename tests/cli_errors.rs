@@ -8,10 +8,15 @@ fn binade() -> Command {
     Command::new(binade::cli::binary_under_test(env!("CARGO_BIN_EXE_binade")))
 }
 
+/// Runs `binade ARGS` in `dir`; a `run` reads the experiment files of `dir/experiments`.
 fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let mut args: Vec<&str> = args.to_vec();
+    if args.first() == Some(&"run") {
+        args.extend(["--experiments", "experiments"]);
+    }
     let out = binade()
         .current_dir(dir)
-        .args(args)
+        .args(&args)
         .output()
         .expect("binade runs");
     (
@@ -42,10 +47,14 @@ fn unknown_experiment() {
     let (code, err) = run_in(dir.path(), &["run", "nope"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("nope.toml") && err.contains("unknown experiment"),
+        err.contains("unknown experiment `nope` in experiments"),
         "{err}"
     );
+    assert!(!err.contains("field"), "no internal field names: {err}");
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    let (code, err) = run_in(dir.path(), &["run", "bda"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did you mean `bad`?"), "{err}");
 }
 
 #[test]
@@ -102,14 +111,20 @@ fn a_small_run_writes_a_whole_report() {
     }
     let (code, err) = run_in(dir.path(), &["run", "bad"]);
     assert_eq!(code, 0, "{err}");
-    let md = fs::read_to_string(dir.path().join("reports/bad/README.md")).unwrap();
+    // A file of its own is not the committed configuration: the report goes to reports-local.
+    report_untouched(dir.path());
+    let md = fs::read_to_string(dir.path().join("reports-local/bad/README.md")).unwrap();
     assert!(md.contains("8 of 8 sums bit-identical"), "{md}");
+    assert!(
+        md.contains("binade run bad --experiments experiments"),
+        "{md}"
+    );
     for f in ["plans.csv", "cases.csv", "fallback-chunks.png"] {
         assert!(
-            dir.path().join("reports/bad").join(f).exists(),
+            dir.path().join("reports-local/bad").join(f).exists(),
             "{f} missing"
         );
     }
-    let index = fs::read_to_string(dir.path().join("reports/README.md")).unwrap();
-    assert!(index.contains("[bad](bad/README.md)"), "{index}");
+    assert!(!dir.path().join("reports/README.md").exists());
+    assert!(!dir.path().join("reports-local/README.md").exists());
 }

@@ -330,7 +330,7 @@ fn build_report(
     }
     report.plot(Plot {
         stem: "score".into(),
-        title: "cargo-mutants outcomes".into(),
+        title: "cargo-mutants outcomes (missed: equivalent cannot change a result)".into(),
         kind: PlotKind::Bars {
             categories: vec![
                 "caught".into(),
@@ -349,7 +349,8 @@ fn build_report(
                     outcomes.unviable.len() as f64,
                 ],
             )],
-            y_label: "mutants".into(),
+            x_label: "outcome".into(),
+            y_label: "mutants (count)".into(),
             log_y: false,
         },
     });

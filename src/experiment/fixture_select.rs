@@ -41,12 +41,12 @@ pub fn load_fixtures(ctx: &Context) -> Result<Vec<Loaded>> {
     Ok(out)
 }
 
-/// `-log10(d)` for a positive difference (the decimal orders below 1 it lies), 0 for none:
-/// a linear bar height for differences from 1e-17 to 1.
+/// `-log10(d)` for a positive difference (the decimal orders below 1 it lies), NaN for none
+/// (a bar chart marks it `none`): a linear bar height for differences from 1e-17 to 1.
 pub fn orders_below_one(d: f64) -> f64 {
     if d > 0.0 {
         -d.log10()
     } else {
-        0.0
+        f64::NAN
     }
 }

@@ -116,7 +116,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 "median ms".into(),
                 medians.iter().map(|&m| f64::from(m)).collect(),
             )],
-            y_label: "ms".into(),
+            x_label: "kernel variant".into(),
+            y_label: "median ms per frame".into(),
             log_y: false,
         },
     });

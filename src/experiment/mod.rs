@@ -27,13 +27,15 @@ pub mod ssimulacra2_crate;
 pub mod ssimulacra2_parity;
 pub mod ssimulacra2_timing;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::de::DeserializeOwned;
 
-pub use config::{load, ExperimentFile};
+pub use config::{load, ExperimentFile, LoadError, Source};
 
 use crate::report::Report;
 
@@ -54,6 +56,8 @@ pub struct Context {
     pub params: toml::Table,
     /// The report folder.
     pub out_dir: PathBuf,
+    /// `--experiments DIR`, when given (else the embedded files were used).
+    pub experiments: Option<PathBuf>,
 }
 
 impl Context {
@@ -78,12 +82,21 @@ impl Context {
         }
     }
 
-    /// The sample count: `--samples` if given, else the mode's `samples`.
+    /// The sample count: `--samples` if given, else the mode's `samples`; zero is refused
+    /// (a run of no samples checks nothing).
     pub fn sample_count(&self) -> Result<u64, ConfigError> {
-        match self.samples {
-            Some(n) => Ok(n),
-            None => self.get("samples"),
+        let n = match self.samples {
+            Some(n) => n,
+            None => self.get("samples")?,
+        };
+        if n == 0 {
+            return Err(ConfigError::new(
+                &self.file,
+                "samples",
+                "0 samples would check nothing; give at least 1",
+            ));
         }
+        Ok(n)
     }
 
     /// "quick" or "full".
@@ -95,7 +108,10 @@ impl Context {
         }
     }
 
-    /// A progress bar of `len` steps (hidden when stderr is not a terminal or for short runs).
+    /// A progress bar of `len` steps for the stage `what`. On a terminal it is indicatif's bar;
+    /// otherwise (a log, a pipe) the bar is hidden and a line printer writes one line to stderr
+    /// every [`progress_every`] while the stage runs (stage, done/total, rate, elapsed, ETA)
+    /// and one when it ends, so a log shows where a long run is.
     pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
         let bar = ProgressBar::new(len);
         bar.set_style(
@@ -105,13 +121,105 @@ impl Context {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(what.to_string());
+        if !std::io::stderr().is_terminal() {
+            progress_lines(&bar, what.to_string(), progress_every());
+        }
         bar
     }
 }
 
-/// A bad experiment file or parameter: names the file and the field.
+/// How often a hidden progress bar prints its line: `BINADE_PROGRESS_SECS` seconds (a
+/// decimal number) when set, else 10 s.
+pub fn progress_every() -> Duration {
+    std::env::var("BINADE_PROGRESS_SECS")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(Duration::from_secs(10))
+}
+
+/// Starts the line printer of a hidden bar: a thread that holds only a weak reference, wakes
+/// every 100 ms, prints [`progress_line`] every `every`, and ends with a `done` line once the
+/// bar is finished or dropped (only for a stage that printed a line: short stages stay quiet).
+fn progress_lines(bar: &ProgressBar, what: String, every: Duration) {
+    let weak = bar.downgrade();
+    let stage = what.clone();
+    let tick = every.min(Duration::from_millis(100));
+    let spawned = std::thread::Builder::new()
+        .name("progress-lines".into())
+        .spawn(move || {
+            let mut last_line = Instant::now();
+            let mut printed = false;
+            let started = Instant::now();
+            loop {
+                std::thread::sleep(tick);
+                let Some(bar) = weak.upgrade() else { break };
+                if bar.is_finished() {
+                    break;
+                }
+                if last_line.elapsed() >= every {
+                    let (pos, len, rate) = (bar.position(), bar.length(), bar.per_sec());
+                    let line = progress_line(&what, pos, len, rate, bar.elapsed(), bar.eta());
+                    eprintln!("{line}");
+                    last_line = Instant::now();
+                    printed = true;
+                }
+            }
+            if printed {
+                let took = short_duration(started.elapsed());
+                eprintln!("progress: {what}: done after {took}");
+            }
+        });
+    if let Err(e) = spawned {
+        eprintln!("progress: {stage}: no progress lines ({e})");
+    }
+}
+
+/// One progress line: `progress: STAGE: 12/40 (30%), 1.5/s, 8s elapsed, ETA 19s`.
+pub fn progress_line(
+    what: &str,
+    done: u64,
+    total: Option<u64>,
+    per_sec: f64,
+    elapsed: Duration,
+    eta: Duration,
+) -> String {
+    let of = match total {
+        Some(t) if t > 0 => format!("{done}/{t} ({:.0}%)", 100.0 * done as f64 / t as f64),
+        _ => format!("{done}"),
+    };
+    let rate = if per_sec >= 10.0 {
+        format!("{per_sec:.0}/s")
+    } else {
+        format!("{per_sec:.2}/s")
+    };
+    let eta = if done == 0 {
+        "ETA unknown".to_string()
+    } else {
+        format!("ETA {}", short_duration(eta))
+    };
+    format!(
+        "progress: {what}: {of}, {rate}, {} elapsed, {eta}",
+        short_duration(elapsed)
+    )
+}
+
+/// `42s`, `3m05s`, `1h02m`.
+fn short_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s < 60 {
+        format!("{s}s")
+    } else if s < 3600 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    }
+}
+
+/// A bad experiment file or parameter: names the file and the field (when one is at fault).
 #[derive(Debug, thiserror::Error)]
-#[error("{file}: field `{field}`: {reason}")]
+#[error("{file}: {}{reason}", if field.is_empty() { String::new() } else { format!("field `{field}`: ") })]
 pub struct ConfigError {
     /// The experiment file.
     pub file: String,
@@ -144,6 +252,55 @@ pub struct Outcome {
 /// A runner: reads its parameters from the context and returns the report.
 pub type Runner = fn(&Context) -> Result<Outcome>;
 
+/// The command-line overrides a runner honours: any other is refused before the run (an
+/// override that changes nothing would make the report claim what was not run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overrides {
+    /// `--seed` changes what the runner draws.
+    pub seed: bool,
+    /// `--samples` sets the runner's sample count.
+    pub samples: bool,
+}
+
+/// The overrides the runner named `name` honours (`tests/run_places.rs` checks them against
+/// the runners' sources).
+pub fn overrides(name: &str) -> Overrides {
+    let seed = matches!(
+        name,
+        "one-term-rule"
+            | "pipeline-plans"
+            | "cpu-timing"
+            | "mutations"
+            | "gpu-parity"
+            | "gpu-timing"
+            | "float-vif-parity"
+            | "float-vif-replay"
+            | "float-vif-replay-host"
+            | "float-vif-timing"
+    );
+    let samples = name == "one-term-rule";
+    Overrides { seed, samples }
+}
+
+/// Every runner name [`runner`] knows.
+pub const RUNNERS: [&str; 15] = [
+    "one-term-rule",
+    "pipeline-plans",
+    "cpu-timing",
+    "mutations",
+    "cargo-mutants",
+    "gpu-parity",
+    "gpu-timing",
+    "gpu-tests",
+    "float-vif-parity",
+    "float-vif-replay",
+    "float-vif-replay-host",
+    "float-vif-timing",
+    "ssimulacra2-crate",
+    "ssimulacra2-parity",
+    "ssimulacra2-timing",
+];
+
 /// The runner named `name` in an experiment file's `runner` field.
 pub fn runner(name: &str) -> Option<Runner> {
     let r: Runner = match name {
@@ -165,4 +322,27 @@ pub fn runner(name: &str) -> Option<Runner> {
         _ => return None,
     };
     Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_line_says_stage_count_rate_and_eta() {
+        let line = progress_line(
+            "f64 samples",
+            12,
+            Some(40),
+            1.5,
+            Duration::from_secs(8),
+            Duration::from_secs(125),
+        );
+        assert_eq!(
+            line,
+            "progress: f64 samples: 12/40 (30%), 1.50/s, 8s elapsed, ETA 2m05s"
+        );
+        let start = progress_line("x", 0, None, 0.0, Duration::ZERO, Duration::ZERO);
+        assert_eq!(start, "progress: x: 0, 0.00/s, 0s elapsed, ETA unknown");
+    }
 }

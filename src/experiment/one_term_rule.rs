@@ -10,7 +10,10 @@ use crate::algebra::Exact;
 use crate::format::{Format, E4M3, E5M2, E5M6, F32, F64};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{thousands, Report, Table};
-use crate::verify::battery::{exhaustive_pairs, exhaustive_triples, one_term, Reference, Tally};
+use crate::verify::battery::{
+    exhaustive_pairs_ticking, exhaustive_starts, exhaustive_triples_ticking, one_term, Reference,
+    Tally,
+};
 use crate::verify::sampler::SampleClass;
 
 /// Per-format results of the random part.
@@ -53,10 +56,27 @@ fn random_part<F: Format>(ctx: &Context, per_class: u64) -> FormatRun {
     }
 }
 
-fn exhaustive<F: Format>(triples: bool) -> (&'static str, Tally, Option<Tally>, f64) {
+/// Every pair (and, when `triples`, every triple) of tiny format `F`, with progress in starts
+/// of the format.
+fn exhaustive<F: Format>(
+    ctx: &Context,
+    triples: bool,
+) -> (&'static str, Tally, Option<Tally>, f64) {
+    let starts = exhaustive_starts::<F>();
+    let steps = if triples { 2 * starts } else { starts };
+    let bar = ctx.progress(
+        steps,
+        &format!(
+            "{} every pair{}",
+            F::NAME,
+            if triples { " and triple" } else { "" }
+        ),
+    );
+    let tick = || bar.inc(1);
     let t = Instant::now();
-    let pairs = exhaustive_pairs::<F, Exact>(&Exact);
-    let tri = triples.then(|| exhaustive_triples::<F, Exact>(&Exact));
+    let pairs = exhaustive_pairs_ticking::<F, Exact>(&Exact, &tick);
+    let tri = triples.then(|| exhaustive_triples_ticking::<F, Exact>(&Exact, &tick));
+    bar.finish_and_clear();
     (F::NAME, pairs, tri, t.elapsed().as_secs_f64())
 }
 
@@ -85,9 +105,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     for f in &tiny {
         let tri = triples.contains(f);
         tiny_runs.push(match f.as_str() {
-            "e4m3" => exhaustive::<E4M3>(tri),
-            "e5m2" => exhaustive::<E5M2>(tri),
-            "e5m6" => exhaustive::<E5M6>(tri),
+            "e4m3" => exhaustive::<E4M3>(ctx, tri),
+            "e5m2" => exhaustive::<E5M2>(ctx, tri),
+            "e5m6" => exhaustive::<E5M6>(ctx, tri),
             other => bail!(super::ConfigError::new(
                 &ctx.file,
                 "exhaustive",
@@ -246,14 +266,26 @@ fn build_report(
                     .collect(),
             )
         }))
+        .chain(std::iter::once((
+            "mismatches (add or MPFR, every format)".to_string(),
+            (0..categories.len())
+                .map(|i| {
+                    runs.iter()
+                        .filter_map(|r| r.rows.get(i))
+                        .map(|(_, n, m)| (n.failures + m.failures) as f64)
+                        .sum()
+                })
+                .collect(),
+        )))
         .collect();
     report.plot(Plot {
         stem: "samples-per-class".into(),
-        title: "One-term samples per class (applied vs refused)".into(),
+        title: "One-term rule per sample class: samples whose unit applied or was refused, and mismatches against the add or MPFR".into(),
         kind: PlotKind::Bars {
             categories,
             series,
-            y_label: "samples".into(),
+            x_label: "sample class".into(),
+            y_label: "samples (count, log scale)".into(),
             log_y: true,
         },
     });

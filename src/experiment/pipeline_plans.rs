@@ -190,6 +190,37 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
         }
     }
     report.table(summary);
+    let plan_names: Vec<String> = p
+        .plans
+        .iter()
+        .map(|pl| pl.name())
+        .filter(|n| by_plan.contains_key(n))
+        .collect();
+    // by_plan's value: (sums, identical, term-by-term chunks, chunks).
+    let count = |pick: fn(&(u64, u64, u64, u64)) -> u64| -> Vec<f64> {
+        plan_names
+            .iter()
+            .map(|n| by_plan.get(n).map_or(0.0, |v| pick(v) as f64))
+            .collect()
+    };
+    report.plot(Plot {
+        stem: "identical".into(),
+        title: format!(
+            "Sums with the loop's bits, per plan ({} sums each, {}): every plan must give every bit",
+            by_plan.values().next().map_or(0, |v| v.0),
+            p.formats.join(" and ")
+        ),
+        kind: PlotKind::Bars {
+            categories: plan_names.clone(),
+            series: vec![
+                ("bit-identical to the loop".into(), count(|v| v.1)),
+                ("mismatches".into(), count(|v| v.0 - v.1)),
+            ],
+            x_label: "plan".into(),
+            y_label: "sums (count)".into(),
+            log_y: false,
+        },
+    });
 
     let mut fast = Table::new(
         "fast",
@@ -241,16 +272,24 @@ fn build_report(ctx: &Context, p: &Params, all: &[(&'static str, PipelineCase)])
     report.table(grid);
     report.plot(Plot {
         stem: "fallback-chunks".into(),
-        title: format!("Term-by-term chunks per plan and input kind ({first}, n = {largest})"),
+        title: format!(
+            "Chunks added term by term (the cost of a plan, never its bits), {first}, n = {} ({} chunks)",
+            thousands(largest as u64),
+            thousands(chunk_count(largest) as u64)
+        ),
         kind: PlotKind::Bars {
             categories: p.kinds.iter().map(|k| k.name().to_string()).collect(),
             series,
-            y_label: "term-by-term chunks (log)".into(),
+            x_label: "input kind".into(),
+            y_label: "term-by-term chunks (count, log scale)".into(),
             log_y: true,
         },
     });
 
     // Time at the largest size, tree-prefix plan.
+    report.text(
+        "The host pipeline is the kernels' layout run on the CPU to check the algebra, not a fast path: it reads the terms twice (chunk sums for the plan, then units), composes pairs lane by lane and walks chunk by chunk, so it is expected to be slower than the one-thread loop, by several times on a machine with few cores. The fast CPU engine is measured in `cpu-timing`.",
+    );
     let mut timing = Table::new("timing", &format!("Time at n = {}: plain loop (one thread) against the pipeline (tree-prefix plan, rayon)", thousands(largest as u64)), &["format", "input kind", "loop ms", "pipeline ms", "pipeline / loop", "term-by-term chunks"]);
     for (f, c) in all
         .iter()

@@ -28,10 +28,11 @@ pub fn under_sanitizer() -> bool {
 }
 
 /// Runs `compute-sanitizer --tool T` on `binade run EXPERIMENT` for each tool, each within
-/// `timeout_s` seconds. A missing sanitizer gives one row saying so (not clean).
+/// `timeout_s` seconds, with `--experiments DIR` when given (else the binary's own experiment
+/// files). A missing sanitizer gives one row saying so (not clean).
 pub fn run_tools(
     tools: &[String],
-    experiments: &Path,
+    experiments: Option<&Path>,
     experiment: &str,
     timeout_s: u64,
 ) -> Vec<SanitizerRun> {
@@ -43,7 +44,7 @@ pub fn run_tools(
         .map(|tool| {
             let out_dir =
                 std::env::temp_dir().join(format!("binade-sanitize-{tool}-{}", std::process::id()));
-            let args = vec![
+            let mut args = vec![
                 timeout_s.to_string(),
                 "compute-sanitizer".to_string(),
                 "--tool".to_string(),
@@ -53,11 +54,13 @@ pub fn run_tools(
                 exe.clone(),
                 "run".to_string(),
                 experiment.to_string(),
-                "--experiments".to_string(),
-                experiments.display().to_string(),
                 "--out".to_string(),
                 out_dir.display().to_string(),
             ];
+            if let Some(dir) = experiments {
+                args.push("--experiments".to_string());
+                args.push(dir.display().to_string());
+            }
             let command = format!("timeout {}", args.join(" "));
             let result = Command::new("timeout")
                 .args(&args)

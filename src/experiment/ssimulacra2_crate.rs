@@ -112,7 +112,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                     .map(|(_, d)| orders_below_one(*d))
                     .collect(),
             )],
-            y_label: "-log10 |difference in points| (no bar: none)".into(),
+            x_label: "fixture".into(),
+            y_label: "-log10 |difference in points| (none: identical)".into(),
             log_y: false,
         },
     });

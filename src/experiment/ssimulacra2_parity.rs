@@ -260,7 +260,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                     .map(|(_, t)| orders_below_one(t.largest_before))
                     .collect(),
             )],
-            y_label: "-log10 |difference| (no bar: identical)".into(),
+            x_label: "fixture".into(),
+            y_label: "-log10 |difference in points| (none: identical)".into(),
             log_y: false,
         },
     });
@@ -285,7 +286,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                         .collect(),
                 ),
             ],
-            y_label: "frames identical".into(),
+            x_label: "fixture".into(),
+            y_label: "share of frames identical (1 = all)".into(),
             log_y: false,
         },
     });

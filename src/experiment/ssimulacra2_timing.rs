@@ -236,6 +236,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                     rows.iter().map(|r| r.cpu_all).collect(),
                 ),
             ],
+            x_label: "frame size (pixels)".into(),
             y_label: "ms per frame".into(),
             log_y: true,
         },

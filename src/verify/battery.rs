@@ -199,8 +199,22 @@ fn replay(s: &Sample, class: SampleClass, seed: u64, batch: u64, index: u64) -> 
 /// Every (start, term) pair of a tiny format: MPFR against the native add on all pairs, and
 /// the rule against the add on every positive normal start (its own binade) and every term.
 pub fn exhaustive_pairs<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
-    let width = F::EXP_BITS + F::FRAC_BITS + 1;
-    let count = 1u64 << width;
+    exhaustive_pairs_ticking::<F, A>(alg, &|| {})
+}
+
+/// The number of starts [`exhaustive_pairs_ticking`] and [`exhaustive_triples_ticking`] tick
+/// for format `F` (every bit pattern of the format).
+pub fn exhaustive_starts<F: Format>() -> u64 {
+    1u64 << (F::EXP_BITS + F::FRAC_BITS + 1)
+}
+
+/// [`exhaustive_pairs`], calling `tick` once per start when its terms are done
+/// ([`exhaustive_starts`] calls in all), for progress.
+pub fn exhaustive_pairs_ticking<F: Format, A: Algebra<F>>(
+    alg: &A,
+    tick: &(dyn Fn() + Sync),
+) -> Tally {
+    let count = exhaustive_starts::<F>();
     (0..count)
         .into_par_iter()
         .map(|a| {
@@ -220,6 +234,7 @@ pub fn exhaustive_pairs<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
                 }
                 t.samples += 1;
             }
+            tick();
             t
         })
         .collect::<Vec<_>>()
@@ -231,14 +246,28 @@ pub fn exhaustive_pairs<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
 /// terms' units composed must give the two adds' bits wherever the composition applies, and
 /// must apply wherever the exact running sums stay in the binade.
 pub fn exhaustive_triples<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
-    let width = F::EXP_BITS + F::FRAC_BITS + 1;
-    let count = 1u64 << width;
+    exhaustive_triples_ticking::<F, A>(alg, &|| {})
+}
+
+/// [`exhaustive_triples`], calling `tick` once per start ([`exhaustive_starts`] calls in
+/// all), for progress.
+pub fn exhaustive_triples_ticking<F: Format, A: Algebra<F>>(
+    alg: &A,
+    tick: &(dyn Fn() + Sync),
+) -> Tally {
+    let count = exhaustive_starts::<F>();
     let terms: Vec<u64> = (0..count)
         .filter(|&x| is_finite::<F>(x) && !is_negative::<F>(x))
         .collect();
     (0..count)
         .into_par_iter()
-        .filter_map(|a| Binade::of::<F>(a).map(|b| (a, b)))
+        .filter_map(|a| {
+            let b = Binade::of::<F>(a);
+            if b.is_none() {
+                tick();
+            }
+            b.map(|b| (a, b))
+        })
         .map(|(a, b)| {
             let mut t = Tally::default();
             for &x in &terms {
@@ -262,6 +291,7 @@ pub fn exhaustive_triples<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
                     t.samples += 1;
                 }
             }
+            tick();
             t
         })
         .collect::<Vec<_>>()

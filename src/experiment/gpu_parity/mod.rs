@@ -156,11 +156,7 @@ fn sanitizers(ctx: &Context, out: &mut Outcome) -> Result<()> {
     }
     let experiment: String = ctx.get("sanitize_experiment")?;
     let timeout: u64 = ctx.get_or("sanitize_timeout", 300)?;
-    let dir = ctx
-        .file
-        .parent()
-        .unwrap_or(std::path::Path::new("experiments"));
-    let runs = super::sanitize::run_tools(&tools, dir, &experiment, timeout);
+    let runs = super::sanitize::run_tools(&tools, ctx.experiments.as_deref(), &experiment, timeout);
     out.failures += runs.iter().filter(|r| !r.clean).count() as u64;
     out.report.text(format!(
         "The sanitizers ran the experiment `{experiment}` (small sizes, every kernel and both walks) under each tool; a tool is clean when it finished with zero errors or hazards."

@@ -195,6 +195,7 @@ pub(super) fn identical_plot(set: &Settings, checks: &[Check], baselines: &[Base
         kind: PlotKind::Bars {
             categories: set.kinds.iter().map(|k| k.name().to_string()).collect(),
             series: vec![("plain tree sum".into(), tree), ("exact pipeline".into(), exact)],
+            x_label: "input kind".into(),
             y_label: "% of sums identical to the loop".into(),
             log_y: false,
         },
