@@ -193,22 +193,23 @@ impl FromStr for InputKind {
 pub const STANDARD_SIZES: [usize; 11] = [0, 1, 2, 3, 7, 1023, 1024, 1025, 4099, 100_003, 8_294_400];
 
 /// Terms whose loop sum reaches 2 inside the first `tile` terms while their tree sum stays
-/// about `tile / 4` ulps below 2, so a tile-wise plan from tree sums puts the second tile in
+/// about `0.23 tile` ulps below 2, so a tile-wise plan from tree sums puts the second tile in
 /// `[1, 2)` although its exact start is 2: the case where a plan is wrong at a tile boundary.
 /// The second tile's own tree sum carries the plan of the third past 2, so a tile after it
 /// sees one predecessor planned one binade below and one planned in the right binade.
 ///
-/// The first term is `2 - k * 2^-52` with `k = 3 tile / 4`; every other term is
+/// The first term is `2 - k * 2^-52` with `k = 3000 tile / 4096` (3000 at 4,096-term tiles,
+/// where the crossing falls inside the third of four 1,024-term chunks); every other term is
 /// `x = 2^-53 (1 + 2^-7)`, above half an ulp of a sum in `[1, 2)` (the loop adds `2^-52`, so
 /// it reaches exactly 2 after `k` of them, inside the first tile) and below half an ulp of a
 /// sum in `[2, 4)` (the loop then adds nothing). The tree sum of the first tile is close to
-/// `2 - k u + (tile - 1) x`, about `2 - 0.246 tile * 2^-52`; the second tile's, about
+/// `2 - k u + (tile - 1) x`, about `2 - 0.228 tile * 2^-52`; the second tile's, about
 /// `0.504 tile * 2^-52`, takes the prefix above 2. `tiles` tiles long. Needs `tile >= 64`.
 pub fn plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
     debug_assert!(tile >= 64, "the crossing must fall inside the first tile");
     let ulp = f64::EPSILON; // 2^-52, the ulp of [1, 2)
     let x = 0.5 * ulp * (1.0 + 1.0 / 128.0);
-    let k = (3 * tile / 4) as f64;
+    let k = (3000 * tile / 4096) as f64;
     let mut v = vec![x; tile * tiles];
     if let Some(first) = v.first_mut() {
         *first = 2.0 - k * ulp;
