@@ -179,6 +179,56 @@ fn a_run_that_checks_nothing_is_refused() {
     );
 }
 
+/// An experiment file whose list of what it checks is empty is refused with one line.
+#[test]
+fn an_empty_list_of_what_to_check_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (name, line) in [
+        ("pipeline-plans", "kinds = []"),
+        ("pipeline-plans", "plans = []"),
+        ("mutations", "sizes = []"),
+        ("cpu-timing", "sizes = []"),
+    ] {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let text = fs::read_to_string(root.join("experiments").join(format!("{name}.toml")))
+            .expect("the committed experiment file");
+        // The line goes into [params] and into both modes, so neither mode can refill it.
+        let key = line.split('=').next().unwrap_or("").trim();
+        let mut out = String::new();
+        for l in text.lines() {
+            if l.trim_start().starts_with(&format!("{key} "))
+                || l.trim_start().starts_with(&format!("{key}="))
+            {
+                continue;
+            }
+            out.push_str(l);
+            out.push('\n');
+            if l.trim() == "[params]" || l.trim() == "[quick]" || l.trim() == "[full]" {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        fs::write(dir.path().join(format!("{name}.toml")), out).expect("writes the file");
+        let exp = dir.path().display().to_string();
+        let (code, _, err) = run_in(dir.path(), &["run", name, "--experiments", &exp, "--quick"]);
+        assert_eq!(code, 2, "{name} with `{line}`: {err}");
+        // The line saying where the run would write comes first; the refusal is one line.
+        let refusal: Vec<&str> = err
+            .lines()
+            .filter(|l| !l.starts_with("binade: running "))
+            .collect();
+        assert_eq!(refusal.len(), 1, "{name}: one line: {err}");
+        assert!(
+            err.contains("would check nothing"),
+            "{name} with `{line}`: {err}"
+        );
+        assert!(
+            !dir.path().join("reports-local").exists(),
+            "{name}: wrote a report"
+        );
+    }
+}
+
 #[test]
 fn unknown_experiment_suggests_close_names() {
     refused(

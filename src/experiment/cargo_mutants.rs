@@ -171,7 +171,7 @@ pub fn judge(
 
 /// Runs the experiment (see the module doc).
 pub fn run(ctx: &Context) -> Result<Outcome> {
-    let files: Vec<String> = ctx.get("files")?;
+    let files: Vec<String> = ctx.non_empty("files", ctx.get("files")?)?;
     let test_args: Vec<String> = ctx.get("test_args")?;
     let timeout: u64 = ctx.get_or("timeout", 300)?;
     let equivalent: BTreeMap<String, String> = ctx.get_or("equivalent", BTreeMap::new())?;

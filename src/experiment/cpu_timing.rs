@@ -253,7 +253,7 @@ where
 
 /// Runs the experiment (see the module doc).
 pub fn run(ctx: &Context) -> Result<Outcome> {
-    let sizes: Vec<usize> = ctx.get("sizes")?;
+    let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
     let set = Setup {
         reps: ctx.get_or("reps", 5)?,
         pipeline_max: ctx.get_or("pipeline_max", 10_000_000)?,

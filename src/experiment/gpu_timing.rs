@@ -65,7 +65,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
     }
     let dir = ctx.file.parent().unwrap_or(Path::new("."));
     Ok(Settings {
-        sizes: ctx.get("sizes")?,
+        sizes: ctx.non_empty("sizes", ctx.get("sizes")?)?,
         pool: ctx.get("pool_terms")?,
         warmup: ctx.get_or("warmup", 3)?,
         reps,
@@ -75,7 +75,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
         python: std::env::var("BINADE_PYTHON")
             .unwrap_or(ctx.get_or("python", "python3".to_string())?),
         peer: dir.join("peers").join("cupy_sum.py"),
-        onepass_sizes: ctx.get("onepass_sizes")?,
+        onepass_sizes: ctx.non_empty("onepass_sizes", ctx.get("onepass_sizes")?)?,
     })
 }
 

@@ -82,6 +82,19 @@ impl Context {
         }
     }
 
+    /// `list` (the value of parameter `key`), refused when empty: a list of what an experiment
+    /// checks (input kinds, sizes, formats, plans) that is empty would check nothing.
+    pub fn non_empty<T>(&self, key: &str, list: Vec<T>) -> Result<Vec<T>, ConfigError> {
+        if list.is_empty() {
+            return Err(ConfigError::new(
+                &self.file,
+                key,
+                "an empty list would check nothing; give at least one",
+            ));
+        }
+        Ok(list)
+    }
+
     /// The sample count: `--samples` if given, else the mode's `samples`; zero is refused
     /// (a run of no samples checks nothing).
     pub fn sample_count(&self) -> Result<u64, ConfigError> {

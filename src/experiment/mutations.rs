@@ -27,7 +27,7 @@ pub struct MatrixRow {
 fn budget(ctx: &Context) -> Result<Budget> {
     Ok(Budget {
         per_class: ctx.get("per_class")?,
-        sizes: ctx.get("sizes")?,
+        sizes: ctx.non_empty("sizes", ctx.get("sizes")?)?,
         plans: PlanKind::standard(ctx.seed),
         seed: ctx.seed,
     })
@@ -91,7 +91,7 @@ struct PlanRow {
 }
 
 fn plan_mutants(ctx: &Context, b: &Budget) -> Result<Vec<PlanRow>> {
-    let sizes: Vec<usize> = ctx.get("plan_sizes")?;
+    let sizes: Vec<usize> = ctx.non_empty("plan_sizes", ctx.get("plan_sizes")?)?;
     let kinds = InputKind::ALL;
     let mut rows: Vec<PlanRow> = b
         .plans

@@ -87,6 +87,13 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let tiny: Vec<String> =
         ctx.get_or("exhaustive", vec!["e4m3".to_string(), "e5m2".to_string()])?;
     let triples: Vec<String> = ctx.get_or("triples", vec!["e4m3".to_string()])?;
+    if formats.is_empty() && tiny.is_empty() && triples.is_empty() {
+        bail!(super::ConfigError::new(
+            &ctx.file,
+            "formats",
+            "formats, exhaustive and triples are all empty: the run would check nothing"
+        ));
+    }
     let per_class = samples.div_ceil(SampleClass::ALL.len() as u64);
 
     let mut runs = Vec::new();

@@ -54,13 +54,10 @@ fn params(ctx: &Context) -> Result<Params> {
                 .map_err(|e| ConfigError::new(&ctx.file, "plans", e))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    if kinds.is_empty() || sizes.is_empty() || plans.is_empty() {
-        bail!(ConfigError::new(
-            &ctx.file,
-            "kinds/sizes/plans",
-            "must not be empty"
-        ));
-    }
+    let formats = ctx.non_empty("formats", formats)?;
+    let kinds = ctx.non_empty("kinds", kinds)?;
+    let sizes = ctx.non_empty("sizes", sizes)?;
+    let plans = ctx.non_empty("plans", plans)?;
     Ok(Params {
         formats,
         kinds,

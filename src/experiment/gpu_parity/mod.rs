@@ -54,8 +54,8 @@ fn settings(ctx: &Context) -> Result<Settings> {
     let stream_plans = parse_list::<PlanKind>(ctx, "stream_plans", vec!["tree-prefix".into()])?;
     let mutant: String = ctx.get_or("mutant", "none".to_string())?;
     Ok(Settings {
-        kinds: parse_list::<InputKind>(ctx, "kinds", all_kinds)?,
-        sizes: ctx.get_or("sizes", STANDARD_SIZES.to_vec())?,
+        kinds: ctx.non_empty("kinds", parse_list::<InputKind>(ctx, "kinds", all_kinds)?)?,
+        sizes: ctx.non_empty("sizes", ctx.get_or("sizes", STANDARD_SIZES.to_vec())?)?,
         streams: ctx.get("streams")?,
         plans: PlanKind::standard(ctx.seed),
         stream_plans,
