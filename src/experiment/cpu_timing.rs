@@ -260,12 +260,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         peer_max: ctx.get_or("peer_max", 100_000_000)?,
         python: std::env::var("BINADE_PYTHON")
             .unwrap_or(ctx.get_or("python", "python3".to_string())?),
-        script: ctx
-            .file
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join("peers")
-            .join("numpy_sum.py"),
+        script: ctx.peers_dir().join("numpy_sum.py"),
     };
     let mut versions = None;
     let threads = rayon::current_num_threads();

@@ -63,7 +63,6 @@ fn settings(ctx: &Context) -> Result<Settings> {
             "must be at least 1"
         ));
     }
-    let dir = ctx.file.parent().unwrap_or(Path::new("."));
     Ok(Settings {
         sizes: ctx.non_empty("sizes", ctx.get("sizes")?)?,
         pool: ctx.get("pool_terms")?,
@@ -74,7 +73,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
         term_by_term_n: ctx.get_or("term_by_term_terms", 8_294_400)?,
         python: std::env::var("BINADE_PYTHON")
             .unwrap_or(ctx.get_or("python", "python3".to_string())?),
-        peer: dir.join("peers").join("cupy_sum.py"),
+        peer: ctx.peers_dir().join("cupy_sum.py"),
         onepass_sizes: ctx.non_empty("onepass_sizes", ctx.get("onepass_sizes")?)?,
     })
 }

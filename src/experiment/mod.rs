@@ -95,6 +95,24 @@ impl Context {
         Ok(list)
     }
 
+    /// The folder of the peer programs (`experiments/peers`): beside the experiment file when
+    /// it is there (a folder given with `--experiments`, or the project root as the working
+    /// folder), else in the source tree the binary was built from, so an installed `binade`
+    /// run from another folder still finds them.
+    pub fn peers_dir(&self) -> std::path::PathBuf {
+        let beside = self
+            .file
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join("peers");
+        if beside.is_dir() {
+            return beside;
+        }
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("experiments")
+            .join("peers")
+    }
+
     /// The sample count: `--samples` if given, else the mode's `samples`; zero is refused
     /// (a run of no samples checks nothing).
     pub fn sample_count(&self) -> Result<u64, ConfigError> {
@@ -357,5 +375,40 @@ mod tests {
         );
         let start = progress_line("x", 0, None, 0.0, Duration::ZERO, Duration::ZERO);
         assert_eq!(start, "progress: x: 0, 0.00/s, 0s elapsed, ETA unknown");
+    }
+}
+
+#[cfg(test)]
+mod peers_tests {
+    use super::Context;
+    use std::path::PathBuf;
+
+    fn context(file: PathBuf) -> Context {
+        Context {
+            name: "x".into(),
+            file,
+            quick: true,
+            seed: 1,
+            samples: None,
+            params: toml::Table::new(),
+            out_dir: PathBuf::from("out"),
+            experiments: None,
+        }
+    }
+
+    #[test]
+    fn peers_are_found_from_any_folder() {
+        // An experiment file in a folder without peers/: the source tree's peers.
+        let far = context(PathBuf::from("/nonexistent/experiments/x.toml"));
+        assert!(
+            far.peers_dir().join("numpy_sum.py").is_file(),
+            "{:?}",
+            far.peers_dir()
+        );
+        // A folder that has peers/: that one.
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        std::fs::create_dir(dir.path().join("peers")).expect("creates peers/");
+        let near = context(dir.path().join("x.toml"));
+        assert_eq!(near.peers_dir(), dir.path().join("peers"));
     }
 }
