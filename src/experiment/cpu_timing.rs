@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{anyhow, Context as _, Result};
+use anyhow::{Context as _, Result};
 use rayon::prelude::*;
 use serde::Deserialize;
 
@@ -141,18 +141,7 @@ fn run_peers<T: FastTerm + npyz::AutoSerialize>(
                 .with_context(|| format!("running {python} {}", script.display()))
         });
     let _ = std::fs::remove_file(&file);
-    let out = out?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let last = err.lines().last().unwrap_or("no message").to_string();
-        return Err(anyhow!(
-            "{} exited with {}: {last}",
-            script.display(),
-            out.status
-        ));
-    }
-    serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim())
-        .with_context(|| format!("reading the output of {}", script.display()))
+    super::peer_json(script, &out?)
 }
 
 struct Row {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{bail, Context as _, Result};
 use serde::Deserialize;
 
 use super::gpu_timing_onepass::{self as onepass, CcclOut, DistRow, Engines, Timing};
@@ -316,18 +316,7 @@ fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
         ])
         .output()
         .with_context(|| format!("running {} {}", set.python, set.peer.display()))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let last = err.lines().last().unwrap_or("no message");
-        return Err(anyhow!(
-            "{} exited with {}: {last}",
-            set.peer.display(),
-            out.status
-        ));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(text.trim())
-        .with_context(|| format!("reading the output of {}", set.peer.display()))
+    super::peer_json(&set.peer, &out)
 }
 
 /// Segments of the pool for size `n`: `offsets` disjoint windows, rotated over.

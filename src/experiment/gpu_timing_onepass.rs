@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use anyhow::{anyhow, Context as _, Result};
+use anyhow::{Context as _, Result};
 use cudarc::driver::CudaSlice;
 use serde::Deserialize;
 
@@ -345,17 +345,7 @@ pub fn run_cccl(peers: &Path, sizes: &[usize], t: &Timing, seed: u64) -> Result<
         .args(["--reps", &t.reps.to_string()])
         .output()
         .with_context(|| format!("running bash {}", script.display()))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let last = err.lines().last().unwrap_or("no message");
-        return Err(anyhow!(
-            "{} exited with {}: {last}",
-            script.display(),
-            out.status
-        ));
-    }
-    serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim())
-        .with_context(|| format!("reading the output of {}", script.display()))
+    super::peer_json(&script, &out)
 }
 
 fn ms(x: f64) -> String {

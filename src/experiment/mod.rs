@@ -248,6 +248,22 @@ fn short_duration(d: Duration) -> String {
     }
 }
 
+/// The JSON object a peer program (`experiments/peers/*`) printed on stdout, or an error
+/// naming the program and the last line of its stderr when it failed.
+pub fn peer_json<T: DeserializeOwned>(
+    program: &std::path::Path,
+    out: &std::process::Output,
+) -> anyhow::Result<T> {
+    use anyhow::Context as _;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err.lines().last().unwrap_or("no message");
+        anyhow::bail!("{} exited with {}: {last}", program.display(), out.status);
+    }
+    serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim())
+        .with_context(|| format!("reading the output of {}", program.display()))
+}
+
 /// A bad experiment file or parameter: names the file and the field (when one is at fault).
 #[derive(Debug, thiserror::Error)]
 #[error("{file}: {}{reason}", if field.is_empty() { String::new() } else { format!("field `{field}`: ") })]
@@ -410,5 +426,42 @@ mod peers_tests {
         std::fs::create_dir(dir.path().join("peers")).expect("creates peers/");
         let near = context(dir.path().join("x.toml"));
         assert_eq!(near.peers_dir(), dir.path().join("peers"));
+    }
+}
+
+#[cfg(test)]
+mod peer_json_tests {
+    use super::peer_json;
+    use std::path::Path;
+    use std::process::Command;
+
+    fn sh(script: &str) -> std::process::Output {
+        Command::new("sh")
+            .args(["-c", script])
+            .output()
+            .expect("sh runs")
+    }
+
+    #[test]
+    fn a_peer_s_json_is_read_and_its_failure_named() {
+        let ok: serde_json::Value =
+            peer_json(Path::new("p.py"), &sh("echo '{\"n\": 3}'")).expect("parses");
+        assert_eq!(ok["n"], 3);
+        let err = peer_json::<serde_json::Value>(
+            Path::new("p.py"),
+            &sh("echo a >&2; echo last >&2; exit 3"),
+        )
+        .expect_err("a failed peer");
+        let msg = format!("{err:#}");
+        assert!(
+            msg.starts_with("p.py exited with") && msg.ends_with(": last"),
+            "{msg}"
+        );
+        let bad = peer_json::<serde_json::Value>(Path::new("p.py"), &sh("echo not-json"))
+            .expect_err("not JSON");
+        assert!(
+            format!("{bad:#}").contains("reading the output of p.py"),
+            "{bad:#}"
+        );
     }
 }
