@@ -196,8 +196,8 @@ pub const PREFETCH: bool = true;
 
 /// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`);
 /// 0: none, the registers per thread uncapped. Measured faster on the H200 than asking for the
-/// [`CAPPED_BLOCKS`] that the shared memory allows (`gpu-timing`'s variants): the cap made the
-/// lane units spill.
+/// [`CAPPED_BLOCKS`] that the shared memory allows (`gpu-timing`'s variants); the likely cause,
+/// register spills under the cap, was not checked (no ptxas report was read).
 pub const MIN_BLOCKS: u32 = 0;
 
 /// As many tiles of the layout's shape as fit in 192 KiB of shared memory (three of 64 KiB):
