@@ -67,6 +67,19 @@ impl OnePassMutant {
         OnePassMutant::TieParityShared,
     ];
 
+    /// The options a mutant is built with: the engine's, except where its shortcut exists only
+    /// under others (the plan-only fault estimates missing tree sums, which a waiting plan
+    /// never does, so it is built with a plan that never waits).
+    pub fn options(self) -> EngineOptions {
+        match self {
+            OnePassMutant::PlanUnpublishedZero => EngineOptions {
+                plan_waits: false,
+                ..EngineOptions::DEFAULT
+            },
+            _ => EngineOptions::DEFAULT,
+        }
+    }
+
     /// Whether the mutant must give a wrong total somewhere (a bit fault); `false` for the
     /// correct engine and for plan faults, which must give the loop's bits everywhere.
     pub fn changes_bits(self) -> bool {
@@ -325,11 +338,14 @@ impl Phases {
     }
 }
 
-/// The defines the one-pass kernel is compiled with: the layout and the mutant's code.
-pub fn kernel_defines(mutant: OnePassMutant) -> Vec<(&'static str, String)> {
+/// The defines the one-pass kernel is compiled with: the layout, the mutant's code and `options`.
+pub fn kernel_defines(
+    mutant: OnePassMutant,
+    options: EngineOptions,
+) -> Vec<(&'static str, String)> {
     let mut d = crate::layout::defines();
     d.push(("BINADE_OP_MUTANT", mutant.code().to_string()));
-    d.extend(EngineOptions::DEFAULT.defines());
+    d.extend(options.defines());
     d
 }
 
@@ -338,23 +354,17 @@ pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::P
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &kernel_defines(mutant),
+        &kernel_defines(mutant, mutant.options()),
         arch,
     )
 }
 
 /// Compiles the correct one-pass kernel with `options` for `arch` (no device needed).
 pub fn compile_variant_for(arch: &str, options: EngineOptions) -> Result<cudarc::nvrtc::Ptx> {
-    let mut defines = kernel_defines(OnePassMutant::None);
-    for (name, value) in options.defines() {
-        if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
-            d.1 = value;
-        }
-    }
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &defines,
+        &kernel_defines(OnePassMutant::None, options),
         arch,
     )
 }
@@ -427,7 +437,7 @@ impl OnePassSum {
             Phases::All,
             MIN_BLOCKS,
             TileShape::DEFAULT,
-            EngineOptions::DEFAULT,
+            mutant.options(),
         )
     }
 
@@ -452,7 +462,7 @@ impl OnePassSum {
         shape: TileShape,
         options: EngineOptions,
     ) -> Result<OnePassSum> {
-        let mut defines = kernel_defines(mutant);
+        let mut defines = kernel_defines(mutant, options);
         for (name, value) in shape.defines() {
             if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
                 d.1 = value;
@@ -460,11 +470,6 @@ impl OnePassSum {
         }
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
         defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
-        for (name, value) in options.defines() {
-            if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
-                d.1 = value;
-            }
-        }
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
         let k_sums = m.function("onepass_sums")?;
         k_sums
