@@ -55,6 +55,20 @@
 #define OP_M_ODD_DROPPED 6
 #define OP_M_PLAN_UNPUBLISHED_ZERO 7 /* a plan fault: must change no bits */
 #define OP_M_TIE_PARITY_SHARED 8
+/* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
+ * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
+ * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
+ * src/gpu/ordered_cumsum.rs. */
+#ifndef BINADE_OP_CUMSUM
+#define BINADE_OP_CUMSUM 0
+#endif
+#ifndef BINADE_OP_CUM_MUTANT
+#define BINADE_OP_CUM_MUTANT 0
+#endif
+#define OP_CM_LANES_AT_TILE_START 1
+#define OP_CM_LANE_START_INCLUSIVE 2
+#define OP_CM_START_SIGN_DROPPED 3
+#define OP_CM_LAST_LANE_UNWRITTEN 4
 /* Timing builds only (crate::gpu::ordered_sum::onepass::Phases): BINADE_OP_UNTIL 1 stops
  * each tile after its approximate prefix, 2 after publishing its unit; the totals are then
  * not sums. 3 (the default) is the engine. */
@@ -103,6 +117,7 @@ struct op_records {
     op_word *plan;
     op_word *exact;
     unsigned int *path;
+    const double *terms; /* the launch's terms (a tile's outputs sit at the same offsets) */
 };
 
 __device__ static inline op_word op_read(const op_word *w) {
@@ -548,7 +563,8 @@ __device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 s
  * natively. */
 template <class T>
 __device__ static inline u64 op_finish(const T &buf, unsigned int count, u64 s, binade_unit *scratch,
-                                       u64 *sh_s, unsigned int *sh_from, unsigned int *sh_fail, unsigned int *lanes_native) {
+                                       u64 *sh_s, unsigned int *sh_from, unsigned int *sh_fail, unsigned int *lanes_native,
+                                       u64 *lane_start) {
     const unsigned int used = (count + OP_PER - 1) / OP_PER; /* threads with terms */
     if (threadIdx.x == 0) {
         *sh_s = s;
@@ -568,7 +584,10 @@ __device__ static inline u64 op_finish(const T &buf, unsigned int count, u64 s, 
             if ((cur >> 63) && mag == 0ull) tiny = 1;
             if (threadIdx.x == 0) {
                 unsigned int last = tiny ? from + 1u : used;
-                for (unsigned int i = from; i < last; i++) cur = op_thread_add(buf, i, count, cur);
+                for (unsigned int i = from; i < last; i++) {
+                    if (lane_start) lane_start[i] = cur;
+                    cur = op_thread_add(buf, i, count, cur);
+                }
                 native += last - from;
                 *sh_s = cur;
                 *sh_from = last;
@@ -586,6 +605,18 @@ __device__ static inline u64 op_finish(const T &buf, unsigned int count, u64 s, 
         if (!ok) atomicMin(sh_fail, threadIdx.x);
         __syncthreads();
         unsigned int fail = *sh_fail;
+        /* Lanes from .. fail (or .. used - 1) now know their exact start: lane `from` starts at
+         * cur, a later lane where the composition of the lanes before it leaves cur (it
+         * applies: the lane before did). */
+        if (lane_start && threadIdx.x >= from && threadIdx.x < used && threadIdx.x <= fail) {
+            u64 st = cur;
+#if BINADE_OP_CUM_MUTANT == OP_CM_LANE_START_INCLUSIVE
+            if (!binade_apply_f64(incl, b, cur, &st)) st = cur;
+#else
+            if (threadIdx.x > from) binade_apply_f64(excl, b, cur, &st);
+#endif
+            lane_start[threadIdx.x] = st;
+        }
         if (fail == 0xffffffffu) {
             if (threadIdx.x == used - 1u) *sh_s = out;
             if (threadIdx.x == 0) *sh_from = used;
@@ -635,6 +666,9 @@ __device__ static inline void op_copy_tile(double *buf, const double *src, unsig
 #define OP_PATH_MISSED 4u
 #define OP_PATH_ESTIMATED 8u
 #define OP_PATH_RISKY 16u
+/* bit 5 (running-sum kernel): the last lane's native running sum differs from the tile's
+ * exact end. The argument says it cannot happen; the host refuses a result that has it. */
+#define OP_PATH_CUM_MISMATCH 32u
 
 /* Per-block shared state of the tile being processed. */
 struct op_shared {
@@ -642,7 +676,61 @@ struct op_shared {
     binade_unit uscratch[OP_WARPS];
     u64 tile, next, s;
     unsigned int b, from, fail, native, planned, missed;
+#if BINADE_OP_CUMSUM
+    u64 lane_start[BINADE_OP_THREADS]; /* each lane's exact start, for the running sums */
+    u64 before;                       /* the tile's exact start */
+    unsigned int cum_native, cum_flag;
+#endif
 };
+#if BINADE_OP_CUMSUM
+#define OP_LANE_STARTS(sh) ((sh).lane_start)
+#else
+#define OP_LANE_STARTS(sh) ((u64 *)0)
+#endif
+
+/* The running sums of a tile (BINADE_OP_CUMSUM): every lane with terms adds its own terms
+ * natively from its exact start (lane_start, from op_finish), writing the sum after each term
+ * to out[p] (out is the tile's first output). The loop's running sum at a position is the
+ * exact start of its lane plus the lane's terms before it added in order, so every output is
+ * the loop's. Returns OP_PATH_CUM_MISMATCH where the last lane's end is not `s_end` (the
+ * tile's exact end, NaN matching NaN). Every thread calls it. */
+#if BINADE_OP_CUMSUM
+template <class T>
+__device__ static inline unsigned int op_cum_write(const T &terms, unsigned int count, double *out,
+                                                   const u64 *lane_start, u64 s_end, unsigned int *flag) {
+    const unsigned int used = (count + OP_PER - 1) / OP_PER;
+    if (threadIdx.x == 0) *flag = 0u;
+    __syncthreads();
+    if (threadIdx.x < used) {
+#if BINADE_OP_CUM_MUTANT == OP_CM_LANES_AT_TILE_START
+        double acc = __longlong_as_double((long long)lane_start[0]);
+#else
+        double acc = __longlong_as_double((long long)lane_start[threadIdx.x]);
+#endif
+        const unsigned int p0 = threadIdx.x * OP_PER;
+#if BINADE_OP_CUM_MUTANT == OP_CM_LAST_LANE_UNWRITTEN
+        const int write = threadIdx.x + 1u < used;
+#else
+        const int write = 1;
+#endif
+#pragma unroll
+        for (unsigned int j = 0; j < OP_PER; j++) {
+            if (p0 + j < count) {
+                acc = __dadd_rn(acc, terms.own(j));
+                if (write) out[p0 + j] = acc;
+            }
+        }
+        if (threadIdx.x == used - 1u) {
+            u64 end = (u64)__double_as_longlong(acc);
+            int same = end == s_end || (acc != acc && __longlong_as_double((long long)s_end) != __longlong_as_double((long long)s_end));
+            if (!same) *flag = OP_PATH_CUM_MISMATCH;
+        }
+    }
+    __syncthreads();
+    return *flag;
+}
+#endif
+
 
 /* Where tile t's terms are: segment k, its first tile, and the tile's count and source. */
 struct op_tile_span {
@@ -677,7 +765,7 @@ struct op_pending {
  * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
 __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, const double *buf, u64 t,
                                                      const op_tile_span &sp, const u64 *tile_base,
-                                                     unsigned int epoch, double *totals) {
+                                                     unsigned int epoch, double *totals, u64 start, double *cum_out) {
     const u64 local = t - sp.seg_first;
     const unsigned int count = sp.count, k = sp.k;
     op_pending out;
@@ -696,16 +784,23 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
         op_write(r.plan + t, bits, op_tag(epoch, local == 0 ? OP_APPROX : OP_AGG));
     }
     if (local == 0) {
-        /* The segment's first tile starts from +0, which is in no binade: finish directly. */
+        /* The segment's first tile starts from `start` (+0 or -0), in no binade: finish
+         * directly. */
+#if BINADE_OP_CUM_MUTANT == OP_CM_START_SIGN_DROPPED
+        start = 0ull;
+#endif
         op_shared_terms terms = {buf};
-        out.s_end = op_finish(terms, count, 0ull, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
+        out.s_end = op_finish(terms, count, start, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
         out.path = OP_PATH_FINISH;
         out.done = 1;
         if (threadIdx.x == 0) {
-            r.path[t] = out.path | (sh.native << 8);
             op_write(r.exact + t, out.s_end, op_tag(epoch, OP_EXACT));
             if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)out.s_end);
         }
+#if BINADE_OP_CUMSUM
+        out.path |= op_cum_write(terms, count, cum_out + (sp.src - r.terms), sh.lane_start, out.s_end, &sh.cum_flag);
+#endif
+        if (threadIdx.x == 0) r.path[t] = out.path | (sh.native << 8);
         return out;
     }
     /* The plan: an approximate prefix by look-back (its estimate of a missing tree sum is
@@ -781,12 +876,15 @@ __device__ static inline void op_prepare(op_global_terms &g) { op_load_own(g); }
 template <class T>
 __device__ static inline void op_exact(const op_records &r, op_shared &sh, T terms, u64 t,
                                        const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
-                                       double *totals, op_pending pend) {
+                                       double *totals, op_pending pend, double *cum_out) {
     const unsigned int count = sp.count, k = sp.k;
     unsigned int path = pend.path;
     if (threadIdx.x < 32) {
         u64 before = op_lookback_exact(r, t, sp.seg_first, epoch);
         if (threadIdx.x == 0) {
+#if BINADE_OP_CUMSUM
+            sh.before = before;
+#endif
             u64 out = 0ull;
             int ok = pend.b != 0u && binade_apply_f64(pend.unit, pend.b, before, &out);
             sh.s = ok ? out : before;
@@ -796,17 +894,30 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, T ter
     }
     __syncthreads();
     u64 s_end = sh.s;
-    if (sh.from == 0u) {
+    const int finished = sh.from == 0u;
+    if (finished) {
         path |= sh.missed | OP_PATH_FINISH;
         __syncthreads();
         op_prepare(terms);
-        s_end = op_finish(terms, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native);
+        s_end = op_finish(terms, count, s_end, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
     }
     if (threadIdx.x == 0) {
-        r.path[t] = path | (sh.native << 8);
         op_write(r.exact + t, s_end, op_tag(epoch, OP_EXACT));
         if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)s_end);
     }
+#if BINADE_OP_CUMSUM
+    /* The running sums, after the exact end is published (successors do not wait for them).
+     * A tile whose unit applied finds its lanes' starts now, as op_finish does from its
+     * exact start. */
+    if (!finished) {
+        __syncthreads(); /* every thread has read sh.s and sh.from */
+        op_prepare(terms);
+        if (threadIdx.x == 0) sh.cum_native = 0u;
+        op_finish(terms, count, sh.before, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.cum_native, sh.lane_start);
+    }
+    path |= op_cum_write(terms, count, cum_out + (sp.src - r.terms), sh.lane_start, s_end, &sh.cum_flag);
+#endif
+    if (threadIdx.x == 0) r.path[t] = path | (sh.native << 8);
 }
 
 /* The one-pass ordered sums. Segment k holds seg_len[k] terms from seg_start[k]; its tiles
@@ -820,7 +931,11 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, T ter
  * has to finish lane by lane reads its terms again from global memory. With prefetch = 1
  * every block draws exactly one ticket past the last tile; with prefetch = 0 none is drawn
  * past it. `epoch` is this launch's, non-zero, below 2^29. totals[k] is written for segments
- * with at least one term (others keep theirs). */
+ * with at least one term (others keep theirs). Every segment's loop starts from `start` (the
+ * bits of +0 or -0). With BINADE_OP_CUMSUM 1, cum_out[i] gets the loop's running sum after
+ * term i for every term i of a segment (cum_out is laid out as terms; a tile whose unit
+ * applied reads its terms a second time, after publishing its end; with prefetch that read
+ * is of a tile copied moments before, so mostly from L2); otherwise cum_out is unused. */
 /* BINADE_OP_MIN_BLOCKS > 0 asks the compiler for that many resident blocks per
  * multiprocessor (it caps the registers per thread); 0 leaves the registers free. */
 #ifndef BINADE_OP_MIN_BLOCKS
@@ -834,10 +949,11 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, T ter
 extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
                  unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths, u64 *ticket,
-                 u64 ticket_base, unsigned int epoch, unsigned int prefetch, double *__restrict__ totals) {
+                 u64 ticket_base, unsigned int epoch, unsigned int prefetch, double *__restrict__ totals,
+                 u64 start, double *__restrict__ cum_out) {
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
-    op_records r = {plan, exact, paths};
+    op_records r = {plan, exact, paths, terms};
     const u64 ntiles = tile_base[nseg];
 
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
@@ -849,11 +965,11 @@ extern "C" __global__ void OP_BOUNDS
     while (true) {
         asm volatile("cp.async.wait_group 0;" ::: "memory");
         __syncthreads();
-        op_pending pend = op_plan_and_unit(r, sh, op_tiles, t, sp, tile_base, epoch, totals);
+        op_pending pend = op_plan_and_unit(r, sh, op_tiles, t, sp, tile_base, epoch, totals, start, cum_out);
         if (!prefetch) {
             if (!pend.done) {
                 op_shared_terms st = {op_tiles};
-                op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend);
+                op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
             }
             return;
         }
@@ -863,7 +979,7 @@ extern "C" __global__ void OP_BOUNDS
         const int hold = !pend.done && pend.risky;
         if (hold) {
             op_shared_terms st = {op_tiles};
-            op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend);
+            op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
         }
         __syncthreads();
         if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
@@ -878,7 +994,7 @@ extern "C" __global__ void OP_BOUNDS
             op_global_terms gt;
             gt.src = sp.src;
             gt.count = sp.count;
-            op_exact(r, sh, gt, t, sp, tile_base, epoch, totals, pend);
+            op_exact(r, sh, gt, t, sp, tile_base, epoch, totals, pend, cum_out);
         }
         __syncthreads(); /* every thread has read sh.next and the shared state of tile t */
         if (tn >= ntiles) break;

@@ -5,6 +5,7 @@
 //! [`NoDevice`] with a one-line reason and CPU work is unaffected. A kernel that does not
 //! compile is never "no device": it is a [`KernelCompileError`], with the compiler's log.
 
+pub mod ordered_cumsum;
 pub mod ordered_sum;
 pub mod require;
 pub mod timing;
@@ -38,6 +39,7 @@ pub struct KernelCompileError {
     pub log: String,
 }
 
+pub use ordered_cumsum::{CumsumMutant, CumsumRun, Difference, GpuCumsum, RunningStart};
 pub use ordered_sum::{
     GpuOrderedSum, GpuSum, OnePassJob, OnePassMutant, OnePassSum, OnePassTotal, Stages, SumJob,
     WalkKind,

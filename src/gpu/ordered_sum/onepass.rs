@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use anyhow::{bail, Context as _, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
 
 use super::super::{Gpu, Module};
 use crate::layout::{OP_THREADS, OP_TILE};
@@ -172,6 +172,10 @@ pub struct OnePassTotal {
     pub estimated_plans: u64,
     /// Tiles whose plan said they may leave their binade (they kept their terms).
     pub risky_tiles: u64,
+    /// Running-sum builds ([`crate::gpu::GpuCumsum`]): tiles whose last lane's native
+    /// running sum was not the tile's exact end (the argument says none; a result with any
+    /// is refused).
+    pub cum_mismatch_tiles: u64,
 }
 
 /// The compiled one-pass kernel for one mutant.
@@ -182,6 +186,8 @@ pub struct OnePassSum {
     k_sums: CudaFunction,
     k_fill: CudaFunction,
     prefetch: bool,
+    /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
+    cumsum: Option<u32>,
     /// Blocks resident per multiprocessor (one tile of shared memory each).
     resident: u32,
     multiprocessors: u32,
@@ -369,6 +375,20 @@ pub fn compile_variant_for(arch: &str, options: EngineOptions) -> Result<cudarc:
     )
 }
 
+/// Compiles the running-sum build (`BINADE_OP_CUMSUM 1`) with the running sums' mutant
+/// code `cum_mutant` for `arch` (no device needed; for checks).
+pub fn compile_running_sums_for(arch: &str, cum_mutant: u32) -> Result<cudarc::nvrtc::Ptx> {
+    let mut defines = kernel_defines(OnePassMutant::None, EngineOptions::DEFAULT);
+    defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
+    defines.push(("BINADE_OP_CUM_MUTANT", cum_mutant.to_string()));
+    super::super::compile(
+        "ordered_sum_onepass",
+        &[HEADER, "\n", SOURCE],
+        &defines,
+        arch,
+    )
+}
+
 /// One launch's buffers: the segments, the per-tile records the look-backs read, and the
 /// totals. Reusable for any number of launches (each launch has its own epoch, so records of
 /// an earlier launch read as unpublished).
@@ -387,10 +407,35 @@ pub struct OnePassJob<'a> {
     tickets_issued: u64,
     epoch: u32,
     totals: CudaSlice<f64>,
+    /// Bits of the value every segment's loop starts from (+0 unless set).
+    start: u64,
+    /// What a sums-only launch passes as the kernel's unused running-sum output.
+    no_out: CudaSlice<f64>,
     shape: TileShape,
 }
 
 impl OnePassJob<'_> {
+    /// Makes every segment's loop start from `start`, which must be +0 or -0 (the two
+    /// starts a loop is written with: `s = 0.0` and Rust's float `Iterator::sum`, whose
+    /// result for terms that are all -0.0 is -0.0).
+    pub fn set_start(&mut self, start: f64) -> Result<()> {
+        if start != 0.0 {
+            bail!("a loop starts from +0 or -0, not {start}");
+        }
+        self.start = start.to_bits();
+        Ok(())
+    }
+
+    /// Number of terms the segments index (the length a running-sum output must have).
+    pub fn terms_len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// The first term (empty where there are no terms).
+    pub fn first_term(&self) -> CudaView<'_, f64> {
+        self.terms.slice(0..self.terms.len().min(1))
+    }
+
     /// Number of sums (segments).
     pub fn sums(&self) -> usize {
         self.host_tile_base.len() - 1
@@ -424,6 +469,7 @@ impl OnePassSum {
             min_blocks,
             shape,
             options,
+            None,
         )?;
         Ok(b.with_prefetch(prefetch))
     }
@@ -438,6 +484,22 @@ impl OnePassSum {
             MIN_BLOCKS,
             TileShape::DEFAULT,
             mutant.options(),
+            None,
+        )
+    }
+
+    /// The running-sum build of the correct engine (`BINADE_OP_CUMSUM 1`) with the running
+    /// sums' own mutant of code `cum_mutant` (0: none): every launch also writes each
+    /// position's running sum ([`Self::launch_cumsum`]). Its totals are the engine's.
+    pub fn running_sums(gpu: &Gpu, cum_mutant: u32) -> Result<OnePassSum> {
+        Self::build(
+            gpu,
+            OnePassMutant::None,
+            Phases::All,
+            MIN_BLOCKS,
+            TileShape::DEFAULT,
+            EngineOptions::DEFAULT,
+            Some(cum_mutant),
         )
     }
 
@@ -451,6 +513,7 @@ impl OnePassSum {
             MIN_BLOCKS,
             TileShape::DEFAULT,
             EngineOptions::DEFAULT,
+            None,
         )
     }
 
@@ -461,6 +524,7 @@ impl OnePassSum {
         min_blocks: u32,
         shape: TileShape,
         options: EngineOptions,
+        cumsum: Option<u32>,
     ) -> Result<OnePassSum> {
         let mut defines = kernel_defines(mutant, options);
         for (name, value) in shape.defines() {
@@ -470,6 +534,10 @@ impl OnePassSum {
         }
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
         defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
+        if let Some(code) = cumsum {
+            defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
+            defines.push(("BINADE_OP_CUM_MUTANT", code.to_string()));
+        }
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
         let k_sums = m.function("onepass_sums")?;
         k_sums
@@ -494,6 +562,7 @@ impl OnePassSum {
             k_sums,
             k_fill: m.function("fill_distribution")?,
             prefetch: PREFETCH,
+            cumsum,
             resident,
             multiprocessors,
             shape,
@@ -576,12 +645,39 @@ impl OnePassSum {
             tickets_issued: 0,
             epoch: 0,
             totals: s.alloc_zeros::<f64>(segments.len().max(1))?,
+            start: 0,
+            no_out: s.alloc_zeros::<f64>(1)?,
             shape: self.shape,
         })
     }
 
-    /// Launches the one pass: one kernel, `job.tiles()` blocks.
+    /// Launches the one pass: one kernel, `job.tiles()` blocks. Errors for a running-sum
+    /// build (it needs its output: [`Self::launch_cumsum`]).
     pub fn launch(&self, job: &mut OnePassJob) -> Result<()> {
+        if self.cumsum.is_some() {
+            bail!("a running-sum build needs an output buffer (launch_cumsum)");
+        }
+        self.launch_into(job, None)
+    }
+
+    /// Launches a running-sum build ([`Self::running_sums`]): the sums as [`Self::launch`],
+    /// and `out[i]` the loop's running sum after term i for every term i of every segment
+    /// (`out` is laid out as the job's terms, at least as long).
+    pub fn launch_cumsum(&self, job: &mut OnePassJob, out: &mut CudaViewMut<'_, f64>) -> Result<()> {
+        if self.cumsum.is_none() {
+            bail!("running sums need a running-sum build (OnePassSum::running_sums)");
+        }
+        if out.len() < job.terms.len() {
+            bail!(
+                "a running-sum output of {} for {} terms",
+                out.len(),
+                job.terms.len()
+            );
+        }
+        self.launch_into(job, Some(out))
+    }
+
+    fn launch_into(&self, job: &mut OnePassJob, out: Option<&mut CudaViewMut<'_, f64>>) -> Result<()> {
         let tiles = job.tiles();
         if job.shape != self.shape {
             bail!(
@@ -620,7 +716,12 @@ impl OnePassSum {
             .arg(&ticket_base)
             .arg(&epoch)
             .arg(&prefetch)
-            .arg(&mut job.totals);
+            .arg(&mut job.totals)
+            .arg(&job.start);
+        match out {
+            Some(o) => b.arg(o),
+            None => b.arg(&mut job.no_out),
+        };
         let (blocks, smem) = if self.prefetch {
             let resident = u64::from(self.resident) * u64::from(self.multiprocessors);
             (tiles.min(resident), self.shape.bytes())
@@ -634,7 +735,9 @@ impl OnePassSum {
         };
         // SAFETY: argument types match onepass_sums; every record array holds `tiles`
         // 16-byte words (allocations are 256-byte aligned), paths `tiles` entries, totals
-        // one per segment; the dynamic shared memory is the one tile the kernel indexes.
+        // one per segment; the dynamic shared memory is the one tile the kernel indexes; the
+        // running-sum output (written by running-sum builds only) is at least as long as the
+        // terms, checked in launch_cumsum.
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
         // Every block draws one ticket past the last tile when it prefetches.
         job.tickets_issued += tiles + if self.prefetch { blocks } else { 0 };
@@ -661,6 +764,7 @@ impl OnePassSum {
                     missed_tiles: p.iter().filter(|&&c| c & 4 != 0).count() as u64,
                     estimated_plans: p.iter().filter(|&&c| c & 8 != 0).count() as u64,
                     risky_tiles: p.iter().filter(|&&c| c & 16 != 0).count() as u64,
+                    cum_mismatch_tiles: p.iter().filter(|&&c| c & 32 != 0).count() as u64,
                 }
             })
             .collect())
