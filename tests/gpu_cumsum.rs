@@ -9,7 +9,7 @@ use binade::gpu::ordered_cumsum::compile_for;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::{CumsumMutant, GpuCumsum, RunningStart};
 use binade::layout::{OP_PER_THREAD, OP_TILE};
-use binade::verify::inputs::{tile_boundary_cases, InputKind};
+use binade::verify::inputs::{running_sum_cases, InputKind};
 
 const STARTS: [RunningStart; 3] = [
     RunningStart::FirstTerm,
@@ -62,25 +62,12 @@ const SIZES: [usize; 10] = [
     1_000_003,
 ];
 
-/// Inputs whose running sums a defect of the running-sum steps shows in: a leading run of
-/// -0.0 (the start's sign), a signalling NaN first (numpy's copy), and the tile-boundary
-/// cases of the sum engine.
+/// `inputs::running_sum_cases`: where a defect of the running-sum steps shows.
 fn special_cases() -> Vec<(String, Vec<f64>)> {
-    let mut v = vec![
-        ("-0.0 x 20000".to_string(), vec![-0.0; 20_000]),
-        (
-            "-0.0 x 9000 then 1.5".to_string(),
-            [vec![-0.0; 9000], vec![1.5]].concat(),
-        ),
-        (
-            "signalling NaN first".to_string(),
-            vec![f64::from_bits(0x7ff0_0000_0000_0001), 1.0, 2.0],
-        ),
-    ];
-    for (name, terms) in tile_boundary_cases(OP_TILE) {
-        v.push((name.to_string(), terms));
-    }
-    v
+    running_sum_cases(OP_TILE)
+        .into_iter()
+        .map(|(n, t)| (n.to_string(), t))
+        .collect()
 }
 
 #[test]
@@ -140,7 +127,11 @@ fn cumsum_special_cases() {
     // numpy keeps the first term's bits exactly, a signalling NaN included.
     let snan = f64::from_bits(0x7ff0_0000_0000_0001);
     let got = c.cumsum_of(&[snan, 1.0], RunningStart::FirstTerm).unwrap();
-    assert_eq!(got[0].to_bits(), snan.to_bits(), "first output of FirstTerm");
+    assert_eq!(
+        got[0].to_bits(),
+        snan.to_bits(),
+        "first output of FirstTerm"
+    );
 }
 
 #[test]
@@ -174,7 +165,11 @@ fn cumsum_mutants_write_wrong_running_sums() {
             "seed {seed:#x}: running-sum mutant `{}` wrote the loop's running sums everywhere",
             m.name()
         );
-        eprintln!("running-sum mutant `{}` killed: {}", m.name(), killed.unwrap());
+        eprintln!(
+            "running-sum mutant `{}` killed: {}",
+            m.name(),
+            killed.unwrap()
+        );
     }
 }
 
@@ -189,7 +184,10 @@ fn first_difference_finds_the_first_differing_position() {
     let mut b = a.clone();
     let da = s.clone_htod(&a).unwrap();
     let db = s.clone_htod(&b).unwrap();
-    assert_eq!(c.first_difference(&da.slice(..), &db.slice(..)).unwrap(), None);
+    assert_eq!(
+        c.first_difference(&da.slice(..), &db.slice(..)).unwrap(),
+        None
+    );
     // NaN matches NaN whatever its payload; -0.0 does not match +0.0.
     b[7] = f64::from_bits(0x7ff8_0000_0000_0123);
     let mut a2 = a.clone();

@@ -5,7 +5,7 @@
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::onepass::{self, EngineOptions, OnePassMutant, TileShape};
+use binade::gpu::ordered_sum::onepass::{self, EngineOptions, OnePassMutant, Schedule, TileShape};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::OnePassSum;
 use binade::layout::OP_TILE;
@@ -114,13 +114,16 @@ fn onepass_totals_equal_the_loop_every_launch() {
     let Some(gpu) = open_or_skip("onepass_totals_equal_the_loop_every_launch") else {
         return;
     };
-    let prefetching = OnePassSum::new(&gpu).unwrap();
+    let engine = OnePassSum::new(&gpu).unwrap();
     let seed = 0x0e9a55u64;
-    for (kind, prefetch) in InputKind::ALL
-        .into_iter()
-        .flat_map(|k| [(k, true), (k, false)])
-    {
-        let sum = prefetching.clone().with_prefetch(prefetch);
+    for (kind, schedule) in InputKind::ALL.into_iter().flat_map(|k| {
+        [
+            (k, Schedule::Resident),
+            (k, Schedule::OneBlockPerTile),
+            (k, Schedule::BySize),
+        ]
+    }) {
+        let sum = engine.clone().with_schedule(schedule);
         let (all, segments) = layout(kind, seed);
         let dev = gpu.stream().clone_htod(&all).unwrap();
         let mut job = sum.job(dev.slice(0..all.len()), &segments).unwrap();
@@ -134,7 +137,7 @@ fn onepass_totals_equal_the_loop_every_launch() {
             for (k, r) in segments.iter().enumerate() {
                 assert!(
                     same_result::<F64>(got[k].total.to_bits(), want[k]),
-                    "seed {seed:#x} kind {kind:?} prefetch {prefetch} n {} launch {launch}: device {:e} ({:#018x}) loop {:e} ({:#018x}); {got:?}",
+                    "seed {seed:#x} kind {kind:?} schedule {schedule:?} n {} launch {launch}: device {:e} ({:#018x}) loop {:e} ({:#018x}); {got:?}",
                     r.len(),
                     got[k].total,
                     got[k].total.to_bits(),
@@ -250,7 +253,11 @@ fn onepass_option_variants_equal_the_loop() {
             &gpu,
             TileShape::DEFAULT,
             onepass::MIN_BLOCKS,
-            ways % 2 == 0,
+            if ways % 2 == 0 {
+                Schedule::Resident
+            } else {
+                Schedule::OneBlockPerTile
+            },
             options,
         )
         .unwrap();

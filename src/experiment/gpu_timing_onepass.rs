@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::format::{same_result, F64};
 use crate::gpu::ordered_sum::onepass::{
-    Distribution, EngineOptions, OnePassJob, Phases, TileShape,
+    Distribution, EngineOptions, OnePassJob, Phases, Schedule, TileShape,
 };
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
@@ -95,8 +95,8 @@ pub struct Variant {
     pub shape: TileShape,
     /// Resident blocks per multiprocessor asked of the compiler (0: registers uncapped).
     pub min_blocks: u32,
-    /// Blocks resident for the whole launch, each copying its next tile ahead.
-    pub prefetch: bool,
+    /// How the launch runs its tiles.
+    pub schedule: Schedule,
     /// How the look-backs read.
     pub options: EngineOptions,
 }
@@ -118,13 +118,13 @@ const fn ways(ways: u32) -> EngineOptions {
 const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
-/// registers uncapped (`MIN_BLOCKS`), resident blocks prefetching, [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 8] = [
+/// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
+pub const VARIANTS: [Variant; 9] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
         min_blocks: 6,
-        prefetch: false,
+        schedule: Schedule::OneBlockPerTile,
         options: EngineOptions {
             lane_fast: false,
             ..EngineOptions::DEFAULT
@@ -134,7 +134,7 @@ pub const VARIANTS: [Variant; 8] = [
         name: "(5) on: the plan never waits",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
-        prefetch: true,
+        schedule: Schedule::BySize,
         options: EngineOptions {
             plan_waits: false,
             ..EngineOptions::DEFAULT
@@ -144,33 +144,33 @@ pub const VARIANTS: [Variant; 8] = [
         name: "(8) off: lane units by the pair composition",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
-        prefetch: true,
+        schedule: Schedule::BySize,
         options: EngineOptions {
             lane_fast: false,
             ..EngineOptions::DEFAULT
         },
     },
     Variant {
-        name: "(9) off: one block per tile, its terms held through the exact look-back",
+        name: "(9) off: one block per tile at every size, its terms held through the exact look-back",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
-        prefetch: false,
+        schedule: Schedule::OneBlockPerTile,
         options: EngineOptions::DEFAULT,
     },
     Variant {
         name: "(10) off: 4,096-term tiles (256 x 16)",
         shape: shape(256, 16),
         min_blocks: MB,
-        prefetch: true,
+        schedule: Schedule::BySize,
         options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "(11) on: tiles that may leave their binade keep their terms",
+        name: "(11) off: every tile releases its terms once its unit is published",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
-        prefetch: true,
+        schedule: Schedule::BySize,
         options: EngineOptions {
-            hold_risky: true,
+            hold_risky: false,
             ..EngineOptions::DEFAULT
         },
     },
@@ -178,14 +178,21 @@ pub const VARIANTS: [Variant; 8] = [
         name: "look-backs 2 ways",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
-        prefetch: true,
+        schedule: Schedule::BySize,
         options: ways(2),
     },
     Variant {
         name: "(12) off: registers capped for three resident blocks",
         shape: TileShape::DEFAULT,
         min_blocks: crate::gpu::ordered_sum::onepass::CAPPED_BLOCKS,
-        prefetch: true,
+        schedule: Schedule::BySize,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(13) off: resident blocks at every size",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Resident,
         options: EngineOptions::DEFAULT,
     },
 ];
@@ -210,7 +217,7 @@ impl Engines {
                 .collect::<Result<_>>()?,
             variants: VARIANTS
                 .iter()
-                .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.prefetch, v.options))
+                .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.schedule, v.options))
                 .collect::<Result<_>>()?,
             seed: seed.clone(),
         })
@@ -417,8 +424,8 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
     t
 }
 
-/// The phase table: each timing build's median and what its phase added, and the engine
-/// without prefetching (one block per tile).
+/// The phase table: each timing build's median and what its phase added, and every launch
+/// variant of [`VARIANTS`].
 pub fn phase_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(Phases::ALL.iter().map(|p| p.name()));
@@ -442,7 +449,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 7] = [
+pub const IDEAS: [(&str, usize, bool); 8] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
         1,
@@ -458,9 +465,14 @@ pub const IDEAS: [(&str, usize, bool); 7] = [
     (
         "(11) tiles that may leave their binade keep their terms",
         5,
-        false,
+        true,
     ),
     ("(12) registers uncapped", 7, true),
+    (
+        "(13) the schedule by size: one block per tile below 32,768 tiles",
+        8,
+        true,
+    ),
     (
         "all that the engine takes, against the look-backs before",
         0,

@@ -14,11 +14,13 @@ pub mod float_vif_replay;
 pub mod float_vif_replay_host;
 pub mod float_vif_tables;
 pub mod float_vif_timing;
+pub mod gpu_cumsum_timing;
 pub mod gpu_parity;
 pub mod gpu_tests;
 pub mod gpu_timing;
 pub mod gpu_timing_onepass;
 pub mod mutations;
+pub mod mutations_cumsum;
 pub mod mutations_extra;
 pub mod one_term_rule;
 pub mod pipeline_plans;
@@ -190,8 +192,18 @@ fn progress_lines(bar: &ProgressBar, what: String, every: Duration) {
                     break;
                 }
                 if last_line.elapsed() >= every {
-                    let (pos, len, rate) = (bar.position(), bar.length(), bar.per_sec());
-                    let line = progress_line(&what, pos, len, rate, bar.elapsed(), bar.eta());
+                    // The average over the whole stage: the bar's own estimate weighs the
+                    // latest steps, and one long step sends it to thousands of hours.
+                    let (pos, len, elapsed) = (bar.position(), bar.length(), bar.elapsed());
+                    let secs = elapsed.as_secs_f64();
+                    let rate = if secs > 0.0 { pos as f64 / secs } else { 0.0 };
+                    let left = len.map_or(0, |l| l.saturating_sub(pos));
+                    let eta = if pos > 0 {
+                        Duration::from_secs_f64(secs * left as f64 / pos as f64)
+                    } else {
+                        Duration::ZERO
+                    };
+                    let line = progress_line(&what, pos, len, rate, elapsed, eta);
                     eprintln!("{line}");
                     last_line = Instant::now();
                     printed = true;
@@ -320,6 +332,7 @@ pub fn overrides(name: &str) -> Overrides {
             | "mutations"
             | "gpu-parity"
             | "gpu-timing"
+            | "gpu-cumsum-timing"
             | "float-vif-parity"
             | "float-vif-replay"
             | "float-vif-replay-host"
@@ -330,7 +343,7 @@ pub fn overrides(name: &str) -> Overrides {
 }
 
 /// Every runner name [`runner`] knows.
-pub const RUNNERS: [&str; 15] = [
+pub const RUNNERS: [&str; 16] = [
     "one-term-rule",
     "pipeline-plans",
     "cpu-timing",
@@ -338,6 +351,7 @@ pub const RUNNERS: [&str; 15] = [
     "cargo-mutants",
     "gpu-parity",
     "gpu-timing",
+    "gpu-cumsum-timing",
     "gpu-tests",
     "float-vif-parity",
     "float-vif-replay",
@@ -358,6 +372,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "cargo-mutants" => cargo_mutants::run,
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
+        "gpu-cumsum-timing" => gpu_cumsum_timing::run,
         "gpu-tests" => gpu_tests::run,
         "float-vif-parity" => float_vif_parity::run,
         "float-vif-replay" => float_vif_replay::run,

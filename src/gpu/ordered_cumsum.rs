@@ -200,7 +200,11 @@ impl GpuCumsum {
         let s = self.engine.gpu().stream();
         let dev = s.clone_htod(terms)?;
         let mut out = s.alloc_zeros::<f64>(terms.len())?;
-        self.run(dev.slice(0..terms.len()), &mut out.slice_mut(0..terms.len()), start)?;
+        self.run(
+            dev.slice(0..terms.len()),
+            &mut out.slice_mut(0..terms.len()),
+            start,
+        )?;
         Ok(s.clone_dtoh(&out)?)
     }
 

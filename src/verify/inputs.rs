@@ -289,6 +289,28 @@ pub fn tile_boundary_cases(tile: usize) -> [(&'static str, Vec<f64>); 4] {
     ]
 }
 
+/// The hand-made inputs of the running sums' checks, by name: a leading run of -0.0 longer
+/// than a tile (where the start's sign shows at every position), the same run ended by a
+/// term, a signalling NaN first (numpy's first output keeps its bits), then the one-pass
+/// engine's [`tile_boundary_cases`].
+pub fn running_sum_cases(tile: usize) -> Vec<(&'static str, Vec<f64>)> {
+    debug_assert!(tile >= 1);
+    let mut v = vec![
+        ("-0.0 over two tiles", vec![-0.0; 2 * tile + 3]),
+        ("-0.0 over a tile, then 1.5", {
+            let mut x = vec![-0.0; tile + 5];
+            x.push(1.5);
+            x
+        }),
+        (
+            "a signalling NaN first",
+            vec![f64::from_bits(0x7ff0_0000_0000_0001), 1.0, 2.0],
+        ),
+    ];
+    v.extend(tile_boundary_cases(tile));
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

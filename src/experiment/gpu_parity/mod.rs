@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
-use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum};
+use crate::gpu::{Gpu, GpuCumsum, GpuOrderedSum, OnePassSum};
 use crate::layout::OP_TILE;
 use crate::plan::PlanKind;
 use crate::report::{thousands, Report};
@@ -15,6 +15,7 @@ use crate::verify::mutant::Mutant;
 use crate::walk::chunk_sums;
 
 pub mod checks;
+pub mod cumsum;
 pub mod onepass;
 pub mod tables;
 
@@ -71,6 +72,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let set = settings(ctx)?;
     let sum = GpuOrderedSum::with_mutant(&gpu, set.mutant)?;
     let op = OnePassSum::new(&gpu)?;
+    let cum = GpuCumsum::new(&gpu)?;
+    let mut cum_checks = Vec::new();
     let mut op_checks = Vec::new();
     let mut checks = Vec::new();
     let mut baselines = Vec::new();
@@ -92,7 +95,27 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             &mut baselines,
             &mut stage_checks,
         )?;
+        for &n in &set.sizes {
+            cumsum::check(
+                &gpu,
+                &cum,
+                ctx.seed,
+                kind,
+                n,
+                &cumsum::STARTS,
+                &mut cum_checks,
+            )?;
+        }
         for &n in &set.streams {
+            cumsum::check(
+                &gpu,
+                &cum,
+                ctx.seed,
+                kind,
+                n,
+                &cumsum::STARTS[..1],
+                &mut cum_checks,
+            )?;
             stream(
                 &sum,
                 &op,
@@ -122,6 +145,28 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         op_checks.len() as u64 - op_bad,
     ));
     out.report.table(onepass::table(&labels, &op_checks));
+    let cum_bad = cum_checks
+        .iter()
+        .filter(|c| c.first_difference.is_some())
+        .count();
+    out.failures += cum_bad as u64;
+    let positions: u64 = cum_checks.iter().map(|c| c.n as u64).sum();
+    out.report.text(format!(
+        "Running sums (`binade::gpu::GpuCumsum`): for every input kind, at the standard sizes with each start (numpy's first term, +0, -0) and on the streams with numpy's, the device wrote the running sum at every position and a device kernel compared it with the CPU loop's (bits, NaN as NaN; the one-pass engine has no plan kinds to vary: its plan is its own look-back). {} of {} inputs ({} positions, each launched {} times) had the loop's bits at every position.",
+        cum_checks.len() - cum_bad,
+        cum_checks.len(),
+        thousands(positions),
+        cumsum::LAUNCHES,
+    ));
+    out.report.table(cumsum::table(&cum_checks));
+    let headline = format!(
+        "{}; running sums: {} of {} inputs had the loop's bits at every position ({} positions)",
+        out.report.headline.clone(),
+        cum_checks.len() - cum_bad,
+        cum_checks.len(),
+        thousands(positions)
+    );
+    out.report.headline(headline);
     sanitizers(ctx, &mut out)?;
     Ok(out)
 }

@@ -3,8 +3,9 @@
 //! (for the plan), gets the earlier tiles' approximate prefix by look-back (its binade is the
 //! plan), forms its unit while its terms are on chip and publishes it in one status word, and
 //! gets the exact sum before it by look-back over its predecessors' units; crossings are
-//! finished lane by lane. Resident blocks copy their next tile while they wait on the exact
-//! look-back ([`PREFETCH`]); a tile whose unit then does not apply reads its terms again.
+//! finished lane by lane. From [`RESIDENT_FROM_TILES`] tiles on ([`SCHEDULE`]), resident
+//! blocks copy their next tile while they wait on the exact look-back; a tile whose unit then
+//! does not apply reads its terms again (unless its plan said it might not, and it kept them).
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -185,7 +186,7 @@ pub struct OnePassSum {
     mutant: OnePassMutant,
     k_sums: CudaFunction,
     k_fill: CudaFunction,
-    prefetch: bool,
+    schedule: Schedule,
     /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
     cumsum: Option<u32>,
     /// Blocks resident per multiprocessor (one tile of shared memory each).
@@ -209,9 +210,47 @@ pub struct KernelShape {
     pub multiprocessors: u32,
 }
 
-/// Whether the engine's blocks stay resident and copy their next tile during the exact
-/// look-back ([`OnePassSum::with_prefetch`]).
-pub const PREFETCH: bool = true;
+/// How a launch runs its tiles ([`OnePassSum::with_schedule`]). Every schedule gives the
+/// same bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// One block per tile, which copies its tile, processes it and exits.
+    OneBlockPerTile,
+    /// As many blocks as stay resident, each copying its next tile during the exact
+    /// look-back of the current one (the kernel's `prefetch`).
+    Resident,
+    /// [`Schedule::Resident`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
+    /// below: `gpu-timing` (100d9d6) measured resident blocks 0.94x at 2^30 uniform terms but
+    /// 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block per tile.
+    BySize,
+}
+
+/// The engine's schedule.
+pub const SCHEDULE: Schedule = Schedule::BySize;
+
+/// From this many tiles of one launch on, [`Schedule::BySize`] keeps blocks resident (2^15
+/// tiles of 8,192 terms: 2^28 terms, between the 10^8 and 2^30 of the measurements).
+pub const RESIDENT_FROM_TILES: u64 = 1 << 15;
+
+impl Schedule {
+    /// Whether a launch of `tiles` tiles keeps its blocks resident (the kernel's `prefetch`).
+    pub fn resident(self, tiles: u64) -> bool {
+        match self {
+            Schedule::OneBlockPerTile => false,
+            Schedule::Resident => true,
+            Schedule::BySize => tiles >= RESIDENT_FROM_TILES,
+        }
+    }
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::OneBlockPerTile => "one block per tile",
+            Schedule::Resident => "resident blocks copying their next tile",
+            Schedule::BySize => "by size (resident blocks from 32,768 tiles)",
+        }
+    }
+}
 
 /// Resident blocks per multiprocessor the engine asks of the compiler (`__launch_bounds__`);
 /// 0: none, the registers per thread uncapped. Measured faster on the H200 than asking for the
@@ -281,13 +320,15 @@ pub struct EngineOptions {
 
 impl EngineOptions {
     /// The engine's: [`LOOKBACK_WAYS`] ways, a plan that waits for every nearer tree sum
-    /// (measured faster than estimating them, see `gpu-timing`), fast lane units, and no tile
-    /// holding its terms (holding the risky ones was measured slower).
+    /// (measured faster than estimating them, see `gpu-timing`), fast lane units, and tiles
+    /// whose plan says they may leave their binade holding their terms (measured faster at
+    /// every size and distribution of `gpu-timing` at 100d9d6, the registers uncapped:
+    /// 0.76x on the geometric stream at 2^30, 0.99x on uniform terms).
     pub const DEFAULT: EngineOptions = EngineOptions {
         ways: LOOKBACK_WAYS,
         plan_waits: true,
         lane_fast: true,
-        hold_risky: false,
+        hold_risky: true,
     };
 
     fn defines(self) -> [(&'static str, String); 4] {
@@ -454,12 +495,12 @@ impl OnePassSum {
     }
 
     /// A variant of the correct engine for timing: `min_blocks` resident blocks asked of the
-    /// compiler (0: registers uncapped), prefetching or not. Same bits as [`Self::new`].
+    /// compiler (0: registers uncapped), run by `schedule`. Same bits as [`Self::new`].
     pub fn variant(
         gpu: &Gpu,
         shape: TileShape,
         min_blocks: u32,
-        prefetch: bool,
+        schedule: Schedule,
         options: EngineOptions,
     ) -> Result<OnePassSum> {
         let b = Self::build(
@@ -471,7 +512,7 @@ impl OnePassSum {
             options,
             None,
         )?;
-        Ok(b.with_prefetch(prefetch))
+        Ok(b.with_schedule(schedule))
     }
 
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
@@ -561,7 +602,7 @@ impl OnePassSum {
             mutant,
             k_sums,
             k_fill: m.function("fill_distribution")?,
-            prefetch: PREFETCH,
+            schedule: SCHEDULE,
             cumsum,
             resident,
             multiprocessors,
@@ -569,12 +610,11 @@ impl OnePassSum {
         })
     }
 
-    /// The same kernel, launched with one block per tile that copies its tile, processes it
-    /// and exits (`prefetch = false`), or with resident blocks that loop, each starting the
-    /// copy of its next tile into its buffer once its tile's unit is published and waiting
-    /// for the exact look-back meanwhile (`true`, [`PREFETCH`]). Both give the same bits.
-    pub fn with_prefetch(mut self, prefetch: bool) -> OnePassSum {
-        self.prefetch = prefetch;
+    /// The same kernel, run by `schedule` (one block per tile, resident blocks that copy
+    /// their next tile during the exact look-back, or by size). Every schedule gives the same
+    /// bits.
+    pub fn with_schedule(mut self, schedule: Schedule) -> OnePassSum {
+        self.schedule = schedule;
         self
     }
 
@@ -583,9 +623,9 @@ impl OnePassSum {
         self.shape
     }
 
-    /// Whether blocks prefetch their next tile.
-    pub fn prefetch(&self) -> bool {
-        self.prefetch
+    /// How launches run their tiles.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
     }
 
     /// Registers, shared memory and residency of the compiled kernel.
@@ -663,7 +703,11 @@ impl OnePassSum {
     /// Launches a running-sum build ([`Self::running_sums`]): the sums as [`Self::launch`],
     /// and `out[i]` the loop's running sum after term i for every term i of every segment
     /// (`out` is laid out as the job's terms, at least as long).
-    pub fn launch_cumsum(&self, job: &mut OnePassJob, out: &mut CudaViewMut<'_, f64>) -> Result<()> {
+    pub fn launch_cumsum(
+        &self,
+        job: &mut OnePassJob,
+        out: &mut CudaViewMut<'_, f64>,
+    ) -> Result<()> {
         if self.cumsum.is_none() {
             bail!("running sums need a running-sum build (OnePassSum::running_sums)");
         }
@@ -677,7 +721,11 @@ impl OnePassSum {
         self.launch_into(job, Some(out))
     }
 
-    fn launch_into(&self, job: &mut OnePassJob, out: Option<&mut CudaViewMut<'_, f64>>) -> Result<()> {
+    fn launch_into(
+        &self,
+        job: &mut OnePassJob,
+        out: Option<&mut CudaViewMut<'_, f64>>,
+    ) -> Result<()> {
         let tiles = job.tiles();
         if job.shape != self.shape {
             bail!(
@@ -711,7 +759,8 @@ impl OnePassSum {
             b.arg(r);
         }
         b.arg(&mut job.paths);
-        let prefetch = u32::from(self.prefetch);
+        let resident = self.schedule.resident(tiles);
+        let prefetch = u32::from(resident);
         b.arg(&mut job.ticket)
             .arg(&ticket_base)
             .arg(&epoch)
@@ -722,7 +771,7 @@ impl OnePassSum {
             Some(o) => b.arg(o),
             None => b.arg(&mut job.no_out),
         };
-        let (blocks, smem) = if self.prefetch {
+        let (blocks, smem) = if resident {
             let resident = u64::from(self.resident) * u64::from(self.multiprocessors);
             (tiles.min(resident), self.shape.bytes())
         } else {
@@ -740,7 +789,7 @@ impl OnePassSum {
         // terms, checked in launch_cumsum.
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
         // Every block draws one ticket past the last tile when it prefetches.
-        job.tickets_issued += tiles + if self.prefetch { blocks } else { 0 };
+        job.tickets_issued += tiles + if resident { blocks } else { 0 };
         Ok(())
     }
 

@@ -1,0 +1,122 @@
+//! The running sums' own mutants on the device ([`CumsumMutant`]) for the `mutations` kill
+//! matrix: each build writes its running sums for `inputs::running_sum_cases` and every input
+//! kind, compared at every position with the CPU loop's; a mutant is killed by the first
+//! position that differs.
+
+use crate::experiment::gpu_parity::cumsum::{loop_running_sums, start_name, STARTS};
+use crate::experiment::Context;
+use crate::format::F64;
+use crate::gpu::{CumsumMutant, Gpu, GpuCumsum, RunningStart};
+use crate::layout::OP_TILE;
+use crate::report::{thousands, Table};
+use crate::verify::inputs::{running_sum_cases, InputKind};
+
+/// Bits equal, or both NaN.
+fn same(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// The rows, a note, and failures (the correct build wrong anywhere, a mutant with the
+/// loop's bits everywhere, a device error). Empty rows and a note where no device is present.
+pub fn cumsum_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
+    let mut t = Table::new(
+        "cumsum-mutants",
+        "The running sums' own steps, each broken on purpose (device)",
+        &[
+            "mutant",
+            "running sums checked",
+            "result",
+            "first wrong position",
+        ],
+    );
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                format!("Running-sum mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                0,
+            )
+        }
+    };
+    let bar = ctx.progress(CumsumMutant::ALL.len() as u64, "running-sum mutants");
+    let mut failures = 0;
+    for m in CumsumMutant::ALL {
+        let (checked, result, first) = match check(&gpu, m, sizes, seed) {
+            Ok((checked, wrong)) => {
+                let killed = wrong.is_some();
+                let bad = killed == (m == CumsumMutant::None);
+                failures += u64::from(bad);
+                let text = match (m, killed) {
+                    (CumsumMutant::None, false) => "exact everywhere",
+                    (CumsumMutant::None, true) => "WRONG (the correct build)",
+                    (_, true) => "killed by a wrong result",
+                    (_, false) => "SURVIVED",
+                };
+                (
+                    checked,
+                    text.to_string(),
+                    wrong.unwrap_or_else(|| "-".into()),
+                )
+            }
+            Err(e) => {
+                failures += 1;
+                let msg = format!("{e:#}");
+                (
+                    0,
+                    format!("error: {}", msg.lines().next().unwrap_or("")),
+                    "-".into(),
+                )
+            }
+        };
+        t.row(vec![m.name().into(), thousands(checked), result, first]);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let note = format!(
+        "Running-sum mutants: `kernels/ordered_sum_onepass.cu` with `-DBINADE_OP_CUMSUM=1 -DBINADE_OP_CUM_MUTANT=<code>` for {} ({}), run on each of `inputs::running_sum_cases` with every start (numpy's first term, +0, -0), then on every input kind at sizes {sizes:?} from +0; every position is compared with the CPU loop's running sum (bits, NaN as NaN) and the first that differs is named.",
+        gpu.name, gpu.arch
+    );
+    (t, note, failures)
+}
+
+/// One mutant: (running sums checked, where the first wrong one was).
+fn check(
+    gpu: &Gpu,
+    m: CumsumMutant,
+    sizes: &[usize],
+    seed: u64,
+) -> anyhow::Result<(u64, Option<String>)> {
+    let c = GpuCumsum::with_mutant(gpu, m)?;
+    let mut cases: Vec<(String, Vec<f64>, RunningStart)> = Vec::new();
+    for (name, terms) in running_sum_cases(OP_TILE) {
+        for start in STARTS {
+            cases.push((name.to_string(), terms.clone(), start));
+        }
+    }
+    for kind in InputKind::ALL {
+        for &n in sizes {
+            cases.push((
+                format!("{}, {} terms", kind.name(), thousands(n as u64)),
+                kind.generate::<F64>(n, seed ^ n as u64),
+                RunningStart::PositiveZero,
+            ));
+        }
+    }
+    let mut count = 0u64;
+    for (name, terms, start) in &cases {
+        let got = c.cumsum_of(terms, *start)?;
+        let want = loop_running_sums(terms, *start);
+        count += 1;
+        if let Some(i) = (0..got.len()).find(|&i| !same(got[i], want[i])) {
+            return Ok((
+                count,
+                Some(format!(
+                    "{name}, start {}, position {i}",
+                    start_name(*start)
+                )),
+            ));
+        }
+    }
+    Ok((count, None))
+}
