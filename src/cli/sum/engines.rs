@@ -16,7 +16,7 @@ use crate::walk::{self, chunk_count, Walk};
 /// Contract: `total` has the bits of [`walk::loop_sum`] (NaN as NaN) for every input and
 /// plan; `fallback` counts the chunks of [`walk::CHUNK`] terms added term by term.
 pub trait Engine {
-    /// The engine's name in reports (`loop`, `walk`, `gpu`).
+    /// The engine's name in reports (`loop`, `walk`, `fast`, `gpu`, `gpu-pipeline`).
     fn name(&self) -> &'static str;
     /// True when the engine follows a plan (false for the plain loop, which has none).
     fn planned(&self) -> bool {
@@ -38,6 +38,27 @@ pub trait Engine {
         plan: &PlanKind,
         stale: Option<&[f32]>,
     ) -> Result<Walk<f32>>;
+    /// What a device engine did for the last sum (its tiles and its phases); `None` for the
+    /// CPU engines.
+    fn device(&self) -> Option<DeviceReport> {
+        None
+    }
+}
+
+/// What the one-pass GPU engine did for one sum: its tiles, and the wall-clock milliseconds
+/// of its phases (each ends with the device idle, so they add up to the engine's sum phase).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct DeviceReport {
+    /// Tiles of [`crate::layout::OP_TILE`] terms.
+    pub tiles: u64,
+    /// Tiles whose unit did not apply, finished lane by lane (the first is always one).
+    pub tiles_finished_lane_by_lane: u64,
+    /// Lanes of [`crate::layout::OP_PER_THREAD`] terms added natively.
+    pub lanes_added_natively: u64,
+    /// Copying the terms to the device (for a mapped file, this reads its pages).
+    pub upload_ms: f64,
+    /// The kernel, from launch to its totals on the host.
+    pub kernel_ms: f64,
 }
 
 /// The plain loop: every chunk is taken term by term.
@@ -139,16 +160,73 @@ pub fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, OpenError> {
         EngineKind::Loop => Ok(Box::new(LoopEngine)),
         EngineKind::Walk => Ok(Box::new(HostWalkEngine)),
         EngineKind::Fast => Ok(Box::new(FastEngine)),
-        EngineKind::Gpu => open_gpu_engine(),
+        EngineKind::Gpu => open_onepass_engine(),
+        EngineKind::GpuPipeline => open_gpu_engine(),
     }
 }
 
-/// The device pipeline (`crate::gpu::GpuOrderedSum`), compiled once per call.
+/// The one-pass engine (`crate::gpu::OnePassSum`), compiled once per call. It follows no
+/// plan (its plan is its own look-back over the tiles before each).
+pub struct OnePassEngine {
+    sum: crate::gpu::OnePassSum,
+    last: Option<DeviceReport>,
+}
+
+impl Engine for OnePassEngine {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
+        let s = self.sum.gpu().stream().clone();
+        let t = std::time::Instant::now();
+        let dev = if terms.is_empty() {
+            s.alloc_zeros::<f64>(1)?
+        } else {
+            s.clone_htod(terms)?
+        };
+        s.synchronize()?;
+        let upload_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = std::time::Instant::now();
+        let mut job = self.sum.job(
+            dev.slice(0..terms.len()),
+            std::slice::from_ref(&(0..terms.len())),
+        )?;
+        let got = self.sum.run(&mut job)?;
+        let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
+        let g = got
+            .first()
+            .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
+        self.last = Some(DeviceReport {
+            tiles: g.tiles,
+            tiles_finished_lane_by_lane: g.finished_tiles,
+            lanes_added_natively: g.native_lanes,
+            upload_ms,
+            kernel_ms,
+        });
+        Ok(Walk {
+            total: g.total,
+            applied: 0,
+            fallback: 0,
+        })
+    }
+    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        anyhow::bail!("--engine gpu sums f64 streams only (the device has no f32 engine yet)")
+    }
+    fn device(&self) -> Option<DeviceReport> {
+        self.last
+    }
+}
+
+/// The seed's device pipeline (`crate::gpu::GpuOrderedSum`: four kernels, the plan of
+/// `--plan`), compiled once per call.
 pub struct GpuEngine(pub crate::gpu::GpuOrderedSum);
 
 impl Engine for GpuEngine {
     fn name(&self) -> &'static str {
-        "gpu"
+        "gpu-pipeline"
     }
     fn sum_f64(
         &mut self,
@@ -173,16 +251,26 @@ impl Engine for GpuEngine {
     }
 }
 
-/// Opens the GPU engine: the device, and the ordered-sum kernels compiled for it. No driver
+/// Why compiling or loading device kernels failed, as an [`OpenError`].
+fn load_error(e: anyhow::Error) -> OpenError {
+    match e.downcast_ref::<KernelCompileError>() {
+        Some(c) => OpenError::Compile(super::decode::one_line(&c.to_string())),
+        None => OpenError::Load(super::decode::one_line(&format!("{e:#}"))),
+    }
+}
+
+/// Opens the one-pass GPU engine (errors as [`open_gpu_engine`]).
+fn open_onepass_engine() -> Result<Box<dyn Engine>, OpenError> {
+    let gpu = crate::gpu::Gpu::open()?;
+    let sum = crate::gpu::OnePassSum::new(&gpu).map_err(load_error)?;
+    Ok(Box::new(OnePassEngine { sum, last: None }))
+}
+
+/// Opens the GPU pipeline: the device, and the ordered-sum kernels compiled for it. No driver
 /// or no device gives [`OpenError::NoDevice`]; kernels that do not compile give
 /// [`OpenError::Compile`] with the first lines of the compiler's log.
 fn open_gpu_engine() -> Result<Box<dyn Engine>, OpenError> {
     let gpu = crate::gpu::Gpu::open()?;
-    let sum = crate::gpu::GpuOrderedSum::new(&gpu).map_err(|e| {
-        match e.downcast_ref::<KernelCompileError>() {
-            Some(c) => OpenError::Compile(super::decode::one_line(&c.to_string())),
-            None => OpenError::Load(super::decode::one_line(&format!("{e:#}"))),
-        }
-    })?;
+    let sum = crate::gpu::GpuOrderedSum::new(&gpu).map_err(load_error)?;
     Ok(Box::new(GpuEngine(sum)))
 }

@@ -97,8 +97,10 @@ pub enum EngineKind {
     Walk,
     /// The fast CPU engine over all threads (f64 and f32; follows no plan).
     Fast,
-    /// The device pipeline on an NVIDIA GPU.
+    /// The one-pass engine on an NVIDIA GPU (f64; follows no plan).
     Gpu,
+    /// The seed's four-kernel pipeline on an NVIDIA GPU (f64; follows `--plan`).
+    GpuPipeline,
 }
 
 /// How results are printed.
@@ -119,11 +121,17 @@ impl SumArgs {
 
 /// Options that make no sense together, as one line.
 fn check_options(args: &SumArgs) -> Result<(), String> {
-    if args.plan.is_some() && matches!(args.engine, EngineKind::Loop | EngineKind::Fast) {
+    if args.plan.is_some()
+        && matches!(
+            args.engine,
+            EngineKind::Loop | EngineKind::Fast | EngineKind::Gpu
+        )
+    {
         return Err(format!(
-            "--plan is followed by --engine walk and --engine gpu only; --engine {} follows none",
+            "--plan is followed by --engine walk and --engine gpu-pipeline only; --engine {} follows none",
             match args.engine {
                 EngineKind::Loop => "loop",
+                EngineKind::Gpu => "gpu",
                 _ => "fast",
             }
         ));

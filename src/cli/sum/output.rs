@@ -42,6 +42,8 @@ pub struct FileReport {
     pub mapped: bool,
     /// Wall-clock time of each phase, in milliseconds.
     pub phases_ms: Phases,
+    /// What the GPU engine did (tiles, upload and kernel times); `null` for the other engines.
+    pub device: Option<super::engines::DeviceReport>,
     /// The most heap bytes live at once while this file was read and summed (`null` where the
     /// binary's counting allocator is not in use). A mapped file's pages are not heap.
     pub peak_heap_bytes: Option<usize>,
@@ -159,6 +161,7 @@ pub(crate) fn sum_file(
         check,
         mapped: terms.is_mapped(),
         phases_ms: phases,
+        device: engine.device(),
         peak_heap_bytes: crate::cli::heap::peak(),
     })
 }
@@ -173,10 +176,20 @@ pub(crate) fn text_block(r: &FileReport) -> String {
         .as_ref()
         .map(|p| format!("plan {p}, "))
         .unwrap_or_default();
-    out += &format!(
-        "  engine  {} ({plan}order {}): {} of {} chunks term by term\n",
-        r.engine, r.order, r.term_by_term_chunks, r.chunks
-    );
+    match &r.device {
+        Some(d) => {
+            out += &format!(
+                "  engine  {} (one pass, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; upload {:.1} ms, kernel {:.1} ms\n",
+                r.engine, r.order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.upload_ms, d.kernel_ms
+            )
+        }
+        None => {
+            out += &format!(
+                "  engine  {} ({plan}order {}): {} of {} chunks term by term\n",
+                r.engine, r.order, r.term_by_term_chunks, r.chunks
+            )
+        }
+    }
     match &r.check {
         Some(c) if c.equal => out += "  check   equal to the loop\n",
         Some(c) => {
