@@ -473,6 +473,9 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
     assert_eq!(r["engine"], "gpu");
     assert_eq!(hex(&r["bits"]), want, "gpu sum of {f}");
     assert_eq!(r["check"]["equal"], true);
+    // The one-pass engine ran: its tiles and phases are reported.
+    assert!(r["device"]["tiles"].as_u64().unwrap_or(0) >= 1, "{r}");
+    assert!(r["device"]["kernel_ms"].as_f64().is_some(), "{r}");
 }
 
 #[test]
@@ -535,11 +538,43 @@ fn fast_engine_is_the_default_and_equals_the_loop_on_every_fixture() {
 #[test]
 fn a_plan_for_an_engine_that_follows_none_is_refused() {
     let f = fixture("uniform-f64.npy");
-    for engine in ["fast", "loop"] {
+    for engine in ["fast", "loop", "gpu"] {
         let out = binade(&["--engine", engine, "--plan", "fixed:3", &f]);
         assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(&out));
         let err = stderr(&out);
         assert!(err.contains("--plan is followed by --engine walk"), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+}
+
+#[test]
+fn gpu_pipeline_engine_follows_a_plan_and_matches_the_loop() {
+    let f = fixture("adversarial-ties-f64.npy");
+    let out = binade(&[
+        "--engine",
+        "gpu-pipeline",
+        "--plan",
+        "one-too-high",
+        "--check",
+        "--format",
+        "json",
+        &f,
+    ]);
+    if out.status.code() == Some(3) {
+        binade::gpu::require::skip(
+            "gpu_pipeline_engine_follows_a_plan_and_matches_the_loop",
+            &format!(
+                "--engine gpu-pipeline found no usable GPU ({})",
+                stderr(&out).trim()
+            ),
+        );
+        return;
+    }
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r = &json_lines(&out)[0];
+    let (want, _) = npyz_loop_bits(&f);
+    assert_eq!(r["engine"], "gpu-pipeline");
+    assert_eq!(r["plan"], "one-too-high");
+    assert_eq!(hex(&r["bits"]), want, "gpu-pipeline sum of {f}");
+    assert!(r["device"].is_null(), "{r}");
 }
