@@ -215,8 +215,14 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             threads,
             per_thread,
         };
-        let sum =
-            OnePassSum::variant(&gpu, shape, min_blocks, true, EngineOptions::DEFAULT).unwrap();
+        let sum = OnePassSum::variant(
+            &gpu,
+            shape,
+            min_blocks,
+            Schedule::Resident,
+            EngineOptions::DEFAULT,
+        )
+        .unwrap();
         for kind in InputKind::ALL {
             let (all, segments) = layout(kind, seed);
             if let Some(k) = first_wrong(&sum, &all, &segments) {
