@@ -277,6 +277,17 @@ pub fn cumsum_with<T: FastTerm>(
         });
 }
 
+/// The first index where `a` and `b` differ in bits (no tolerance; a NaN equals only the same
+/// NaN), or `None`.
+pub fn first_difference<T: FastTerm>(a: &[T], b: &[T]) -> Option<usize> {
+    if a.len() != b.len() {
+        return Some(a.len().min(b.len()));
+    }
+    a.iter()
+        .zip(b)
+        .position(|(&x, &y)| <T::F as Format>::to_bits(x) != <T::F as Format>::to_bits(y))
+}
+
 /// The fault [`Fault::PlannedStart`]: the sum before each block guessed as a plan guesses it,
 /// the f64 prefix of the blocks' plain sums from `s0`, rounded to the format.
 fn planned_starts<T: FastTerm>(s0: T, terms: &[T], block: usize) -> Vec<T> {
@@ -327,6 +338,15 @@ mod tests {
             0x7ff8_0000_0000_0001,
             "-0 + sNaN quiets it"
         );
+    }
+
+    #[test]
+    fn first_difference_compares_bits() {
+        assert_eq!(first_difference(&[0.0f64, 1.0], &[0.0, 1.0]), None);
+        assert_eq!(first_difference(&[0.0f64, 1.0], &[-0.0, 1.0]), Some(0));
+        let (a, b) = (f64::from_bits(0x7ff8_0000_0000_0001), f64::NAN);
+        assert_eq!(first_difference(&[1.0, a], &[1.0, b]), Some(1));
+        assert_eq!(first_difference(&[1.0f32], &[1.0, 2.0]), Some(1));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use anyhow::{Context as _, Result};
 use super::exit::{EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_OK};
 use super::sum::decode::one_line;
 use super::sum::{read_terms_or_empty, Dtype, Terms};
-use crate::cumsum::{loop_cumsum_into, ordered_cumsum_into, Start};
+use crate::cumsum::{first_difference, loop_cumsum_into, ordered_cumsum_into, Start};
 use crate::fast::FastTerm;
 use crate::format::Format;
 
@@ -174,17 +174,6 @@ fn run_engine<T: FastTerm>(kind: CumsumEngine, terms: &[T], start: Start, out: &
     }
 }
 
-/// The first index where `a` and `b` differ in bits (no tolerance; a NaN equals only the same
-/// NaN), or `None`.
-pub fn first_difference<T: FastTerm>(a: &[T], b: &[T]) -> Option<usize> {
-    if a.len() != b.len() {
-        return Some(a.len().min(b.len()));
-    }
-    a.iter()
-        .zip(b)
-        .position(|(&x, &y)| <T::F as Format>::to_bits(x) != <T::F as Format>::to_bits(y))
-}
-
 /// Writes `values` as a 1-D little-endian `.npy` array at `path`: into a new temporary file in
 /// the same folder, flushed and synced, then renamed over `path`. On any error the temporary
 /// file is removed and `path` is left as it was.
@@ -274,14 +263,5 @@ mod tests {
             v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
             [1.5f64.to_bits(), 1 << 63]
         );
-    }
-
-    #[test]
-    fn first_difference_compares_bits() {
-        assert_eq!(first_difference(&[0.0f64, 1.0], &[0.0, 1.0]), None);
-        assert_eq!(first_difference(&[0.0f64, 1.0], &[-0.0, 1.0]), Some(0));
-        let (a, b) = (f64::from_bits(0x7ff8_0000_0000_0001), f64::NAN);
-        assert_eq!(first_difference(&[1.0, a], &[1.0, b]), Some(1));
-        assert_eq!(first_difference(&[1.0f32], &[1.0, 2.0]), Some(1));
     }
 }
