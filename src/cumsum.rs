@@ -362,3 +362,8 @@ mod tests {
         );
     }
 }
+
+/// The Rust examples of `docs/cumsum.md`, run as doc tests so the documentation stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/cumsum.md")]
+struct CumsumDocExamples;
