@@ -39,8 +39,9 @@ use crate::format::Format;
 /// (and every output while the sum stays zero) is `-0.0` under [`Start::FirstTerm`] and
 /// [`Start::NegativeZero`] but `+0.0` under [`Start::PositiveZero`]; and a signalling NaN as
 /// the first term is copied unchanged by [`Start::FirstTerm`] but quieted by the add of the two
-/// others. From the second output on, [`Start::FirstTerm`] and [`Start::NegativeZero`] agree
-/// bit for bit (`-0.0 + x` is `x` for every `x` but a signalling NaN, which it quiets, and the
+/// others (on the hardware add; Rust's semantics also let a compiler fold `-0.0 + x` into `x`,
+/// which keeps it). From the second output on, [`Start::FirstTerm`] and [`Start::NegativeZero`]
+/// agree bit for bit (`-0.0 + x` is `x` for every `x` but a signalling NaN, which it quiets, and the
 /// next add quiets it under [`Start::FirstTerm`] too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Start {
@@ -333,10 +334,12 @@ mod tests {
         loop_cumsum_into(&[snan, 1.0], Start::FirstTerm, &mut out);
         assert_eq!(out[0].to_bits(), snan.to_bits(), "the first term is copied");
         loop_cumsum_into(&[snan, 1.0], Start::NegativeZero, &mut out);
-        assert_eq!(
-            out[0].to_bits(),
-            0x7ff8_0000_0000_0001,
-            "-0 + sNaN quiets it"
+        // The hardware add quiets it; Rust lets a compiler fold `-0.0 + x` into `x` (here the
+        // terms are constants), so either bit pattern is the loop's.
+        assert!(
+            [0x7ff8_0000_0000_0001, snan.to_bits()].contains(&out[0].to_bits()),
+            "{:#x}",
+            out[0].to_bits()
         );
     }
 
