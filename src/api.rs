@@ -5,7 +5,8 @@
 //! infinities, negative and subnormal terms included. [`ordered_sum_with`] picks the plan and
 //! returns how the walk went. The types and stages re-exported here let you build your own
 //! pipeline (for example to put some stages on a device): make chunk sums, a plan, chunk units,
-//! then walk. The stages take the algebra as a value: [`Exact`] is the exact one.
+//! then walk. [`ordered_cumsum`] and [`ordered_cumsum_f32`] give the loop's running sum at
+//! every position (numpy's `np.cumsum` by default; [`Start`] names the other loops). The stages take the algebra as a value: [`Exact`] is the exact one.
 //!
 //! ```
 //! use binade::api::{chunk_sums, chunk_units, plan, walk, Exact, PlanKind, F64};
@@ -24,6 +25,10 @@
 //! ```
 
 pub use crate::algebra::{Algebra, Exact};
+pub use crate::cumsum::{
+    loop_cumsum_into, ordered_cumsum, ordered_cumsum_f32, ordered_cumsum_into, Start,
+};
+pub use crate::fast::FastTerm;
 pub use crate::format::{same_result, Format, F32, F64};
 pub use crate::order::CpuOrder;
 pub use crate::plan::{self, Plan, PlanKind};

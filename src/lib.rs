@@ -11,7 +11,8 @@
 //! `tests/layers.rs`, reads the sources and fails on an import that looks up):
 //!
 //! 1. core: [`format`], [`layout`], [`unit`], [`algebra`], [`plan`], [`walk`], [`order`],
-//!    [`api`]: the exact algebra and the host pipeline;
+//!    [`fast`], [`cumsum`], [`api`]: the exact algebra, the host pipeline, the fast CPU engine
+//!    and the loop's running sums;
 //! 2. verify: [`verify`] (oracles, input kinds, samplers, the battery, the kill matrix,
 //!    named mutants, the host build of the CUDA header);
 //! 3. device: [`gpu`] (opening the GPU, compiling kernels, launches, device errors);
@@ -23,6 +24,7 @@
 pub mod algebra;
 pub mod api;
 pub mod cli;
+pub mod cumsum;
 pub mod experiment;
 pub mod fast;
 pub mod fixtures;
@@ -41,6 +43,7 @@ pub mod vif;
 pub mod walk;
 
 pub use api::{
-    ordered_sum, ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Exact,
-    Format, Plan, PlanKind, Unit, Walk, F32, F64,
+    loop_cumsum_into, ordered_cumsum, ordered_cumsum_f32, ordered_cumsum_into, ordered_sum,
+    ordered_sum_f32, ordered_sum_f32_with, ordered_sum_with, Binade, CpuOrder, Exact, FastTerm,
+    Format, Plan, PlanKind, Start, Unit, Walk, F32, F64,
 };

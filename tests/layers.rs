@@ -13,7 +13,7 @@ fn rank(module: &str) -> Option<(u32, &'static str)> {
         "unit" => (1, "core"),
         "algebra" | "plan" => (2, "core"),
         "walk" | "order" | "fast" => (3, "core"),
-        "api" => (4, "core"),
+        "api" | "cumsum" => (4, "core"),
         "verify" => (10, "verify"),
         "gpu" => (20, "device"),
         "vif" | "ssimulacra2" => (30, "metrics"),

@@ -8,6 +8,10 @@ last only up to --fsum-max terms. Each is timed --reps times after one untimed r
 Prints one JSON object: {"numpy": version, "python": version, "peers": [{"name",
 "median_ms", "bits"}]}, bits as the decimal string of the result's bit pattern in the file's
 type (math.fsum's double rounded to float32 for a float32 file).
+
+With --cumsum-out OUT it also times np.cumsum(x) (the whole array of running sums, numpy's
+loop started from the first term, in the file's type) and saves the last result to OUT; the
+JSON then has "cumsum_ms".
 """
 import argparse
 import json
@@ -43,6 +47,7 @@ def main():
     p.add_argument("--file", required=True)
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--fsum-max", type=int, default=10_000_000)
+    p.add_argument("--cumsum-out")
     a = p.parse_args()
     x = np.load(a.file)
     if x.dtype not in (np.float64, np.float32):
@@ -54,7 +59,13 @@ def main():
     for name, f in peers:
         ms, v = timed(f, a.reps)
         rows.append({"name": name, "median_ms": ms, "bits": bits(v, x.dtype)})
-    json.dump({"numpy": np.__version__, "python": platform.python_version(), "peers": rows}, sys.stdout)
+    out = {"numpy": np.__version__, "python": platform.python_version(), "peers": rows}
+    if a.cumsum_out:
+        with np.errstate(all="ignore"):
+            ms, c = timed(lambda: np.cumsum(x), a.reps)
+        np.save(a.cumsum_out, c)
+        out["cumsum_ms"] = ms
+    json.dump(out, sys.stdout)
     sys.stdout.write("\n")
 
 

@@ -1,11 +1,12 @@
-//! The command line: `binade list`, `binade run NAME`, `binade sum FILE...`, and the exit
-//! codes ([`exit`]).
+//! The command line: `binade list`, `binade run NAME`, `binade sum FILE...`,
+//! `binade cumsum IN OUT.npy` ([`cumsum`]), and the exit codes ([`exit`]).
 //!
 //! Guarantee: only a full run of the committed settings (no `--quick`, `--seed`,
 //! `--samples` or `--experiments`, no `--out`) writes `reports/NAME` and the index
 //! `reports/README.md`; any other run writes `reports-local/NAME`, and `--out DIR` writes
 //! inside `DIR` and nowhere else.
 
+pub mod cumsum;
 pub mod exit;
 pub mod heap;
 pub mod sum;
@@ -52,6 +53,9 @@ pub enum Command {
     Run(RunArgs),
     /// Sum term streams from .npy or raw files the way the CPU loop does.
     Sum(sum::SumArgs),
+    /// Write the loop's running sum at every position of a term stream (numpy's `np.cumsum`
+    /// by default) to a .npy file, bit for bit.
+    Cumsum(cumsum::CumsumArgs),
     /// Rewrite the index (README.md) of a reports folder from its reports' headlines.
     Reindex {
         /// The reports folder.
@@ -171,6 +175,7 @@ pub fn main() -> ExitCode {
         Command::List { experiments } => list(&Source::from_arg(experiments.as_deref())),
         Command::Run(args) => run(&args),
         Command::Sum(args) => sum::run(&args),
+        Command::Cumsum(args) => cumsum::run(&args),
         Command::Reindex { dir } => match report::write_index(&dir) {
             Ok(()) => EXIT_OK,
             Err(e) => {

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use super::{Context, Outcome};
+use crate::cumsum::{first_difference, loop_cumsum_into, ordered_cumsum_into, Start};
 use crate::fast::{ordered_sum_fast, ordered_sum_par_report, FastTerm};
 use crate::format::{same_result, Format};
 use crate::gpu::timing::median;
@@ -117,17 +118,24 @@ struct PeerOut {
     numpy: String,
     python: String,
     peers: Vec<PeerRow>,
+    /// Median ms of `np.cumsum(x)` (asked for with `--cumsum-out`).
+    cumsum_ms: Option<f64>,
 }
 
 /// numpy's and Python's sums of `terms` (written to a temporary .npy file), timed by the peer
 /// script with `python`.
-fn run_peers<T: FastTerm + npyz::AutoSerialize>(
+fn run_peers<T: FastTerm + npyz::AutoSerialize + npyz::Deserialize>(
     python: &str,
     script: &Path,
     terms: &[T],
     reps: usize,
-) -> Result<PeerOut> {
-    let file = std::env::temp_dir().join(format!("binade-cpu-timing-{}.npy", std::process::id()));
+) -> Result<(PeerOut, Vec<T>)> {
+    let tmp = std::env::temp_dir();
+    let file = tmp.join(format!("binade-cpu-timing-{}.npy", std::process::id()));
+    let cumsum = tmp.join(format!(
+        "binade-cpu-timing-{}.cumsum.npy",
+        std::process::id()
+    ));
     let written = npyz::to_file_1d(&file, terms.iter().copied());
     let out = written
         .context("writing the peer's .npy input")
@@ -137,11 +145,52 @@ fn run_peers<T: FastTerm + npyz::AutoSerialize>(
                 .arg("--file")
                 .arg(&file)
                 .args(["--reps", &reps.to_string()])
+                .arg("--cumsum-out")
+                .arg(&cumsum)
                 .output()
                 .with_context(|| format!("running {python} {}", script.display()))
         });
     let _ = std::fs::remove_file(&file);
-    super::peer_json(script, &out?)
+    let parsed = out.and_then(|o| super::peer_json::<PeerOut>(script, &o));
+    let outputs = parsed.as_ref().ok().map(|_| {
+        std::fs::read(&cumsum)
+            .context("reading np.cumsum's output")
+            .and_then(|b| {
+                npyz::NpyFile::new(&b[..])
+                    .and_then(|f| f.into_vec::<T>())
+                    .context("decoding np.cumsum's output")
+            })
+    });
+    let _ = std::fs::remove_file(&cumsum);
+    let parsed = parsed?;
+    Ok((parsed, outputs.unwrap_or_else(|| Ok(Vec::new()))?))
+}
+
+/// Median milliseconds of `reps` runs of `f` after one untimed run (for work that writes into
+/// a buffer the caller keeps).
+fn time_mut(reps: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let t: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            let t0 = Instant::now();
+            f();
+            t0.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    median(&t)
+}
+
+/// The prefix sums of one row: median ms of the loop, the exact engine on one thread and on
+/// all threads, numpy's `np.cumsum`; and for the exact engine (both pools) and numpy the
+/// first index where the whole output differs from the loop's (`None`: equal at every
+/// position).
+struct CumsumRow {
+    loop_ms: f64,
+    one_ms: f64,
+    all_ms: f64,
+    numpy_ms: Option<f64>,
+    exact_differs: Option<usize>,
+    numpy_differs: Result<Option<usize>, String>,
 }
 
 struct Row {
@@ -159,6 +208,7 @@ struct Row {
     fast_exact: bool,
     par_exact: bool,
     plain_equal: bool,
+    cumsum: CumsumRow,
 }
 
 /// The settings every row shares.
@@ -171,7 +221,7 @@ struct Setup {
 }
 
 /// One row: every engine and peer on `dist`'s `n` terms of type `T`.
-fn measure<T: FastTerm + npyz::AutoSerialize>(
+fn measure<T: FastTerm + npyz::AutoSerialize + npyz::Deserialize>(
     set: &Setup,
     dist: Dist,
     n: usize,
@@ -204,6 +254,7 @@ where
     };
     let want_bits = <T::F as Format>::to_bits(want);
     let same = |x: T| same_result::<T::F>(<T::F as Format>::to_bits(x), want_bits);
+    let mut numpy_cumsum = None;
     let peers = if n > set.peer_max {
         Err(format!(
             "not run above {} terms",
@@ -211,7 +262,8 @@ where
         ))
     } else {
         match run_peers(&set.python, &set.script, &terms, reps) {
-            Ok(p) => {
+            Ok((p, outputs)) => {
+                numpy_cumsum = Some((p.cumsum_ms, outputs));
                 *versions = Some(format!("numpy {} on Python {}", p.numpy, p.python));
                 Ok(p.peers
                     .into_iter()
@@ -227,6 +279,7 @@ where
             Err(e) => Err(format!("not run: {e:#}")),
         }
     };
+    let cumsum = measure_cumsum(&terms, reps, numpy_cumsum, &peers);
     Row {
         dtype: <T::F as Format>::NAME,
         dist,
@@ -237,6 +290,48 @@ where
         fast_exact: same(fast),
         par_exact: same(par.total),
         plain_equal: same(<T::F as Format>::from_f64(plain)),
+        cumsum,
+    }
+}
+
+/// The prefix sums of `terms` (numpy's start: the first term), the loop against the exact
+/// engine on one thread and on all threads, and numpy's output against the loop's; the output
+/// buffers are made once, so the times do not include first-touch page faults.
+fn measure_cumsum<T: FastTerm>(
+    terms: &[T],
+    reps: usize,
+    numpy: Option<(Option<f64>, Vec<T>)>,
+    peers: &Result<Vec<(String, f64, bool)>, String>,
+) -> CumsumRow {
+    let zero = <T::F as Format>::from_bits(0);
+    let start = Start::FirstTerm;
+    let mut want = vec![zero; terms.len()];
+    let loop_ms = time_mut(reps, || loop_cumsum_into(terms, start, &mut want));
+    let mut got = vec![zero; terms.len()];
+    let all_ms = time_mut(reps, || ordered_cumsum_into(terms, start, &mut got));
+    let mut exact_differs = first_difference(&got, &want);
+    got.fill(zero);
+    let one_ms = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => {
+            let ms =
+                pool.install(|| time_mut(reps, || ordered_cumsum_into(terms, start, &mut got)));
+            exact_differs = exact_differs.or(first_difference(&got, &want));
+            ms
+        }
+        Err(_) => f64::NAN,
+    };
+    let (numpy_ms, numpy_differs) = match (numpy, peers) {
+        (Some((ms, out)), _) => (ms, Ok(first_difference(&out, &want))),
+        (None, Err(why)) => (None, Err(why.clone())),
+        (None, Ok(_)) => (None, Err("not run".into())),
+    };
+    CumsumRow {
+        loop_ms,
+        one_ms,
+        all_ms,
+        numpy_ms,
+        exact_differs,
+        numpy_differs,
     }
 }
 
@@ -266,7 +361,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     bar.finish_and_clear();
     let failures = rows
         .iter()
-        .filter(|r| !r.fast_exact || !r.par_exact)
+        .filter(|r| !r.fast_exact || !r.par_exact || r.cumsum.exact_differs.is_some())
         .count() as u64;
     let mut rep = report(ctx, threads, set.reps, &rows);
     rep.text(format!(
@@ -274,6 +369,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         versions.unwrap_or_else(|| "not run".into())
     ));
     rep.table(peer_table(&rows));
+    rep.text(format!("Prefix sums (`binade::cumsum`, numpy's start: the first output is the first term) on the same terms: the loop `out[0] = x[0]; s = x[0]; for i >= 1 {{ s += x[i]; out[i] = s }}` (`loop_cumsum_into`), the exact engine (`ordered_cumsum_into`: the exact running sum before every block of {} terms from the fast engine's walk, then each block's native loop on rayon's threads) on all threads and in a pool of one thread (where it is the loop: one thread has nothing to overlap), and numpy's `np.cumsum(x)` timed inside Python by the same peer script (its output saved and read back). Our output buffers are made once per row, so our times do not include first-touch page faults; `np.cumsum(x)` allocates its output on every call, so its time does (as a numpy user's call does). GB/s counts the terms read and the outputs written (twice the term size for each term). \"= loop\" compares the whole output with the loop's by bits and names the first differing index.", crate::fast::Shape::DEFAULT.chunk * crate::fast::Shape::DEFAULT.block_chunks));
+    rep.table(cumsum_table(&rows));
     let command_terms: usize = ctx.get_or("command_terms", 100_000_000)?;
     let (text, table, bad) = command_table(command_terms, set.reps, ctx.seed)?;
     rep.text(text);
@@ -426,6 +523,64 @@ fn peer_table(rows: &[Row]) -> Table {
                 "-".into(),
             ]),
         }
+    }
+    t
+}
+
+/// The prefix sums beside the loop and numpy.
+fn cumsum_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(
+        "cumsum",
+        "Prefix sums: the loop, the exact engine and np.cumsum (median ms; = loop: every position's bits)",
+        &[
+            "distribution",
+            "dtype",
+            "terms",
+            "loop cumsum",
+            "exact, 1 thread",
+            "exact, all threads",
+            "exact all threads / loop",
+            "exact all threads, GB/s",
+            "np.cumsum",
+            "np.cumsum / exact all threads",
+            "exact = loop",
+            "np.cumsum = loop",
+        ],
+    );
+    let equal = |d: Option<usize>| match d {
+        None => "true".to_string(),
+        Some(i) => format!("false (index {i})"),
+    };
+    for r in rows {
+        let c = &r.cumsum;
+        let bytes = if r.dtype == "f64" { 16.0 } else { 8.0 };
+        let gbs = r.n as f64 * bytes / (c.all_ms * 1e-3) / 1e9;
+        let numpy_ms = c.numpy_ms.unwrap_or(f64::NAN);
+        t.row(vec![
+            r.dist.name().into(),
+            r.dtype.into(),
+            thousands(r.n as u64),
+            ms(c.loop_ms),
+            ms(c.one_ms),
+            ms(c.all_ms),
+            ratio(c.all_ms, c.loop_ms),
+            format!("{gbs:.2}"),
+            if c.numpy_ms.is_some() {
+                ms(numpy_ms)
+            } else {
+                "-".into()
+            },
+            if c.numpy_ms.is_some() {
+                ratio(numpy_ms, c.all_ms)
+            } else {
+                "-".into()
+            },
+            equal(c.exact_differs),
+            match &c.numpy_differs {
+                Ok(d) => equal(*d),
+                Err(why) => why.clone(),
+            },
+        ]);
     }
     t
 }

@@ -302,3 +302,41 @@ pub fn fast_rows(seed: u64) -> (Table, u64) {
     }
     (t, failures)
 }
+
+/// The prefix-sum engine's kill rows (`verify::cumsum_mutants`): the table and its failures
+/// (the correct engine wrong anywhere, or a mutant with the loop's bits at every position).
+pub fn cumsum_rows(seed: u64) -> (Table, u64) {
+    let mut t = Table::new(
+        "cumsum-mutants",
+        "The prefix-sum engine's own shortcuts, each broken alone (host)",
+        &["mutant", "first wrong output", "result"],
+    );
+    let rows = match crate::verify::cumsum_mutants::kill_rows(seed) {
+        Ok(rows) => rows,
+        Err(e) => {
+            t.row(vec![
+                "-".into(),
+                "-".into(),
+                format!("NOT RUN: no thread pool ({e})"),
+            ]);
+            return (t, 1);
+        }
+    };
+    let mut failures = 0;
+    for row in rows {
+        let ok = row.caught();
+        failures += u64::from(!ok);
+        let result = match (row.mutant.fault == crate::cumsum::Fault::None, ok) {
+            (true, true) => "exact at every position",
+            (true, false) => "WRONG (the correct engine)",
+            (false, true) => "killed by a wrong result",
+            (false, false) => "SURVIVED",
+        };
+        t.row(vec![
+            row.mutant.name.to_string(),
+            row.wrong.unwrap_or_else(|| "-".into()),
+            result.to_string(),
+        ]);
+    }
+    (t, failures)
+}

@@ -37,7 +37,9 @@ use crate::format::{exp_field, is_positive_normal, Format, Layout};
 
 pub use scan::{FastUnit, MAX_CHUNK, NO_TIE};
 pub use term::FastTerm;
-pub use threads::{ordered_sum_par, ordered_sum_par_report, ordered_sum_par_with, FastSum, Shape};
+pub use threads::{
+    block_starts_par, ordered_sum_par, ordered_sum_par_report, ordered_sum_par_with, FastSum, Shape,
+};
 
 /// Terms per chunk of the fast engine by default: the layout's chunk, so its counts read like
 /// the walk's.
@@ -256,8 +258,19 @@ pub(crate) fn ordered_sum_fast_counted<T: FastTerm>(
     checks: Checks,
     chunk: usize,
 ) -> (T, usize) {
+    ordered_sum_fast_from(<T::F as Format>::from_bits(0), terms, checks, chunk)
+}
+
+/// [`ordered_sum_fast_counted`] from the running sum `start` instead of `+0`: the bits of
+/// `s = start; for x in terms { s += x }`, and how many chunks went term by term.
+pub(crate) fn ordered_sum_fast_from<T: FastTerm>(
+    start: T,
+    terms: &[T],
+    checks: Checks,
+    chunk: usize,
+) -> (T, usize) {
     debug_assert!((1..=MAX_CHUNK).contains(&chunk));
-    let mut s = <T::F as Format>::from_bits(0);
+    let mut s = start;
     let (mut skip, mut native) = (0usize, 0usize);
     let mut ties = false;
     for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {

@@ -19,7 +19,9 @@
 //!    unit does not form or apply, plus the chunk's plain sum).
 //! 4. It marks the block planned and takes the walk if no other thread holds it: the walk
 //!    goes from block to block in order for as long as the next one is planned, starting from
-//!    the exact sum after the block before (`+0` before block 0). A unit applies where the
+//!    the exact sum after the block before (the walk's start before block 0: `+0` for a sum,
+//!    any value for the prefix sums of the `cumsum` module, which read these exact sums through
+//!    [`block_starts_par`]). A unit applies where the
 //!    exact running sum is in its planned binade and stays below the binade's top; elsewhere
 //!    the chunk is taken from the exact sum as one thread takes it ([`super::step`]: its unit
 //!    re-formed for the walked binade, else term by term). An infinite sum is kept through a
@@ -32,7 +34,7 @@
 //! Why the bits are the loop's. Write `S_k` for the loop's sum after chunk `k`. One walk state (the
 //! next block and the exact sum before it) passes from thread to thread under a token (acquire on
 //! taking, release on giving back) and only its holder changes it, so the blocks are walked once
-//! each, in order, from `+0`; by induction on the block the walk's sum is `S` at the block's first
+//! each, in order, from its start (`+0` for a sum); by induction on the block the walk's sum is `S` at the block's first
 //! chunk. The walk reads a block's units only after the status that says they are planned (acquire
 //! after the planner's release). Each chunk then moves the walk's sum from `S_(k-1)` to `S_k`: a
 //! unit applies only where `S_(k-1)` lies in the binade it was formed for and the end stays at or
@@ -52,7 +54,7 @@ use std::sync::Mutex;
 
 use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
 use super::{
-    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_counted, scale_of, step, Checks,
+    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, step, Checks,
     FastTerm, Step, CHUNK,
 };
 use crate::format::Format;
@@ -202,8 +204,9 @@ fn pause(spins: &mut u32) {
     }
 }
 
-/// The approximate sum of every block before `block`: step 2 of the module doc.
-fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks) -> f64 {
+/// The approximate sum of every block before `block`, from the walk's start `origin` (`+0`
+/// for a sum): step 2 of the module doc.
+fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks, origin: f64) -> f64 {
     let mut prefix = 0.0f64;
     let mut j = block;
     while j > 0 {
@@ -225,10 +228,11 @@ fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks) ->
             _ => {}
         }
     }
-    prefix
+    origin + prefix
 }
 
 /// Steps 2 and 3 for one block: its chunks' planned units into `slots`.
+#[allow(clippy::too_many_arguments)]
 fn plan_block<T: FastTerm>(
     block_terms: &[T],
     block: usize,
@@ -237,13 +241,14 @@ fn plan_block<T: FastTerm>(
     sums: &mut Vec<f64>,
     shape: Shape,
     checks: Checks,
+    origin: f64,
 ) {
     debug_assert!(slots.len() == block_terms.len().div_ceil(shape.chunk));
     sums.clear();
     sums.extend(block_terms.chunks(shape.chunk).map(T::plain_sum));
     let aggregate: f64 = sums.iter().sum();
     states[block].publish(AGGREGATE, aggregate.to_bits());
-    let mut running = look_back::<T>(states, block, checks);
+    let mut running = look_back::<T>(states, block, checks, origin);
     let mut ties = false;
     for ((chunk, &sum), slot) in block_terms.chunks(shape.chunk).zip(sums.iter()).zip(slots) {
         let guess = <T::F as Format>::from_f64(running);
@@ -399,7 +404,42 @@ impl<T: FastTerm> Walker<'_, T> {
     }
 }
 
+/// The loop's running sum before each block of `shape.chunk * shape.block_chunks` terms of
+/// `terms`, from the running sum `start` (`+0.0` for the loop, `-0.0` or a first term for the
+/// other starts of the `cumsum` module), and the sum after the last block, over the threads of
+/// rayon's current pool.
+///
+/// This exposes the exact machinery of [`ordered_sum_par`] for ordered prefix sums: the walk
+/// already holds the exact sum at every block boundary (the argument in the module doc, from
+/// `start` instead of `+0`); here it is kept. A pool of one thread, or a single block, takes
+/// the one-thread engine block by block.
+///
+/// Guarantee: `starts[b]` has the bits of `s = start; for x in &terms[..b * block] { s += x }`
+/// (NaN payloads included: every chunk that meets a NaN is added natively), and the second
+/// value those of the same loop over all of `terms`, for every input, thread count and shape.
+pub fn block_starts_par<T: FastTerm>(
+    start: T,
+    terms: &[T],
+    checks: Checks,
+    shape: Shape,
+) -> (Vec<T>, T) {
+    let (sum, starts) = walk_blocks(start, terms, checks, shape, true);
+    (starts, sum.total)
+}
+
 fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T> {
+    walk_blocks(<T::F as Format>::from_bits(0), terms, checks, shape, false).0
+}
+
+/// The threaded engine from the running sum `start`; with `want_starts`, also the exact sum
+/// before each block (else an empty vector).
+fn walk_blocks<T: FastTerm>(
+    start: T,
+    terms: &[T],
+    checks: Checks,
+    shape: Shape,
+    want_starts: bool,
+) -> (FastSum<T>, Vec<T>) {
     debug_assert!(shape.valid(), "{shape:?}");
     let shape = Shape {
         chunk: shape.chunk.clamp(1, MAX_CHUNK),
@@ -411,14 +451,27 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
     let threads = rayon::current_num_threads();
     if threads <= 1 || blocks <= 1 {
         // One thread knows the exact sum before every chunk: no plan, no blocks.
-        let (total, native) = ordered_sum_fast_counted(terms, checks, shape.chunk);
-        return FastSum {
+        let (total, native, starts) = if want_starts {
+            let (mut s, mut native, mut starts) = (start, 0, Vec::with_capacity(blocks));
+            for block in terms.chunks(block_terms) {
+                starts.push(s);
+                let (next, n) = ordered_sum_fast_from(s, block, checks, shape.chunk);
+                (s, native) = (next, native + n);
+            }
+            (s, native, starts)
+        } else {
+            let (total, native) = ordered_sum_fast_from(start, terms, checks, shape.chunk);
+            (total, native, Vec::new())
+        };
+        let sum = FastSum {
             total,
             native_chunks: native,
             replanned_chunks: 0,
             chunks,
         };
+        return (sum, starts);
     }
+    let origin = start.widen();
     // A planner this many blocks ahead of the walk waits (walking, if it can), so that a
     // look-back adds at most this many plain block sums.
     let max_lead = 4 * threads;
@@ -435,7 +488,7 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
         token: AtomicBool::new(false),
         state: Mutex::new(WalkState {
             next: 0,
-            sum: <T::F as Format>::from_bits(0),
+            sum: start,
             counts: Counts::default(),
         }),
         walked: AtomicUsize::new(0),
@@ -461,7 +514,9 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
                 // Each block's slots are taken by the one thread that holds its ticket, then
                 // by the walker once the block is planned.
                 let mut group = groups[b].lock().unwrap_or_else(|p| p.into_inner());
-                plan_block(these, b, &states, &mut group, &mut sums, shape, checks);
+                plan_block(
+                    these, b, &states, &mut group, &mut sums, shape, checks, origin,
+                );
             }
             states[b].publish(PLANNED, 0);
             fence(Ordering::SeqCst);
@@ -470,10 +525,23 @@ fn walk_par<T: FastTerm>(terms: &[T], checks: Checks, shape: Shape) -> FastSum<T
     });
     let w = walker.state.into_inner().unwrap_or_else(|p| p.into_inner());
     debug_assert_eq!(w.next, blocks);
-    FastSum {
+    // The walk published the exact sum after every block (the broadcast has joined, so every
+    // store is visible); the sum before block b is the one after block b - 1.
+    let starts = if want_starts {
+        std::iter::once(start)
+            .chain(states[..blocks - 1].iter().map(|st| {
+                debug_assert_eq!(st.status.load(Ordering::Relaxed), EXACT);
+                <T::F as Format>::from_bits(st.exact.load(Ordering::Relaxed))
+            }))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let sum = FastSum {
         total: w.sum,
         native_chunks: w.counts.native,
         replanned_chunks: w.counts.replanned,
         chunks,
-    }
+    };
+    (sum, starts)
 }

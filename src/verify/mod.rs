@@ -5,6 +5,7 @@
 //! Looks down on the core only; nothing in the core depends on it.
 
 pub mod battery;
+pub mod cumsum_mutants;
 pub mod device_header;
 pub mod fast_mutants;
 pub mod inputs;

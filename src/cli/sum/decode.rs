@@ -131,6 +131,16 @@ impl Terms {
 /// memory mapping of the file; big-endian data is decoded into the heap. Errors are one-line
 /// reasons (without the file name); an empty stream is an error.
 pub fn read_terms(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String> {
+    let terms = read_terms_or_empty(path, raw_dtype)?;
+    if terms.is_empty() {
+        return Err("empty stream (no terms)".into());
+    }
+    Ok(terms)
+}
+
+/// [`read_terms`], where an empty stream is a stream (of no terms) rather than an error: for
+/// `binade cumsum`, whose output for no terms is an empty array, as numpy's.
+pub fn read_terms_or_empty(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let size = file.metadata().map_err(|e| e.to_string())?.len();
     let map = if size == 0 {
@@ -149,11 +159,8 @@ pub fn read_terms(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String
         let dtype = raw_dtype.ok_or("not a .npy file, so --dtype f64 or --dtype f32 is needed")?;
         raw_layout(bytes, dtype)?
     };
-    if layout.len == 0 {
-        return Err("empty stream (no terms)".into());
-    }
     let in_place = !layout.big_endian && layout.offset.is_multiple_of(layout.dtype.size());
-    if !in_place {
+    if !in_place || layout.len == 0 {
         return Ok(decode(
             &bytes[layout.offset..],
             layout.dtype,
@@ -162,7 +169,7 @@ pub fn read_terms(path: &Path, raw_dtype: Option<Dtype>) -> Result<Terms, String
     }
     match map {
         Some(map) => Ok(layout.mapped(map)),
-        None => Err("empty stream (no terms)".into()),
+        None => Ok(decode(&[], layout.dtype, false)),
     }
 }
 

@@ -22,7 +22,7 @@ use crate::order::CpuOrder;
 use crate::plan::PlanKind;
 
 use decode::one_line;
-pub use decode::{read_npy, read_raw, read_terms, TermVec, Terms};
+pub use decode::{read_npy, read_raw, read_terms, read_terms_or_empty, TermVec, Terms};
 use engines::open_engine;
 pub use engines::{Engine, OpenError};
 use output::{render, sum_file};
