@@ -415,3 +415,75 @@ fn bad_input_is_one_line_exit_2_and_the_old_output_stays() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(read_npy::<f64>(&out).len(), 1023);
 }
+
+/// Bits equal, or both NaN (the device's adds return a NaN without the operand's payload).
+fn same_or_both_nan(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+#[test]
+fn the_gpu_engine_writes_numpys_outputs_or_reports_no_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(cumsum_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.ends_with("-f64.npy") && !n.contains(".cumsum.")
+        })
+        .collect();
+    inputs.sort();
+    assert!(inputs.len() >= 15, "only {} f64 fixtures", inputs.len());
+    for input in &inputs {
+        let out = dir.path().join("out.npy");
+        let o = binade(&[
+            "--engine",
+            "gpu",
+            "--check",
+            input.to_str().unwrap(),
+            out.to_str().unwrap(),
+        ]);
+        if o.status.code() == Some(3) {
+            let err = stderr(&o);
+            assert_eq!(
+                err.lines().count(),
+                1,
+                "no-GPU message must be one line: {err:?}"
+            );
+            binade::gpu::require::skip(
+                "the_gpu_engine_writes_numpys_outputs_or_reports_no_gpu",
+                &format!("--engine gpu found no usable GPU ({})", err.trim()),
+            );
+            return;
+        }
+        let name = input.display();
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let want_path = input.with_file_name(
+            input
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .replace(".npy", ".cumsum.npy"),
+        );
+        let (got, want): (Vec<f64>, Vec<f64>) = (read_npy(&out), read_npy(&want_path));
+        assert_eq!(got.len(), want.len(), "{name}");
+        if let Some(i) = (0..got.len()).find(|&i| !same_or_both_nan(got[i], want[i])) {
+            panic!(
+                "{name}: position {i} is {:#x}, numpy's {:#x}",
+                got[i].to_bits(),
+                want[i].to_bits()
+            );
+        }
+    }
+    // f32 has no device engine yet: one line, exit 2.
+    let f32_input = cumsum_dir().join("ties-2051-f32.npy");
+    let out = dir.path().join("f32.npy");
+    let o = binade(&[
+        "--engine",
+        "gpu",
+        f32_input.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!out.exists());
+}

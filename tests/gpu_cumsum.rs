@@ -7,26 +7,23 @@
 
 use binade::gpu::ordered_cumsum::compile_for;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
-use binade::gpu::{CumsumMutant, GpuCumsum, RunningStart};
+use binade::gpu::{CumsumMutant, GpuCumsum};
 use binade::layout::{OP_PER_THREAD, OP_TILE};
 use binade::verify::inputs::{running_sum_cases, InputKind};
+use binade::Start;
 
-const STARTS: [RunningStart; 3] = [
-    RunningStart::FirstTerm,
-    RunningStart::PositiveZero,
-    RunningStart::NegativeZero,
-];
+const STARTS: [Start; 3] = [Start::FirstTerm, Start::PositiveZero, Start::NegativeZero];
 
 /// The loop's running sums, written out as a user writes them.
-fn loop_running(terms: &[f64], start: RunningStart) -> Vec<f64> {
+fn loop_running(terms: &[f64], start: Start) -> Vec<f64> {
     let mut out = Vec::with_capacity(terms.len());
     let mut s = match start {
-        RunningStart::PositiveZero => 0.0f64,
-        RunningStart::FirstTerm | RunningStart::NegativeZero => -0.0f64,
+        Start::PositiveZero => 0.0f64,
+        Start::FirstTerm | Start::NegativeZero => -0.0f64,
     };
     for (i, &x) in terms.iter().enumerate() {
         s += x;
-        if i == 0 && start == RunningStart::FirstTerm {
+        if i == 0 && start == Start::FirstTerm {
             s = x; // numpy's first output is the first term itself
         }
         out.push(s);
@@ -40,7 +37,7 @@ fn same(a: f64, b: f64) -> bool {
 }
 
 /// The first position where the device's running sums differ from the loop's.
-fn first_wrong(c: &GpuCumsum, terms: &[f64], start: RunningStart) -> Option<(usize, f64, f64)> {
+fn first_wrong(c: &GpuCumsum, terms: &[f64], start: Start) -> Option<(usize, f64, f64)> {
     let got = c.cumsum_of(terms, start).unwrap();
     let want = loop_running(terms, start);
     assert_eq!(got.len(), want.len());
@@ -126,7 +123,7 @@ fn cumsum_special_cases() {
     }
     // numpy keeps the first term's bits exactly, a signalling NaN included.
     let snan = f64::from_bits(0x7ff0_0000_0000_0001);
-    let got = c.cumsum_of(&[snan, 1.0], RunningStart::FirstTerm).unwrap();
+    let got = c.cumsum_of(&[snan, 1.0], Start::FirstTerm).unwrap();
     assert_eq!(
         got[0].to_bits(),
         snan.to_bits(),
@@ -156,7 +153,7 @@ fn cumsum_mutants_write_wrong_running_sums() {
                 break;
             }
             let terms = kind.generate::<binade::format::F64>(100_003, seed);
-            if let Some((i, _, _)) = first_wrong(&c, &terms, RunningStart::PositiveZero) {
+            if let Some((i, _, _)) = first_wrong(&c, &terms, Start::PositiveZero) {
                 killed = Some(format!("{kind:?}, position {i}"));
             }
         }

@@ -13,12 +13,17 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 
-use super::exit::{EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_OK};
+use super::exit::{
+    EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_KERNEL_COMPILE, EXIT_NO_DEVICE, EXIT_OK,
+};
 use super::sum::decode::one_line;
 use super::sum::{read_terms_or_empty, Dtype, Terms};
-use crate::cumsum::{first_difference, loop_cumsum_into, ordered_cumsum_into, Start};
+use crate::cumsum::{
+    first_difference, first_difference_nan_as_nan, loop_cumsum_into, ordered_cumsum_into, Start,
+};
 use crate::fast::FastTerm;
 use crate::format::Format;
+use crate::gpu::{Gpu, GpuCumsum, KernelCompileError};
 
 /// Arguments of `binade cumsum`.
 #[derive(Debug, clap::Args)]
@@ -56,6 +61,8 @@ pub enum CumsumEngine {
     Exact,
     /// The plain sequential loop (the reference itself).
     Loop,
+    /// The one-pass engine's running sums on an NVIDIA GPU ([`crate::gpu::GpuCumsum`], f64).
+    Gpu,
 }
 
 impl CumsumEngine {
@@ -64,6 +71,7 @@ impl CumsumEngine {
         match self {
             CumsumEngine::Exact => "exact",
             CumsumEngine::Loop => "loop",
+            CumsumEngine::Gpu => "gpu",
         }
     }
 }
@@ -93,7 +101,18 @@ impl From<StartArg> for Start {
 /// 1 `--check` found a difference (OUT is still written: it is the engine's output), 2 bad
 /// input or an OUT that cannot be written (one line on stderr; OUT untouched).
 pub fn run(args: &CumsumArgs) -> i32 {
-    match cumsum_file(args) {
+    let gpu = if args.engine == CumsumEngine::Gpu {
+        match open_gpu() {
+            Ok(c) => Some(c),
+            Err((code, msg)) => {
+                eprintln!("binade cumsum: {msg}");
+                return code;
+            }
+        }
+    } else {
+        None
+    };
+    match cumsum_file(args, gpu.as_ref()) {
         Ok(summary) => {
             println!("{}", summary.line);
             if summary.differs.is_some() {
@@ -116,14 +135,68 @@ struct Summary {
     differs: Option<usize>,
 }
 
-fn cumsum_file(args: &CumsumArgs) -> Result<Summary> {
+/// The device and its running-sum kernels, or the exit code and one line saying why not
+/// (no usable GPU: [`EXIT_NO_DEVICE`]; kernels that do not compile: [`EXIT_KERNEL_COMPILE`]).
+fn open_gpu() -> std::result::Result<GpuCumsum, (i32, String)> {
+    let gpu = Gpu::open().map_err(|e| (EXIT_NO_DEVICE, e.to_string()))?;
+    GpuCumsum::new(&gpu).map_err(|e| match e.downcast_ref::<KernelCompileError>() {
+        Some(c) => (
+            EXIT_KERNEL_COMPILE,
+            format!(
+                "the running-sum kernels do not compile: {}",
+                one_line(&c.to_string())
+            ),
+        ),
+        None => (
+            EXIT_NO_DEVICE,
+            one_line(&format!("loading the running-sum kernels: {e:#}")),
+        ),
+    })
+}
+
+/// The running sums of f64 `terms` on the device into `out`: copied there, computed,
+/// copied back; returns the wall-clock milliseconds of the three.
+fn on_gpu(c: &GpuCumsum, terms: &[f64], start: Start, out: &mut [f64]) -> Result<[f64; 3]> {
+    if terms.is_empty() {
+        return Ok([0.0; 3]);
+    }
+    let s = c.engine().gpu().stream().clone();
+    let t = Instant::now();
+    let dev = s.clone_htod(terms)?;
+    let mut dout = s.alloc_zeros::<f64>(terms.len())?;
+    s.synchronize()?;
+    let upload = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    c.run(dev.slice(..), &mut dout.slice_mut(..), start)?;
+    s.synchronize()?;
+    let kernel = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    s.memcpy_dtoh(&dout, out)?;
+    Ok([upload, kernel, t.elapsed().as_secs_f64() * 1e3])
+}
+
+fn cumsum_file(args: &CumsumArgs, gpu: Option<&GpuCumsum>) -> Result<Summary> {
     let t0 = Instant::now();
     let terms = read_terms_or_empty(&args.input, args.dtype)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     let start = Start::from(args.start);
-    let (dtype, last, differs) = match &terms {
-        Terms::F64(t) => one_type(t, args, start)?,
-        Terms::F32(t) => one_type(t, args, start)?,
+    let mut device = None;
+    let (dtype, last, differs) = match (&terms, gpu) {
+        (Terms::F64(t), Some(c)) => one_type(t, args, start, |t, out| {
+            device = Some(on_gpu(c, t, start, out)?);
+            Ok(())
+        })?,
+        (Terms::F32(_), Some(_)) => {
+            anyhow::bail!(
+                "--engine gpu writes f64 running sums only (the device has no f32 engine yet)"
+            )
+        }
+        (Terms::F64(t), None) => one_type(t, args, start, |t, out| {
+            run_engine(args.engine, t, start, out)
+        })?,
+        (Terms::F32(t), None) => one_type(t, args, start, |t, out| {
+            run_engine(args.engine, t, start, out)
+        })?,
     };
     let mut line = format!(
         "{} -> {}: {} {dtype} terms, engine {}, start {start}, last {last}, {:.1} ms",
@@ -133,6 +206,11 @@ fn cumsum_file(args: &CumsumArgs) -> Result<Summary> {
         args.engine.name(),
         t0.elapsed().as_secs_f64() * 1e3,
     );
+    if let Some([up, kernel, down]) = device {
+        line.push_str(&format!(
+            " (device: upload {up:.1} ms, running sums {kernel:.1} ms, download {down:.1} ms)"
+        ));
+    }
     if args.check {
         match differs {
             None => line.push_str(", check: equal to the loop at every position"),
@@ -148,13 +226,19 @@ fn one_type<T: FastTerm + npyz::AutoSerialize>(
     terms: &[T],
     args: &CumsumArgs,
     start: Start,
+    engine: impl FnOnce(&[T], &mut [T]) -> Result<()>,
 ) -> Result<(&'static str, String, Option<usize>)> {
     let mut out = vec![<T::F as Format>::from_bits(0); terms.len()];
-    run_engine(args.engine, terms, start, &mut out);
+    engine(terms, &mut out)?;
     let differs = if args.check {
         let mut want = vec![<T::F as Format>::from_bits(0); terms.len()];
         loop_cumsum_into(terms, start, &mut want);
-        first_difference(&out, &want)
+        if args.engine == CumsumEngine::Gpu {
+            // The device's adds return a NaN without the operand's payload.
+            first_difference_nan_as_nan(&out, &want)
+        } else {
+            first_difference(&out, &want)
+        }
     } else {
         None
     };
@@ -167,11 +251,18 @@ fn one_type<T: FastTerm + npyz::AutoSerialize>(
 }
 
 /// The engine of kind `kind` over `terms` into `out`.
-fn run_engine<T: FastTerm>(kind: CumsumEngine, terms: &[T], start: Start, out: &mut [T]) {
+fn run_engine<T: FastTerm>(
+    kind: CumsumEngine,
+    terms: &[T],
+    start: Start,
+    out: &mut [T],
+) -> Result<()> {
     match kind {
         CumsumEngine::Exact => ordered_cumsum_into(terms, start, out),
         CumsumEngine::Loop => loop_cumsum_into(terms, start, out),
+        CumsumEngine::Gpu => anyhow::bail!("the device engine needs its device (on_gpu)"),
     }
+    Ok(())
 }
 
 /// Writes `values` as a 1-D little-endian `.npy` array at `path`: into a new temporary file in

@@ -17,9 +17,10 @@ use serde::Deserialize;
 
 use super::gpu_parity::cumsum::loop_running_sums;
 use super::{Context, Outcome};
+use crate::cumsum::Start;
 use crate::gpu::ordered_sum::onepass::Distribution;
 use crate::gpu::timing::{event_times, median};
-use crate::gpu::{Gpu, GpuCumsum, OnePassJob, OnePassSum, RunningStart};
+use crate::gpu::{Gpu, GpuCumsum, OnePassJob, OnePassSum};
 use crate::report::{ratio_cell as ratio, thousands, Report, Table};
 
 /// Most distinct windows a size is rotated over (the peer uses the same bound).
@@ -129,7 +130,7 @@ fn measure(
     let pool_checksum = bits_checksum(&host_pool);
     let k = (count / n).clamp(1, MAX_OFFSETS);
     let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
-    let start = RunningStart::FirstTerm;
+    let start = Start::FirstTerm;
     let t0 = Instant::now();
     let want = loop_running_sums(&host_pool[0..n], start);
     let cpu_loop = t0.elapsed().as_secs_f64() * 1e3;

@@ -3,10 +3,11 @@
 //! kind, compared at every position with the CPU loop's; a mutant is killed by the first
 //! position that differs.
 
+use crate::cumsum::Start;
 use crate::experiment::gpu_parity::cumsum::{loop_running_sums, start_name, STARTS};
 use crate::experiment::Context;
 use crate::format::F64;
-use crate::gpu::{CumsumMutant, Gpu, GpuCumsum, RunningStart};
+use crate::gpu::{CumsumMutant, Gpu, GpuCumsum};
 use crate::layout::OP_TILE;
 use crate::report::{thousands, Table};
 use crate::verify::inputs::{running_sum_cases, InputKind};
@@ -88,7 +89,7 @@ fn check(
     seed: u64,
 ) -> anyhow::Result<(u64, Option<String>)> {
     let c = GpuCumsum::with_mutant(gpu, m)?;
-    let mut cases: Vec<(String, Vec<f64>, RunningStart)> = Vec::new();
+    let mut cases: Vec<(String, Vec<f64>, Start)> = Vec::new();
     for (name, terms) in running_sum_cases(OP_TILE) {
         for start in STARTS {
             cases.push((name.to_string(), terms.clone(), start));
@@ -99,7 +100,7 @@ fn check(
             cases.push((
                 format!("{}, {} terms", kind.name(), thousands(n as u64)),
                 kind.generate::<F64>(n, seed ^ n as u64),
-                RunningStart::PositiveZero,
+                Start::PositiveZero,
             ));
         }
     }

@@ -23,22 +23,10 @@ use anyhow::{bail, Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
 
 use super::{Gpu, Module, OnePassSum, OnePassTotal};
+use crate::cumsum::Start;
 
 /// The comparison kernel's source.
 pub const DIFF_SOURCE: &str = include_str!("../../kernels/first_difference.cu");
-
-/// Where a loop's running sum starts, as the loops people write differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RunningStart {
-    /// numpy's `np.cumsum` (`np.add.accumulate`): `out[0]` is the first term itself, then
-    /// `out[i] = out[i - 1] + x[i]`. Equal to a loop from -0.0 except that `out[0]` keeps a
-    /// signalling NaN's bits.
-    FirstTerm,
-    /// `s = 0.0; for x { s += x }`: a first term of -0.0 gives +0.0.
-    PositiveZero,
-    /// `s = -0.0; for x { s += x }` (Rust's float `Iterator::sum`): -0.0 stays -0.0.
-    NegativeZero,
-}
 
 /// A deliberate defect of the running sums' own steps (`BINADE_OP_CUM_MUTANT`), for the kill
 /// matrix: each must write a wrong running sum at some position (the totals stay right).
@@ -150,7 +138,7 @@ impl GpuCumsum {
         &self,
         terms: CudaView<'_, f64>,
         out: &mut CudaViewMut<'_, f64>,
-        start: RunningStart,
+        start: Start,
     ) -> Result<CumsumRun> {
         let n = terms.len();
         let mut job = self.engine.job(terms, &[0..n])?;
@@ -171,14 +159,14 @@ impl GpuCumsum {
         &self,
         job: &mut super::OnePassJob<'_>,
         out: &mut CudaViewMut<'_, f64>,
-        start: RunningStart,
+        start: Start,
     ) -> Result<()> {
         job.set_start(match start {
-            RunningStart::PositiveZero => 0.0,
-            RunningStart::FirstTerm | RunningStart::NegativeZero => -0.0,
+            Start::PositiveZero => 0.0,
+            Start::FirstTerm | Start::NegativeZero => -0.0,
         })?;
         self.engine.launch_cumsum(job, out)?;
-        if start == RunningStart::FirstTerm && job.terms_len() > 0 {
+        if start == Start::FirstTerm && job.terms_len() > 0 {
             // numpy's first output is the first term itself (a loop from -0.0 differs only
             // where that term is a signalling NaN, which the add quiets).
             let first = job.first_term();
@@ -193,7 +181,7 @@ impl GpuCumsum {
     }
 
     /// The running sums of host `terms` (copied to the device and back).
-    pub fn cumsum_of(&self, terms: &[f64], start: RunningStart) -> Result<Vec<f64>> {
+    pub fn cumsum_of(&self, terms: &[f64], start: Start) -> Result<Vec<f64>> {
         if terms.is_empty() {
             return Ok(Vec::new());
         }

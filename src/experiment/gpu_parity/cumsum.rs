@@ -6,8 +6,9 @@
 
 use anyhow::Result;
 
+use crate::cumsum::Start;
 use crate::format::F64;
-use crate::gpu::{Gpu, GpuCumsum, RunningStart};
+use crate::gpu::{Gpu, GpuCumsum};
 use crate::report::{thousands, Table};
 use crate::verify::inputs::InputKind;
 
@@ -15,11 +16,7 @@ use crate::verify::inputs::InputKind;
 pub const LAUNCHES: usize = 2;
 
 /// Every start convention, numpy's first.
-pub const STARTS: [RunningStart; 3] = [
-    RunningStart::FirstTerm,
-    RunningStart::PositiveZero,
-    RunningStart::NegativeZero,
-];
+pub const STARTS: [Start; 3] = [Start::FirstTerm, Start::PositiveZero, Start::NegativeZero];
 
 /// One input's running sums over [`LAUNCHES`] launches.
 #[derive(Clone, Debug)]
@@ -29,7 +26,7 @@ pub struct CumsumCheck {
     /// Terms.
     pub n: usize,
     /// The start convention.
-    pub start: RunningStart,
+    pub start: Start,
     /// Tiles, and tiles whose unit did not apply (finished lane by lane), first launch.
     pub tiles: u64,
     /// Tiles finished lane by lane.
@@ -39,22 +36,11 @@ pub struct CumsumCheck {
     pub first_difference: Option<(u64, u64)>,
 }
 
-/// The loop's running sums from `start`, on the host: the reference, written as a user
-/// writes the loop (numpy's first output is the first term itself).
-pub fn loop_running_sums(terms: &[f64], start: RunningStart) -> Vec<f64> {
-    let mut out = Vec::with_capacity(terms.len());
-    let mut s = match start {
-        RunningStart::PositiveZero => 0.0f64,
-        RunningStart::FirstTerm | RunningStart::NegativeZero => -0.0f64,
-    };
-    for (i, &x) in terms.iter().enumerate() {
-        s = if i == 0 && start == RunningStart::FirstTerm {
-            x
-        } else {
-            s + x
-        };
-        out.push(s);
-    }
+/// The loop's running sums from `start`, on the host (the plain loop,
+/// [`crate::cumsum::loop_cumsum_into`]): the reference.
+pub fn loop_running_sums(terms: &[f64], start: Start) -> Vec<f64> {
+    let mut out = vec![0.0; terms.len()];
+    crate::cumsum::loop_cumsum_into(terms, start, &mut out);
     out
 }
 
@@ -65,7 +51,7 @@ pub fn check(
     seed: u64,
     kind: InputKind,
     n: usize,
-    starts: &[RunningStart],
+    starts: &[Start],
     out: &mut Vec<CumsumCheck>,
 ) -> Result<()> {
     let terms = kind.generate::<F64>(n, seed ^ n as u64 ^ 0xc0);
@@ -136,10 +122,10 @@ pub fn table(checks: &[CumsumCheck]) -> Table {
 }
 
 /// The start's name in reports.
-pub fn start_name(s: RunningStart) -> &'static str {
+pub fn start_name(s: Start) -> &'static str {
     match s {
-        RunningStart::FirstTerm => "first term (numpy)",
-        RunningStart::PositiveZero => "+0",
-        RunningStart::NegativeZero => "-0",
+        Start::FirstTerm => "first term (numpy)",
+        Start::PositiveZero => "+0",
+        Start::NegativeZero => "-0",
     }
 }
