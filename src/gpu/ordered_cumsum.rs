@@ -141,7 +141,7 @@ impl GpuCumsum {
         start: Start,
     ) -> Result<CumsumRun> {
         let n = terms.len();
-        let mut job = self.engine.job(terms, &[0..n])?;
+        let mut job = self.engine.job(terms, std::slice::from_ref(&(0..n)))?;
         self.launch(&mut job, out, start)?;
         let total = self.engine.results(&job)?[0];
         if total.cum_mismatch_tiles > 0 && self.mutant == CumsumMutant::None {
