@@ -159,6 +159,18 @@ impl Report {
     }
 
     fn write_files(&self, tmp: &Path, provenance: &Provenance) -> Result<()> {
+        // Two tables or figures of one file name would leave only the last on disk.
+        let mut names = std::collections::HashSet::new();
+        for block in &self.blocks {
+            let name = match block {
+                Block::Table(t) => format!("{}.csv", t.stem),
+                Block::Plot(p) => format!("{}.png", p.stem),
+                Block::Text(_) => continue,
+            };
+            if !names.insert(name.clone()) {
+                anyhow::bail!("report {}: two blocks write {name}", self.name);
+            }
+        }
         let mut md = String::new();
         let _ = writeln!(md, "# {}\n", self.title);
         let _ = writeln!(md, "<!-- headline -->\n**{}**\n", self.headline);
@@ -438,6 +450,21 @@ mod tests {
             leftovers.len(),
             1,
             "no temporary folder left: {leftovers:?}"
+        );
+    }
+
+    #[test]
+    fn two_tables_of_one_name_are_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let mut r = Report::new("exp", "Twice");
+        r.table(Table::new("same", "first", &["a"]));
+        r.table(Table::new("same", "second", &["a"]));
+        let err = r
+            .write(&root.path().join("exp"), &Provenance::for_tests())
+            .unwrap_err();
+        assert!(
+            format!("{err:#}").contains("two blocks write same.csv"),
+            "{err:#}"
         );
     }
 

@@ -158,7 +158,7 @@ fn measure(
         .iter()
         .map(|w| {
             c.engine()
-                .job(pool.slice(0..count), std::slice::from_ref(w))
+                .job(pool.slice(w.clone()), std::slice::from_ref(&(0..n)))
         })
         .collect::<Result<_>>()?;
     let cumsum = median(&event_times(gpu, set.warmup, set.reps, |r| {

@@ -21,7 +21,7 @@ fn same(a: f64, b: f64) -> bool {
 /// loop's bits everywhere, a device error). Empty rows and a note where no device is present.
 pub fn cumsum_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
     let mut t = Table::new(
-        "cumsum-mutants",
+        "gpu-cumsum-mutants",
         "The running sums' own steps, each broken on purpose (device)",
         &[
             "mutant",
