@@ -182,7 +182,7 @@ fn missing_photographs_are_reported_as_not_available() {
 #[ignore]
 fn print_hashes() {
     let dirs = Dirs::under(&repo());
-    for path in fixtures::list(&dirs.manifests).unwrap() {
+    for path in fixtures::libvmaf::input_manifests(&repo()).unwrap() {
         let m = fixtures::read_manifest(&path).unwrap();
         match fixtures::generate_raw(&path, &m, &dirs.sources) {
             Ok(bytes) => println!(

@@ -27,6 +27,7 @@ pub mod pipeline_plans;
 pub mod sanitize;
 pub mod ssimulacra2_crate;
 pub mod ssimulacra2_parity;
+pub mod ssimulacra2_replay;
 pub mod ssimulacra2_timing;
 
 use std::io::IsTerminal;
@@ -359,6 +360,7 @@ pub const RUNNERS: [&str; 16] = [
     "float-vif-timing",
     "ssimulacra2-crate",
     "ssimulacra2-parity",
+    "ssimulacra2-replay",
     "ssimulacra2-timing",
 ];
 
@@ -380,6 +382,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "float-vif-timing" => float_vif_timing::run,
         "ssimulacra2-crate" => ssimulacra2_crate::run,
         "ssimulacra2-parity" => ssimulacra2_parity::run,
+        "ssimulacra2-replay" => ssimulacra2_replay::run,
         "ssimulacra2-timing" => ssimulacra2_timing::run,
         _ => return None,
     };

@@ -192,11 +192,11 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             f.name.clone(),
             format!("{}x{}", m.width, m.height),
             format!(
-                "{} {}-bit {:?} {:?}",
+                "{} {}-bit {} {}",
                 m.chroma.name(),
                 m.bit_depth,
-                m.matrix,
-                m.range
+                m.matrix.name(),
+                m.range.name()
             ),
             t.frames.to_string(),
             format!("{} of {}", t.identical_before, t.frames),

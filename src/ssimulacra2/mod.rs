@@ -10,21 +10,29 @@
 //! the same planes and add them in another way. The sums here are the plain loop in pixel
 //! order; bits of every sum, average and score are deterministic for given frames.
 //!
-//! Which CPU this is: the per-pixel terms, the sums, the averages and the pooling follow
-//! libvmaf's scalar `ssim_map`, `edge_diff_map` and `pool_score` operation for operation (its
-//! AVX2 and AVX-512 paths add in the same order); the blur, the downsampling and the XYB
-//! matrix follow its scalar code too. The transfer curve and the cube root are evaluated in
-//! `f64` and rounded once, where libvmaf uses its own table and `cbrtf`.
+//! Which CPU this is: libvmaf's scalar SSIMULACRA2 extractor (its C built without SIMD, at
+//! the revision, and with the build, in `docs/ssimulacra2-libvmaf.md`), end to end: the front
+//! end ([`frontend::FrontEnd::LIBVMAF`]: YUV to linear RGB with libvmaf's normalisation, chroma
+//! centre, green weight and transfer table, then XYB with its Newton cube root), the blur, the
+//! downsampling, the per-pixel terms of `ssim_map` and `edge_diff_map`, their sums and
+//! `pool_score`, operation for operation. Guarantee: for BT.709 and BT.601, limited and full
+//! range, the score's bits are those libvmaf's `vmaf` tool prints with `--precision max`
+//! (`tests/ssimulacra2_libvmaf.rs` checks every committed libvmaf score). libvmaf's AVX2 and
+//! AVX-512 paths are not the target: their scores differ from its scalar path's in the last
+//! bits. The BT.2020 matrix is an extension beyond libvmaf ([`yuv::Matrix::Bt2020Extension`]).
 
 pub mod blur;
+pub mod cbrt;
 pub mod compare;
 pub mod device;
+pub mod frontend;
 pub mod host;
 pub mod layout;
 pub mod pyramid;
 pub mod score;
 pub mod sums;
 pub mod terms;
+pub mod transfer;
 pub mod xyb;
 pub mod yuv;
 
@@ -32,6 +40,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use blur::RecursiveGaussian;
+use frontend::FrontEnd;
 use pyramid::ScalePlanes;
 use terms::TERMS;
 use yuv::{LinearRgb, YuvFrame};
@@ -91,10 +100,22 @@ impl FrameSums {
 }
 
 /// Runs the pyramid on two linear RGB images of one size (at least 8x8) and calls `visit` with
-/// the planes of each scale, scale 0 first; stops after scale 5 or below 8x8.
+/// the planes of each scale, scale 0 first; stops after scale 5 or below 8x8. The XYB
+/// conversion is libvmaf's.
 pub fn for_each_scale(
     reference: LinearRgb,
     distorted: LinearRgb,
+    visit: impl FnMut(&ScalePlanes) -> Result<()>,
+) -> Result<()> {
+    for_each_scale_with(reference, distorted, &FrontEnd::LIBVMAF, visit)
+}
+
+/// [`for_each_scale`] with the XYB conversion of `front` (its cube root and matrix; its YUV
+/// choices have been applied already, in the linear RGB images).
+pub fn for_each_scale_with(
+    reference: LinearRgb,
+    distorted: LinearRgb,
+    front: &FrontEnd,
     mut visit: impl FnMut(&ScalePlanes) -> Result<()>,
 ) -> Result<()> {
     let blur = RecursiveGaussian::new(SIGMA);
@@ -109,7 +130,7 @@ pub fn for_each_scale(
         if a.width < 8 || a.height < 8 {
             break;
         }
-        visit(&pyramid::scale_planes(scale, &a, &b, &blur))?;
+        visit(&pyramid::scale_planes(scale, &a, &b, &blur, front))?;
     }
     Ok(())
 }
@@ -128,15 +149,26 @@ pub fn scale_sums(planes: &ScalePlanes) -> ScaleSums {
     }
 }
 
-/// The sums of a frame pair. Errors if the frames differ in size or are below 8x8.
+/// The sums of a frame pair with libvmaf's front end. Errors if the frames differ in size or
+/// are below 8x8.
 pub fn frame_sums(reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
+    frame_sums_with(reference, distorted, &FrontEnd::LIBVMAF)
+}
+
+/// The sums of a frame pair with the front end `front`. Errors if the frames differ in size or
+/// are below 8x8.
+pub fn frame_sums_with(
+    reference: &YuvFrame,
+    distorted: &YuvFrame,
+    front: &FrontEnd,
+) -> Result<FrameSums> {
     yuv::check_pair(reference, distorted)?;
     let (a, b) = rayon::join(
-        || yuv::to_linear_rgb(reference),
-        || yuv::to_linear_rgb(distorted),
+        || yuv::to_linear_rgb_with(reference, front),
+        || yuv::to_linear_rgb_with(distorted, front),
     );
     let mut scales = Vec::new();
-    for_each_scale(a, b, |planes| {
+    for_each_scale_with(a, b, front, |planes| {
         scales.push(scale_sums(planes));
         Ok(())
     })?;

@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 
 use super::blur::RecursiveGaussian;
+use super::frontend::FrontEnd;
 use super::terms::ChannelPlanes;
 use super::xyb;
 use super::yuv::LinearRgb;
@@ -55,18 +56,20 @@ fn multiply(a: &[f32], b: &[f32]) -> Vec<f32> {
     a.iter().zip(b).map(|(x, y)| x * y).collect()
 }
 
-/// The planes of one scale from the two linear RGB images of that scale. The fifteen blurs
-/// run in parallel on the current rayon pool; each is the same sequential filter.
+/// The planes of one scale from the two linear RGB images of that scale, the XYB conversion
+/// taking the cube root and matrix of `front`. The fifteen blurs run in parallel on the current rayon pool;
+/// each is the same sequential filter.
 pub fn scale_planes(
     scale: usize,
     reference: &LinearRgb,
     distorted: &LinearRgb,
     blur: &RecursiveGaussian,
+    front: &FrontEnd,
 ) -> ScalePlanes {
     let (w, h) = (reference.width, reference.height);
     let (x1, x2) = rayon::join(
-        || xyb::from_linear(reference),
-        || xyb::from_linear(distorted),
+        || xyb::from_linear_with(reference, front),
+        || xyb::from_linear_with(distorted, front),
     );
     let mut blurred: Vec<Vec<f32>> = (0..15)
         .into_par_iter()

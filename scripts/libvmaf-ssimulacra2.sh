@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Regenerates fixtures/libvmaf/ssimulacra2-scores.csv: libvmaf's own SSIMULACRA2 scores of every
+# input (fixtures/*.toml and fixtures/libvmaf/*.toml), printed by libvmaf's `vmaf` tool built
+# from source at the revision below with its SIMD code off (the scalar path), under each
+# `yuv_matrix` option the input is scored with (src/fixtures/libvmaf.rs: options_for).
+#
+# Usage: scripts/libvmaf-ssimulacra2.sh [VMAF_SOURCE]
+#   VMAF_SOURCE: a git repository (a clone or a bare mirror) holding the revision below, or an
+#   unpacked tree of it (a folder with libvmaf/ and model/). Without it the script clones
+#   https://github.com/Netflix/vmaf and fetches pull request 1536, whose head is the revision.
+# Needs: git, a C compiler, meson and ninja (pip install meson ninja), python3, cargo, and the
+# photographs (`just fixtures`). Builds outside the repository, in $WORK (default a temporary
+# folder); writes only the CSV.
+set -euo pipefail
+
+COMMIT=6334d9be3cd98f09a511ed71da6389cac6a8ee80
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+WORK="${WORK:-$(mktemp -d)}"
+OUT_CSV="$ROOT/fixtures/libvmaf/ssimulacra2-scores.csv"
+SRC="$WORK/vmaf-src"
+BUILD="$WORK/vmaf-build"
+INPUTS="$WORK/inputs"
+
+die() { echo "libvmaf-ssimulacra2: $*" >&2; exit 2; }
+for tool in git meson ninja python3 cargo cc; do
+  command -v "$tool" >/dev/null || die "$tool not found"
+done
+grep -q "^pub const LIBVMAF_COMMIT: &str = \"$COMMIT\";" "$ROOT/src/fixtures/libvmaf.rs" ||
+  die "src/fixtures/libvmaf.rs names another LIBVMAF_COMMIT than $COMMIT"
+
+# 1. The source at the revision.
+rm -rf "$SRC" && mkdir -p "$SRC"
+given="${1:-}"
+if [ -n "$given" ] && [ -d "$given/libvmaf" ] && ! git -C "$given" rev-parse --git-dir >/dev/null 2>&1; then
+  cp -r "$given/libvmaf" "$given/model" "$SRC/" 2>/dev/null || cp -r "$given/libvmaf" "$SRC/"
+else
+  if [ -z "$given" ]; then
+    git clone --quiet --filter=blob:none --no-checkout https://github.com/Netflix/vmaf "$WORK/vmaf.git"
+    git -C "$WORK/vmaf.git" fetch --quiet origin "pull/1536/head"
+    given="$WORK/vmaf.git"
+  fi
+  gitdir="$(git -C "$given" rev-parse --git-dir)"
+  case "$gitdir" in /*) ;; *) gitdir="$given/$gitdir" ;; esac
+  git --git-dir="$gitdir" cat-file -e "$COMMIT^{commit}" 2>/dev/null || die "$given does not hold $COMMIT"
+  # libvmaf/ is all the tool needs (built without the models, whose files may be absent).
+  git --git-dir="$gitdir" archive "$COMMIT" libvmaf | tar x -C "$SRC"
+fi
+[ -f "$SRC/libvmaf/src/feature/ssimulacra2.c" ] || die "no libvmaf/src/feature/ssimulacra2.c at $COMMIT"
+
+# 2. The tool: SIMD off (-Denable_asm=false leaves ARCH_X86 undefined, so the extractor takes its
+#    scalar functions), release (-O3), no models built in; libvmaf's meson adds -ffp-contract=off.
+meson setup "$BUILD" "$SRC/libvmaf" --buildtype=release -Denable_asm=false -Dbuilt_in_models=false \
+  -Denable_tests=false -Denable_docs=false -Denable_dnn=disabled >"$WORK/meson.log" 2>&1 ||
+  { tail -20 "$WORK/meson.log" >&2; die "meson setup failed (log: $WORK/meson.log)"; }
+ninja -C "$BUILD" tools/vmaf >"$WORK/ninja.log" 2>&1 ||
+  { tail -20 "$WORK/ninja.log" >&2; die "build failed (log: $WORK/ninja.log)"; }
+VMAF="$BUILD/tools/vmaf"
+
+# 3. The inputs as raw YUV files, from the manifests (the project's own generator).
+cd "$ROOT"
+BINADE_LIBVMAF_INPUTS="$INPUTS" cargo test --release --quiet --test ssimulacra2_libvmaf \
+  write_libvmaf_inputs -- --ignored --exact >"$WORK/inputs.log" 2>&1 ||
+  { tail -20 "$WORK/inputs.log" >&2; die "writing the inputs failed (log: $WORK/inputs.log)"; }
+
+# 4. Scores, one JSON per input and option; the CSV is written whole, then renamed into place.
+tmp_csv="$OUT_CSV.tmp"
+echo "input,frame,yuv_matrix,matrix,range,bit_depth,chroma,width,height,libvmaf_score,libvmaf_commit" >"$tmp_csv"
+matrix_of=(bt709 bt601 bt709 bt601)
+range_of=(limited limited full full)
+while IFS=$'\t' read -r input stem width height chroma bits frames options; do
+  for opt in ${options//,/ }; do
+    json="$WORK/$stem.$opt.json"
+    "$VMAF" -r "$INPUTS/$stem.ref.yuv" -d "$INPUTS/$stem.dis.yuv" -w "$width" -h "$height" \
+      -p "$chroma" -b "$bits" --no_prediction --threads 1 \
+      --feature "ssimulacra2=yuv_matrix=$opt" --precision max --json -o "$json" >"$WORK/vmaf.log" 2>&1 ||
+      { tail -5 "$WORK/vmaf.log" >&2; die "$input yuv_matrix=$opt: vmaf failed"; }
+    python3 - "$json" "$frames" "$input,%d,$opt,${matrix_of[$opt]},${range_of[$opt]},$bits,$chroma,$width,$height,%s,$COMMIT" >>"$tmp_csv" <<'EOF'
+import json, re, sys
+path, frames, row = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+# The score's text exactly as vmaf printed it (json.load would re-format the number).
+text = open(path).read()
+found = re.findall(r'"frameNum":\s*(\d+),\s*"metrics":\s*\{[^}]*?"ssimulacra2":\s*([-+0-9.eE]+)', text)
+if len(found) != frames:
+    sys.exit(f"{path}: {len(found)} ssimulacra2 frame scores, expected {frames}")
+for num, score in found:
+    print(row.replace("%d", num, 1).replace("%s", score, 1))
+EOF
+  done
+done <"$INPUTS/inputs.tsv"
+mv "$tmp_csv" "$OUT_CSV"
+echo "wrote $OUT_CSV ($(($(wc -l <"$OUT_CSV") - 1)) scores, libvmaf $COMMIT; work folder $WORK)"
