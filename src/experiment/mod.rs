@@ -344,7 +344,7 @@ pub fn overrides(name: &str) -> Overrides {
 }
 
 /// Every runner name [`runner`] knows.
-pub const RUNNERS: [&str; 16] = [
+pub const RUNNERS: [&str; 17] = [
     "one-term-rule",
     "pipeline-plans",
     "cpu-timing",
