@@ -296,8 +296,10 @@ pub fn first_difference_nan_as_nan<T: FastTerm>(a: &[T], b: &[T]) -> Option<usiz
         return Some(a.len().min(b.len()));
     }
     a.iter().zip(b).position(|(&x, &y)| {
-        let (xb, yb) = (<T::F as Format>::to_bits(x), <T::F as Format>::to_bits(y));
-        xb != yb && !(crate::format::is_nan::<T::F>(xb) && crate::format::is_nan::<T::F>(yb))
+        !crate::format::same_result::<T::F>(
+            <T::F as Format>::to_bits(x),
+            <T::F as Format>::to_bits(y),
+        )
     })
 }
 

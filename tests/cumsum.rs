@@ -416,11 +416,6 @@ fn bad_input_is_one_line_exit_2_and_the_old_output_stays() {
     assert_eq!(read_npy::<f64>(&out).len(), 1023);
 }
 
-/// Bits equal, or both NaN (the device's adds return a NaN without the operand's payload).
-fn same_or_both_nan(a: f64, b: f64) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
-
 #[test]
 fn the_gpu_engine_writes_numpys_outputs_or_reports_no_gpu() {
     let dir = tempfile::tempdir().unwrap();
@@ -467,7 +462,8 @@ fn the_gpu_engine_writes_numpys_outputs_or_reports_no_gpu() {
         );
         let (got, want): (Vec<f64>, Vec<f64>) = (read_npy(&out), read_npy(&want_path));
         assert_eq!(got.len(), want.len(), "{name}");
-        if let Some(i) = (0..got.len()).find(|&i| !same_or_both_nan(got[i], want[i])) {
+        // The device's adds return a NaN without the operand's payload: NaN matches NaN.
+        if let Some(i) = binade::cumsum::first_difference_nan_as_nan(&got, &want) {
             panic!(
                 "{name}: position {i} is {:#x}, numpy's {:#x}",
                 got[i].to_bits(),

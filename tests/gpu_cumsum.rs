@@ -5,6 +5,7 @@
 //! somewhere. Without NVRTC or a device the tests print `skipped: REASON`; with
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
+use binade::cumsum::first_difference_nan_as_nan;
 use binade::gpu::ordered_cumsum::compile_for;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::{CumsumMutant, GpuCumsum};
@@ -31,19 +32,12 @@ fn loop_running(terms: &[f64], start: Start) -> Vec<f64> {
     out
 }
 
-/// Bits equal, or both NaN.
-fn same(a: f64, b: f64) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
-
 /// The first position where the device's running sums differ from the loop's.
 fn first_wrong(c: &GpuCumsum, terms: &[f64], start: Start) -> Option<(usize, f64, f64)> {
     let got = c.cumsum_of(terms, start).unwrap();
     let want = loop_running(terms, start);
     assert_eq!(got.len(), want.len());
-    (0..got.len())
-        .find(|&i| !same(got[i], want[i]))
-        .map(|i| (i, got[i], want[i]))
+    first_difference_nan_as_nan(&got, &want).map(|i| (i, got[i], want[i]))
 }
 
 const SIZES: [usize; 10] = [

@@ -19,17 +19,11 @@ import sys
 
 import cupy as cp
 
-from cupy_sum import pool_of, MAX_OFFSETS
+from cupy_sum import pool_of, median, MAX_OFFSETS
 
 
 def checksum(a):
     return str(int(cp.sum(a.view(cp.uint64), dtype=cp.uint64)))
-
-
-def median(xs):
-    s = sorted(xs)
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
 
 
 def time_routine(x, n, k, warmup, reps):

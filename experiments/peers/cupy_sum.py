@@ -36,6 +36,13 @@ def pool_of(count, seed):
     return out
 
 
+def median(xs):
+    """The middle value (the mean of the middle two for an even count)."""
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
+
+
 def time_size(n, pool_min, seed, warmup, reps):
     count = max(n, pool_min)
     x = pool_of(count, seed)
@@ -54,10 +61,7 @@ def time_size(n, pool_min, seed, warmup, reps):
             times.append(cp.cuda.get_elapsed_time(start, end))
     del x
     cp.get_default_memory_pool().free_all_blocks()
-    times_sorted = sorted(times)
-    mid = len(times_sorted) // 2
-    median = times_sorted[mid] if len(times_sorted) % 2 else 0.5 * (times_sorted[mid - 1] + times_sorted[mid])
-    return {"n": n, "pool": count, "checksum": str(checksum), "median_ms": median, "times_ms": times}
+    return {"n": n, "pool": count, "checksum": str(checksum), "median_ms": median(times), "times_ms": times}
 
 
 def main():

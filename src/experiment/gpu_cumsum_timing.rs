@@ -146,7 +146,7 @@ fn measure(
         s.memset_zeros(&mut out)?;
         let run = c.run(pool.slice(0..n), &mut out.slice_mut(0..n), start)?;
         if launch == 0 {
-            tiles = (run.total.tiles, run.total.finished_tiles);
+            tiles = (run.tiles, run.finished_tiles);
         }
         match c.first_difference(&out.slice(0..n), &dwant.slice(0..n))? {
             None => exact_launches += 1,

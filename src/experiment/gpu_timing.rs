@@ -264,8 +264,8 @@ fn onepass_text() -> String {
 fn shape_text(op: &OnePassSum) -> String {
     match op.shape() {
         Ok(s) => format!(
-            "The one-pass kernel as compiled here: {} registers per thread, {} bytes of static shared memory and {} of dynamic (one tile); {} blocks of 256 threads resident per multiprocessor, {} multiprocessors.",
-            s.registers, s.static_shared, s.dynamic_shared, s.resident_blocks, s.multiprocessors
+            "The one-pass kernel as compiled here: {} registers per thread, {} bytes of static shared memory and {} of dynamic (one tile); {} blocks of 256 threads resident per multiprocessor, {} multiprocessors; schedule: {}.",
+            s.registers, s.static_shared, s.dynamic_shared, s.resident_blocks, s.multiprocessors, op.schedule().name()
         ),
         Err(e) => format!("The one-pass kernel's shape could not be read: {e:#}"),
     }

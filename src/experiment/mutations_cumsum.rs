@@ -3,7 +3,7 @@
 //! kind, compared at every position with the CPU loop's; a mutant is killed by the first
 //! position that differs.
 
-use crate::cumsum::Start;
+use crate::cumsum::{first_difference_nan_as_nan, Start};
 use crate::experiment::gpu_parity::cumsum::{loop_running_sums, start_name, STARTS};
 use crate::experiment::Context;
 use crate::format::F64;
@@ -11,11 +11,6 @@ use crate::gpu::{CumsumMutant, Gpu, GpuCumsum};
 use crate::layout::OP_TILE;
 use crate::report::{thousands, Table};
 use crate::verify::inputs::{running_sum_cases, InputKind};
-
-/// Bits equal, or both NaN.
-fn same(a: f64, b: f64) -> bool {
-    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
-}
 
 /// The rows, a note, and failures (the correct build wrong anywhere, a mutant with the
 /// loop's bits everywhere, a device error). Empty rows and a note where no device is present.
@@ -109,7 +104,7 @@ fn check(
         let got = c.cumsum_of(terms, *start)?;
         let want = loop_running_sums(terms, *start);
         count += 1;
-        if let Some(i) = (0..got.len()).find(|&i| !same(got[i], want[i])) {
+        if let Some(i) = first_difference_nan_as_nan(&got, &want) {
             return Ok((
                 count,
                 Some(format!(

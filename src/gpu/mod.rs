@@ -39,7 +39,7 @@ pub struct KernelCompileError {
     pub log: String,
 }
 
-pub use ordered_cumsum::{CumsumMutant, CumsumRun, Difference, GpuCumsum};
+pub use ordered_cumsum::{CumsumMutant, Difference, GpuCumsum};
 pub use ordered_sum::{
     GpuOrderedSum, GpuSum, OnePassJob, OnePassMutant, OnePassSum, OnePassTotal, Stages, SumJob,
     WalkKind,

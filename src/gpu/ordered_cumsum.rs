@@ -79,14 +79,6 @@ pub fn compile_for(arch: &str, mutant: CumsumMutant) -> Result<()> {
     Ok(())
 }
 
-/// One running-sum pass: the engine's account of its tiles (its `total` is the last running
-/// sum's bits for a loop from the same start).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CumsumRun {
-    /// The engine's total and tile paths.
-    pub total: OnePassTotal,
-}
-
 /// Where two arrays first differ (bits, NaN matching NaN).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Difference {
@@ -122,24 +114,19 @@ impl GpuCumsum {
         })
     }
 
-    /// The mutant it was compiled with.
-    pub fn mutant(&self) -> CumsumMutant {
-        self.mutant
-    }
-
     /// The engine (for timing: a job made once, launched many times).
     pub fn engine(&self) -> &OnePassSum {
         &self.engine
     }
 
     /// Writes the running sums of `terms` into `out` (at least as long), from `start`, and
-    /// returns the engine's account. Errors where the tiles' self-check failed.
+    /// returns the engine's account of its tiles (its `total` is the last running sum). Errors where the tiles' self-check failed.
     pub fn run(
         &self,
         terms: CudaView<'_, f64>,
         out: &mut CudaViewMut<'_, f64>,
         start: Start,
-    ) -> Result<CumsumRun> {
+    ) -> Result<OnePassTotal> {
         let n = terms.len();
         let mut job = self.engine.job(terms, std::slice::from_ref(&(0..n)))?;
         self.launch(&mut job, out, start)?;
@@ -151,7 +138,7 @@ impl GpuCumsum {
                 total.tiles
             );
         }
-        Ok(CumsumRun { total })
+        Ok(total)
     }
 
     /// Launches one running-sum pass of `job` (one segment over its terms) into `out`.

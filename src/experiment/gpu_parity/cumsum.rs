@@ -75,8 +75,8 @@ pub fn check(
             s.memset_zeros(&mut got)?;
             let run = c.run(dev.slice(0..n), &mut got.slice_mut(0..n), start)?;
             if launch == 0 {
-                row.tiles = run.total.tiles;
-                row.finished = run.total.finished_tiles;
+                row.tiles = run.tiles;
+                row.finished = run.finished_tiles;
             }
             if let Some(d) = c.first_difference(&got.slice(0..n), &dwant.slice(0..n))? {
                 let (first, count) = row.first_difference.unwrap_or((u64::MAX, 0));
