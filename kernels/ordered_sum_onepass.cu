@@ -55,6 +55,8 @@
 #define OP_M_ODD_DROPPED 6
 #define OP_M_PLAN_UNPUBLISHED_ZERO 7 /* a plan fault: must change no bits */
 #define OP_M_TIE_PARITY_SHARED 8
+#define OP_M_STAGED_UNWAITED 9      /* the staged loop works on a tile without waiting for its copy */
+#define OP_M_STAGED_BUFFER_REUSED 10 /* it copies a tile into the buffer whose copy is in flight */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -277,7 +279,7 @@ __device__ static inline double op_thread_tree_sum(const double *buf) {
  * thread's own OP_PER terms loaded once into registers, all loads issued together. own(j) is
  * the calling thread's term j; at(p) any term of the tile. */
 struct op_shared_terms {
-    const double *buf;
+    double *buf;
     __device__ double at(unsigned int p) const { return buf[op_slot(p)]; }
     __device__ double own(unsigned int j) const { return buf[op_slot(threadIdx.x * OP_PER + j)]; }
 };
@@ -688,6 +690,28 @@ struct op_shared {
 #define OP_LANE_STARTS(sh) ((u64 *)0)
 #endif
 
+/* Where a running sum goes. From shared terms (the tile's buffer), into the buffer slot of
+ * the term it follows: each lane reads its own slots only, each just before overwriting it,
+ * so no lane reads a running sum as a term; op_cum_flush then stores the whole tile with
+ * coalesced 16-byte stores (a lane's own 32 consecutive outputs, stored by the lane, would
+ * touch 32 sectors per warp instruction). From global terms (the buffer holds the next
+ * tile), straight to the output. */
+__device__ static inline void op_cum_put(const op_shared_terms &terms, double *, unsigned int p, double v) {
+    terms.buf[op_slot(p)] = v;
+}
+__device__ static inline void op_cum_put(const op_global_terms &, double *out, unsigned int p, double v) { out[p] = v; }
+/* Stores the running sums of a tile staged in its buffer (positions 0..count); every thread
+ * calls it after a barrier that follows every op_cum_put. */
+__device__ static inline void op_cum_flush(const op_shared_terms &terms, unsigned int count, double *out) {
+    if (count == BINADE_OP_TILE && ((u64)out & 15ull) == 0ull) {
+        for (unsigned int k = threadIdx.x; k < BINADE_OP_TILE / 2; k += BINADE_OP_THREADS)
+            *(double2 *)(out + 2u * k) = *(const double2 *)(terms.buf + 2u * op_pair_slot(k));
+    } else {
+        for (unsigned int p = threadIdx.x; p < count; p += BINADE_OP_THREADS) out[p] = terms.buf[op_slot(p)];
+    }
+}
+__device__ static inline void op_cum_flush(const op_global_terms &, unsigned int, double *) {}
+
 /* The running sums of a tile (BINADE_OP_CUMSUM): every lane with terms adds its own terms
  * natively from its exact start (lane_start, from op_finish), writing the sum after each term
  * to out[p] (out is the tile's first output). The loop's running sum at a position is the
@@ -717,7 +741,7 @@ __device__ static inline unsigned int op_cum_write(const T &terms, unsigned int 
         for (unsigned int j = 0; j < OP_PER; j++) {
             if (p0 + j < count) {
                 acc = __dadd_rn(acc, terms.own(j));
-                if (write) out[p0 + j] = acc;
+                if (write) op_cum_put(terms, out, p0 + j, acc);
             }
         }
         if (threadIdx.x == used - 1u) {
@@ -727,6 +751,7 @@ __device__ static inline unsigned int op_cum_write(const T &terms, unsigned int 
         }
     }
     __syncthreads();
+    op_cum_flush(terms, count, out);
     return *flag;
 }
 #endif
@@ -763,7 +788,7 @@ struct op_pending {
 
 /* Tile t, its terms in buf, up to its published unit: tree sum, plan, unit. A segment's
  * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
-__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, const double *buf, u64 t,
+__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, double *buf, u64 t,
                                                      const op_tile_span &sp, const u64 *tile_base,
                                                      unsigned int epoch, double *totals, u64 start, double *cum_out) {
     const u64 local = t - sp.seg_first;
@@ -1000,6 +1025,88 @@ extern "C" __global__ void OP_BOUNDS
         if (tn >= ntiles) break;
         t = tn;
         sp = next_sp;
+    }
+}
+
+/* Commits an empty cp.async group, so that every round of the staged loop commits one group
+ * and cp.async.wait_group 1 always means "all but the newest". */
+__device__ static inline void op_commit_nothing() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+/* The staged schedule: the same engine, resident blocks with two tile buffers each (dynamic
+ * shared memory of 2 * BINADE_OP_TILE doubles). A block always has its next tile in flight
+ * while it works on the current one, from its first copy to its last, so the copies do not
+ * stop while a tile looks back; the current tile keeps its terms through its whole exact
+ * phase (no second read from global memory). Each tile's successor-but-one ticket is drawn
+ * when the tile starts, its latency hidden behind the tile's work.
+ * Forward progress: a block holds its current tile and up to two later tickets; every tile a
+ * block holds is at or after the one it works on, so the lowest unfinished tile is some
+ * block's current tile, and everything before it is finished: it can always finish. Every
+ * block draws exactly two tickets past the last tile (its first two draws, or the two it
+ * holds when its current ticket passes the end). Same arguments as onepass_sums (prefetch
+ * unused), and the same BINADE_OP_MIN_BLOCKS. */
+extern "C" __global__ void OP_BOUNDS
+    onepass_sums_staged(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                        const u64 *tile_base, unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths,
+                        u64 *ticket, u64 ticket_base, unsigned int epoch, unsigned int prefetch,
+                        double *__restrict__ totals, u64 start, double *__restrict__ cum_out) {
+    extern __shared__ __align__(16) double op_tiles[];
+    __shared__ op_shared sh;
+    (void)prefetch;
+    op_records r = {plan, exact, paths, terms};
+    const u64 ntiles = tile_base[nseg];
+
+    if (threadIdx.x == 0) {
+        sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+        sh.next = atomicAdd(ticket, 1ull) - ticket_base;
+    }
+    __syncthreads();
+    u64 t = sh.tile, tn = sh.next;
+    op_tile_span sp = {0u, 0ull, 0u, terms}, nsp = sp;
+    if (t < ntiles) {
+        sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
+        op_copy_tile(op_tiles, sp.src, sp.count);
+    } else {
+        op_commit_nothing();
+    }
+    if (tn < ntiles) {
+        nsp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
+        op_copy_tile(op_tiles + BINADE_OP_TILE, nsp.src, nsp.count);
+    } else {
+        op_commit_nothing();
+    }
+    unsigned int half = 0u;
+    while (t < ntiles) {
+        u64 drawn = 0ull;
+        if (threadIdx.x == 0) drawn = atomicAdd(ticket, 1ull) - ticket_base;
+#if BINADE_OP_MUTANT != OP_M_STAGED_UNWAITED
+        asm volatile("cp.async.wait_group 1;" ::: "memory"); /* tile t's copy; tn's may go on */
+#endif
+        __syncthreads();
+        double *buf = op_tiles + half * BINADE_OP_TILE;
+        op_pending pend = op_plan_and_unit(r, sh, buf, t, sp, tile_base, epoch, totals, start, cum_out);
+        if (!pend.done) {
+            op_shared_terms st = {buf};
+            op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
+        }
+        if (threadIdx.x == 0) sh.next = drawn;
+        __syncthreads(); /* every thread is done with buf and with tile t's shared state */
+        const u64 t2 = sh.next;
+        op_tile_span sp2 = nsp;
+        if (t2 < ntiles) {
+            sp2 = op_span(terms, seg_start, seg_len, tile_base, nseg, t2);
+#if BINADE_OP_MUTANT == OP_M_STAGED_BUFFER_REUSED
+            op_copy_tile(op_tiles + (half ^ 1u) * BINADE_OP_TILE, sp2.src, sp2.count);
+#else
+            op_copy_tile(buf, sp2.src, sp2.count);
+#endif
+        } else {
+            op_commit_nothing();
+        }
+        t = tn;
+        sp = nsp;
+        tn = t2;
+        nsp = sp2;
+        half ^= 1u;
     }
 }
 

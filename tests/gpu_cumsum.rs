@@ -7,6 +7,7 @@
 
 use binade::cumsum::first_difference_nan_as_nan;
 use binade::gpu::ordered_cumsum::compile_for;
+use binade::gpu::ordered_sum::onepass::Schedule;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::{CumsumMutant, GpuCumsum};
 use binade::layout::{OP_PER_THREAD, OP_TILE};
@@ -14,6 +15,14 @@ use binade::verify::inputs::{running_sum_cases, InputKind};
 use binade::Start;
 
 const STARTS: [Start; 3] = [Start::FirstTerm, Start::PositiveZero, Start::NegativeZero];
+
+/// Every way a launch can run its tiles: each stages or writes its running sums its own way
+/// (one block per tile and two buffers through the tile's buffer, one buffer directly).
+const SCHEDULES: [Schedule; 3] = [
+    Schedule::OneBlockPerTile,
+    Schedule::Resident,
+    Schedule::Staged,
+];
 
 /// The loop's running sums, written out as a user writes them.
 fn loop_running(terms: &[f64], start: Start) -> Vec<f64> {
@@ -78,16 +87,20 @@ fn cumsum_equals_the_loop_at_every_position() {
     let Some(gpu) = open_or_skip("cumsum_equals_the_loop_at_every_position") else {
         return;
     };
-    let c = GpuCumsum::new(&gpu).unwrap();
+    let engine = GpuCumsum::new(&gpu).unwrap();
     let seed = 0xc05u64;
-    for kind in InputKind::ALL {
+    for (kind, schedule) in InputKind::ALL
+        .into_iter()
+        .flat_map(|k| SCHEDULES.map(|s| (k, s)))
+    {
+        let c = engine.clone().with_schedule(schedule);
         for &n in &SIZES {
             let terms = kind.generate::<binade::format::F64>(n, seed ^ n as u64);
             for start in STARTS {
                 for launch in 0..2 {
                     if let Some((i, got, want)) = first_wrong(&c, &terms, start) {
                         panic!(
-                            "seed {seed:#x}, {kind:?}, n {n}, {start:?}, launch {launch}: position {i} is {got:e} ({:#x}), the loop's {want:e} ({:#x})",
+                            "seed {seed:#x}, {kind:?}, {schedule:?}, n {n}, {start:?}, launch {launch}: position {i} is {got:e} ({:#x}), the loop's {want:e} ({:#x})",
                             got.to_bits(),
                             want.to_bits()
                         );
@@ -103,12 +116,13 @@ fn cumsum_special_cases() {
     let Some(gpu) = open_or_skip("cumsum_special_cases") else {
         return;
     };
-    let c = GpuCumsum::new(&gpu).unwrap();
+    let engine = GpuCumsum::new(&gpu).unwrap();
     for (name, terms) in special_cases() {
-        for start in STARTS {
+        for (start, schedule) in STARTS.into_iter().flat_map(|s| SCHEDULES.map(|k| (s, k))) {
+            let c = engine.clone().with_schedule(schedule);
             if let Some((i, got, want)) = first_wrong(&c, &terms, start) {
                 panic!(
-                    "{name}, {start:?}: position {i} is {:#x}, the loop's {:#x}",
+                    "{name}, {start:?}, {schedule:?}: position {i} is {:#x}, the loop's {:#x}",
                     got.to_bits(),
                     want.to_bits()
                 );
@@ -117,7 +131,7 @@ fn cumsum_special_cases() {
     }
     // numpy keeps the first term's bits exactly, a signalling NaN included.
     let snan = f64::from_bits(0x7ff0_0000_0000_0001);
-    let got = c.cumsum_of(&[snan, 1.0], Start::FirstTerm).unwrap();
+    let got = engine.cumsum_of(&[snan, 1.0], Start::FirstTerm).unwrap();
     assert_eq!(
         got[0].to_bits(),
         snan.to_bits(),
@@ -131,8 +145,14 @@ fn cumsum_mutants_write_wrong_running_sums() {
         return;
     };
     let seed = 0x6b12u64;
-    for m in CumsumMutant::ALL.into_iter().skip(1) {
-        let c = GpuCumsum::with_mutant(&gpu, m).unwrap();
+    for (m, schedule) in CumsumMutant::ALL
+        .into_iter()
+        .skip(1)
+        .flat_map(|m| SCHEDULES.map(|s| (m, s)))
+    {
+        let c = GpuCumsum::with_mutant(&gpu, m)
+            .unwrap()
+            .with_schedule(schedule);
         let mut killed = None;
         'search: for (name, terms) in special_cases() {
             for start in STARTS {
@@ -153,11 +173,11 @@ fn cumsum_mutants_write_wrong_running_sums() {
         }
         assert!(
             killed.is_some(),
-            "seed {seed:#x}: running-sum mutant `{}` wrote the loop's running sums everywhere",
+            "seed {seed:#x}: running-sum mutant `{}` under {schedule:?} wrote the loop's running sums everywhere",
             m.name()
         );
         eprintln!(
-            "running-sum mutant `{}` killed: {}",
+            "running-sum mutant `{}` under {schedule:?} killed: {}",
             m.name(),
             killed.unwrap()
         );

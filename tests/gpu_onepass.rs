@@ -119,6 +119,7 @@ fn onepass_totals_equal_the_loop_every_launch() {
     for (kind, schedule) in InputKind::ALL.into_iter().flat_map(|k| {
         [
             (k, Schedule::Resident),
+            (k, Schedule::Staged),
             (k, Schedule::OneBlockPerTile),
             (k, Schedule::BySize),
         ]
@@ -215,21 +216,18 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             threads,
             per_thread,
         };
-        let sum = OnePassSum::variant(
-            &gpu,
-            shape,
-            min_blocks,
-            Schedule::Resident,
-            EngineOptions::DEFAULT,
-        )
-        .unwrap();
-        for kind in InputKind::ALL {
-            let (all, segments) = layout(kind, seed);
-            if let Some(k) = first_wrong(&sum, &all, &segments) {
-                panic!(
-                    "seed {seed:#x} shape {threads} x {per_thread} kind {kind:?}: segment {k} ({} terms) differs from the loop",
-                    segments[k].len()
-                );
+        for schedule in [Schedule::Resident, Schedule::Staged] {
+            let sum =
+                OnePassSum::variant(&gpu, shape, min_blocks, schedule, EngineOptions::DEFAULT)
+                    .unwrap();
+            for kind in InputKind::ALL {
+                let (all, segments) = layout(kind, seed);
+                if let Some(k) = first_wrong(&sum, &all, &segments) {
+                    panic!(
+                        "seed {seed:#x} shape {threads} x {per_thread} {schedule:?} kind {kind:?}: segment {k} ({} terms) differs from the loop",
+                        segments[k].len()
+                    );
+                }
             }
         }
     }
@@ -253,16 +251,17 @@ fn onepass_option_variants_equal_the_loop() {
             lane_fast,
             hold_risky,
         };
-        // Resident blocks prefetching for even `ways`, one block per tile for odd: each
-        // schedule meets estimated and waited plans, both lane units, held and released tiles.
+        // One block per tile for 1 way, resident blocks with one buffer for 2, with two
+        // buffers for 4 and 8: the schedules meet estimated and waited plans, both lane
+        // units, held and released tiles.
         let sum = OnePassSum::variant(
             &gpu,
             TileShape::DEFAULT,
             onepass::MIN_BLOCKS,
-            if ways % 2 == 0 {
-                Schedule::Resident
-            } else {
-                Schedule::OneBlockPerTile
+            match ways {
+                1 => Schedule::OneBlockPerTile,
+                2 => Schedule::Resident,
+                _ => Schedule::Staged,
             },
             options,
         )

@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 9] = [
+pub const VARIANTS: [Variant; 12] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -189,10 +189,31 @@ pub const VARIANTS: [Variant; 9] = [
         options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "(13) off: resident blocks at every size",
+        name: "(13, 14) off: resident blocks, one tile buffer, at every size",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
         schedule: Schedule::Resident,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(14) two tile buffers per resident block at every size",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Staged,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(14) two buffers at every size, 4,096-term tiles (256 x 16)",
+        shape: shape(256, 16),
+        min_blocks: MB,
+        schedule: Schedule::Staged,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(14) two buffers at every size, 4,096-term tiles, registers capped for three blocks",
+        shape: shape(256, 16),
+        min_blocks: 3,
+        schedule: Schedule::Staged,
         options: EngineOptions::DEFAULT,
     },
 ];
@@ -449,7 +470,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 8] = [
+pub const IDEAS: [(&str, usize, bool); 11] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
         1,
@@ -469,9 +490,24 @@ pub const IDEAS: [(&str, usize, bool); 8] = [
     ),
     ("(12) registers uncapped", 7, true),
     (
-        "(13) the schedule by size: one block per tile below 32,768 tiles",
+        "(13, 14) the schedule by size: one block per tile below 32,768 tiles, two tile buffers per resident block from there",
         8,
         true,
+    ),
+    (
+        "(14) two tile buffers per resident block at every size",
+        9,
+        false,
+    ),
+    (
+        "(14) two buffers at every size, 4,096-term tiles",
+        10,
+        false,
+    ),
+    (
+        "(14) two buffers at every size, 4,096-term tiles, registers capped for three blocks",
+        11,
+        false,
     ),
     (
         "all that the engine takes, against the look-backs before",

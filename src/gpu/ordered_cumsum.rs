@@ -15,9 +15,12 @@
 //! of the code (not of the argument), each tile compares its last lane's native end with the
 //! exact end it published; a run where any differs is refused.
 //!
-//! The terms are read from memory once by the engine; a tile whose unit applied reads them a
-//! second time after publishing its end (with prefetching, moments after its copy, so mostly
-//! from L2); the outputs are written once.
+//! The terms are read from memory once by the engine. Where the tile keeps its terms in
+//! shared memory until it is done (one block per tile, and the staged schedule of large
+//! launches), the running sums are staged in the tile's buffer and stored with coalesced
+//! 16-byte stores; under the single-buffer resident schedule a tile whose unit applied reads
+//! its terms a second time after publishing its end (moments after its copy, so mostly from
+//! L2) and stores each lane's running sums directly. The outputs are written once.
 
 use anyhow::{bail, Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
@@ -112,6 +115,12 @@ impl GpuCumsum {
             mutant,
             k_diff: m.function("first_difference")?,
         })
+    }
+
+    /// The same running sums run by `schedule` (every schedule writes the same bits).
+    pub fn with_schedule(mut self, schedule: super::ordered_sum::onepass::Schedule) -> GpuCumsum {
+        self.engine = self.engine.with_schedule(schedule);
+        self
     }
 
     /// The engine (for timing: a job made once, launched many times).

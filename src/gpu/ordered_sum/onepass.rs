@@ -3,9 +3,10 @@
 //! (for the plan), gets the earlier tiles' approximate prefix by look-back (its binade is the
 //! plan), forms its unit while its terms are on chip and publishes it in one status word, and
 //! gets the exact sum before it by look-back over its predecessors' units; crossings are
-//! finished lane by lane. From [`RESIDENT_FROM_TILES`] tiles on ([`SCHEDULE`]), resident
-//! blocks copy their next tile while they wait on the exact look-back; a tile whose unit then
-//! does not apply reads its terms again (unless its plan said it might not, and it kept them).
+//! finished lane by lane. From [`RESIDENT_FROM_TILES`] tiles on ([`SCHEDULE`]), blocks stay
+//! resident with two tile buffers each (`onepass_sums_staged`): the next tile's copy is in
+//! flight while the current tile does all of its work, and the tile keeps its terms until it
+//! is done. Below that, one block per tile.
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -52,11 +53,18 @@ pub enum OnePassMutant {
     PlanUnpublishedZero,
     /// A lane's f64 unit resolves a tie for the odd start by the even start's parity.
     TieParityShared,
+    /// The staged schedule works on a tile without waiting for its copy to land (run by
+    /// [`Schedule::Staged`]).
+    StagedUnwaited,
+    /// The staged schedule copies a block's tile after next into the buffer whose copy (of
+    /// its next tile) is still in flight, not into the one it has just finished with (run by
+    /// [`Schedule::Staged`]).
+    StagedBufferReused,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 9] = [
+    pub const ALL: [OnePassMutant; 11] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -66,7 +74,19 @@ impl OnePassMutant {
         OnePassMutant::OddDropped,
         OnePassMutant::PlanUnpublishedZero,
         OnePassMutant::TieParityShared,
+        OnePassMutant::StagedUnwaited,
+        OnePassMutant::StagedBufferReused,
     ];
+
+    /// The schedule a mutant is run by: the engine's, except the staged schedule's own
+    /// mutants, which exist only there (the engine stages from 32,768 tiles on, more than a
+    /// check's launches hold).
+    pub fn schedule(self) -> Schedule {
+        match self {
+            OnePassMutant::StagedUnwaited | OnePassMutant::StagedBufferReused => Schedule::Staged,
+            _ => SCHEDULE,
+        }
+    }
 
     /// The options a mutant is built with: the engine's, except where its shortcut exists only
     /// under others (the plan-only fault estimates missing tree sums, which a waiting plan
@@ -111,6 +131,8 @@ impl OnePassMutant {
             OnePassMutant::TieParityShared => {
                 "lane unit's odd start takes the even start's parity at a tie"
             }
+            OnePassMutant::StagedUnwaited => "staged tile used before its copy landed",
+            OnePassMutant::StagedBufferReused => "staged copy into the buffer still being filled",
         }
     }
 }
@@ -185,12 +207,16 @@ pub struct OnePassSum {
     gpu: Gpu,
     mutant: OnePassMutant,
     k_sums: CudaFunction,
+    /// The staged schedule's kernel (`onepass_sums_staged`).
+    k_staged: CudaFunction,
     k_fill: CudaFunction,
     schedule: Schedule,
     /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
     cumsum: Option<u32>,
     /// Blocks resident per multiprocessor (one tile of shared memory each).
     resident: u32,
+    /// Blocks of the staged kernel resident per multiprocessor (two tiles each; 0: none fits).
+    resident_staged: u32,
     multiprocessors: u32,
     shape: TileShape,
 }
@@ -206,6 +232,11 @@ pub struct KernelShape {
     pub dynamic_shared: usize,
     /// Blocks resident per multiprocessor.
     pub resident_blocks: u32,
+    /// Registers per thread of the staged kernel (`onepass_sums_staged`).
+    pub staged_registers: i32,
+    /// Blocks of the staged kernel resident per multiprocessor (two tiles of shared memory
+    /// each; 0: two tiles do not fit).
+    pub staged_resident_blocks: u32,
     /// Multiprocessors of the device.
     pub multiprocessors: u32,
 }
@@ -217,12 +248,27 @@ pub enum Schedule {
     /// One block per tile, which copies its tile, processes it and exits.
     OneBlockPerTile,
     /// As many blocks as stay resident, each copying its next tile during the exact
-    /// look-back of the current one (the kernel's `prefetch`).
+    /// look-back of the current one (the kernel's `prefetch`), one tile buffer each.
     Resident,
-    /// [`Schedule::Resident`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
-    /// below: `gpu-timing` (100d9d6) measured resident blocks 0.94x at 2^30 uniform terms but
-    /// 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block per tile.
+    /// As many blocks as stay resident with two tile buffers each (`onepass_sums_staged`):
+    /// the next tile's copy is in flight during the whole of the current tile's work.
+    Staged,
+    /// [`Schedule::Staged`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
+    /// below: `gpu-timing` (100d9d6) measured single-buffer resident blocks 0.94x at 2^30
+    /// uniform terms but 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block
+    /// per tile.
     BySize,
+}
+
+/// How one launch runs (what a [`Schedule`] picks for its number of tiles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaunchKind {
+    /// One block per tile (`onepass_sums`, prefetch 0).
+    OneBlockPerTile,
+    /// Resident blocks, one buffer (`onepass_sums`, prefetch 1).
+    Resident,
+    /// Resident blocks, two buffers (`onepass_sums_staged`).
+    Staged,
 }
 
 /// The engine's schedule.
@@ -233,12 +279,14 @@ pub const SCHEDULE: Schedule = Schedule::BySize;
 pub const RESIDENT_FROM_TILES: u64 = 1 << 15;
 
 impl Schedule {
-    /// Whether a launch of `tiles` tiles keeps its blocks resident (the kernel's `prefetch`).
-    pub fn resident(self, tiles: u64) -> bool {
+    /// How a launch of `tiles` tiles runs.
+    pub fn launch_kind(self, tiles: u64) -> LaunchKind {
         match self {
-            Schedule::OneBlockPerTile => false,
-            Schedule::Resident => true,
-            Schedule::BySize => tiles >= RESIDENT_FROM_TILES,
+            Schedule::OneBlockPerTile => LaunchKind::OneBlockPerTile,
+            Schedule::Resident => LaunchKind::Resident,
+            Schedule::Staged => LaunchKind::Staged,
+            Schedule::BySize if tiles >= RESIDENT_FROM_TILES => LaunchKind::Staged,
+            Schedule::BySize => LaunchKind::OneBlockPerTile,
         }
     }
 
@@ -247,7 +295,8 @@ impl Schedule {
         match self {
             Schedule::OneBlockPerTile => "one block per tile",
             Schedule::Resident => "resident blocks copying their next tile",
-            Schedule::BySize => "by size (resident blocks from 32,768 tiles)",
+            Schedule::Staged => "resident blocks with two tile buffers",
+            Schedule::BySize => "by size (resident blocks with two tile buffers from 32,768 tiles)",
         }
     }
 }
@@ -489,7 +538,7 @@ impl OnePassJob<'_> {
 }
 
 impl OnePassSum {
-    /// Compiles the exact kernel for `gpu` (one block per tile, [`MIN_BLOCKS`] resident).
+    /// Compiles the exact kernel for `gpu` ([`MIN_BLOCKS`], run by [`SCHEDULE`]).
     pub fn new(gpu: &Gpu) -> Result<OnePassSum> {
         Self::with_mutant(gpu, OnePassMutant::None)
     }
@@ -518,7 +567,7 @@ impl OnePassSum {
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
     /// wrong totals on purpose).
     pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
-        Self::build(
+        Ok(Self::build(
             gpu,
             mutant,
             Phases::All,
@@ -526,7 +575,8 @@ impl OnePassSum {
             TileShape::DEFAULT,
             mutant.options(),
             None,
-        )
+        )?
+        .with_schedule(mutant.schedule()))
     }
 
     /// The running-sum build of the correct engine (`BINADE_OP_CUMSUM 1`) with the running
@@ -590,6 +640,22 @@ impl OnePassSum {
         let resident = k_sums
             .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
             .context("occupancy of onepass_sums")?;
+        let k_staged = m.function("onepass_sums_staged")?;
+        // Two tiles may exceed a block's shared memory for large shapes: then the staged
+        // schedule is refused at launch, the others still run.
+        let resident_staged = match k_staged.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            2 * shape.bytes() as i32,
+        ) {
+            Ok(()) => k_staged
+                .occupancy_max_active_blocks_per_multiprocessor(
+                    shape.threads,
+                    2 * shape.bytes(),
+                    None,
+                )
+                .context("occupancy of onepass_sums_staged")?,
+            Err(_) => 0,
+        };
         let multiprocessors = gpu
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -601,10 +667,12 @@ impl OnePassSum {
             gpu: gpu.clone(),
             mutant,
             k_sums,
+            k_staged,
             k_fill: m.function("fill_distribution")?,
             schedule: SCHEDULE,
             cumsum,
             resident,
+            resident_staged,
             multiprocessors,
             shape,
         })
@@ -635,6 +703,8 @@ impl OnePassSum {
             static_shared: self.k_sums.shared_size_bytes()?,
             dynamic_shared: self.shape.bytes(),
             resident_blocks: self.resident,
+            staged_registers: self.k_staged.num_regs()?,
+            staged_resident_blocks: self.resident_staged,
             multiprocessors: self.multiprocessors,
         })
     }
@@ -749,7 +819,12 @@ impl OnePassSum {
         job.epoch += 1;
         let nseg = job.sums() as u32;
         let (ticket_base, epoch) = (job.tickets_issued, job.epoch);
-        let mut b = self.gpu.stream().launch_builder(&self.k_sums);
+        let kind = self.schedule.launch_kind(tiles);
+        let function = match kind {
+            LaunchKind::Staged => &self.k_staged,
+            _ => &self.k_sums,
+        };
+        let mut b = self.gpu.stream().launch_builder(function);
         b.arg(&job.terms)
             .arg(&job.seg_start)
             .arg(&job.seg_len)
@@ -759,8 +834,7 @@ impl OnePassSum {
             b.arg(r);
         }
         b.arg(&mut job.paths);
-        let resident = self.schedule.resident(tiles);
-        let prefetch = u32::from(resident);
+        let prefetch = u32::from(kind == LaunchKind::Resident);
         b.arg(&mut job.ticket)
             .arg(&ticket_base)
             .arg(&epoch)
@@ -771,25 +845,46 @@ impl OnePassSum {
             Some(o) => b.arg(o),
             None => b.arg(&mut job.no_out),
         };
-        let (blocks, smem) = if resident {
-            let resident = u64::from(self.resident) * u64::from(self.multiprocessors);
-            (tiles.min(resident), self.shape.bytes())
-        } else {
-            (tiles, self.shape.bytes())
+        let per_sm = match kind {
+            LaunchKind::OneBlockPerTile => 0,
+            LaunchKind::Resident => self.resident,
+            LaunchKind::Staged if self.resident_staged == 0 => bail!(
+                "the staged schedule needs two tiles of {} bytes of shared memory per block, more than a block has",
+                self.shape.bytes()
+            ),
+            LaunchKind::Staged => self.resident_staged,
+        };
+        let (blocks, smem) = match kind {
+            LaunchKind::OneBlockPerTile => (tiles, self.shape.bytes()),
+            LaunchKind::Resident => (
+                tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
+                self.shape.bytes(),
+            ),
+            LaunchKind::Staged => (
+                tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
+                2 * self.shape.bytes(),
+            ),
         };
         let cfg = LaunchConfig {
             grid_dim: (blocks as u32, 1, 1),
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: smem as u32,
         };
-        // SAFETY: argument types match onepass_sums; every record array holds `tiles`
-        // 16-byte words (allocations are 256-byte aligned), paths `tiles` entries, totals
-        // one per segment; the dynamic shared memory is the one tile the kernel indexes; the
-        // running-sum output (written by running-sum builds only) is at least as long as the
-        // terms, checked in launch_cumsum.
+        // SAFETY: argument types match onepass_sums and onepass_sums_staged (the same
+        // list); every record array holds `tiles` 16-byte words (allocations are 256-byte
+        // aligned), paths `tiles` entries, totals one per segment; the dynamic shared memory
+        // is the one tile (two for the staged kernel) the kernel indexes; the running-sum
+        // output (written by running-sum builds only) is at least as long as the terms,
+        // checked in launch_cumsum.
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
-        // Every block draws one ticket past the last tile when it prefetches.
-        job.tickets_issued += tiles + if resident { blocks } else { 0 };
+        // Past the last tile, every block draws one ticket when it prefetches and two when
+        // it is staged (the kernel's comments).
+        job.tickets_issued += tiles
+            + match kind {
+                LaunchKind::OneBlockPerTile => 0,
+                LaunchKind::Resident => blocks,
+                LaunchKind::Staged => 2 * blocks,
+            };
         Ok(())
     }
 
