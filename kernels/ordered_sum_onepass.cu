@@ -56,7 +56,7 @@
 #define OP_M_PLAN_UNPUBLISHED_ZERO 7 /* a plan fault: must change no bits */
 #define OP_M_TIE_PARITY_SHARED 8
 #define OP_M_STAGED_UNWAITED 9      /* the staged loop works on a tile without waiting for its copy */
-#define OP_M_STAGED_BUFFER_REUSED 10 /* it copies a tile into the buffer whose copy is in flight */
+#define OP_M_STAGED_BUFFER_REUSED 10 /* it copies the next tile into the buffer of the one it works on */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -1033,17 +1033,18 @@ extern "C" __global__ void OP_BOUNDS
 __device__ static inline void op_commit_nothing() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 
 /* The staged schedule: the same engine, resident blocks with two tile buffers each (dynamic
- * shared memory of 2 * BINADE_OP_TILE doubles). A block always has its next tile in flight
- * while it works on the current one, from its first copy to its last, so the copies do not
- * stop while a tile looks back; the current tile keeps its terms through its whole exact
- * phase (no second read from global memory). Each tile's successor-but-one ticket is drawn
- * when the tile starts, its latency hidden behind the tile's work.
- * Forward progress: a block holds its current tile and up to two later tickets; every tile a
- * block holds is at or after the one it works on, so the lowest unfinished tile is some
- * block's current tile, and everything before it is finished: it can always finish. Every
- * block draws exactly two tickets past the last tile (its first two draws, or the two it
- * holds when its current ticket passes the end). Same arguments as onepass_sums (prefetch
- * unused), and the same BINADE_OP_MIN_BLOCKS. */
+ * shared memory of 2 * BINADE_OP_TILE doubles). As a block starts a tile (its copy landed), it
+ * draws its next tile and starts copying it into the other buffer, so the copy is in flight
+ * during the whole of the tile's work, look-backs included; the tile keeps its terms until it
+ * is done (no second read from global memory). A block holds at most one tile beyond the one
+ * it works on, and draws it only when it starts work: a tile whose predecessor is held but
+ * not started waits at most one tile's work of another block (drawing further ahead makes
+ * chains: the first build drew two tickets at once, so block k held tiles 2k and 2k + 1 and
+ * every tile waited on the one before it in a different block, 65 ms at 2^30 terms).
+ * Forward progress: every tile a block holds is at or after the one it works on, so the
+ * lowest unfinished tile is some block's current tile, with everything before it finished.
+ * Every block draws exactly one ticket past the last tile. Same arguments as onepass_sums
+ * (prefetch unused), and the same BINADE_OP_MIN_BLOCKS. */
 extern "C" __global__ void OP_BOUNDS
     onepass_sums_staged(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
                         const u64 *tile_base, unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths,
@@ -1055,31 +1056,30 @@ extern "C" __global__ void OP_BOUNDS
     op_records r = {plan, exact, paths, terms};
     const u64 ntiles = tile_base[nseg];
 
-    if (threadIdx.x == 0) {
-        sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
-        sh.next = atomicAdd(ticket, 1ull) - ticket_base;
-    }
+    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     __syncthreads();
-    u64 t = sh.tile, tn = sh.next;
-    op_tile_span sp = {0u, 0ull, 0u, terms}, nsp = sp;
-    if (t < ntiles) {
-        sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
-        op_copy_tile(op_tiles, sp.src, sp.count);
-    } else {
-        op_commit_nothing();
-    }
-    if (tn < ntiles) {
-        nsp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
-        op_copy_tile(op_tiles + BINADE_OP_TILE, nsp.src, nsp.count);
-    } else {
-        op_commit_nothing();
-    }
+    u64 t = sh.tile;
+    if (t >= ntiles) return;
+    op_tile_span sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
+    op_copy_tile(op_tiles, sp.src, sp.count);
     unsigned int half = 0u;
-    while (t < ntiles) {
-        u64 drawn = 0ull;
-        if (threadIdx.x == 0) drawn = atomicAdd(ticket, 1ull) - ticket_base;
+    while (true) {
+        if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
+        __syncthreads();
+        const u64 tn = sh.next;
+        op_tile_span nsp = sp;
+        if (tn < ntiles) {
+            nsp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
+#if BINADE_OP_MUTANT == OP_M_STAGED_BUFFER_REUSED
+            op_copy_tile(op_tiles + half * BINADE_OP_TILE, nsp.src, nsp.count);
+#else
+            op_copy_tile(op_tiles + (half ^ 1u) * BINADE_OP_TILE, nsp.src, nsp.count);
+#endif
+        } else {
+            op_commit_nothing();
+        }
 #if BINADE_OP_MUTANT != OP_M_STAGED_UNWAITED
-        asm volatile("cp.async.wait_group 1;" ::: "memory"); /* tile t's copy; tn's may go on */
+        asm volatile("cp.async.wait_group 1;" ::: "memory"); /* tile t's copy; tn's goes on */
 #endif
         __syncthreads();
         double *buf = op_tiles + half * BINADE_OP_TILE;
@@ -1088,24 +1088,10 @@ extern "C" __global__ void OP_BOUNDS
             op_shared_terms st = {buf};
             op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
         }
-        if (threadIdx.x == 0) sh.next = drawn;
-        __syncthreads(); /* every thread is done with buf and with tile t's shared state */
-        const u64 t2 = sh.next;
-        op_tile_span sp2 = nsp;
-        if (t2 < ntiles) {
-            sp2 = op_span(terms, seg_start, seg_len, tile_base, nseg, t2);
-#if BINADE_OP_MUTANT == OP_M_STAGED_BUFFER_REUSED
-            op_copy_tile(op_tiles + (half ^ 1u) * BINADE_OP_TILE, sp2.src, sp2.count);
-#else
-            op_copy_tile(buf, sp2.src, sp2.count);
-#endif
-        } else {
-            op_commit_nothing();
-        }
+        __syncthreads(); /* every thread is done with buf, sh.next and tile t's shared state */
+        if (tn >= ntiles) break;
         t = tn;
         sp = nsp;
-        tn = t2;
-        nsp = sp2;
         half ^= 1u;
     }
 }

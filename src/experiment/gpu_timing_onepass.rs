@@ -189,7 +189,7 @@ pub const VARIANTS: [Variant; 12] = [
         options: EngineOptions::DEFAULT,
     },
     Variant {
-        name: "(13, 14) off: resident blocks, one tile buffer, at every size",
+        name: "(13) off: resident blocks at every size",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
         schedule: Schedule::Resident,
@@ -490,7 +490,7 @@ pub const IDEAS: [(&str, usize, bool); 11] = [
     ),
     ("(12) registers uncapped", 7, true),
     (
-        "(13, 14) the schedule by size: one block per tile below 32,768 tiles, two tile buffers per resident block from there",
+        "(13) the schedule by size: one block per tile below 32,768 tiles",
         8,
         true,
     ),

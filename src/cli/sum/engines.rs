@@ -46,7 +46,8 @@ pub trait Engine {
 }
 
 /// What the one-pass GPU engine did for one sum: its tiles, and the wall-clock milliseconds
-/// of its phases (each ends with the device idle, so they add up to the engine's sum phase).
+/// of its phases (each ends with the device idle). Upload and kernel add up to the engine's
+/// sum phase; opening the device and compiling the kernels come before any file is read.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct DeviceReport {
     /// Tiles of [`crate::layout::OP_TILE`] terms.
@@ -55,6 +56,10 @@ pub struct DeviceReport {
     pub tiles_finished_lane_by_lane: u64,
     /// Lanes of [`crate::layout::OP_PER_THREAD`] terms added natively.
     pub lanes_added_natively: u64,
+    /// Opening the device (driver, context and stream), once per command.
+    pub open_ms: f64,
+    /// Compiling the kernels with NVRTC and loading them, once per command.
+    pub compile_ms: f64,
     /// Copying the terms to the device (for a mapped file, this reads its pages).
     pub upload_ms: f64,
     /// The kernel, from launch to its totals on the host.
@@ -170,6 +175,8 @@ pub fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, OpenError> {
 pub struct OnePassEngine {
     sum: crate::gpu::OnePassSum,
     last: Option<DeviceReport>,
+    open_ms: f64,
+    compile_ms: f64,
 }
 
 impl Engine for OnePassEngine {
@@ -203,6 +210,8 @@ impl Engine for OnePassEngine {
             tiles: g.tiles,
             tiles_finished_lane_by_lane: g.finished_tiles,
             lanes_added_natively: g.native_lanes,
+            open_ms: self.open_ms,
+            compile_ms: self.compile_ms,
             upload_ms,
             kernel_ms,
         });
@@ -261,9 +270,18 @@ fn load_error(e: anyhow::Error) -> OpenError {
 
 /// Opens the one-pass GPU engine (errors as [`open_gpu_engine`]).
 fn open_onepass_engine() -> Result<Box<dyn Engine>, OpenError> {
+    let t = std::time::Instant::now();
     let gpu = crate::gpu::Gpu::open()?;
+    let open_ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = std::time::Instant::now();
     let sum = crate::gpu::OnePassSum::new(&gpu).map_err(load_error)?;
-    Ok(Box::new(OnePassEngine { sum, last: None }))
+    let compile_ms = t.elapsed().as_secs_f64() * 1e3;
+    Ok(Box::new(OnePassEngine {
+        sum,
+        last: None,
+        open_ms,
+        compile_ms,
+    }))
 }
 
 /// Opens the GPU pipeline: the device, and the ordered-sum kernels compiled for it. No driver

@@ -179,8 +179,8 @@ pub(crate) fn text_block(r: &FileReport) -> String {
     match &r.device {
         Some(d) => {
             out += &format!(
-                "  engine  {} (one pass, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; upload {:.1} ms, kernel {:.1} ms\n",
-                r.engine, r.order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.upload_ms, d.kernel_ms
+                "  engine  {} (one pass, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, upload {:.1} ms, kernel {:.1} ms\n",
+                r.engine, r.order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.upload_ms, d.kernel_ms
             )
         }
         None => {

@@ -3,10 +3,11 @@
 //! (for the plan), gets the earlier tiles' approximate prefix by look-back (its binade is the
 //! plan), forms its unit while its terms are on chip and publishes it in one status word, and
 //! gets the exact sum before it by look-back over its predecessors' units; crossings are
-//! finished lane by lane. From [`RESIDENT_FROM_TILES`] tiles on ([`SCHEDULE`]), blocks stay
-//! resident with two tile buffers each (`onepass_sums_staged`): the next tile's copy is in
-//! flight while the current tile does all of its work, and the tile keeps its terms until it
-//! is done. Below that, one block per tile.
+//! finished lane by lane. From [`RESIDENT_FROM_TILES`] tiles on ([`SCHEDULE`]), resident
+//! blocks copy their next tile while they wait on the exact look-back; a tile whose unit then
+//! does not apply reads its terms again (unless its plan said it might not, and it kept them).
+//! [`Schedule::Staged`] (`onepass_sums_staged`, a timed variant) gives each resident block two
+//! tile buffers, its next tile's copy in flight during all of the current tile's work.
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -56,9 +57,8 @@ pub enum OnePassMutant {
     /// The staged schedule works on a tile without waiting for its copy to land (run by
     /// [`Schedule::Staged`]).
     StagedUnwaited,
-    /// The staged schedule copies a block's tile after next into the buffer whose copy (of
-    /// its next tile) is still in flight, not into the one it has just finished with (run by
-    /// [`Schedule::Staged`]).
+    /// The staged schedule copies a block's next tile into the buffer of the tile it works
+    /// on, not into the other one (run by [`Schedule::Staged`]).
     StagedBufferReused,
 }
 
@@ -253,10 +253,9 @@ pub enum Schedule {
     /// As many blocks as stay resident with two tile buffers each (`onepass_sums_staged`):
     /// the next tile's copy is in flight during the whole of the current tile's work.
     Staged,
-    /// [`Schedule::Staged`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
-    /// below: `gpu-timing` (100d9d6) measured single-buffer resident blocks 0.94x at 2^30
-    /// uniform terms but 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block
-    /// per tile.
+    /// [`Schedule::Resident`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
+    /// below: `gpu-timing` (100d9d6) measured resident blocks 0.94x at 2^30 uniform terms
+    /// but 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block per tile.
     BySize,
 }
 
@@ -285,7 +284,7 @@ impl Schedule {
             Schedule::OneBlockPerTile => LaunchKind::OneBlockPerTile,
             Schedule::Resident => LaunchKind::Resident,
             Schedule::Staged => LaunchKind::Staged,
-            Schedule::BySize if tiles >= RESIDENT_FROM_TILES => LaunchKind::Staged,
+            Schedule::BySize if tiles >= RESIDENT_FROM_TILES => LaunchKind::Resident,
             Schedule::BySize => LaunchKind::OneBlockPerTile,
         }
     }
@@ -296,7 +295,7 @@ impl Schedule {
             Schedule::OneBlockPerTile => "one block per tile",
             Schedule::Resident => "resident blocks copying their next tile",
             Schedule::Staged => "resident blocks with two tile buffers",
-            Schedule::BySize => "by size (resident blocks with two tile buffers from 32,768 tiles)",
+            Schedule::BySize => "by size (resident blocks from 32,768 tiles)",
         }
     }
 }
@@ -877,13 +876,11 @@ impl OnePassSum {
         // output (written by running-sum builds only) is at least as long as the terms,
         // checked in launch_cumsum.
         unsafe { b.launch(cfg) }.context("launching onepass_sums")?;
-        // Past the last tile, every block draws one ticket when it prefetches and two when
-        // it is staged (the kernel's comments).
+        // Past the last tile, every resident block draws one ticket (the kernel's comments).
         job.tickets_issued += tiles
             + match kind {
                 LaunchKind::OneBlockPerTile => 0,
-                LaunchKind::Resident => blocks,
-                LaunchKind::Staged => 2 * blocks,
+                LaunchKind::Resident | LaunchKind::Staged => blocks,
             };
         Ok(())
     }
