@@ -55,8 +55,8 @@
 #define OP_M_ODD_DROPPED 6
 #define OP_M_PLAN_UNPUBLISHED_ZERO 7 /* a plan fault: must change no bits */
 #define OP_M_TIE_PARITY_SHARED 8
-#define OP_M_STAGED_UNWAITED 9      /* the staged loop works on a tile without waiting for its copy */
-#define OP_M_STAGED_BUFFER_REUSED 10 /* it copies the next tile into the buffer of the one it works on */
+#define OP_M_STAGED_BUFFERS_SWAPPED 9 /* the staged loop works on the buffer its next tile is copied into */
+#define OP_M_STAGED_BUFFER_REUSED 10  /* it copies the next tile into the buffer of the one it works on */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -1078,11 +1078,17 @@ extern "C" __global__ void OP_BOUNDS
         } else {
             op_commit_nothing();
         }
-#if BINADE_OP_MUTANT != OP_M_STAGED_UNWAITED
+#if BINADE_OP_MUTANT == OP_M_STAGED_BUFFER_REUSED
+        asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the fault lands before the work */
+#else
         asm volatile("cp.async.wait_group 1;" ::: "memory"); /* tile t's copy; tn's goes on */
 #endif
         __syncthreads();
+#if BINADE_OP_MUTANT == OP_M_STAGED_BUFFERS_SWAPPED
+        double *buf = op_tiles + (half ^ 1u) * BINADE_OP_TILE;
+#else
         double *buf = op_tiles + half * BINADE_OP_TILE;
+#endif
         op_pending pend = op_plan_and_unit(r, sh, buf, t, sp, tile_base, epoch, totals, start, cum_out);
         if (!pend.done) {
             op_shared_terms st = {buf};

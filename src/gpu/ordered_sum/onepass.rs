@@ -54,11 +54,12 @@ pub enum OnePassMutant {
     PlanUnpublishedZero,
     /// A lane's f64 unit resolves a tie for the odd start by the even start's parity.
     TieParityShared,
-    /// The staged schedule works on a tile without waiting for its copy to land (run by
-    /// [`Schedule::Staged`]).
-    StagedUnwaited,
+    /// The staged schedule works on the buffer its next tile is being copied into, not on
+    /// the one its current tile landed in (run by [`Schedule::Staged`]).
+    StagedBuffersSwapped,
     /// The staged schedule copies a block's next tile into the buffer of the tile it works
-    /// on, not into the other one (run by [`Schedule::Staged`]).
+    /// on, not into the other one (run by [`Schedule::Staged`]; the mutant waits for that
+    /// copy, so the fault is never hidden by timing).
     StagedBufferReused,
 }
 
@@ -74,7 +75,7 @@ impl OnePassMutant {
         OnePassMutant::OddDropped,
         OnePassMutant::PlanUnpublishedZero,
         OnePassMutant::TieParityShared,
-        OnePassMutant::StagedUnwaited,
+        OnePassMutant::StagedBuffersSwapped,
         OnePassMutant::StagedBufferReused,
     ];
 
@@ -83,7 +84,9 @@ impl OnePassMutant {
     /// check's launches hold).
     pub fn schedule(self) -> Schedule {
         match self {
-            OnePassMutant::StagedUnwaited | OnePassMutant::StagedBufferReused => Schedule::Staged,
+            OnePassMutant::StagedBuffersSwapped | OnePassMutant::StagedBufferReused => {
+                Schedule::Staged
+            }
             _ => SCHEDULE,
         }
     }
@@ -131,7 +134,7 @@ impl OnePassMutant {
             OnePassMutant::TieParityShared => {
                 "lane unit's odd start takes the even start's parity at a tie"
             }
-            OnePassMutant::StagedUnwaited => "staged tile used before its copy landed",
+            OnePassMutant::StagedBuffersSwapped => "staged tile read from the buffer being filled",
             OnePassMutant::StagedBufferReused => "staged copy into the buffer still being filled",
         }
     }
