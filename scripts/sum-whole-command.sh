@@ -12,7 +12,7 @@ python3 -c "import numpy as np; np.save('$f', np.random.default_rng(2026).random
 cat "$f" > /dev/null
 now() { date +%s%N; }
 {
-  printf 'built from\t%s\n' "$(cut -f3 .devbin/tests/MANIFEST.tsv | head -1)"
+  printf 'built from\t%s\n' "$("$bin" sum "$f" --engine loop --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["built_from"])')"
   printf 'what\trun\tms\texit\n'
   for rep in 1 2 3 4 5; do
     s=$(now); cat "$f" > /dev/null; t=$(now)

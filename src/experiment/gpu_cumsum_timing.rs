@@ -157,17 +157,7 @@ fn measure(
             Some(d) => first_difference = Some(first_difference.unwrap_or(d.first).min(d.first)),
         }
     }
-    let mut cjobs: Vec<OnePassJob> = windows
-        .iter()
-        .map(|w| {
-            c.engine()
-                .job(pool.slice(w.clone()), std::slice::from_ref(&(0..n)))
-        })
-        .collect::<Result<_>>()?;
-    let cumsum = median(&event_times(gpu, set.warmup, set.reps, |r| {
-        c.launch(&mut cjobs[r % k], &mut out.slice_mut(0..n), start)
-    })?);
-    drop(cjobs);
+    let cumsum = time_running_sums(c, &pool, &windows, &mut out, start, set)?;
     let mut other = [f64::NAN; 2];
     let mut other_exact = [false; 2];
     for (i, schedule) in OTHER_SCHEDULES.into_iter().enumerate() {
@@ -177,16 +167,7 @@ fn measure(
         other_exact[i] = v
             .first_difference(&out.slice(0..n), &dwant.slice(0..n))?
             .is_none();
-        let mut vjobs: Vec<OnePassJob> = windows
-            .iter()
-            .map(|w| {
-                v.engine()
-                    .job(pool.slice(w.clone()), std::slice::from_ref(&(0..n)))
-            })
-            .collect::<Result<_>>()?;
-        other[i] = median(&event_times(gpu, set.warmup, set.reps, |r| {
-            v.launch(&mut vjobs[r % k], &mut out.slice_mut(0..n), start)
-        })?);
+        other[i] = time_running_sums(&v, &pool, &windows, &mut out, start, set)?;
     }
     drop(dwant);
     let mut sjobs: Vec<OnePassJob> = windows
@@ -221,6 +202,32 @@ fn measure(
         loop_checksum,
         pool_checksum,
     })
+}
+
+/// Median ms of `c`'s running sums over `windows` of `pool` (rotated), written into `out`.
+fn time_running_sums(
+    c: &GpuCumsum,
+    pool: &CudaSlice<f64>,
+    windows: &[std::ops::Range<usize>],
+    out: &mut CudaSlice<f64>,
+    start: Start,
+    set: &Settings,
+) -> Result<f64> {
+    let n = windows[0].len();
+    let mut jobs: Vec<OnePassJob> = windows
+        .iter()
+        .map(|w| {
+            c.engine()
+                .job(pool.slice(w.clone()), std::slice::from_ref(&(0..n)))
+        })
+        .collect::<Result<_>>()?;
+    let k = jobs.len();
+    Ok(median(&event_times(
+        c.engine().gpu(),
+        set.warmup,
+        set.reps,
+        |r| c.launch(&mut jobs[r % k], &mut out.slice_mut(0..n), start),
+    )?))
 }
 
 /// The schedules timed beside the running sums' own

@@ -47,6 +47,9 @@ pub struct FileReport {
     /// The most heap bytes live at once while this file was read and summed (`null` where the
     /// binary's counting allocator is not in use). A mapped file's pages are not heap.
     pub peak_heap_bytes: Option<usize>,
+    /// The commit this binary was built from, `-dirty` appended where its tree had changes
+    /// (so a saved result names the code that made it).
+    pub built_from: String,
 }
 
 /// Wall-clock milliseconds of one file's phases: opening and decoding (a mapped file is only
@@ -163,6 +166,15 @@ pub(crate) fn sum_file(
         phases_ms: phases,
         device: engine.device(),
         peak_heap_bytes: crate::cli::heap::peak(),
+        built_from: format!(
+            "{}{}",
+            crate::provenance::BUILD_COMMIT,
+            if crate::provenance::BUILD_DIRTY {
+                "-dirty"
+            } else {
+                ""
+            }
+        ),
     })
 }
 
