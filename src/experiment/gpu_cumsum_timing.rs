@@ -39,14 +39,7 @@ struct Settings {
 }
 
 fn settings(ctx: &Context) -> Result<Settings> {
-    let reps: usize = ctx.get("reps")?;
-    if reps < 1 {
-        bail!(super::ConfigError::new(
-            &ctx.file,
-            "reps",
-            "must be at least 1"
-        ));
-    }
+    let reps = ctx.positive("reps")?;
     let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
     if sizes.contains(&0) {
         bail!(super::ConfigError::new(

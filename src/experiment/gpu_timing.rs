@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
 use super::gpu_timing_onepass::{self as onepass, CcclOut, DistRow, Engines, Timing};
@@ -55,14 +55,7 @@ impl Settings {
 }
 
 fn settings(ctx: &Context) -> Result<Settings> {
-    let reps: usize = ctx.get("reps")?;
-    if reps < 1 {
-        bail!(super::ConfigError::new(
-            &ctx.file,
-            "reps",
-            "must be at least 1"
-        ));
-    }
+    let reps = ctx.positive("reps")?;
     Ok(Settings {
         sizes: ctx.non_empty("sizes", ctx.get("sizes")?)?,
         pool: ctx.get("pool_terms")?,

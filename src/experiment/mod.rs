@@ -98,6 +98,15 @@ impl Context {
         Ok(list)
     }
 
+    /// The count parameter `key`, refused when zero: zero repetitions would time nothing.
+    pub fn positive(&self, key: &str) -> Result<usize, ConfigError> {
+        let n: usize = self.get(key)?;
+        if n == 0 {
+            return Err(ConfigError::new(&self.file, key, "must be at least 1"));
+        }
+        Ok(n)
+    }
+
     /// The folder of the peer programs (`experiments/peers`): beside the experiment file when
     /// it is there (a folder given with `--experiments`, or the project root as the working
     /// folder), else in the source tree the binary was built from, so an installed `binade`
