@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine: Nsight Compute's counters for one launch of the one-pass engine
+# (`binade sum --engine gpu`) on a file of N uniform [0, 1) doubles made by numpy, seeded.
+# Writes into DIR (default device-reports/profile-onepass):
+#   details.txt   ncu's sections: speed of light, memory, occupancy, warp states (stall reasons)
+#   raw.csv       the same launch's metrics, one per row (ncu --page raw --csv)
+#   source.csv    stall samples per SASS instruction (ncu --page source --csv)
+#   sum.json      the command's own JSON (the engine's tiles and paths; the sum's bits)
+#   meta.txt      N, the seed, ncu's version and the commit the binary was built from
+# ncu runs with --clock-control none (the clocks are left as they are) and replays the kernel
+# with its memory restored, so every pass sees the same records.
+#
+#   bash scripts/profile-onepass.sh [N] [DIR]
+set -euo pipefail
+n=${1:-268435456}
+dir=${2:-device-reports/profile-onepass}
+bin=${BINADE_BIN:-.devbin/binade}
+py=${BINADE_PYTHON:-python3}
+mkdir -p "$dir"
+data=$(mktemp -d)/terms.npy
+"$py" -c "import numpy as np, sys; np.save(sys.argv[1], np.random.default_rng(2026).random(int(sys.argv[2])))" "$data" "$n"
+"$bin" sum --engine gpu "$data" > "$dir/sum.json"
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu | head -1)
+rep="$dir/onepass"
+"$ncu" --clock-control none --kernel-name onepass_sums --launch-count 1 --set full \
+  --import-source no -f -o "$rep" "$bin" sum --engine gpu "$data" > "$dir/ncu-run.txt" 2>&1
+"$ncu" --import "$rep.ncu-rep" --page details > "$dir/details.txt"
+"$ncu" --import "$rep.ncu-rep" --page raw --csv > "$dir/raw.csv"
+"$ncu" --import "$rep.ncu-rep" --page source --csv --print-source sass > "$dir/source.csv" 2>&1 || true
+{
+  echo "terms $n (numpy default_rng(2026).random, float64)"
+  echo "ncu $("$ncu" --version | tail -1)"
+  grep -o '"commit": *"[^"]*"' "$dir/sum.json" | head -1 || true
+} > "$dir/meta.txt"
+rm -f "$rep.ncu-rep" "$data"
