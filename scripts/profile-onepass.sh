@@ -30,6 +30,6 @@ rep="$dir/onepass"
 {
   echo "terms $n (numpy default_rng(2026).random, float64)"
   echo "ncu $("$ncu" --version | tail -1)"
-  grep -o '"commit": *"[^"]*"' "$dir/sum.json" | head -1 || true
+  grep -o '"built_from": *"[^"]*"' "$dir/sum.json" | head -1 || true
 } > "$dir/meta.txt"
 rm -f "$rep.ncu-rep" "$data"
