@@ -4,8 +4,11 @@
 # Writes into DIR (default device-reports/profile-onepass):
 #   details.txt   ncu's sections: speed of light, memory, occupancy, warp states (stall reasons)
 #   raw.csv       the same launch's metrics, one per row (ncu --page raw --csv)
-#   source.csv    stall samples per SASS instruction (ncu --page source --csv)
-#   sum.json      the command's own JSON (the engine's tiles and paths; the sum's bits)
+#   stalls.csv, top_instructions.csv, barriers.csv
+#                 the digest of the stall samples per SASS instruction (scripts/profile-digest.py
+#                 of ncu --page source --csv; the page itself, about 10 MB, is not kept)
+#   sum.json      the command's own JSON (the engine's tiles and paths; the sum's bits; the
+#                 commit the binary was built from)
 #   meta.txt      N, the seed, ncu's version and the commit the binary was built from
 # ncu runs with --clock-control none (the clocks are left as they are) and replays the kernel
 # with its memory restored, so every pass sees the same records.
@@ -19,14 +22,16 @@ py=${BINADE_PYTHON:-python3}
 mkdir -p "$dir"
 data=$(mktemp -d)/terms.npy
 "$py" -c "import numpy as np, sys; np.save(sys.argv[1], np.random.default_rng(2026).random(int(sys.argv[2])))" "$data" "$n"
-"$bin" sum --engine gpu "$data" > "$dir/sum.json"
+"$bin" sum --engine gpu --format json "$data" > "$dir/sum.json"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu | head -1)
 rep="$dir/onepass"
 "$ncu" --clock-control none --kernel-name onepass_sums --launch-count 1 --set full \
   --import-source no -f -o "$rep" "$bin" sum --engine gpu "$data" > "$dir/ncu-run.txt" 2>&1
 "$ncu" --import "$rep.ncu-rep" --page details > "$dir/details.txt"
 "$ncu" --import "$rep.ncu-rep" --page raw --csv > "$dir/raw.csv"
-"$ncu" --import "$rep.ncu-rep" --page source --csv --print-source sass > "$dir/source.csv" 2>&1 || true
+"$ncu" --import "$rep.ncu-rep" --page source --csv --print-source sass > "$dir/source.csv"
+"$py" "$(dirname "$0")/profile-digest.py" "$dir/source.csv" "$dir"
+rm -f "$dir/source.csv"
 {
   echo "terms $n (numpy default_rng(2026).random, float64)"
   echo "ncu $("$ncu" --version | tail -1)"
