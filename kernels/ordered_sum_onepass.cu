@@ -57,8 +57,6 @@
 #define OP_M_TIE_PARITY_SHARED 8
 #define OP_M_STAGED_BUFFERS_SWAPPED 9 /* the staged loop works on the buffer its next tile is copied into */
 #define OP_M_STAGED_BUFFER_REUSED 10  /* it copies the next tile into the buffer of the one it works on */
-#define OP_M_OVERLAP_PUBLISHES_UNAPPLIED 11 /* the overlapped look-back publishes a sum its unit did not reach */
-#define OP_M_OVERLAP_FINISHES_FROM_BUFFER 12 /* it finishes a tile from the buffer, which holds the next tile */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -263,18 +261,17 @@ __device__ static inline double op_fast_increment(const double *buf, unsigned in
     return s;
 }
 
-/* The sum of thread x's pairs (striped order; any order serves the plan). Terms past the
+/* The sum of this thread's pairs (striped order; any order serves the plan). Terms past the
  * tile's count are +0 in the buffer. */
-__device__ static inline double op_thread_tree_sum_of(const double *buf, unsigned int x) {
+__device__ static inline double op_thread_tree_sum(const double *buf) {
     double s = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < OP_PAIRS; j++) {
-        double2 v = *(const double2 *)(buf + 2u * op_pair_slot(j * BINADE_OP_THREADS + x));
+        double2 v = *(const double2 *)(buf + 2u * op_pair_slot(j * BINADE_OP_THREADS + threadIdx.x));
         s = __dadd_rn(s, __dadd_rn(v.x, v.y));
     }
     return s;
 }
-__device__ static inline double op_thread_tree_sum(const double *buf) { return op_thread_tree_sum_of(buf, threadIdx.x); }
 
 /* Where a tile's terms are read from when it finishes lane by lane: its buffer in shared
  * memory (term p at op_slot(p), +0 after the count), or the terms themselves in global memory
@@ -640,18 +637,16 @@ __device__ static inline u64 op_finish(const T &buf, unsigned int count, u64 s, 
 }
 
 /* Copies tile terms src[0..count) into buf (its slots), +0 after count, asynchronously
- * (cp.async, one commit group per call) by the calling threads, `rank` of `n` (each thread
- * commits its own copies): 16-byte chunks where the tile is whole and 16-byte
+ * (cp.async, one commit group per call): 16-byte chunks where the tile is whole and 16-byte
  * aligned, 8-byte copies otherwise. Complete after cp.async.wait_group and __syncthreads. */
-__device__ static inline void op_copy_tile_by(double *buf, const double *src, unsigned int count, unsigned int rank,
-                                               unsigned int n) {
+__device__ static inline void op_copy_tile(double *buf, const double *src, unsigned int count) {
     if (count == BINADE_OP_TILE && ((u64)src & 15ull) == 0ull) {
-        for (unsigned int k = rank; k < BINADE_OP_TILE / 2; k += n) {
+        for (unsigned int k = threadIdx.x; k < BINADE_OP_TILE / 2; k += BINADE_OP_THREADS) {
             unsigned int dst = (unsigned int)__cvta_generic_to_shared(buf + 2u * op_pair_slot(k));
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + 2u * k) : "memory");
         }
     } else {
-        for (unsigned int p = rank; p < BINADE_OP_TILE; p += n) {
+        for (unsigned int p = threadIdx.x; p < BINADE_OP_TILE; p += BINADE_OP_THREADS) {
             if (p < count) {
                 unsigned int dst = (unsigned int)__cvta_generic_to_shared(buf + op_slot(p));
                 asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(dst), "l"(src + p) : "memory");
@@ -661,10 +656,6 @@ __device__ static inline void op_copy_tile_by(double *buf, const double *src, un
         }
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
-}
-/* The tile copied by every thread of the block. */
-__device__ static inline void op_copy_tile(double *buf, const double *src, unsigned int count) {
-    op_copy_tile_by(buf, src, count, threadIdx.x, BINADE_OP_THREADS);
 }
 
 /* Path codes of a tile (records.path): bit 0 the tile had a tie (pair composition), bit 1
@@ -795,8 +786,13 @@ struct op_pending {
     u64 s_end;
 };
 
-/* A tile's pending state before its plan: nothing formed yet. */
-__device__ static inline op_pending op_pending_none() {
+/* Tile t, its terms in buf, up to its published unit: tree sum, plan, unit. A segment's
+ * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
+__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, double *buf, u64 t,
+                                                     const op_tile_span &sp, const u64 *tile_base,
+                                                     unsigned int epoch, double *totals, u64 start, double *cum_out) {
+    const u64 local = t - sp.seg_first;
+    const unsigned int count = sp.count, k = sp.k;
     op_pending out;
     out.unit = binade_unit_invalid();
     out.b = 0u;
@@ -804,79 +800,65 @@ __device__ static inline op_pending op_pending_none() {
     out.done = 0;
     out.risky = 0;
     out.s_end = 0ull;
-    return out;
-}
+    if (threadIdx.x == 0) sh.native = 0;
+    double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
 
-/* Tile t's tree sum ts published at once (thread 0); a segment's first tile's is its
- * inclusive prefix. */
-__device__ static inline void op_publish_tree_sum(const op_records &r, u64 t, u64 local, unsigned int epoch,
-                                                  double ts) {
-    u64 bits = (u64)__double_as_longlong(ts);
-    op_write(r.plan + t, bits, op_tag(epoch, local == 0 ? OP_APPROX : OP_AGG));
-}
-
-/* A segment's first tile starts from `start` (+0 or -0), in no binade: it is finished
- * directly, its exact sum published. Every thread calls it. */
-__device__ static inline op_pending op_first_tile(const op_records &r, op_shared &sh, double *buf, u64 t,
-                                                  const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
-                                                  double *totals, u64 start, double *cum_out) {
-    op_pending out = op_pending_none();
-    const unsigned int count = sp.count, k = sp.k;
-#if BINADE_OP_CUM_MUTANT == OP_CM_START_SIGN_DROPPED
-    start = 0ull;
-#endif
-    op_shared_terms terms = {buf};
-    out.s_end = op_finish(terms, count, start, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
-    out.path = OP_PATH_FINISH;
-    out.done = 1;
+    /* The tree sum, published at once; the segment's first tile's is its inclusive prefix. */
     if (threadIdx.x == 0) {
-        op_write(r.exact + t, out.s_end, op_tag(epoch, OP_EXACT));
-        if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)out.s_end);
+        u64 bits = (u64)__double_as_longlong(ts);
+        op_write(r.plan + t, bits, op_tag(epoch, local == 0 ? OP_APPROX : OP_AGG));
     }
-#if BINADE_OP_CUMSUM
-    out.path |= op_cum_write(terms, count, cum_out + (sp.src - r.terms), sh.lane_start, out.s_end, &sh.cum_flag);
-#else
-    (void)cum_out;
+    if (local == 0) {
+        /* The segment's first tile starts from `start` (+0 or -0), in no binade: finish
+         * directly. */
+#if BINADE_OP_CUM_MUTANT == OP_CM_START_SIGN_DROPPED
+        start = 0ull;
 #endif
-    if (threadIdx.x == 0) r.path[t] = out.path | (sh.native << 8);
-    return out;
-}
-
-/* The plan of tile t (not a segment's first), by warp 0, lane 0 holding its tree sum ts: an
- * approximate prefix by look-back (its estimate of a missing tree sum is this tile's),
- * published as the tile's approximate inclusive prefix where it used no estimate; sets sh.b
- * and sh.planned. */
-__device__ static inline void op_plan_warp(const op_records &r, op_shared &sh, u64 t, u64 seg_first,
-                                           unsigned int epoch, double ts) {
-    double est = 0.0;
-    double own = __shfl_sync(OP_FULL, ts, 0);
-    double prefix = op_lookback_plan(r, t, seg_first, epoch, own, &est);
-    if ((threadIdx.x & 31u) == 0) {
-        double end = __dadd_rn(prefix, own);
-        if (est == 0.0) op_write(r.plan + t, (u64)__double_as_longlong(end), op_tag(epoch, OP_APPROX));
-        sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
-        /* Risky: the sum may leave its binade in this tile, or the plan may be off by
-         * the estimates or by the difference of tree sums and the loop's (2^-20 of the
-         * prefix is far beyond it). */
-        double margin = __dadd_rn(est, __dmul_rn(prefix, 0x1p-20));
-        unsigned int lo = binade_of_f64((u64)__double_as_longlong(__dsub_rn(prefix, margin)));
-        unsigned int hi = binade_of_f64((u64)__double_as_longlong(__dadd_rn(end, margin)));
-        sh.planned = (est == 0.0 ? 0u : OP_PATH_ESTIMATED) | (BINADE_OP_HOLD_RISKY && (lo != hi || sh.b == 0u) ? OP_PATH_RISKY : 0u);
+        op_shared_terms terms = {buf};
+        out.s_end = op_finish(terms, count, start, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
+        out.path = OP_PATH_FINISH;
+        out.done = 1;
+        if (threadIdx.x == 0) {
+            op_write(r.exact + t, out.s_end, op_tag(epoch, OP_EXACT));
+            if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)out.s_end);
+        }
+#if BINADE_OP_CUMSUM
+        out.path |= op_cum_write(terms, count, cum_out + (sp.src - r.terms), sh.lane_start, out.s_end, &sh.cum_flag);
+#endif
+        if (threadIdx.x == 0) r.path[t] = out.path | (sh.native << 8);
+        return out;
     }
-}
-
-/* Tile t's unit for the binade of its plan (sh.b, sh.planned, after a barrier), its terms
- * still in buf, published in the tile's exact word. Every thread calls it; the unit is whole
- * on thread 0. */
-__device__ static inline op_pending op_unit_of_plan(const op_records &r, op_shared &sh, double *buf, u64 t,
-                                                    const op_tile_span &sp, const u64 *tile_base, unsigned int epoch,
-                                                    double *totals) {
-    const unsigned int count = sp.count, k = sp.k;
-    op_pending out = op_pending_none();
+    /* The plan: an approximate prefix by look-back (its estimate of a missing tree sum is
+     * this tile's, which only thread 0 holds). */
+    if (threadIdx.x < 32) {
+        double est = 0.0;
+        double own = __shfl_sync(OP_FULL, ts, 0);
+        double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, own, &est);
+        if (threadIdx.x == 0) {
+            double end = __dadd_rn(prefix, ts);
+            if (est == 0.0) op_write(r.plan + t, (u64)__double_as_longlong(end), op_tag(epoch, OP_APPROX));
+            sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
+            /* Risky: the sum may leave its binade in this tile, or the plan may be off by
+             * the estimates or by the difference of tree sums and the loop's (2^-20 of the
+             * prefix is far beyond it). */
+            double margin = __dadd_rn(est, __dmul_rn(prefix, 0x1p-20));
+            unsigned int lo = binade_of_f64((u64)__double_as_longlong(__dsub_rn(prefix, margin)));
+            unsigned int hi = binade_of_f64((u64)__double_as_longlong(__dadd_rn(end, margin)));
+            sh.planned = (est == 0.0 ? 0u : OP_PATH_ESTIMATED) | (BINADE_OP_HOLD_RISKY && (lo != hi || sh.b == 0u) ? OP_PATH_RISKY : 0u);
+        }
+    }
+    __syncthreads();
     const unsigned int b = sh.b;
     out.b = b;
     out.path = sh.planned;
     out.risky = (sh.planned & OP_PATH_RISKY) != 0u;
+#if BINADE_OP_UNTIL == 1
+    if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)b);
+    out.done = 1;
+    return out;
+#endif
+
+    /* The unit for the planned binade, the terms still on chip. */
     binade_unit unit = binade_unit_invalid();
     if (b != 0u) {
         int tie = 0, bad = 0;
@@ -907,33 +889,7 @@ __device__ static inline op_pending op_unit_of_plan(const op_records &r, op_shar
 #if BINADE_OP_UNTIL == 2
     out.done = 1;
 #endif
-    (void)tile_base;
-    (void)totals;
-    (void)k;
     return out;
-}
-
-/* Tile t, its terms in buf, up to its published unit: tree sum, plan, unit. A segment's
- * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
-__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, double *buf, u64 t,
-                                                     const op_tile_span &sp, const u64 *tile_base,
-                                                     unsigned int epoch, double *totals, u64 start, double *cum_out) {
-    const u64 local = t - sp.seg_first;
-    if (threadIdx.x == 0) sh.native = 0;
-    double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
-    if (threadIdx.x == 0) op_publish_tree_sum(r, t, local, epoch, ts);
-    if (local == 0) return op_first_tile(r, sh, buf, t, sp, tile_base, epoch, totals, start, cum_out);
-    if (threadIdx.x < 32) op_plan_warp(r, sh, t, sp.seg_first, epoch, ts);
-    __syncthreads();
-#if BINADE_OP_UNTIL == 1
-    if (threadIdx.x == 0 && t + 1 == tile_base[sp.k + 1]) totals[sp.k] = __longlong_as_double((long long)sh.b);
-    op_pending stop = op_pending_none();
-    stop.b = sh.b;
-    stop.path = sh.planned;
-    stop.done = 1;
-    return stop;
-#endif
-    return op_unit_of_plan(r, sh, buf, t, sp, tile_base, epoch, totals);
 }
 
 /* The rest of tile t after op_plan_and_unit: the exact sum before it by look-back, its unit
@@ -1145,184 +1101,6 @@ extern "C" __global__ void OP_BOUNDS
         half ^= 1u;
     }
 }
-
-/* The overlapped schedule: resident blocks, one tile buffer each, whose warp 1 finds the exact
- * sum before a tile while the other warps (the loaders) copy the next tile, form its tree sum
- * and plan it. Each round of a block, with u its previous tile (unit published, exact sum not
- * yet) and t the tile just drawn, its copy issued by the loaders:
- *   1. warp 1: the exact look-back of u, its unit applied; where it applies, u's exact sum is
- *      published at once. Loaders: t's terms landed, its tree sum published, its plan (warp 0).
- *   2. barrier; where u's unit did not apply the block finishes u lane by lane from its terms
- *      in global memory (the buffer holds t) and publishes its exact sum.
- *   3. t's unit published (a segment's first tile is finished here from `start`); a tile whose
- *      plan says it may leave its binade is finished now, its terms still in the buffer.
- *   4. barrier; the next tile drawn, the loaders start its copy into the buffer.
- * The exact look-back of u thus overlaps t's copy, tree sum and plan, where the resident
- * schedule (onepass_sums, prefetch 1) holds the block's other warps at a barrier through it.
- * No wait can close a cycle: a tree sum is published once its tile's copy lands, after no
- * wait on another tile; a plan waits on tree sums only; a unit on the block's own earlier
- * tile's exact sum, and an exact sum on earlier tiles' units and exact sums. So the lowest
- * tile without an exact sum always has every wait of its own satisfied eventually (by
- * induction on tile order), and a block's last tile is finished after its loop. The exact
- * sum of u is published a round later than the resident schedule publishes it, so a
- * look-back passes more units before it meets one: look-backs of several ways suit it.
- * Every block draws exactly one ticket past the last tile. Same arguments as onepass_sums
- * (prefetch unused). The timing builds (BINADE_OP_UNTIL), the running sums (BINADE_OP_CUMSUM)
- * and blocks of fewer than three warps run the other schedules only. */
-#define OP_LOADERS (BINADE_OP_THREADS - 32)
-/* Barrier 1: the loaders (every warp but warp 1). */
-__device__ static inline void op_loaders_sync() { asm volatile("bar.sync 1, %0;" ::"r"(OP_LOADERS) : "memory"); }
-/* The loaders' rank (warp 0, then warps 2..). */
-__device__ static inline unsigned int op_loader_rank() { return threadIdx.x < 32u ? threadIdx.x : threadIdx.x - 32u; }
-
-/* The tile's tree sum by the loaders (warp 0 also sums warp 1's pairs; any order serves the
- * plan); valid on thread 0. */
-__device__ static inline double op_loaders_tree_sum(const double *buf, double *scratch) {
-    double v = op_thread_tree_sum_of(buf, threadIdx.x);
-    if (threadIdx.x < 32u) v = __dadd_rn(v, op_thread_tree_sum_of(buf, threadIdx.x + 32u));
-    for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(OP_FULL, v, s));
-    if ((threadIdx.x & 31u) == 0) scratch[threadIdx.x >> 5] = v;
-    op_loaders_sync();
-    if (threadIdx.x == 0)
-        for (unsigned int w = 2; w < OP_WARPS; w++) v = __dadd_rn(v, scratch[w]);
-    return v;
-}
-
-/* What warp 1 hands the block about the pending tile u. */
-struct op_overlap {
-    binade_unit unit; /* u's unit (written by thread 0, which holds it whole) */
-    u64 s;            /* u's exact sum: after it where its unit applied, before it otherwise */
-    unsigned int ok, missed;
-};
-
-/* Step 1 for u, by warp 1: the exact sum before it, its unit applied, published where it
- * applies. */
-__device__ static inline void op_overlap_lookback(const op_records &r, op_overlap &ov, u64 u, const op_tile_span &usp,
-                                                  unsigned int b, const u64 *tile_base, unsigned int epoch,
-                                                  double *totals) {
-    u64 before = op_lookback_exact(r, u, usp.seg_first, epoch);
-    if ((threadIdx.x & 31u) == 0) {
-        u64 out = 0ull;
-        int ok = b != 0u && binade_apply_f64(ov.unit, b, before, &out);
-#if BINADE_OP_MUTANT == OP_M_OVERLAP_PUBLISHES_UNAPPLIED
-        if (!ok) {
-            out = before; /* publishes the sum before u as the sum after it */
-            ok = 1;
-        }
-#endif
-        ov.ok = ok ? 1u : 0u;
-        ov.s = ok ? out : before;
-        ov.missed = binade_of_f64(before) != b ? OP_PATH_MISSED : 0u;
-        if (ok) {
-            op_write(r.exact + u, out, op_tag(epoch, OP_EXACT));
-            if (u + 1 == tile_base[usp.k + 1]) totals[usp.k] = __longlong_as_double((long long)out);
-        }
-    }
-}
-
-/* Step 2 for u, every thread: where its unit did not apply, u finished lane by lane from its
- * terms in global memory and its exact sum published; its path recorded. */
-__device__ static inline void op_overlap_finish(const op_records &r, op_shared &sh, const op_overlap &ov, u64 u,
-                                                const op_tile_span &usp, unsigned int path, const u64 *tile_base,
-                                                unsigned int epoch, double *totals, double *buf) {
-    unsigned int native = 0u;
-    if (!ov.ok) {
-        path |= ov.missed | OP_PATH_FINISH;
-        if (threadIdx.x == 0) sh.native = 0u;
-        u64 s_end;
-#if BINADE_OP_MUTANT == OP_M_OVERLAP_FINISHES_FROM_BUFFER
-        op_shared_terms st = {buf}; /* the buffer holds the next tile's terms */
-        s_end = op_finish(st, usp.count, ov.s, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
-#else
-        (void)buf;
-        op_global_terms gt;
-        gt.src = usp.src;
-        gt.count = usp.count;
-        op_load_own(gt);
-        s_end = op_finish(gt, usp.count, ov.s, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
-#endif
-        native = sh.native;
-        if (threadIdx.x == 0) {
-            op_write(r.exact + u, s_end, op_tag(epoch, OP_EXACT));
-            if (u + 1 == tile_base[usp.k + 1]) totals[usp.k] = __longlong_as_double((long long)s_end);
-        }
-    }
-    if (threadIdx.x == 0) r.path[u] = path | (native << 8);
-}
-
-/* Built for blocks of three warps or more (warp 1 looks back, at least two load). */
-#if !BINADE_OP_CUMSUM && BINADE_OP_UNTIL == 3 && OP_WARPS >= 3
-extern "C" __global__ void OP_BOUNDS
-    onepass_sums_overlap(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
-                         const u64 *tile_base, unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths,
-                         u64 *ticket, u64 ticket_base, unsigned int epoch, unsigned int prefetch,
-                         double *__restrict__ totals, u64 start, double *__restrict__ cum_out) {
-    extern __shared__ __align__(16) double op_tiles[];
-    __shared__ op_shared sh;
-    __shared__ op_overlap ov;
-    (void)prefetch;
-    op_records r = {plan, exact, paths, terms};
-    const u64 ntiles = tile_base[nseg];
-    const int loader = (threadIdx.x >> 5) != 1u;
-
-    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
-    __syncthreads();
-    u64 t = sh.tile;
-    if (t >= ntiles) return;
-    op_tile_span sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
-    if (loader) op_copy_tile_by(op_tiles, sp.src, sp.count, op_loader_rank(), OP_LOADERS);
-    int have_u = 0;
-    u64 u = 0ull;
-    op_tile_span usp = sp;
-    op_pending upend = op_pending_none();
-    while (true) {
-        const u64 local = t - sp.seg_first;
-        if (!loader) {
-            if (have_u) op_overlap_lookback(r, ov, u, usp, upend.b, tile_base, epoch, totals);
-        } else {
-            asm volatile("cp.async.wait_group 0;" ::: "memory");
-            op_loaders_sync();
-            double ts = op_loaders_tree_sum(op_tiles, sh.dscratch);
-            if (threadIdx.x == 0) op_publish_tree_sum(r, t, local, epoch, ts);
-            if (local != 0 && threadIdx.x < 32) op_plan_warp(r, sh, t, sp.seg_first, epoch, ts);
-        }
-        __syncthreads();
-        if (have_u) op_overlap_finish(r, sh, ov, u, usp, upend.path, tile_base, epoch, totals, op_tiles);
-        op_pending pend;
-        if (local == 0) {
-            if (threadIdx.x == 0) sh.native = 0u;
-            pend = op_first_tile(r, sh, op_tiles, t, sp, tile_base, epoch, totals, start, cum_out);
-        } else {
-            pend = op_unit_of_plan(r, sh, op_tiles, t, sp, tile_base, epoch, totals);
-        }
-        const int now = !pend.done && pend.risky;
-        if (now) {
-            if (threadIdx.x == 0) sh.native = 0u;
-            op_shared_terms st = {op_tiles};
-            op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
-        }
-        have_u = !pend.done && !now;
-        if (have_u && threadIdx.x == 0) ov.unit = pend.unit;
-        u = t;
-        usp = sp;
-        upend = pend;
-        __syncthreads(); /* the buffer, ov.unit and the shared state of t are settled */
-        if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
-        __syncthreads();
-        const u64 tn = sh.next;
-        if (tn >= ntiles) break;
-        t = tn;
-        sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
-        if (loader) op_copy_tile_by(op_tiles, sp.src, sp.count, op_loader_rank(), OP_LOADERS);
-    }
-    /* The block's last tile: its exact sum, the whole block waiting on the look-back. */
-    if (have_u) {
-        if (!loader) op_overlap_lookback(r, ov, u, usp, upend.b, tile_base, epoch, totals);
-        __syncthreads();
-        op_overlap_finish(r, sh, ov, u, usp, upend.path, tile_base, epoch, totals, op_tiles);
-    }
-}
-#endif
 
 /* Distributions for the timing experiments, made on the device from a counter hash h(i) (the
  * splitmix64 finaliser of seed + (i + 1) * golden), u(i) = (h >> 11) * 2^-53 in [0, 1):

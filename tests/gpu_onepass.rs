@@ -120,7 +120,6 @@ fn onepass_totals_equal_the_loop_every_launch() {
         [
             (k, Schedule::Resident),
             (k, Schedule::Staged),
-            (k, Schedule::Overlapped),
             (k, Schedule::OneBlockPerTile),
             (k, Schedule::BySize),
         ]
@@ -217,13 +216,7 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             threads,
             per_thread,
         };
-        // The overlapped schedule needs three warps or more; it runs on the two shapes that
-        // differ most from the layout's.
-        let overlapped = matches!(threads, 128 | 512);
-        for schedule in [Schedule::Resident, Schedule::Staged, Schedule::Overlapped] {
-            if schedule == Schedule::Overlapped && !overlapped {
-                continue;
-            }
+        for schedule in [Schedule::Resident, Schedule::Staged] {
             let sum =
                 OnePassSum::variant(&gpu, shape, min_blocks, schedule, EngineOptions::DEFAULT)
                     .unwrap();
@@ -259,8 +252,8 @@ fn onepass_option_variants_equal_the_loop() {
             hold_risky,
         };
         // One block per tile for 1 way, resident blocks with one buffer for 2, with two
-        // buffers for 4, the overlapped look-back for 8: the schedules meet estimated and
-        // waited plans, both lane units, held and released tiles.
+        // buffers for 4 and 8: the schedules meet estimated and waited plans, both lane
+        // units, held and released tiles.
         let sum = OnePassSum::variant(
             &gpu,
             TileShape::DEFAULT,
@@ -268,8 +261,7 @@ fn onepass_option_variants_equal_the_loop() {
             match ways {
                 1 => Schedule::OneBlockPerTile,
                 2 => Schedule::Resident,
-                4 => Schedule::Staged,
-                _ => Schedule::Overlapped,
+                _ => Schedule::Staged,
             },
             options,
         )

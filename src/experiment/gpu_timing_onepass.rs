@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 16] = [
+pub const VARIANTS: [Variant; 12] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -215,34 +215,6 @@ pub const VARIANTS: [Variant; 16] = [
         min_blocks: 3,
         schedule: Schedule::Staged,
         options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(15) exact look-back by warp 1 beside the next tile's load and plan, at every size, look-backs 8 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Overlapped,
-        options: ways(8),
-    },
-    Variant {
-        name: "(15) overlapped, look-backs 4 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Overlapped,
-        options: ways(4),
-    },
-    Variant {
-        name: "(15) overlapped, look-backs 1 way (the engine's)",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Overlapped,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(15) overlapped, 8 ways, registers capped for two resident blocks",
-        shape: TileShape::DEFAULT,
-        min_blocks: 2,
-        schedule: Schedule::Overlapped,
-        options: ways(8),
     },
 ];
 
@@ -498,7 +470,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 15] = [
+pub const IDEAS: [(&str, usize, bool); 11] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
         1,
@@ -535,18 +507,6 @@ pub const IDEAS: [(&str, usize, bool); 15] = [
     (
         "(14) two buffers at every size, 4,096-term tiles, registers capped for three blocks",
         11,
-        false,
-    ),
-    (
-        "(15) exact look-back beside the next tile's load and plan, 8 ways",
-        12,
-        false,
-    ),
-    ("(15) overlapped, 4 ways", 13, false),
-    ("(15) overlapped, 1 way", 14, false),
-    (
-        "(15) overlapped, 8 ways, registers capped for two blocks",
-        15,
         false,
     ),
     (

@@ -8,9 +8,6 @@
 //! does not apply reads its terms again (unless its plan said it might not, and it kept them).
 //! [`Schedule::Staged`] (`onepass_sums_staged`, a timed variant) gives each resident block two
 //! tile buffers, its next tile's copy in flight during all of the current tile's work.
-//! [`Schedule::Overlapped`] (`onepass_sums_overlap`, a timed variant) lets warp 1 of each
-//! resident block find the exact sum before its previous tile while the other warps copy,
-//! sum and plan the next one.
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -64,19 +61,11 @@ pub enum OnePassMutant {
     /// on, not into the other one (run by [`Schedule::Staged`]; the mutant waits for that
     /// copy, so the fault is never hidden by timing).
     StagedBufferReused,
-    /// The overlapped schedule's look-back warp publishes the sum before a tile as the sum
-    /// after it where the tile's unit did not apply, and the tile is never finished (run by
-    /// [`Schedule::Overlapped`]): the apply check trusted away.
-    OverlapPublishesUnapplied,
-    /// The overlapped schedule finishes a tile whose unit did not apply from the tile buffer,
-    /// which by then holds the block's next tile, instead of from global memory (run by
-    /// [`Schedule::Overlapped`]).
-    OverlapFinishesFromBuffer,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 13] = [
+    pub const ALL: [OnePassMutant; 11] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -88,20 +77,15 @@ impl OnePassMutant {
         OnePassMutant::TieParityShared,
         OnePassMutant::StagedBuffersSwapped,
         OnePassMutant::StagedBufferReused,
-        OnePassMutant::OverlapPublishesUnapplied,
-        OnePassMutant::OverlapFinishesFromBuffer,
     ];
 
-    /// The schedule a mutant is run by: the engine's, except the staged and overlapped
-    /// schedules' own mutants, which exist only there (the engine keeps blocks resident from
-    /// 32,768 tiles on, more than a check's launches hold).
+    /// The schedule a mutant is run by: the engine's, except the staged schedule's own
+    /// mutants, which exist only there (the engine stages from 32,768 tiles on, more than a
+    /// check's launches hold).
     pub fn schedule(self) -> Schedule {
         match self {
             OnePassMutant::StagedBuffersSwapped | OnePassMutant::StagedBufferReused => {
                 Schedule::Staged
-            }
-            OnePassMutant::OverlapPublishesUnapplied | OnePassMutant::OverlapFinishesFromBuffer => {
-                Schedule::Overlapped
             }
             _ => SCHEDULE,
         }
@@ -152,12 +136,6 @@ impl OnePassMutant {
             }
             OnePassMutant::StagedBuffersSwapped => "staged tile read from the buffer being filled",
             OnePassMutant::StagedBufferReused => "staged copy into the buffer still being filled",
-            OnePassMutant::OverlapPublishesUnapplied => {
-                "overlapped look-back publishes a sum its unit did not reach"
-            }
-            OnePassMutant::OverlapFinishesFromBuffer => {
-                "overlapped finish reads the buffer holding the next tile"
-            }
         }
     }
 }
@@ -234,9 +212,6 @@ pub struct OnePassSum {
     k_sums: CudaFunction,
     /// The staged schedule's kernel (`onepass_sums_staged`).
     k_staged: CudaFunction,
-    /// The overlapped schedule's kernel (`onepass_sums_overlap`); `None` in running-sum and
-    /// timing builds and for blocks of fewer than three warps, which do not compile it.
-    k_overlap: Option<CudaFunction>,
     k_fill: CudaFunction,
     schedule: Schedule,
     /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
@@ -245,8 +220,6 @@ pub struct OnePassSum {
     resident: u32,
     /// Blocks of the staged kernel resident per multiprocessor (two tiles each; 0: none fits).
     resident_staged: u32,
-    /// Blocks of the overlapped kernel resident per multiprocessor (one tile each).
-    resident_overlap: u32,
     multiprocessors: u32,
     shape: TileShape,
 }
@@ -267,11 +240,6 @@ pub struct KernelShape {
     /// Blocks of the staged kernel resident per multiprocessor (two tiles of shared memory
     /// each; 0: two tiles do not fit).
     pub staged_resident_blocks: u32,
-    /// Registers per thread of the overlapped kernel (`onepass_sums_overlap`; 0 where the
-    /// build has none).
-    pub overlap_registers: i32,
-    /// Blocks of the overlapped kernel resident per multiprocessor.
-    pub overlap_resident_blocks: u32,
     /// Multiprocessors of the device.
     pub multiprocessors: u32,
 }
@@ -288,10 +256,6 @@ pub enum Schedule {
     /// As many blocks as stay resident with two tile buffers each (`onepass_sums_staged`):
     /// the next tile's copy is in flight during the whole of the current tile's work.
     Staged,
-    /// As many blocks as stay resident, one tile buffer each (`onepass_sums_overlap`): warp 1
-    /// finds the exact sum before the previous tile while the other warps copy, sum and plan
-    /// the next one.
-    Overlapped,
     /// [`Schedule::Resident`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
     /// below: `gpu-timing` (100d9d6) measured resident blocks 0.94x at 2^30 uniform terms
     /// but 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block per tile.
@@ -307,8 +271,6 @@ pub enum LaunchKind {
     Resident,
     /// Resident blocks, two buffers (`onepass_sums_staged`).
     Staged,
-    /// Resident blocks, the exact look-back overlapped (`onepass_sums_overlap`).
-    Overlapped,
 }
 
 /// The engine's schedule.
@@ -325,7 +287,6 @@ impl Schedule {
             Schedule::OneBlockPerTile => LaunchKind::OneBlockPerTile,
             Schedule::Resident => LaunchKind::Resident,
             Schedule::Staged => LaunchKind::Staged,
-            Schedule::Overlapped => LaunchKind::Overlapped,
             Schedule::BySize if tiles >= RESIDENT_FROM_TILES => LaunchKind::Resident,
             Schedule::BySize => LaunchKind::OneBlockPerTile,
         }
@@ -337,9 +298,6 @@ impl Schedule {
             Schedule::OneBlockPerTile => "one block per tile",
             Schedule::Resident => "resident blocks copying their next tile",
             Schedule::Staged => "resident blocks with two tile buffers",
-            Schedule::Overlapped => {
-                "resident blocks, exact look-back overlapped with the next tile"
-            }
             Schedule::BySize => "by size (resident blocks from 32,768 tiles)",
         }
     }
@@ -700,25 +658,6 @@ impl OnePassSum {
                 .context("occupancy of onepass_sums_staged")?,
             Err(_) => 0,
         };
-        // The overlapped kernel exists only in builds of the whole engine without running
-        // sums, for blocks of three warps or more (the kernel's condition).
-        let (k_overlap, resident_overlap) = if cumsum.is_none()
-            && phases == Phases::All
-            && shape.threads >= 96
-        {
-            let k = m.function("onepass_sums_overlap")?;
-            k.set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                shape.bytes() as i32,
-            )
-            .context("allowing onepass_sums_overlap one tile of dynamic shared memory")?;
-            let per_sm = k
-                .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
-                .context("occupancy of onepass_sums_overlap")?;
-            (Some(k), per_sm)
-        } else {
-            (None, 0)
-        };
         let multiprocessors = gpu
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -731,13 +670,11 @@ impl OnePassSum {
             mutant,
             k_sums,
             k_staged,
-            k_overlap,
             k_fill: m.function("fill_distribution")?,
             schedule: SCHEDULE,
             cumsum,
             resident,
             resident_staged,
-            resident_overlap,
             multiprocessors,
             shape,
         })
@@ -770,11 +707,6 @@ impl OnePassSum {
             resident_blocks: self.resident,
             staged_registers: self.k_staged.num_regs()?,
             staged_resident_blocks: self.resident_staged,
-            overlap_registers: match &self.k_overlap {
-                Some(k) => k.num_regs()?,
-                None => 0,
-            },
-            overlap_resident_blocks: self.resident_overlap,
             multiprocessors: self.multiprocessors,
         })
     }
@@ -892,12 +824,6 @@ impl OnePassSum {
         let kind = self.schedule.launch_kind(tiles);
         let function = match kind {
             LaunchKind::Staged => &self.k_staged,
-            LaunchKind::Overlapped => match &self.k_overlap {
-                Some(k) => k,
-                None => bail!(
-                    "the overlapped schedule is not compiled in running-sum or timing builds, nor for blocks of fewer than three warps"
-                ),
-            },
             _ => &self.k_sums,
         };
         let mut b = self.gpu.stream().launch_builder(function);
@@ -929,11 +855,10 @@ impl OnePassSum {
                 self.shape.bytes()
             ),
             LaunchKind::Staged => self.resident_staged,
-            LaunchKind::Overlapped => self.resident_overlap,
         };
         let (blocks, smem) = match kind {
             LaunchKind::OneBlockPerTile => (tiles, self.shape.bytes()),
-            LaunchKind::Resident | LaunchKind::Overlapped => (
+            LaunchKind::Resident => (
                 tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
                 self.shape.bytes(),
             ),
@@ -947,8 +872,8 @@ impl OnePassSum {
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: smem as u32,
         };
-        // SAFETY: argument types match onepass_sums, onepass_sums_staged and
-        // onepass_sums_overlap (the same list); every record array holds `tiles` 16-byte words (allocations are 256-byte
+        // SAFETY: argument types match onepass_sums and onepass_sums_staged (the same
+        // list); every record array holds `tiles` 16-byte words (allocations are 256-byte
         // aligned), paths `tiles` entries, totals one per segment; the dynamic shared memory
         // is the one tile (two for the staged kernel) the kernel indexes; the running-sum
         // output (written by running-sum builds only) is at least as long as the terms,
@@ -958,7 +883,7 @@ impl OnePassSum {
         job.tickets_issued += tiles
             + match kind {
                 LaunchKind::OneBlockPerTile => 0,
-                LaunchKind::Resident | LaunchKind::Staged | LaunchKind::Overlapped => blocks,
+                LaunchKind::Resident | LaunchKind::Staged => blocks,
             };
         Ok(())
     }
