@@ -9,6 +9,7 @@
 pub mod cumsum;
 pub mod exit;
 pub mod heap;
+pub mod score;
 pub mod sum;
 
 /// The `binade` binary a test should run: `BINADE_BIN` when set (the GPU machine runs test
@@ -56,6 +57,9 @@ pub enum Command {
     /// Write the loop's running sum at every position of a term stream (numpy's `np.cumsum`
     /// by default) to a .npy file, bit for bit.
     Cumsum(cumsum::CumsumArgs),
+    /// Score a pair of raw YUV files frame by frame (float_vif, ssimulacra2) the way libvmaf's
+    /// `vmaf` tool takes them; JSON shaped like `vmaf --json`'s.
+    Score(score::ScoreArgs),
     /// Rewrite the index (README.md) of a reports folder from its reports' headlines.
     Reindex {
         /// The reports folder.
@@ -176,6 +180,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run(&args),
         Command::Sum(args) => sum::run(&args),
         Command::Cumsum(args) => cumsum::run(&args),
+        Command::Score(args) => score::run(&args),
         Command::Reindex { dir } => match report::write_index(&dir) {
             Ok(()) => EXIT_OK,
             Err(e) => {

@@ -156,19 +156,25 @@ impl Context {
     /// every [`progress_every`] while the stage runs (stage, done/total, rate, elapsed, ETA)
     /// and one when it ends, so a log shows where a long run is.
     pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
-        let bar = ProgressBar::new(len);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_message(what.to_string());
-        if !std::io::stderr().is_terminal() {
-            progress_lines(&bar, what.to_string(), progress_every());
-        }
-        bar
+        progress_bar(len, what)
     }
+}
+
+/// A progress bar of `len` steps for the stage `what`, as [`Context::progress`] makes it (for
+/// commands outside experiments).
+pub fn progress_bar(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:>24} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(what.to_string());
+    if !std::io::stderr().is_terminal() {
+        progress_lines(&bar, what.to_string(), progress_every());
+    }
+    bar
 }
 
 /// How often a hidden progress bar prints its line: `BINADE_PROGRESS_SECS` seconds (a

@@ -1,0 +1,462 @@
+//! `binade score REF DIST`: per-frame scores of a pair of raw planar YUV files, taken the way
+//! libvmaf's `vmaf` tool takes them (`-r REF -d DIST -w W -h H -p 420 -b 8`), with the
+//! reference implementations of `float_vif` ([`crate::vif::reference`]) and `ssimulacra2`
+//! ([`crate::ssimulacra2`]).
+//!
+//! Input: each file is its frames one after another, each frame the Y plane then U then V,
+//! row by row, one byte per sample at 8 bits and two little-endian bytes above (as vmaf reads
+//! `.yuv`); chroma planes are `ceil(w / 2)` wide for 4:2:0 and 4:2:2 and `ceil(h / 2)` high for
+//! 4:2:0. Frames are read one pair at a time (memory is one frame pair, whatever the files'
+//! length). Both files must hold the same whole number of frames.
+//!
+//! Output: JSON shaped like `vmaf --json`'s: `frames` (each `frameNum` and its `metrics`, the
+//! names as vmaf prints them: `VMAF_feature_vif_scaleN_score` as `vif_scaleN`) and
+//! `pooled_metrics` (`min`, `max`, `mean`, `harmonic_mean`, computed as libvmaf pools: in
+//! frame order, the harmonic mean as `n / sum(1 / (s + 1)) - 1`), plus what was read and the
+//! commit the binary was built from. It goes to standard output, or to `--output`, written to
+//! a temporary file and renamed into place.
+//!
+//! Errors (bad sizes, files that do not hold whole frames, samples above the bit depth's
+//! maximum, frames smaller than a metric's filters, options out of range) print one line and
+//! exit 2, before anything is written. There is no device engine here.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _, Result};
+
+use super::exit::{EXIT_BAD_INPUT, EXIT_OK};
+use super::sum::decode::one_line;
+use crate::ssimulacra2::yuv::{Chroma, Matrix, Range, YuvFormat, YuvFrame};
+use crate::vif::frame::Plane;
+use crate::vif::options::VifOptions;
+
+/// Arguments of `binade score`.
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    /// The reference: raw planar YUV frames (vmaf's `-r`).
+    pub reference: PathBuf,
+    /// The distorted frames, the same layout (vmaf's `-d`).
+    pub distorted: PathBuf,
+    /// Frame width in pixels (vmaf's `-w`).
+    #[arg(long)]
+    pub width: usize,
+    /// Frame height in pixels (vmaf's `-h`).
+    #[arg(long)]
+    pub height: usize,
+    /// Chroma subsampling (vmaf's `-p`).
+    #[arg(long, value_enum, default_value_t = PixelFormat::P420)]
+    pub pixel_format: PixelFormat,
+    /// Bits per sample, 8 to 16 (vmaf's `-b`); `float_vif` takes 8, 10, 12 and 16.
+    #[arg(long, default_value_t = 8)]
+    pub bitdepth: u32,
+    /// The YUV matrix of `ssimulacra2` (libvmaf's `yuv_matrix` 0-3 are bt709/bt601 with
+    /// limited/full range; `bt2020-extension` is beyond libvmaf).
+    #[arg(long, value_enum, default_value_t = MatrixArg::Bt709)]
+    pub matrix: MatrixArg,
+    /// The YUV range of `ssimulacra2`.
+    #[arg(long, value_enum, default_value_t = RangeArg::Limited)]
+    pub range: RangeArg,
+    /// A metric to compute (repeat for several; default: both).
+    #[arg(long = "feature", value_enum)]
+    pub features: Vec<Feature>,
+    /// A `float_vif` option as libvmaf names it, `NAME=VALUE` (repeat for several):
+    /// vif_enhn_gain_limit, vif_kernelscale, vif_sigma_nsq, vif_skip_scale0 (true/false),
+    /// vif_scale1_min_val, vif_scale2_min_val, vif_scale3_min_val, debug (true/false).
+    #[arg(long = "vif-option", value_name = "NAME=VALUE")]
+    pub vif_options: Vec<String>,
+    /// Where the JSON goes (default: standard output); written whole or not at all.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+}
+
+/// Chroma subsampling, as vmaf's `-p` spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PixelFormat {
+    /// 4:2:0.
+    #[value(name = "420")]
+    P420,
+    /// 4:2:2.
+    #[value(name = "422")]
+    P422,
+    /// 4:4:4.
+    #[value(name = "444")]
+    P444,
+}
+
+/// The YUV matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MatrixArg {
+    /// BT.709.
+    Bt709,
+    /// BT.601.
+    Bt601,
+    /// BT.2020's weights with libvmaf's arithmetic (not a libvmaf option).
+    Bt2020Extension,
+}
+
+/// The YUV range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RangeArg {
+    /// Limited (studio) range.
+    Limited,
+    /// Full range.
+    Full,
+}
+
+/// A metric `binade score` computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Feature {
+    /// libvmaf's `float_vif` on the luma planes: every output it publishes.
+    #[value(name = "float_vif")]
+    FloatVif,
+    /// libvmaf's `ssimulacra2`.
+    Ssimulacra2,
+}
+
+/// Runs `binade score`; returns the exit code.
+pub fn run(args: &ScoreArgs) -> i32 {
+    match score_files(args) {
+        Ok(frames) => {
+            eprintln!("binade score: {frames} frame pairs scored");
+            EXIT_OK
+        }
+        Err(e) => {
+            eprintln!("binade score: {}", one_line(&format!("{e:#}")));
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// The frame format the arguments describe, checked.
+pub fn format_of(args: &ScoreArgs) -> Result<YuvFormat> {
+    let format = YuvFormat {
+        width: args.width,
+        height: args.height,
+        bit_depth: args.bitdepth,
+        chroma: match args.pixel_format {
+            PixelFormat::P420 => Chroma::C420,
+            PixelFormat::P422 => Chroma::C422,
+            PixelFormat::P444 => Chroma::C444,
+        },
+        matrix: match args.matrix {
+            MatrixArg::Bt709 => Matrix::Bt709,
+            MatrixArg::Bt601 => Matrix::Bt601,
+            MatrixArg::Bt2020Extension => Matrix::Bt2020Extension,
+        },
+        range: match args.range {
+            RangeArg::Limited => Range::Limited,
+            RangeArg::Full => Range::Full,
+        },
+    };
+    format.validate()?;
+    Ok(format)
+}
+
+/// `float_vif` options from `NAME=VALUE` texts, checked against the reference's ranges.
+pub fn vif_options(texts: &[String]) -> Result<VifOptions> {
+    let mut o = VifOptions::default();
+    for text in texts {
+        let Some((name, value)) = text.split_once('=') else {
+            bail!("--vif-option {text}: expected NAME=VALUE, e.g. vif_kernelscale=0.5");
+        };
+        let number = || {
+            value
+                .trim()
+                .parse::<f64>()
+                .with_context(|| format!("--vif-option {text}: {value} is not a number"))
+        };
+        let flag = || match value.trim() {
+            "true" | "1" => Ok(true),
+            "false" | "0" => Ok(false),
+            v => bail!("--vif-option {text}: {v} is not true or false"),
+        };
+        match name.trim() {
+            "vif_enhn_gain_limit" => o.enhn_gain_limit = number()?,
+            "vif_kernelscale" => o.kernelscale = number()?,
+            "vif_sigma_nsq" => o.sigma_nsq = number()?,
+            "vif_skip_scale0" => o.skip_scale0 = flag()?,
+            "vif_scale1_min_val" => o.min_val[0] = number()?,
+            "vif_scale2_min_val" => o.min_val[1] = number()?,
+            "vif_scale3_min_val" => o.min_val[2] = number()?,
+            "debug" => o.debug = flag()?,
+            other => bail!(
+                "--vif-option {text}: float_vif has no option {other} (it has vif_enhn_gain_limit, vif_kernelscale, vif_sigma_nsq, vif_skip_scale0, vif_scale1_min_val, vif_scale2_min_val, vif_scale3_min_val, debug)"
+            ),
+        }
+    }
+    o.validate()?;
+    Ok(o)
+}
+
+/// The name vmaf prints for a published feature (libvmaf's alias of the four scale scores).
+pub fn printed_name(name: &str) -> &str {
+    match name {
+        "VMAF_feature_vif_scale0_score" => "vif_scale0",
+        "VMAF_feature_vif_scale1_score" => "vif_scale1",
+        "VMAF_feature_vif_scale2_score" => "vif_scale2",
+        "VMAF_feature_vif_scale3_score" => "vif_scale3",
+        other => other,
+    }
+}
+
+/// One frame's metrics: each printed name and its value, in the order computed (the JSON
+/// object lists them by name).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics(pub Vec<(String, f64)>);
+
+impl Metrics {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(
+            self.0
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::json!(*v)))
+                .collect(),
+        )
+    }
+}
+
+/// The scores of one frame pair for `features`.
+pub fn score_pair(
+    reference: &YuvFrame,
+    distorted: &YuvFrame,
+    features: &[Feature],
+    vif: &VifOptions,
+) -> Result<Metrics> {
+    let mut out = Metrics::default();
+    for &f in features {
+        match f {
+            Feature::FloatVif => {
+                let f = &reference.format;
+                let luma = |frame: &YuvFrame| {
+                    Plane::new(f.width, f.height, f.bit_depth, frame.planes[0].clone())
+                        .map_err(|e| anyhow::anyhow!("float_vif: {e}"))
+                };
+                let features =
+                    crate::vif::reference::vif(&luma(reference)?, &luma(distorted)?, vif)
+                        .map_err(|e| anyhow::anyhow!("float_vif: {e}"))?;
+                for (name, value) in features.published(vif) {
+                    out.0.push((printed_name(name).to_string(), value));
+                }
+            }
+            Feature::Ssimulacra2 => {
+                let sums =
+                    crate::ssimulacra2::frame_sums(reference, distorted).context("ssimulacra2")?;
+                out.0.push(("ssimulacra2".to_string(), sums.score()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// libvmaf's pooling of one metric over frames `scores` (in frame order): min, max, mean and
+/// harmonic mean (`n / sum(1 / (s + 1)) - 1`).
+pub fn pooled(scores: &[f64]) -> [(&'static str, f64); 4] {
+    debug_assert!(!scores.is_empty());
+    let (mut min, mut max, mut sum, mut i_sum) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
+    for (i, &s) in scores.iter().enumerate() {
+        sum += s;
+        i_sum += 1.0 / (s + 1.0);
+        if i == 0 || s < min {
+            min = s;
+        }
+        if i == 0 || s > max {
+            max = s;
+        }
+    }
+    let n = scores.len() as f64;
+    [
+        ("min", min),
+        ("max", max),
+        ("mean", sum / n),
+        ("harmonic_mean", n / i_sum - 1.0),
+    ]
+}
+
+/// Reads one frame of `format` from `r`: `Ok(None)` at a clean end of file; an error for a
+/// partial frame or a sample above the bit depth's maximum.
+pub fn read_frame(
+    r: &mut impl Read,
+    format: &YuvFormat,
+    what: &str,
+    index: usize,
+) -> Result<Option<YuvFrame>> {
+    let bps = format.bytes_per_sample();
+    let mut bytes = vec![0u8; format.samples_per_frame() * bps];
+    let mut got = 0;
+    while got < bytes.len() {
+        let n = r
+            .read(&mut bytes[got..])
+            .with_context(|| format!("{what}: cannot read frame {index}"))?;
+        if n == 0 {
+            break;
+        }
+        got += n;
+    }
+    if got == 0 {
+        return Ok(None);
+    }
+    if got < bytes.len() {
+        bail!(
+            "{what}: frame {index} is cut short ({got} of {} bytes): the file does not hold whole {}x{} {}-bit {} frames",
+            bytes.len(),
+            format.width,
+            format.height,
+            format.bit_depth,
+            format.chroma.name()
+        );
+    }
+    let max = format.max_code();
+    let mut samples = bytes.chunks_exact(bps).map(|c| {
+        if bps == 1 {
+            u16::from(c[0])
+        } else {
+            u16::from_le_bytes([c[0], c[1]])
+        }
+    });
+    let mut planes: [Vec<u16>; 3] = Default::default();
+    for (p, plane) in planes.iter_mut().enumerate() {
+        let (w, h) = format.plane_size(p);
+        plane.extend(samples.by_ref().take(w * h));
+        if let Some(i) = plane.iter().position(|&s| s > max) {
+            bail!(
+                "{what}: frame {index}, plane {}, sample {i} is {}, above the {}-bit maximum {max}",
+                ["Y", "U", "V"][p],
+                plane[i],
+                format.bit_depth
+            );
+        }
+    }
+    Ok(Some(YuvFrame {
+        format: *format,
+        planes,
+    }))
+}
+
+fn open(path: &Path) -> Result<BufReader<File>> {
+    Ok(BufReader::with_capacity(
+        1 << 20,
+        File::open(path).with_context(|| format!("{}: cannot open", path.display()))?,
+    ))
+}
+
+/// Scores every frame pair of the files and writes the JSON; returns the number of pairs.
+pub fn score_files(args: &ScoreArgs) -> Result<usize> {
+    let format = format_of(args)?;
+    let vif = vif_options(&args.vif_options)?;
+    let features = if args.features.is_empty() {
+        vec![Feature::FloatVif, Feature::Ssimulacra2]
+    } else {
+        let mut f = args.features.clone();
+        f.dedup();
+        f
+    };
+    let frame_bytes = (format.samples_per_frame() * format.bytes_per_sample()) as u64;
+    let mut lens = [0u64; 2];
+    for (k, path) in [&args.reference, &args.distorted].into_iter().enumerate() {
+        let len = std::fs::metadata(path)
+            .with_context(|| format!("{}: cannot open", path.display()))?
+            .len();
+        if len == 0 || len % frame_bytes != 0 {
+            bail!(
+                "{}: {len} bytes is not a whole number of {}x{} {}-bit {} frames ({frame_bytes} bytes each)",
+                path.display(),
+                format.width,
+                format.height,
+                format.bit_depth,
+                format.chroma.name()
+            );
+        }
+        lens[k] = len / frame_bytes;
+    }
+    if lens[0] != lens[1] {
+        bail!(
+            "the reference holds {} frames and the distorted {}: vmaf pairs them one to one",
+            lens[0],
+            lens[1]
+        );
+    }
+    let (mut rr, mut dr) = (open(&args.reference)?, open(&args.distorted)?);
+    let bar = crate::experiment::progress_bar(lens[0], "binade score");
+    let mut frames = Vec::new();
+    for index in 0.. {
+        let r = read_frame(
+            &mut rr,
+            &format,
+            &args.reference.display().to_string(),
+            index,
+        )?;
+        let d = read_frame(
+            &mut dr,
+            &format,
+            &args.distorted.display().to_string(),
+            index,
+        )?;
+        let (Some(r), Some(d)) = (r, d) else { break };
+        frames.push(score_pair(&r, &d, &features, &vif).with_context(|| format!("frame {index}"))?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let json = serde_json::to_string_pretty(&document(args, &format, &frames))?;
+    write_output(args.output.as_deref(), &json)?;
+    Ok(frames.len())
+}
+
+/// The JSON document: what was read, every frame's metrics, the pooled metrics.
+fn document(args: &ScoreArgs, format: &YuvFormat, frames: &[Metrics]) -> serde_json::Value {
+    let frame_list: Vec<serde_json::Value> = frames
+        .iter()
+        .enumerate()
+        .map(|(i, m)| serde_json::json!({ "frameNum": i, "metrics": m.to_json() }))
+        .collect();
+    let mut pooled_map = serde_json::Map::new();
+    if let Some(first) = frames.first() {
+        for (k, (name, _)) in first.0.iter().enumerate() {
+            let scores: Vec<f64> = frames.iter().map(|m| m.0[k].1).collect();
+            let p = pooled(&scores);
+            let m = Metrics(p.iter().map(|&(n, v)| (n.to_string(), v)).collect());
+            pooled_map.insert(name.clone(), m.to_json());
+        }
+    }
+    serde_json::json!({
+        "version": format!("binade {}", env!("CARGO_PKG_VERSION")),
+        "built_from": format!(
+            "{}{}",
+            crate::provenance::BUILD_COMMIT,
+            if crate::provenance::BUILD_DIRTY { "-dirty" } else { "" }
+        ),
+        "reference": args.reference.display().to_string(),
+        "distorted": args.distorted.display().to_string(),
+        "format": {
+            "width": format.width,
+            "height": format.height,
+            "pixel_format": format.chroma.name(),
+            "bitdepth": format.bit_depth,
+            "matrix": format.matrix.name(),
+            "range": format.range.name(),
+        },
+        "engine": "cpu",
+        "frames": frame_list,
+        "pooled_metrics": pooled_map,
+    })
+}
+
+/// Writes `text` to `path` through a temporary file renamed into place, or to standard output.
+fn write_output(path: Option<&Path>, text: &str) -> Result<()> {
+    let Some(path) = path else {
+        println!("{text}");
+        return Ok(());
+    };
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file name", path.display()))?;
+    let tmp = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
+    let mut f = File::create(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.write_all(b"\n"))
+        .with_context(|| format!("{}: cannot write", tmp.display()))?;
+    drop(f);
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("{}: cannot rename into place", path.display()))
+}
