@@ -5,6 +5,7 @@
                         executions, SASS text
    barriers.csv         every BAR and NANOSLEEP instruction executed: index, executions,
                         the samples of the instruction after it (where a barrier's wait lands)
+   raw.csv              rewritten in place with plain numbers (ncu writes 1,234,567)
    README.md            what was profiled (meta.txt, sum.json, details.txt in OUTDIR) and the
                         figures above, every one read from these files
 Usage: profile-digest.py SOURCE.csv OUTDIR"""
@@ -61,6 +62,19 @@ def metric(details, name):
     return (m.group(2), m.group(1)) if m else ("?", "")
 
 
+PEOPLE = re.compile(r"^-?\d{1,3}(,\d{3})+(\.\d+)?$")
+
+
+def plain_raw(out):
+    path = os.path.join(out, "raw.csv")
+    if not os.path.exists(path):
+        return
+    rows = list(csv.reader(open(path, newline="")))
+    rows = [[c.replace(",", "") if PEOPLE.match(c) else c for c in r] for r in rows]
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+
+
 def readme(out):
     details = open(os.path.join(out, "details.txt")).read()
     meta = open(os.path.join(out, "meta.txt")).read().strip().splitlines()
@@ -115,4 +129,5 @@ if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     main(sys.argv[1], sys.argv[2])
+    plain_raw(sys.argv[2])
     readme(sys.argv[2])

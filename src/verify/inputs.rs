@@ -8,6 +8,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::format::{exp_field, round_f64, scaled, Format, Layout};
 
+/// Terms per block of [`InputKind::generate`] (2^20).
+pub const GENERATE_BLOCK: usize = 1 << 20;
+
 /// A kind of term stream. The same `(kind, n, seed)` always gives the same terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InputKind {
@@ -78,15 +81,38 @@ impl InputKind {
     }
 
     /// `n` terms of this kind in format `F` from `seed`.
+    ///
+    /// The terms come in blocks of [`GENERATE_BLOCK`]: block 0 from the generator seeded by
+    /// `seed` and the kind, block `k` from that generator jumped `k` times (xoshiro256++'s
+    /// jump: 2^128 steps, so blocks never overlap), so blocks are made on rayon's threads and
+    /// the terms do not depend on the thread count. A stream of at most one block is what
+    /// the one generator gives alone. Adversarial ties depend on the running sum and are made
+    /// in one pass.
     pub fn generate<F: Format>(self, n: usize, seed: u64) -> Vec<F::Value> {
+        use rayon::prelude::*;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(
             seed ^ (self as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
         );
-        let bits: Vec<u64> = match self {
-            InputKind::AdversarialTies => return adversarial_ties::<F>(n, &mut rng),
-            _ => (0..n).map(|i| self.term::<F>(i, n, &mut rng)).collect(),
-        };
-        bits.into_iter().map(F::from_bits).collect()
+        if self == InputKind::AdversarialTies {
+            return adversarial_ties::<F>(n, &mut rng);
+        }
+        let blocks = n.div_ceil(GENERATE_BLOCK);
+        let mut starts = Vec::with_capacity(blocks);
+        for _ in 0..blocks {
+            starts.push(rng.clone());
+            rng.jump();
+        }
+        let mut out = vec![F::from_bits(0); n];
+        out.par_chunks_mut(GENERATE_BLOCK)
+            .zip(starts)
+            .enumerate()
+            .for_each(|(k, (chunk, mut rng))| {
+                let first = k * GENERATE_BLOCK;
+                for (j, v) in chunk.iter_mut().enumerate() {
+                    *v = F::from_bits(self.term::<F>(first + j, n, &mut rng));
+                }
+            });
+        out
     }
 
     fn term<F: Format>(self, i: usize, n: usize, rng: &mut Xoshiro256PlusPlus) -> u64 {
@@ -317,6 +343,49 @@ mod tests {
 
     fn loop_sum(x: &[f64]) -> f64 {
         x.iter().fold(0.0, |s, &t| s + t)
+    }
+
+    /// Blocks made on one thread and on four give the same bits; a stream's first block is
+    /// the one generator's sequence alone (so streams of one block are the sequential ones),
+    /// and two blocks never repeat each other.
+    #[test]
+    fn blocked_generation_does_not_depend_on_threads() {
+        let n = 2 * GENERATE_BLOCK + 12_345;
+        for kind in [
+            InputKind::Uniform,
+            InputKind::Geometric,
+            InputKind::Specials,
+        ] {
+            let seed = 0x9e4e_0a7e;
+            let pool = |threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+            };
+            let one = pool(1).install(|| kind.generate::<crate::format::F64>(n, seed));
+            let four = pool(4).install(|| kind.generate::<crate::format::F64>(n, seed));
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&one),
+                bits(&four),
+                "seed {seed:#x} {kind:?}: thread counts differ"
+            );
+            let small = kind.generate::<crate::format::F64>(GENERATE_BLOCK, seed);
+            if kind != InputKind::Geometric {
+                // (geometric terms depend on n through i / (n - 1))
+                assert_eq!(
+                    bits(&small),
+                    bits(&one[..GENERATE_BLOCK]),
+                    "seed {seed:#x} {kind:?}: the first block is not the sequential stream"
+                );
+            }
+            assert_ne!(
+                bits(&one[..1000]),
+                bits(&one[GENERATE_BLOCK..GENERATE_BLOCK + 1000]),
+                "seed {seed:#x} {kind:?}: blocks 0 and 1 start alike"
+            );
+        }
     }
 
     #[test]
