@@ -214,6 +214,23 @@ fn float_vif_and_pooling_are_the_librarys_bits() {
 }
 
 #[test]
+fn a_repeated_feature_is_computed_once() {
+    let pairs = noisy_pairs();
+    let dir = tempfile::tempdir().unwrap();
+    let (r, d) = write_pairs(dir.path(), &pairs);
+    let mut args = vec![r, d];
+    for f in ["ssimulacra2", "float_vif", "ssimulacra2"] {
+        args.extend(["--feature".to_string(), f.to_string()]);
+    }
+    args.extend(format_args(&pairs[0].0, "bt709", "limited"));
+    let doc = run_json(&args);
+    let published = VifOptions::default().debug;
+    let want = if published { 15 } else { 4 } + 1;
+    let got = doc["frames"][0]["metrics"].as_object().unwrap().len();
+    assert_eq!(got, want, "metrics of frame 0: {}", doc["frames"][0]);
+}
+
+#[test]
 fn pooling_is_libvmafs() {
     let p = pooled(&[1.0, 3.0, 2.0]);
     assert_eq!(p[0], ("min", 1.0));

@@ -348,8 +348,13 @@ pub fn score_files(args: &ScoreArgs) -> Result<usize> {
     let features = if args.features.is_empty() {
         vec![Feature::FloatVif, Feature::Ssimulacra2]
     } else {
-        let mut f = args.features.clone();
-        f.dedup();
+        // Each feature once, in the order first asked for.
+        let mut f: Vec<Feature> = Vec::new();
+        for &x in &args.features {
+            if !f.contains(&x) {
+                f.push(x);
+            }
+        }
         f
     };
     let frame_bytes = (format.samples_per_frame() * format.bytes_per_sample()) as u64;
