@@ -8,7 +8,7 @@ use super::fixture_select::{load_fixtures, orders_below_one, Loaded};
 use super::{Context, Outcome};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
-use crate::ssimulacra2::compare::{crate_score, mixed_score};
+use crate::ssimulacra2::compare::{crate_score, mixed_score, replay_score, Side};
 use crate::ssimulacra2::{frame_sums, yuv};
 
 /// Runs the experiment.
@@ -27,9 +27,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "reference - crate",
             "crate XYB and blur, reference terms",
             "that - crate",
+            "crate XYB alone - reference",
+            "crate blur alone - reference",
         ],
     );
     let (mut largest, mut largest_mixed, mut frames, mut six_scale) = (0f64, 0f64, 0usize, 0usize);
+    // Each difference alone, largest over six-scale frames: XYB, blur; and the replay of
+    // neither, which must be the reference's own bits (a check that counts failures).
+    let (mut largest_xyb, mut largest_blur, mut replay_wrong) = (0f64, 0f64, 0usize);
     let mut per_fixture: Vec<(String, f64)> = Vec::new();
     let mut missing = Vec::new();
     let bar = ctx.progress(loaded.len() as u64, "ssimulacra2-crate");
@@ -48,6 +53,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             let (la, lb) = (yuv::to_linear_rgb(a), yuv::to_linear_rgb(b));
             let (ours, theirs, mixed) =
                 (sums.score(), crate_score(&la, &lb)?, mixed_score(&la, &lb)?);
+            let xyb_alone = replay_score(&la, &lb, Side::Crate, Side::Reference)?;
+            let blur_alone = replay_score(&la, &lb, Side::Reference, Side::Crate)?;
+            let neither = replay_score(&la, &lb, Side::Reference, Side::Reference)?;
+            if neither.to_bits() != ours.to_bits() {
+                replay_wrong += 1;
+            }
             let scales = sums.scales.len();
             frames += 1;
             if scales == 6 {
@@ -55,6 +66,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 fixture_six = true;
                 largest = largest.max((ours - theirs).abs());
                 largest_mixed = largest_mixed.max((mixed - theirs).abs());
+                largest_xyb = largest_xyb.max((xyb_alone - ours).abs());
+                largest_blur = largest_blur.max((blur_alone - ours).abs());
                 fixture_largest = fixture_largest.max((ours - theirs).abs());
             }
             table.row(vec![
@@ -66,6 +79,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 format!("{:+.2e}", ours - theirs),
                 format!("{mixed:.6}"),
                 format!("{:+.2e}", mixed - theirs),
+                format!("{:+.2e}", xyb_alone - ours),
+                format!("{:+.2e}", blur_alone - ours),
             ]);
         }
         if fixture_six {
@@ -79,7 +94,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     );
     report.headline(format!(
         "largest |reference - crate| {largest:.3} points over {six_scale} six-scale frames; \
-         with the crate's XYB and blur: {largest_mixed:.1e}"
+         the crate's XYB alone moves the reference by up to {largest_xyb:.1e}, its blur alone \
+         by {largest_blur:.1e}; with both: {largest_mixed:.1e} from the crate"
     ));
     report.text(format!(
         "{frames} frames. Both get the same linear RGB (this reference's YUV conversion). The \
@@ -91,7 +107,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          keep everything else: they land on the crate's score. Frames with fewer than six scales \
          differ more: the crate pools only the scales it computed, shifting its weights, while \
          this reference (like libvmaf) counts missing scales as zero; they are left out of the \
-         headline."
+         headline. The two columns after them take each of the two alone (the crate's XYB \
+         conversion, with its cube root, under this reference's blur; the crate's blur, with its \
+         fused multiply-adds, under this reference's XYB) and give its distance from the \
+         reference's score; the replay with neither is this reference's own score, checked bit \
+         for bit on every frame: {replay_wrong} of {frames} differed (a difference counts as a \
+         failure)."
     ));
     if !missing.is_empty() {
         report.text(format!(
@@ -119,6 +140,6 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     });
     Ok(Outcome {
         report,
-        failures: 0,
+        failures: replay_wrong as u64,
     })
 }

@@ -3,7 +3,7 @@
 //! blur fuses multiply-adds, its XYB conversion has its own cube root, its SSIM division is
 //! `f32`; and in pooling: it weights only the scales it computed (so below six scales its
 //! weights shift). [`mixed_score`] isolates the first two: the crate's XYB and blur with this
-//! reference's terms, sums and pooling.
+//! reference's terms, sums and pooling; [`replay_score`] takes each of the two alone.
 
 use anyhow::{anyhow, Result};
 
@@ -43,9 +43,31 @@ fn multiply(a: &[Vec<f32>; 3], b: &[Vec<f32>; 3]) -> [Vec<f32>; 3] {
     std::array::from_fn(|c| a[c].iter().zip(&b[c]).map(|(x, y)| x * y).collect())
 }
 
+/// Whose stage a replay takes: this reference's or the crate's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// This reference's (libvmaf's scalar arithmetic).
+    Reference,
+    /// The `ssimulacra2` crate's.
+    Crate,
+}
+
 /// The score with the crate's XYB conversion and blur at every scale, and this reference's
 /// downsampling, terms, sums and pooling.
 pub fn mixed_score(reference: &LinearRgb, distorted: &LinearRgb) -> Result<f64> {
+    replay_score(reference, distorted, Side::Crate, Side::Crate)
+}
+
+/// The score with the XYB conversion (its cube root and matrix) of `xyb` and the blur of
+/// `blur`, and this reference's downsampling, terms, sums and pooling at every scale: one
+/// difference from the crate at a time. `(Reference, Reference)` is this reference's score.
+pub fn replay_score(
+    reference: &LinearRgb,
+    distorted: &LinearRgb,
+    xyb: Side,
+    blur: Side,
+) -> Result<f64> {
+    let ours = super::blur::RecursiveGaussian::new(super::SIGMA);
     let (mut a, mut b) = (reference.clone(), distorted.clone());
     let mut averages: Vec<[[f64; TERMS]; 3]> = Vec::new();
     for scale in 0..SCALES {
@@ -57,12 +79,21 @@ pub fn mixed_score(reference: &LinearRgb, distorted: &LinearRgb) -> Result<f64> 
             break;
         }
         let (w, h) = (a.width, a.height);
-        let (x1, x2) = (crate_positive_xyb(&a)?, crate_positive_xyb(&b)?);
-        let mut blur = ssimulacra2::Blur::new(w, h);
-        let s11 = blur.blur(&multiply(&x1, &x1));
-        let s22 = blur.blur(&multiply(&x2, &x2));
-        let s12 = blur.blur(&multiply(&x1, &x2));
-        let (mu1, mu2) = (blur.blur(&x1), blur.blur(&x2));
+        let (x1, x2) = match xyb {
+            Side::Crate => (crate_positive_xyb(&a)?, crate_positive_xyb(&b)?),
+            Side::Reference => (super::xyb::from_linear(&a), super::xyb::from_linear(&b)),
+        };
+        let mut theirs = ssimulacra2::Blur::new(w, h);
+        let mut blurred = |planes: &[Vec<f32>; 3]| -> [Vec<f32>; 3] {
+            match blur {
+                Side::Crate => theirs.blur(planes),
+                Side::Reference => std::array::from_fn(|c| ours.blur(&planes[c], w, h)),
+            }
+        };
+        let s11 = blurred(&multiply(&x1, &x1));
+        let s22 = blurred(&multiply(&x2, &x2));
+        let s12 = blurred(&multiply(&x1, &x2));
+        let (mu1, mu2) = (blurred(&x1), blurred(&x2));
         averages.push(std::array::from_fn(|c| {
             let p = ChannelPlanes {
                 img1: x1[c].clone(),
