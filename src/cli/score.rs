@@ -18,7 +18,8 @@
 //!
 //! Errors (bad sizes, files that do not hold whole frames, samples above the bit depth's
 //! maximum, frames smaller than a metric's filters, options out of range) print one line and
-//! exit 2, before anything is written. There is no device engine here.
+//! exit 2, before anything is written. `--engine` has one value, `cpu`: there is no device
+//! engine here yet.
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -66,9 +67,20 @@ pub struct ScoreArgs {
     /// vif_scale1_min_val, vif_scale2_min_val, vif_scale3_min_val, debug (true/false).
     #[arg(long = "vif-option", value_name = "NAME=VALUE")]
     pub vif_options: Vec<String>,
+    /// Who computes the metrics: the CPU reference (the only engine so far; a device engine
+    /// is not built).
+    #[arg(long, value_enum, default_value_t = ScoreEngine::Cpu)]
+    pub engine: ScoreEngine,
     /// Where the JSON goes (default: standard output); written whole or not at all.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+}
+
+/// Who computes the metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScoreEngine {
+    /// The CPU references ([`crate::vif::reference`], [`crate::ssimulacra2`]).
+    Cpu,
 }
 
 /// Chroma subsampling, as vmaf's `-p` spells it.
