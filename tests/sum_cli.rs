@@ -418,8 +418,15 @@ fn option_errors() {
         "nope.npy",
     );
     assert_option_error(&["--plan", "sideways", &f], "unknown plan `sideways`");
-    assert_option_error(&["--order", "interleaved:4", &f], "not implemented yet");
-    assert_option_error(&["--order", "rows:1920", &f], "not implemented yet");
+    assert_option_error(
+        &["--order", "interleaved:4", &f],
+        "reproduces the sequential loop only so far",
+    );
+    assert_option_error(
+        &["--order", "rows:1920", &f],
+        "reproduces the sequential loop only so far",
+    );
+    assert_option_error(&["--order", "interleaved:3", &f], "K must be 2, 4, 8 or 16");
     assert_option_error(
         &["--order", "backwards", &f],
         "unknown CPU order `backwards`",

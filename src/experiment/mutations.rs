@@ -85,6 +85,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text(format!("The prefix-sum engine (`binade::cumsum`) with each of its shortcuts broken alone (`cumsum::Fault`, `verify::cumsum_mutants`), on {} threads in blocks of {} chunks of {} terms: every input kind at 10,000 f64 and f32 terms under every start (first-term, positive-zero, negative-zero), then a stream of -0.0 terms under first-term; every output position is compared with the loop's by bits, and the first wrong input and index are named.", crate::verify::cumsum_mutants::KILL_THREADS, crate::verify::cumsum_mutants::KILL_SHAPE.block_chunks, crate::verify::cumsum_mutants::KILL_SHAPE.chunk));
     out.report.table(table);
     out.failures += failures;
+    let (table, failures) = super::mutations_extra::order_rows(b.seed);
+    out.report.text("The CPU orders' engine (`binade::order::ordered_sum_in`: each accumulator or row an exact sequential sum, then the order's own adds) with each of its shortcuts broken alone (`order::Fault`, `verify::order_mutants`): every input kind at 10,007 f64 terms under interleaved:2, 4, 8 and 16 and rows:7 and rows:1000, each total compared by bits with the order's loop written out term by term; the first wrong input is named.".to_string());
+    out.report.table(table);
+    out.failures += failures;
     Ok(out)
 }
 

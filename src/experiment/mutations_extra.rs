@@ -340,3 +340,30 @@ pub fn cumsum_rows(seed: u64) -> (Table, u64) {
     }
     (t, failures)
 }
+
+/// The CPU orders' kill rows (`verify::order_mutants`): the table and its failures (the
+/// correct engine wrong anywhere, or a mutant with the loop's bits on every input).
+pub fn order_rows(seed: u64) -> (Table, u64) {
+    let mut t = Table::new(
+        "order-mutants",
+        "The CPU orders' own shortcuts, each broken alone (host)",
+        &["mutant", "first wrong total", "result"],
+    );
+    let mut failures = 0;
+    for row in crate::verify::order_mutants::kill_rows(seed) {
+        let ok = row.caught();
+        failures += u64::from(!ok);
+        let result = match (row.mutant.fault == crate::order::Fault::None, ok) {
+            (true, true) => "exact on every input",
+            (true, false) => "WRONG (the correct engine)",
+            (false, true) => "killed by a wrong result",
+            (false, false) => "SURVIVED",
+        };
+        t.row(vec![
+            row.mutant.name.to_string(),
+            row.wrong.unwrap_or_else(|| "-".into()),
+            result.to_string(),
+        ]);
+    }
+    (t, failures)
+}

@@ -12,4 +12,5 @@ pub mod inputs;
 pub mod kill;
 pub mod mutant;
 pub mod oracle;
+pub mod order_mutants;
 pub mod sampler;

@@ -121,6 +121,12 @@ impl SumArgs {
 
 /// Options that make no sense together, as one line.
 fn check_options(args: &SumArgs) -> Result<(), String> {
+    if args.order != CpuOrder::Sequential {
+        return Err(format!(
+            "--order {}: binade sum reproduces the sequential loop only so far; the library's binade::order::ordered_sum_in gives interleaved:K and rows:W",
+            args.order
+        ));
+    }
     if args.plan.is_some()
         && matches!(
             args.engine,

@@ -29,7 +29,7 @@ pub struct FileReport {
     /// The plan's name (`null` for the loop engine, which follows no plan).
     pub plan: Option<String>,
     /// The CPU order reproduced.
-    pub order: &'static str,
+    pub order: String,
     /// The engine's sum, shortest decimal that reads back to the same value.
     pub sum: String,
     /// The engine's sum as hex bits (`0x` and 16 or 8 digits).
@@ -123,9 +123,7 @@ pub(crate) fn sum_file(
         read: ms_since(t),
         ..Phases::default()
     };
-    match args.order {
-        CpuOrder::Sequential => {}
-    }
+    debug_assert_eq!(args.order, CpuOrder::Sequential, "refused by check_options");
     let (name, planned) = (engine.name(), engine.planned());
     let plan = args.plan();
     let (dtype, total, check, fallback) = match &terms {
