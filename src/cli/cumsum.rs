@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use super::exit::{
     EXIT_BAD_INPUT, EXIT_FAILED_CHECKS, EXIT_KERNEL_COMPILE, EXIT_NO_DEVICE, EXIT_OK,
@@ -272,56 +272,16 @@ pub fn write_npy_atomically<T: npyz::AutoSerialize + Copy>(
     path: &Path,
     values: &[T],
 ) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.binade-{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = (|| -> Result<()> {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .with_context(|| {
-                format!(
-                    "{}: cannot create a file in {}",
-                    path.display(),
-                    dir.display()
-                )
-            })?;
-        let mut buf = std::io::BufWriter::with_capacity(1 << 20, file);
-        (|| -> std::io::Result<()> {
-            use npyz::WriterBuilder;
-            let mut w = npyz::WriteOptions::new()
-                .default_dtype()
-                .shape(&[values.len() as u64])
-                .writer(&mut buf)
-                .begin_nd()?;
-            w.extend(values.iter().copied())?;
-            w.finish()?;
-            buf.into_inner().map_err(|e| e.into_error())?.sync_all()
-        })()
-        .with_context(|| format!("{}: writing {}", path.display(), tmp.display()))
-    })()
-    .and_then(|()| {
-        std::fs::rename(&tmp, path).with_context(|| {
-            format!(
-                "{}: cannot rename the finished file into place",
-                path.display()
-            )
-        })
-    });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    super::atomic::write_replacing(path, |buf| {
+        use npyz::WriterBuilder;
+        let mut w = npyz::WriteOptions::new()
+            .default_dtype()
+            .shape(&[values.len() as u64])
+            .writer(buf)
+            .begin_nd()?;
+        w.extend(values.iter().copied())?;
+        w.finish()
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! `reports/README.md`; any other run writes `reports-local/NAME`, and `--out DIR` writes
 //! inside `DIR` and nowhere else.
 
+pub mod atomic;
 pub mod cumsum;
 pub mod exit;
 pub mod heap;

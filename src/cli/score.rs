@@ -311,12 +311,9 @@ pub fn read_frame(
     }
     if got < bytes.len() {
         bail!(
-            "{what}: frame {index} is cut short ({got} of {} bytes): the file does not hold whole {}x{} {}-bit {} frames",
+            "{what}: frame {index} is cut short ({got} of {} bytes): the file does not hold whole {}",
             bytes.len(),
-            format.width,
-            format.height,
-            format.bit_depth,
-            format.chroma.name()
+            frames_of(format)
         );
     }
     let max = format.max_code();
@@ -353,22 +350,37 @@ fn open(path: &Path) -> Result<BufReader<File>> {
     ))
 }
 
+/// The features to compute: each of `asked` once, in the order first asked for; both when
+/// none is asked for.
+pub fn features_of(asked: &[Feature]) -> Vec<Feature> {
+    if asked.is_empty() {
+        return vec![Feature::FloatVif, Feature::Ssimulacra2];
+    }
+    let mut f: Vec<Feature> = Vec::new();
+    for &x in asked {
+        if !f.contains(&x) {
+            f.push(x);
+        }
+    }
+    f
+}
+
+/// `WxH B-bit C frames`, for messages.
+fn frames_of(format: &YuvFormat) -> String {
+    format!(
+        "{}x{} {}-bit {} frames",
+        format.width,
+        format.height,
+        format.bit_depth,
+        format.chroma.name()
+    )
+}
+
 /// Scores every frame pair of the files and writes the JSON; returns the number of pairs.
 pub fn score_files(args: &ScoreArgs) -> Result<usize> {
     let format = format_of(args)?;
     let vif = vif_options(&args.vif_options)?;
-    let features = if args.features.is_empty() {
-        vec![Feature::FloatVif, Feature::Ssimulacra2]
-    } else {
-        // Each feature once, in the order first asked for.
-        let mut f: Vec<Feature> = Vec::new();
-        for &x in &args.features {
-            if !f.contains(&x) {
-                f.push(x);
-            }
-        }
-        f
-    };
+    let features = features_of(&args.features);
     let frame_bytes = (format.samples_per_frame() * format.bytes_per_sample()) as u64;
     let mut lens = [0u64; 2];
     for (k, path) in [&args.reference, &args.distorted].into_iter().enumerate() {
@@ -377,12 +389,9 @@ pub fn score_files(args: &ScoreArgs) -> Result<usize> {
             .len();
         if len == 0 || len % frame_bytes != 0 {
             bail!(
-                "{}: {len} bytes is not a whole number of {}x{} {}-bit {} frames ({frame_bytes} bytes each)",
+                "{}: {len} bytes is not a whole number of {} ({frame_bytes} bytes each)",
                 path.display(),
-                format.width,
-                format.height,
-                format.bit_depth,
-                format.chroma.name()
+                frames_of(&format)
             );
         }
         lens[k] = len / frame_bytes;
@@ -395,21 +404,15 @@ pub fn score_files(args: &ScoreArgs) -> Result<usize> {
         );
     }
     let (mut rr, mut dr) = (open(&args.reference)?, open(&args.distorted)?);
+    let (rname, dname) = (
+        args.reference.display().to_string(),
+        args.distorted.display().to_string(),
+    );
     let bar = crate::experiment::progress_bar(lens[0], "binade score");
     let mut frames = Vec::new();
     for index in 0.. {
-        let r = read_frame(
-            &mut rr,
-            &format,
-            &args.reference.display().to_string(),
-            index,
-        )?;
-        let d = read_frame(
-            &mut dr,
-            &format,
-            &args.distorted.display().to_string(),
-            index,
-        )?;
+        let r = read_frame(&mut rr, &format, &rname, index)?;
+        let d = read_frame(&mut dr, &format, &dname, index)?;
         let (Some(r), Some(d)) = (r, d) else { break };
         frames.push(score_pair(&r, &d, &features, &vif).with_context(|| format!("frame {index}"))?);
         bar.inc(1);
@@ -459,21 +462,15 @@ fn document(args: &ScoreArgs, format: &YuvFormat, frames: &[Metrics]) -> serde_j
     })
 }
 
-/// Writes `text` to `path` through a temporary file renamed into place, or to standard output.
+/// Writes `text` to `path` whole or not at all ([`super::atomic::write_replacing`]), or to
+/// standard output.
 fn write_output(path: Option<&Path>, text: &str) -> Result<()> {
     let Some(path) = path else {
         println!("{text}");
         return Ok(());
     };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file name", path.display()))?;
-    let tmp = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    let mut f = File::create(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.write_all(b"\n"))
-        .with_context(|| format!("{}: cannot write", tmp.display()))?;
-    drop(f);
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("{}: cannot rename into place", path.display()))
+    super::atomic::write_replacing(path, |f| {
+        f.write_all(text.as_bytes())?;
+        f.write_all(b"\n")
+    })
 }

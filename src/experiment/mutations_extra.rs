@@ -322,23 +322,41 @@ pub fn cumsum_rows(seed: u64) -> (Table, u64) {
             return (t, 1);
         }
     };
+    let failures = kill_table_rows(
+        &mut t,
+        "exact at every position",
+        rows.into_iter().map(|row| {
+            let (correct, ok) = (row.mutant.fault == crate::cumsum::Fault::None, row.caught());
+            (row.mutant.name, row.wrong, correct, ok)
+        }),
+    );
+    (t, failures)
+}
+
+/// Rows of a host kill table from (mutant name, first wrong case, is the correct engine,
+/// caught): the result in words; returns the failures (the correct engine wrong, or a mutant
+/// that survived). `exact` is what the correct engine's row says when it is right.
+fn kill_table_rows(
+    t: &mut Table,
+    exact: &str,
+    rows: impl Iterator<Item = (&'static str, Option<String>, bool, bool)>,
+) -> u64 {
     let mut failures = 0;
-    for row in rows {
-        let ok = row.caught();
+    for (name, wrong, correct, ok) in rows {
         failures += u64::from(!ok);
-        let result = match (row.mutant.fault == crate::cumsum::Fault::None, ok) {
-            (true, true) => "exact at every position",
+        let result = match (correct, ok) {
+            (true, true) => exact,
             (true, false) => "WRONG (the correct engine)",
             (false, true) => "killed by a wrong result",
             (false, false) => "SURVIVED",
         };
         t.row(vec![
-            row.mutant.name.to_string(),
-            row.wrong.unwrap_or_else(|| "-".into()),
+            name.to_string(),
+            wrong.unwrap_or_else(|| "-".into()),
             result.to_string(),
         ]);
     }
-    (t, failures)
+    failures
 }
 
 /// The CPU orders' kill rows (`verify::order_mutants`): the table and its failures (the
@@ -349,21 +367,15 @@ pub fn order_rows(seed: u64) -> (Table, u64) {
         "The CPU orders' own shortcuts, each broken alone (host)",
         &["mutant", "first wrong total", "result"],
     );
-    let mut failures = 0;
-    for row in crate::verify::order_mutants::kill_rows(seed) {
-        let ok = row.caught();
-        failures += u64::from(!ok);
-        let result = match (row.mutant.fault == crate::order::Fault::None, ok) {
-            (true, true) => "exact on every input",
-            (true, false) => "WRONG (the correct engine)",
-            (false, true) => "killed by a wrong result",
-            (false, false) => "SURVIVED",
-        };
-        t.row(vec![
-            row.mutant.name.to_string(),
-            row.wrong.unwrap_or_else(|| "-".into()),
-            result.to_string(),
-        ]);
-    }
+    let failures = kill_table_rows(
+        &mut t,
+        "exact on every input",
+        crate::verify::order_mutants::kill_rows(seed)
+            .into_iter()
+            .map(|row| {
+                let (correct, ok) = (row.mutant.fault == crate::order::Fault::None, row.caught());
+                (row.mutant.name, row.wrong, correct, ok)
+            }),
+    );
     (t, failures)
 }
