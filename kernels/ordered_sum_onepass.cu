@@ -57,6 +57,8 @@
 #define OP_M_TIE_PARITY_SHARED 8
 #define OP_M_STAGED_BUFFERS_SWAPPED 9 /* the staged loop works on the buffer its next tile is copied into */
 #define OP_M_STAGED_BUFFER_REUSED 10  /* it copies the next tile into the buffer of the one it works on */
+#define OP_M_DEFERRED_FROM_BUFFER 11  /* a deferred tile finishes from the buffer, which holds the next tile */
+#define OP_M_DEFERRED_UNIT_OF_NEXT 12 /* a deferred tile applies the unit of the block's next tile */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -120,6 +122,10 @@ struct op_records {
     op_word *exact;
     unsigned int *path;
     const double *terms; /* the launch's terms (a tile's outputs sit at the same offsets) */
+    /* Rounds a waiting plan look-back (BINADE_OP_PLAN_WAITS 1) may sleep before it estimates
+     * what is still missing (OP_FULL: no bound). The deferred schedule bounds it: its
+     * deadlock-freedom argument needs every wait on a tree sum to end (see onepass_sums). */
+    unsigned int plan_wait_max;
 };
 
 __device__ static inline op_word op_read(const op_word *w) {
@@ -427,6 +433,7 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
     const unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0, est = 0.0;
     long long hi = (long long)t - 1;
+    unsigned int waited = 0u;
     while (true) {
         op_word pw[OP_WAYS], ew[OP_WAYS];
         op_load_ways(r.plan, hi, seg_first, pw);
@@ -443,7 +450,7 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
             int has_agg = inside && op_has(pw[k], epoch, OP_AGG);
             int missing = lane < stop && !has_agg;
 #if BINADE_OP_PLAN_WAITS
-            if (__ballot_sync(OP_FULL, missing)) {
+            if (waited < r.plan_wait_max && __ballot_sync(OP_FULL, missing)) {
                 hi -= 32ll * k;
                 wait = 1;
                 break;
@@ -469,6 +476,7 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
             }
         }
         if (wait) {
+            waited++;
             __nanosleep(20);
             continue;
         }
@@ -910,6 +918,7 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, T ter
 #if BINADE_OP_CUMSUM
             sh.before = before;
 #endif
+            sh.native = 0u; /* this tile's count (a deferred tile follows another's work) */
             u64 out = 0ull;
             int ok = pend.b != 0u && binade_apply_f64(pend.unit, pend.b, before, &out);
             sh.s = ok ? out : before;
@@ -953,14 +962,30 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, T ter
  * = 1: as many blocks as stay resident, each looping: once its tile's unit is published its
  * terms are no longer needed unless the unit does not apply, so the block draws its next tile
  * and starts copying it into the same buffer before the exact look-back; a tile that then
- * has to finish lane by lane reads its terms again from global memory. With prefetch = 1
- * every block draws exactly one ticket past the last tile; with prefetch = 0 none is drawn
- * past it. `epoch` is this launch's, non-zero, below 2^29. totals[k] is written for segments
- * with at least one term (others keep theirs). Every segment's loop starts from `start` (the
- * bits of +0 or -0). With BINADE_OP_CUMSUM 1, cum_out[i] gets the loop's running sum after
- * term i for every term i of a segment (cum_out is laid out as terms; a tile whose unit
- * applied reads its terms a second time, after publishing its end; with prefetch that read
- * is of a tile copied moments before, so mostly from L2); otherwise cum_out is unused. */
+ * has to finish lane by lane reads its terms again from global memory. prefetch = 2 (the
+ * deferred schedule): resident blocks as with 1, but a tile's exact look-back waits a round:
+ * the block draws its next tile and starts its copy as soon as the tile's unit is published,
+ * then does the exact look-back of the tile before (its deferred tile), whose predecessors
+ * have had a whole round to publish their units, then defers this one. The block never waits
+ * for units with its own tile unpublished, and the copy overlaps the look-back. A deferred
+ * tile finishes lane by lane, where it must, from global memory; a tile whose plan says it
+ * may leave its binade is not deferred (it keeps its terms: the block resolves its deferred
+ * tile first, then this one).
+ * Deadlock-freedom of the deferred schedule (every block resident, the plan's waits bounded
+ * by plan_wait_max): a block waits without bound only in an exact look-back of some tile r,
+ * and only for a word of a tile w < r. If w lacks its unit, w is a tile whose block is
+ * copying or planning it (bounded waits: it gets there), or a tile drawn by a block that is
+ * itself in the exact look-back of a tile below w. If w lacks its exact sum, w's block is in
+ * bounded work before resolving it, or resolving it (r' = w), or resolving a tile below w
+ * before deferring w. So the blocked block with the lowest r depends only on blocks that make
+ * progress: some block always moves. With prefetch 1 or 2 every block draws exactly one
+ * ticket past the last tile; with prefetch = 0 none is drawn past it. `epoch` is this
+ * launch's, non-zero, below 2^29. totals[k] is written for segments with at least one term
+ * (others keep theirs). Every segment's loop starts from `start` (the bits of +0 or -0). With
+ * BINADE_OP_CUMSUM 1, cum_out[i] gets the loop's running sum after term i for every term i of
+ * a segment (cum_out is laid out as terms; a tile whose unit applied reads its terms a second
+ * time, after publishing its end; with prefetch that read is of a tile copied moments before,
+ * so mostly from L2); otherwise cum_out is unused. */
 /* BINADE_OP_MIN_BLOCKS > 0 asks the compiler for that many resident blocks per
  * multiprocessor (it caps the registers per thread); 0 leaves the registers free. */
 #ifndef BINADE_OP_MIN_BLOCKS
@@ -971,6 +996,44 @@ __device__ static inline void op_exact(const op_records &r, op_shared &sh, T ter
 #else
 #define OP_BOUNDS __launch_bounds__(BINADE_OP_THREADS)
 #endif
+/* Rounds a plan may wait under the deferred schedule before it estimates (about 20 ns of sleep
+ * and one read each); any bound keeps the argument above, a large one keeps plans exact. */
+#define OP_DEFERRED_PLAN_WAITS 256u
+
+/* A tile waiting for its exact look-back (the deferred schedule). */
+struct op_deferred {
+    u64 t;
+    op_tile_span sp;
+    op_pending pend;
+    int live;
+};
+
+/* The exact look-back and finish of the block's deferred tile d, if any; its terms are read
+ * from global memory (the buffer holds a later tile). `next` is the pending state of the tile
+ * the block works on (only the unit mutant reads it). Every thread calls it. */
+__device__ static inline void op_resolve_deferred(const op_records &r, op_shared &sh, op_deferred &d, double *buf,
+                                                  const u64 *tile_base, unsigned int epoch, double *totals,
+                                                  const op_pending &next, double *cum_out) {
+    if (!d.live) return;
+    op_pending p = d.pend;
+#if BINADE_OP_MUTANT == OP_M_DEFERRED_UNIT_OF_NEXT
+    p.unit = next.unit;
+#else
+    (void)next;
+#endif
+#if BINADE_OP_MUTANT == OP_M_DEFERRED_FROM_BUFFER
+    op_shared_terms st = {buf};
+    op_exact(r, sh, st, d.t, d.sp, tile_base, epoch, totals, p, cum_out);
+#else
+    (void)buf;
+    op_global_terms gt;
+    gt.src = d.sp.src;
+    gt.count = d.sp.count;
+    op_exact(r, sh, gt, d.t, d.sp, tile_base, epoch, totals, p, cum_out);
+#endif
+    d.live = 0;
+}
+
 extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
                  unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths, u64 *ticket,
@@ -978,7 +1041,8 @@ extern "C" __global__ void OP_BOUNDS
                  u64 start, double *__restrict__ cum_out) {
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
-    op_records r = {plan, exact, paths, terms};
+    const int deferring = prefetch == 2u;
+    op_records r = {plan, exact, paths, terms, deferring ? OP_DEFERRED_PLAN_WAITS : OP_FULL};
     const u64 ntiles = tile_base[nseg];
 
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
@@ -987,6 +1051,8 @@ extern "C" __global__ void OP_BOUNDS
     if (t >= ntiles) return;
     op_tile_span sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
     op_copy_tile(op_tiles, sp.src, sp.count);
+    op_deferred d;
+    d.live = 0;
     while (true) {
         asm volatile("cp.async.wait_group 0;" ::: "memory");
         __syncthreads();
@@ -999,10 +1065,12 @@ extern "C" __global__ void OP_BOUNDS
             return;
         }
         /* A tile whose plan says it may leave its binade keeps its terms through the exact
-         * look-back; the others release the buffer now (every thread is done with it: the
-         * last barrier of op_plan_and_unit), draw the next tile and start copying it there. */
+         * look-back (under the deferred schedule the deferred tile is resolved first, in tile
+         * order); the others release the buffer now (every thread is done with it: the last
+         * barrier of op_plan_and_unit), draw the next tile and start copying it there. */
         const int hold = !pend.done && pend.risky;
         if (hold) {
+            op_resolve_deferred(r, sh, d, op_tiles, tile_base, epoch, totals, pend, cum_out);
             op_shared_terms st = {op_tiles};
             op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
         }
@@ -1015,7 +1083,17 @@ extern "C" __global__ void OP_BOUNDS
             next_sp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
             op_copy_tile(op_tiles, next_sp.src, next_sp.count);
         }
-        if (!pend.done && !hold) {
+        if (deferring) {
+            op_resolve_deferred(r, sh, d, op_tiles, tile_base, epoch, totals, pend, cum_out);
+            if (!pend.done && !hold) {
+                d.t = t;
+                d.sp = sp;
+                d.pend = pend;
+                d.live = 1;
+            }
+            /* The last round: nothing is left to overlap, the tile is resolved now. */
+            if (tn >= ntiles) op_resolve_deferred(r, sh, d, op_tiles, tile_base, epoch, totals, pend, cum_out);
+        } else if (!pend.done && !hold) {
             op_global_terms gt;
             gt.src = sp.src;
             gt.count = sp.count;
@@ -1053,7 +1131,7 @@ extern "C" __global__ void OP_BOUNDS
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
     (void)prefetch;
-    op_records r = {plan, exact, paths, terms};
+    op_records r = {plan, exact, paths, terms, OP_FULL};
     const u64 ntiles = tile_base[nseg];
 
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;

@@ -122,6 +122,7 @@ fn onepass_totals_equal_the_loop_every_launch() {
             (k, Schedule::Staged),
             (k, Schedule::OneBlockPerTile),
             (k, Schedule::BySize),
+            (k, Schedule::Deferred),
         ]
     }) {
         let sum = engine.clone().with_schedule(schedule);
@@ -216,7 +217,7 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             threads,
             per_thread,
         };
-        for schedule in [Schedule::Resident, Schedule::Staged] {
+        for schedule in [Schedule::Resident, Schedule::Staged, Schedule::Deferred] {
             let sum =
                 OnePassSum::variant(&gpu, shape, min_blocks, schedule, EngineOptions::DEFAULT)
                     .unwrap();
@@ -239,11 +240,16 @@ fn onepass_option_variants_equal_the_loop() {
         return;
     };
     let seed = 0x10b4c4u64;
-    for (ways, plan_waits, lane_fast, hold_risky) in [
-        (1u32, false, true, true),
-        (2, true, true, true),
-        (4, false, false, false),
-        (8, true, true, false),
+    // One block per tile, resident blocks with one buffer, with two, and with exact look-backs
+    // a round late: the schedules meet estimated and waited plans, both lane units, held and
+    // released tiles.
+    for (ways, plan_waits, lane_fast, hold_risky, schedule) in [
+        (1u32, false, true, true, Schedule::OneBlockPerTile),
+        (2, true, true, true, Schedule::Resident),
+        (4, false, false, false, Schedule::Staged),
+        (8, true, true, false, Schedule::Staged),
+        (8, true, true, true, Schedule::Deferred),
+        (4, false, true, false, Schedule::Deferred),
     ] {
         let options = EngineOptions {
             ways,
@@ -251,18 +257,11 @@ fn onepass_option_variants_equal_the_loop() {
             lane_fast,
             hold_risky,
         };
-        // One block per tile for 1 way, resident blocks with one buffer for 2, with two
-        // buffers for 4 and 8: the schedules meet estimated and waited plans, both lane
-        // units, held and released tiles.
         let sum = OnePassSum::variant(
             &gpu,
             TileShape::DEFAULT,
             onepass::MIN_BLOCKS,
-            match ways {
-                1 => Schedule::OneBlockPerTile,
-                2 => Schedule::Resident,
-                _ => Schedule::Staged,
-            },
+            schedule,
             options,
         )
         .unwrap();
@@ -270,13 +269,13 @@ fn onepass_option_variants_equal_the_loop() {
         assert_eq!(
             first_wrong(&sum, &all, &segments),
             None,
-            "{options:?}: inputs::tile_boundary_cases"
+            "{options:?} {schedule:?}: inputs::tile_boundary_cases"
         );
         for kind in InputKind::ALL {
             let (all, segments) = layout(kind, seed);
             if let Some(k) = first_wrong(&sum, &all, &segments) {
                 panic!(
-                    "seed {seed:#x} {options:?} kind {kind:?}: segment {k} ({} terms) differs from the loop",
+                    "seed {seed:#x} {options:?} {schedule:?} kind {kind:?}: segment {k} ({} terms) differs from the loop",
                     segments[k].len()
                 );
             }

@@ -61,11 +61,18 @@ pub enum OnePassMutant {
     /// on, not into the other one (run by [`Schedule::Staged`]; the mutant waits for that
     /// copy, so the fault is never hidden by timing).
     StagedBufferReused,
+    /// The deferred schedule finishes a deferred tile lane by lane from the block's buffer,
+    /// which by then holds the block's next tile, instead of from global memory (run by
+    /// [`Schedule::Deferred`]; a wrong total where a deferred tile's unit does not apply).
+    DeferredFromBuffer,
+    /// The deferred schedule applies the unit of the block's current tile to its deferred
+    /// tile's start instead of the deferred tile's own (run by [`Schedule::Deferred`]).
+    DeferredUnitOfNext,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 11] = [
+    pub const ALL: [OnePassMutant; 13] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -77,6 +84,8 @@ impl OnePassMutant {
         OnePassMutant::TieParityShared,
         OnePassMutant::StagedBuffersSwapped,
         OnePassMutant::StagedBufferReused,
+        OnePassMutant::DeferredFromBuffer,
+        OnePassMutant::DeferredUnitOfNext,
     ];
 
     /// The schedule a mutant is run by: the engine's, except the staged schedule's own
@@ -86,6 +95,9 @@ impl OnePassMutant {
         match self {
             OnePassMutant::StagedBuffersSwapped | OnePassMutant::StagedBufferReused => {
                 Schedule::Staged
+            }
+            OnePassMutant::DeferredFromBuffer | OnePassMutant::DeferredUnitOfNext => {
+                Schedule::Deferred
             }
             _ => SCHEDULE,
         }
@@ -136,6 +148,10 @@ impl OnePassMutant {
             }
             OnePassMutant::StagedBuffersSwapped => "staged tile read from the buffer being filled",
             OnePassMutant::StagedBufferReused => "staged copy into the buffer still being filled",
+            OnePassMutant::DeferredFromBuffer => {
+                "deferred tile finished from the buffer holding the next tile"
+            }
+            OnePassMutant::DeferredUnitOfNext => "deferred tile applies the next tile's unit",
         }
     }
 }
@@ -256,6 +272,10 @@ pub enum Schedule {
     /// As many blocks as stay resident with two tile buffers each (`onepass_sums_staged`):
     /// the next tile's copy is in flight during the whole of the current tile's work.
     Staged,
+    /// As many blocks as stay resident, one tile buffer each, every tile's exact look-back a
+    /// round late (the kernel's `prefetch` 2): a block publishes its tile's unit, draws and
+    /// starts copying its next tile, then does the exact look-back of its tile before.
+    Deferred,
     /// [`Schedule::Resident`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
     /// below: `gpu-timing` (100d9d6) measured resident blocks 0.94x at 2^30 uniform terms
     /// but 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block per tile.
@@ -271,6 +291,8 @@ pub enum LaunchKind {
     Resident,
     /// Resident blocks, two buffers (`onepass_sums_staged`).
     Staged,
+    /// Resident blocks, one buffer, exact look-backs a round late (`onepass_sums`, prefetch 2).
+    Deferred,
 }
 
 /// The engine's schedule.
@@ -287,6 +309,7 @@ impl Schedule {
             Schedule::OneBlockPerTile => LaunchKind::OneBlockPerTile,
             Schedule::Resident => LaunchKind::Resident,
             Schedule::Staged => LaunchKind::Staged,
+            Schedule::Deferred => LaunchKind::Deferred,
             Schedule::BySize if tiles >= RESIDENT_FROM_TILES => LaunchKind::Resident,
             Schedule::BySize => LaunchKind::OneBlockPerTile,
         }
@@ -298,6 +321,7 @@ impl Schedule {
             Schedule::OneBlockPerTile => "one block per tile",
             Schedule::Resident => "resident blocks copying their next tile",
             Schedule::Staged => "resident blocks with two tile buffers",
+            Schedule::Deferred => "resident blocks, exact look-backs a round late",
             Schedule::BySize => "by size (resident blocks from 32,768 tiles)",
         }
     }
@@ -836,7 +860,11 @@ impl OnePassSum {
             b.arg(r);
         }
         b.arg(&mut job.paths);
-        let prefetch = u32::from(kind == LaunchKind::Resident);
+        let prefetch: u32 = match kind {
+            LaunchKind::OneBlockPerTile | LaunchKind::Staged => 0,
+            LaunchKind::Resident => 1,
+            LaunchKind::Deferred => 2,
+        };
         b.arg(&mut job.ticket)
             .arg(&ticket_base)
             .arg(&epoch)
@@ -849,7 +877,7 @@ impl OnePassSum {
         };
         let per_sm = match kind {
             LaunchKind::OneBlockPerTile => 0,
-            LaunchKind::Resident => self.resident,
+            LaunchKind::Resident | LaunchKind::Deferred => self.resident,
             LaunchKind::Staged if self.resident_staged == 0 => bail!(
                 "the staged schedule needs two tiles of {} bytes of shared memory per block, more than a block has",
                 self.shape.bytes()
@@ -858,7 +886,7 @@ impl OnePassSum {
         };
         let (blocks, smem) = match kind {
             LaunchKind::OneBlockPerTile => (tiles, self.shape.bytes()),
-            LaunchKind::Resident => (
+            LaunchKind::Resident | LaunchKind::Deferred => (
                 tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
                 self.shape.bytes(),
             ),
@@ -883,7 +911,7 @@ impl OnePassSum {
         job.tickets_issued += tiles
             + match kind {
                 LaunchKind::OneBlockPerTile => 0,
-                LaunchKind::Resident | LaunchKind::Staged => blocks,
+                LaunchKind::Resident | LaunchKind::Staged | LaunchKind::Deferred => blocks,
             };
         Ok(())
     }
