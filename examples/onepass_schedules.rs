@@ -87,7 +87,12 @@ fn main() -> Result<()> {
             writeln!(out, "start,{name},{},{n}", dist.name())?;
             out.flush()?;
             let mut jobs = (0..k)
-                .map(|r| op.job(pool.slice(0..count), std::slice::from_ref(&(r * n..r * n + n))))
+                .map(|r| {
+                    op.job(
+                        pool.slice(0..count),
+                        std::slice::from_ref(&(r * n..r * n + n)),
+                    )
+                })
                 .collect::<Result<Vec<_>>>()?;
             let first = op.run(&mut jobs[0])?[0];
             let times = event_times(&gpu, 3, reps, |r| op.launch(&mut jobs[r % k]))?;

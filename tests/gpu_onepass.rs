@@ -109,23 +109,17 @@ fn layout(kind: InputKind, seed: u64) -> (Vec<f64>, Vec<std::ops::Range<usize>>)
     (all, segments)
 }
 
-#[test]
-fn onepass_totals_equal_the_loop_every_launch() {
-    let Some(gpu) = open_or_skip("onepass_totals_equal_the_loop_every_launch") else {
+/// Every input kind and size under `schedule`, several launches on the same records: every
+/// one exact, so identical. Prints each kind as it passes (seen with `--nocapture`), so a run
+/// cut by a time limit names the kind it stopped in.
+fn totals_equal_the_loop_every_launch(name: &str, schedule: Schedule) {
+    let Some(gpu) = open_or_skip(name) else {
         return;
     };
-    let engine = OnePassSum::new(&gpu).unwrap();
+    let sum = OnePassSum::new(&gpu).unwrap().with_schedule(schedule);
     let seed = 0x0e9a55u64;
-    for (kind, schedule) in InputKind::ALL.into_iter().flat_map(|k| {
-        [
-            (k, Schedule::Resident),
-            (k, Schedule::Staged),
-            (k, Schedule::OneBlockPerTile),
-            (k, Schedule::BySize),
-            (k, Schedule::Deferred),
-        ]
-    }) {
-        let sum = engine.clone().with_schedule(schedule);
+    for kind in InputKind::ALL {
+        let started = std::time::Instant::now();
         let (all, segments) = layout(kind, seed);
         let dev = gpu.stream().clone_htod(&all).unwrap();
         let mut job = sum.job(dev.slice(0..all.len()), &segments).unwrap();
@@ -133,7 +127,6 @@ fn onepass_totals_equal_the_loop_every_launch() {
             .iter()
             .map(|r| loop_sum::<F64>(&all[r.clone()]).to_bits())
             .collect();
-        // Several launches on the same records: every one exact, so identical.
         for launch in 0..4 {
             let got = sum.run(&mut job).unwrap();
             for (k, r) in segments.iter().enumerate() {
@@ -149,7 +142,39 @@ fn onepass_totals_equal_the_loop_every_launch() {
                 assert_eq!(got[k].tiles, (r.len() as u64).div_ceil(OP_TILE as u64));
             }
         }
+        eprintln!(
+            "{name}: {kind:?} exact in 4 launches ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
     }
+}
+
+#[test]
+fn onepass_every_launch_resident() {
+    totals_equal_the_loop_every_launch("onepass_every_launch_resident", Schedule::Resident);
+}
+
+#[test]
+fn onepass_every_launch_staged() {
+    totals_equal_the_loop_every_launch("onepass_every_launch_staged", Schedule::Staged);
+}
+
+#[test]
+fn onepass_every_launch_one_block_per_tile() {
+    totals_equal_the_loop_every_launch(
+        "onepass_every_launch_one_block_per_tile",
+        Schedule::OneBlockPerTile,
+    );
+}
+
+#[test]
+fn onepass_every_launch_by_size() {
+    totals_equal_the_loop_every_launch("onepass_every_launch_by_size", Schedule::BySize);
+}
+
+#[test]
+fn onepass_every_launch_deferred() {
+    totals_equal_the_loop_every_launch("onepass_every_launch_deferred", Schedule::Deferred);
 }
 
 #[test]
