@@ -8,9 +8,8 @@
 //! Each line: configuration, distribution, terms, median ms of CUDA-event timings (the
 //! inputs rotated over disjoint windows of a pool of at least 2^25 doubles, beyond the L2),
 //! tiles finished lane by lane, and whether the first launch's total has the CPU loop's bits.
-//! Before each input a line `start ...` is printed, so a launch that never returns is named.
-
-use std::io::Write;
+//! The CSV goes to stdout; before each input a line `start ...` goes to stderr, so a launch
+//! that never returns is named.
 
 use anyhow::{bail, Result};
 use binade::format::F64;
@@ -55,7 +54,7 @@ fn main() -> Result<()> {
         None => 11,
     };
     let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
-    let mut out = std::io::stdout();
+    let mut out = csv::Writer::from_writer(std::io::stdout());
     let builds: Vec<(&str, OnePassSum)> = CONFIGS
         .iter()
         .map(|&(name, schedule, ways)| {
@@ -69,10 +68,16 @@ fn main() -> Result<()> {
             Ok((name, op))
         })
         .collect::<Result<_>>()?;
-    writeln!(
-        out,
-        "config,distribution,terms,median_ms,finished_tiles,tiles,exact"
-    )?;
+    out.write_record([
+        "config",
+        "distribution",
+        "terms",
+        "median_ms",
+        "finished_tiles",
+        "tiles",
+        "exact",
+    ])?;
+    out.flush()?;
     for &(dist, n) in &INPUTS {
         let op = &builds[0].1;
         let s = gpu.stream();
@@ -84,8 +89,7 @@ fn main() -> Result<()> {
         let want = loop_sum::<F64>(&host).to_bits();
         drop(host);
         for (name, op) in &builds {
-            writeln!(out, "start,{name},{},{n}", dist.name())?;
-            out.flush()?;
+            eprintln!("start {name}, {}, {n} terms", dist.name());
             let mut jobs = (0..k)
                 .map(|r| {
                     op.job(
@@ -96,15 +100,15 @@ fn main() -> Result<()> {
                 .collect::<Result<Vec<_>>>()?;
             let first = op.run(&mut jobs[0])?[0];
             let times = event_times(&gpu, 3, reps, |r| op.launch(&mut jobs[r % k]))?;
-            writeln!(
-                out,
-                "{name},{},{n},{:.4},{},{},{}",
-                dist.name(),
-                median(&times),
-                first.finished_tiles,
-                first.tiles,
-                first.total.to_bits() == want
-            )?;
+            out.write_record([
+                name.to_string(),
+                dist.name().to_string(),
+                n.to_string(),
+                format!("{:.4}", median(&times)),
+                first.finished_tiles.to_string(),
+                first.tiles.to_string(),
+                (first.total.to_bits() == want).to_string(),
+            ])?;
             out.flush()?;
         }
     }

@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 15] = [
+pub const VARIANTS: [Variant; 13] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -215,20 +215,6 @@ pub const VARIANTS: [Variant; 15] = [
         min_blocks: 3,
         schedule: Schedule::Staged,
         options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(16) exact look-backs a round late at every size, 8 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Deferred,
-        options: ways(8),
-    },
-    Variant {
-        name: "(16) exact look-backs a round late at every size, 4 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Deferred,
-        options: ways(4),
     },
     Variant {
         name: "(16) exact look-backs a round late at every size, 1 way",
@@ -491,7 +477,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 14] = [
+pub const IDEAS: [(&str, usize, bool); 12] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
         1,
@@ -531,18 +517,8 @@ pub const IDEAS: [(&str, usize, bool); 14] = [
         false,
     ),
     (
-        "(16) exact look-backs a round late at every size, 8 ways",
-        12,
-        false,
-    ),
-    (
-        "(16) exact look-backs a round late at every size, 4 ways",
-        13,
-        false,
-    ),
-    (
         "(16) exact look-backs a round late at every size, 1 way",
-        14,
+        12,
         false,
     ),
     (
