@@ -9,14 +9,26 @@
 //!   `j < h`, `h = K/2, K/4, ..., 1`; the result is `a[0]`;
 //! - `rows:W` (W >= 1): the terms as rows of W (the last row may be shorter), each row's
 //!   sequential loop from +0, then the sequential loop (from +0) over the row sums in order
-//!   (float VIF's rows, then rows).
+//!   (float VIF's rows, then rows);
+//! - `numpy`: the order of `np.sum` on a contiguous float64 or float32 array (numpy's
+//!   pairwise sum, read from its `loops_utils.h.src`, checked against numpy 2.4.6 itself in
+//!   `tests/orders.rs`): `+0 + P(terms)` in the terms' type, where `P` of `n` terms is the
+//!   sequential loop from `+0` for `n < 8`; for `8 <= n <= 128`, eight accumulators, `r[j]`
+//!   starting at term `j` and adding terms `j + 8, j + 16, ...` below `n - n mod 8`, combined
+//!   as `((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))`, then the last `n mod 8` terms
+//!   added to that in order; above 128, `P(first n2) + P(rest)` with `n2 = n/2` rounded down
+//!   to a multiple of 8. The reduction starts from numpy's identity `+0`, not from the first
+//!   term (so a stream of `-0.0` sums to `+0.0`), and a contiguous array is one call of the
+//!   pairwise sum, not blocks of the iterator's buffer.
 //!
 //! [`ordered_sum_in`] gives each order's bits without running its loop term by term: every
 //! accumulator and every row is itself a sequential loop, whose bits the fast engine
 //! ([`crate::fast::ordered_sum_fast`]) reproduces exactly; what is left (the K accumulators'
 //! reduction by halves, the loop over the row sums) is a fixed sequence of native adds of
 //! those exact values, done natively. So the result is the order's own loop's, bit for bit,
-//! for every input (a NaN up to its payload, as for the sequential engine).
+//! for every input (a NaN up to its payload, as for the sequential engine). The `numpy`
+//! order's sequential pieces are at most 16 terms, too short for the fast engine's chunks: its
+//! engine is its loop, the pairwise recursion itself.
 
 use std::fmt;
 use std::str::FromStr;
@@ -34,7 +46,15 @@ pub enum CpuOrder {
     Interleaved(usize),
     /// Rows of W terms, each summed, then the row sums summed (module documentation).
     Rows(usize),
+    /// `np.sum`'s pairwise order on a contiguous array (module documentation).
+    Numpy,
 }
+
+/// numpy's pairwise block: at most this many terms are summed by the eight accumulators
+/// (`PW_BLOCKSIZE`).
+pub const NUMPY_BLOCK: usize = 128;
+/// numpy's accumulators in a pairwise block (its unroll factor).
+pub const NUMPY_LANES: usize = 8;
 
 /// The accumulator counts of `interleaved:K`.
 pub const INTERLEAVED_K: [usize; 4] = [2, 4, 8, 16];
@@ -47,6 +67,7 @@ impl CpuOrder {
             CpuOrder::Sequential => "sequential".to_string(),
             CpuOrder::Interleaved(k) => format!("interleaved:{k}"),
             CpuOrder::Rows(w) => format!("rows:{w}"),
+            CpuOrder::Numpy => "numpy".to_string(),
         }
     }
 }
@@ -60,13 +81,16 @@ impl fmt::Display for CpuOrder {
 impl FromStr for CpuOrder {
     type Err = String;
 
-    /// Parses `sequential`, `interleaved:K` (K in 2, 4, 8, 16) and `rows:W` (W >= 1). Every
-    /// error is one line.
+    /// Parses `sequential`, `interleaved:K` (K in 2, 4, 8, 16), `rows:W` (W >= 1) and
+    /// `numpy`. Every error is one line.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "sequential" {
-            return Ok(CpuOrder::Sequential);
+        match s {
+            "sequential" => return Ok(CpuOrder::Sequential),
+            "numpy" => return Ok(CpuOrder::Numpy),
+            _ => {}
         }
-        let known = "known: sequential, interleaved:K with K = 2, 4, 8 or 16, rows:W with W >= 1";
+        let known =
+            "known: sequential, interleaved:K with K = 2, 4, 8 or 16, rows:W with W >= 1, numpy";
         let Some((family, param)) = s.split_once(':') else {
             return Err(format!("unknown CPU order `{s}` ({known})"));
         };
@@ -107,7 +131,46 @@ pub fn loop_sum_in<F: Format>(terms: &[F::Value], order: CpuOrder) -> F::Value {
             }
             total
         }
+        CpuOrder::Numpy => F::add(zero, numpy_pairwise::<F>(terms, Fault::None)),
     }
+}
+
+/// numpy's pairwise sum `P` of `a` (module documentation), in format `F`; `fault` breaks one
+/// of its rules for the kill matrix ([`Fault::None`]: numpy's).
+fn numpy_pairwise<F: Format>(a: &[F::Value], fault: Fault) -> F::Value {
+    let n = a.len();
+    let zero = F::from_bits(0);
+    if n < NUMPY_LANES {
+        return a.iter().fold(zero, |s, &x| F::add(s, x));
+    }
+    if n <= NUMPY_BLOCK {
+        let mut r = [zero; NUMPY_LANES];
+        r.copy_from_slice(&a[..NUMPY_LANES]);
+        let whole = n - n % NUMPY_LANES;
+        for row in a[NUMPY_LANES..whole].chunks_exact(NUMPY_LANES) {
+            for (acc, &x) in r.iter_mut().zip(row) {
+                *acc = F::add(*acc, x);
+            }
+        }
+        let tree = if fault == Fault::NumpyLanesInOrder {
+            r[1..].iter().fold(r[0], |s, &x| F::add(s, x))
+        } else {
+            let add = F::add;
+            add(
+                add(add(r[0], r[1]), add(r[2], r[3])),
+                add(add(r[4], r[5]), add(r[6], r[7])),
+            )
+        };
+        return a[whole..].iter().fold(tree, |s, &x| F::add(s, x));
+    }
+    let mut n2 = n / 2;
+    if fault != Fault::NumpySplitUnaligned {
+        n2 -= n2 % NUMPY_LANES;
+    }
+    F::add(
+        numpy_pairwise::<F>(&a[..n2], fault),
+        numpy_pairwise::<F>(&a[n2..], fault),
+    )
 }
 
 /// `a[j] = a[j] + a[j + h]` for `j < h`, `h = K/2, ..., 1`; returns `a[0]`.
@@ -144,22 +207,74 @@ pub enum Fault {
     RowsCarried,
     /// A last row shorter than W is left out.
     ShortRowDropped,
+    /// numpy's split of a long run is not rounded down to a multiple of its eight lanes.
+    NumpySplitUnaligned,
+    /// numpy's eight accumulators are combined left to right instead of as its tree.
+    NumpyLanesInOrder,
 }
 
 impl Fault {
     /// Every fault, the correct engine first.
-    pub const ALL: [Fault; 5] = [
+    pub const ALL: [Fault; 7] = [
         Fault::None,
         Fault::LanesContiguous,
         Fault::ReducedInOrder,
         Fault::RowsCarried,
         Fault::ShortRowDropped,
+        Fault::NumpySplitUnaligned,
+        Fault::NumpyLanesInOrder,
     ];
+}
+
+/// What [`ordered_sum_in_counted`] did: its total, and the chunks of the fast engine over the
+/// order's sequential pieces (accumulators, rows, the row sums; for `numpy`, whose engine is
+/// its loop, the input's chunks, all of them added term by term).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrderSum<T> {
+    /// The order's result (the bits of [`loop_sum_in`]).
+    pub total: T,
+    /// Chunks of [`crate::fast::CHUNK`] terms over the order's sequential pieces.
+    pub chunks: usize,
+    /// Of those, the chunks added term by term.
+    pub native_chunks: usize,
+}
+
+/// [`ordered_sum_in`], and how many chunks it took term by term.
+pub fn ordered_sum_in_counted<T: FastTerm>(terms: &[T], order: CpuOrder) -> OrderSum<T> {
+    let mut counts = (0usize, 0usize);
+    let total = ordered_in(terms, order, Fault::None, &mut counts);
+    if order == CpuOrder::Numpy {
+        let chunks = terms.len().div_ceil(crate::fast::CHUNK);
+        counts = (chunks, chunks);
+    }
+    OrderSum {
+        total,
+        chunks: counts.0,
+        native_chunks: counts.1,
+    }
 }
 
 /// [`ordered_sum_in`] with `fault` (the correct engine for [`Fault::None`]).
 pub fn ordered_sum_in_with<T: FastTerm>(terms: &[T], order: CpuOrder, fault: Fault) -> T {
-    let exact = crate::fast::ordered_sum_fast::<T>;
+    ordered_in(terms, order, fault, &mut (0, 0))
+}
+
+/// The engine of [`ordered_sum_in_with`]; `counts` gains the chunks of each sequential piece
+/// and those it added term by term.
+fn ordered_in<T: FastTerm>(
+    terms: &[T],
+    order: CpuOrder,
+    fault: Fault,
+    counts: &mut (usize, usize),
+) -> T {
+    let mut exact = |piece: &[T]| {
+        let chunk = crate::fast::CHUNK;
+        let (s, native) =
+            crate::fast::ordered_sum_fast_counted(piece, crate::fast::Checks::ALL, chunk);
+        counts.0 += piece.len().div_ceil(chunk);
+        counts.1 += native;
+        s
+    };
     match order {
         CpuOrder::Sequential => exact(terms),
         CpuOrder::Interleaved(k) => {
@@ -203,6 +318,10 @@ pub fn ordered_sum_in_with<T: FastTerm>(terms: &[T], order: CpuOrder, fault: Fau
             };
             exact(&sums)
         }
+        CpuOrder::Numpy => {
+            let zero = <T::F as Format>::from_bits(0);
+            <T::F as Format>::add(zero, numpy_pairwise::<T::F>(terms, fault))
+        }
     }
 }
 
@@ -219,7 +338,13 @@ mod tests {
 
     #[test]
     fn orders_parse_round_trip_and_refuse_bad_parameters() {
-        for s in ["interleaved:2", "interleaved:16", "rows:1", "rows:1920"] {
+        for s in [
+            "interleaved:2",
+            "interleaved:16",
+            "rows:1",
+            "rows:1920",
+            "numpy",
+        ] {
             let order: CpuOrder = s.parse().unwrap();
             assert_eq!(order.to_string(), s);
         }

@@ -1,9 +1,10 @@
 //! The CPU orders (`binade::order`): `ordered_sum_in` has the bits of each order's own loop
 //! (`loop_sum_in`, the loop written out term by term) on every input kind, size and order, in
 //! f64 and f32, and on arbitrary bit patterns (proptest). Failures print the seed, the kind,
-//! the size and the order.
+//! the size and the order. The `numpy` order and the sequential loop are also checked against
+//! numpy's own results (`tests/data/numpy_sum.csv`, written by `scripts/numpy-sum-bits.py`).
 
-use binade::format::{same_result, Format, F32, F64};
+use binade::format::{same_result, Format, Layout, F32, F64};
 use binade::order::{loop_sum_in, ordered_sum_in, CpuOrder, INTERLEAVED_K};
 use binade::verify::inputs::InputKind;
 use proptest::prelude::*;
@@ -14,6 +15,7 @@ fn orders() -> Vec<CpuOrder> {
     let mut v = vec![CpuOrder::Sequential];
     v.extend(INTERLEAVED_K.iter().map(|&k| CpuOrder::Interleaved(k)));
     v.extend([1, 7, 1920, 100_000].map(CpuOrder::Rows));
+    v.push(CpuOrder::Numpy);
     v
 }
 
@@ -119,4 +121,105 @@ fn order_mutants_are_killed_by_wrong_totals() {
             }
         );
     }
+}
+
+/// The counter hash of `scripts/numpy-sum-bits.py` (the splitmix64 finaliser).
+fn hash(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The script's float64 stream `kind` (uniform, signed, negzero) of `n` terms.
+fn numpy_stream(kind: &str, seed: u64, n: usize) -> Vec<f64> {
+    (0..n as u64)
+        .map(|i| {
+            let u = (hash(seed, i) >> 11) as f64 * 2f64.powi(-53);
+            match kind {
+                "uniform" => u,
+                "signed" => {
+                    let k = (hash(seed ^ 0x5bd1_e995, i) >> 58) as i32 - 32;
+                    (2.0 * u - 1.0) * 2f64.powi(k)
+                }
+                "negzero" => -0.0,
+                _ => panic!("tests/data/numpy_sum.csv: unknown stream kind {kind}"),
+            }
+        })
+        .collect()
+}
+
+fn parse_bits(cell: &str) -> u64 {
+    u64::from_str_radix(cell.trim_start_matches("0x"), 16)
+        .unwrap_or_else(|e| panic!("tests/data/numpy_sum.csv: bad bits {cell:?}: {e}"))
+}
+
+/// One row of numpy's results: `np.sum` must be the `numpy` order's bits, and
+/// `np.cumsum(x)[-1]` (numpy's loop, started from the first term) the sequential loop's,
+/// except for a stream of -0.0, where the loop from +0 gives +0.0 and numpy's gives -0.0.
+fn check_numpy_row<F: Format>(terms: &[F::Value], row: &csv::StringRecord) -> usize
+where
+    F::Value: binade::fast::FastTerm,
+{
+    let (kind, n) = (&row[1], &row[3]);
+    let want = parse_bits(&row[4]);
+    for got in [
+        ordered_sum_in(terms, CpuOrder::Numpy),
+        loop_sum_in::<F>(terms, CpuOrder::Numpy),
+    ] {
+        assert_eq!(
+            F::to_bits(got),
+            want,
+            "{} {kind} seed {} n {n}: the numpy order {:#x}, np.sum {want:#x} ({})",
+            &row[0],
+            &row[2],
+            F::to_bits(got),
+            &row[6]
+        );
+    }
+    if row[5].is_empty() {
+        return 1;
+    }
+    let cumsum = parse_bits(&row[5]);
+    let seq = F::to_bits(ordered_sum_in(terms, CpuOrder::Sequential));
+    if kind == "negzero" {
+        assert_eq!(
+            (seq, cumsum),
+            (0, F::SIGN),
+            "{} negzero n {n}: the loop from +0 gives +0, numpy's cumsum -0",
+            &row[0]
+        );
+    } else {
+        assert_eq!(
+            seq, cumsum,
+            "{} {kind} seed {} n {n}: the sequential loop {seq:#x}, np.cumsum(x)[-1] {cumsum:#x} ({})",
+            &row[0], &row[2], &row[6]
+        );
+    }
+    2
+}
+
+#[test]
+fn numpy_order_and_sequential_loop_equal_numpys_own_results() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/numpy_sum.csv");
+    let mut rd = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut rows, mut checks) = (0usize, 0usize);
+    for rec in rd.records() {
+        let row = rec.unwrap_or_else(|e| panic!("{path}: {e}"));
+        let seed: u64 = row[2].parse().expect("seed");
+        let n: usize = row[3].parse().expect("n");
+        let terms = numpy_stream(&row[1], seed, n);
+        checks += match &row[0] {
+            "f64" => check_numpy_row::<F64>(&terms, &row),
+            "f32" => {
+                let t: Vec<f32> = terms.iter().map(|&x| x as f32).collect();
+                check_numpy_row::<F32>(&t, &row)
+            }
+            d => panic!("{path}: unknown dtype {d}"),
+        };
+        rows += 1;
+    }
+    // The file has every stream of the script: a truncated file must not pass.
+    assert_eq!(rows, 330, "{path}: rows");
+    assert!(checks > 600, "{checks} checks");
 }

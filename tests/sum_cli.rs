@@ -418,14 +418,14 @@ fn option_errors() {
         "nope.npy",
     );
     assert_option_error(&["--plan", "sideways", &f], "unknown plan `sideways`");
-    assert_option_error(
-        &["--order", "interleaved:4", &f],
-        "reproduces the sequential loop only so far",
-    );
-    assert_option_error(
-        &["--order", "rows:1920", &f],
-        "reproduces the sequential loop only so far",
-    );
+    for engine in ["walk", "gpu", "gpu-pipeline"] {
+        for order in ["interleaved:4", "rows:1920", "numpy"] {
+            assert_option_error(
+                &["--engine", engine, "--order", order, &f],
+                "reproduced by --engine fast and --engine loop",
+            );
+        }
+    }
     assert_option_error(&["--order", "interleaved:3", &f], "K must be 2, 4, 8 or 16");
     assert_option_error(
         &["--order", "backwards", &f],
@@ -584,4 +584,55 @@ fn gpu_pipeline_engine_follows_a_plan_and_matches_the_loop() {
     assert_eq!(r["plan"], "one-too-high");
     assert_eq!(hex(&r["bits"]), want, "gpu-pipeline sum of {f}");
     assert!(r["device"].is_null(), "{r}");
+}
+
+/// Every CPU order through the command, by the fast engine and by the loop: the bits of the
+/// library's loop for that order over the file's terms, `--check` equal, and the chunk counts
+/// of the order's sequential pieces.
+#[test]
+fn orders_through_the_command() {
+    use binade::order::{loop_sum_in, CpuOrder};
+    for name in ["uniform-f64.npy", "negatives-f64.npy", "ssim-like-f32.npy"] {
+        let f = fixture(name);
+        let terms = binade::cli::sum::read_npy(&std::fs::read(&f).unwrap()).unwrap();
+        for order in [
+            "interleaved:2",
+            "interleaved:16",
+            "rows:7",
+            "rows:1920",
+            "numpy",
+        ] {
+            let o: CpuOrder = order.parse().unwrap();
+            let want = match &terms {
+                binade::cli::sum::Terms::F64(t) => F64::to_bits(loop_sum_in::<F64>(t, o)),
+                binade::cli::sum::Terms::F32(t) => F32::to_bits(loop_sum_in::<F32>(t, o)),
+            };
+            for engine in ["fast", "loop"] {
+                let out = binade(&[
+                    "--engine", engine, "--order", order, "--check", "--format", "json", &f,
+                ]);
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{name} {order} {engine}: {}",
+                    stderr(&out)
+                );
+                let j = &json_lines(&out)[0];
+                assert_eq!(j["order"], order, "{name} {order} {engine}");
+                assert_eq!(hex(&j["bits"]), want, "{name} {order} {engine}: {j}");
+                assert_eq!(j["check"]["equal"], true, "{name} {order} {engine}: {j}");
+                let (chunks, native) = (
+                    j["chunks"].as_u64().unwrap(),
+                    j["term_by_term_chunks"].as_u64().unwrap(),
+                );
+                assert!(native <= chunks, "{name} {order} {engine}: {j}");
+                if engine == "loop" || order == "numpy" {
+                    assert_eq!(
+                        native, chunks,
+                        "{name} {order} {engine}: every chunk term by term"
+                    );
+                }
+            }
+        }
+    }
 }

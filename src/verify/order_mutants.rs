@@ -26,6 +26,8 @@ pub fn order_mutants() -> Vec<OrderMutant> {
                 Fault::ReducedInOrder => "interleaved lanes combined left to right",
                 Fault::RowsCarried => "rows summed from the rows before them",
                 Fault::ShortRowDropped => "short last row dropped",
+                Fault::NumpySplitUnaligned => "numpy's split not rounded to its eight lanes",
+                Fault::NumpyLanesInOrder => "numpy's eight lanes combined left to right",
             },
             fault,
         })
@@ -56,6 +58,7 @@ pub fn kill_orders() -> Vec<CpuOrder> {
         .map(|&k| CpuOrder::Interleaved(k))
         .collect();
     v.extend([7, 1000].map(CpuOrder::Rows));
+    v.push(CpuOrder::Numpy);
     v
 }
 

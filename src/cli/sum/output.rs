@@ -85,19 +85,20 @@ pub(crate) fn show<F: Format>(v: F::Value) -> (String, String) {
     (format!("{v:?}"), format!("0x{:0digits$x}", F::to_bits(v)))
 }
 
-/// Sums one stream with `engine` and builds its report (checked against the loop on request).
+/// Sums one stream with `engine` and builds its report (checked on request against `order`'s
+/// loop written out term by term, `order::loop_sum_in`).
 pub(crate) fn sum_stream<F: Format>(
     terms: &[F::Value],
     run: impl FnOnce() -> Result<Walk<F::Value>>,
-    check: bool,
+    check: Option<CpuOrder>,
     phases: &mut Phases,
 ) -> Result<(Walk<F::Value>, Option<LoopCheck>)> {
     let t = std::time::Instant::now();
     let got = run()?;
     phases.sum = ms_since(t);
     let t = std::time::Instant::now();
-    let check = check.then(|| {
-        let want = walk::loop_sum::<F>(terms);
+    let check = check.map(|order| {
+        let want = crate::order::loop_sum_in::<F>(terms, order);
         let (loop_sum, loop_bits) = show::<F>(want);
         LoopCheck {
             equal: same_result::<F>(F::to_bits(got.total), F::to_bits(want)),
@@ -107,6 +108,35 @@ pub(crate) fn sum_stream<F: Format>(
     });
     phases.check = ms_since(t);
     Ok((got, check))
+}
+
+/// A non-sequential `--order` by `--engine loop` (the order's loop written out) or `--engine
+/// fast` (`order::ordered_sum_in`; `chunks` becomes the chunks over the order's sequential
+/// pieces). Other engines are refused by `check_options`.
+fn sum_in_order<T: crate::fast::FastTerm>(
+    terms: &[T],
+    args: &SumArgs,
+    chunks: &mut usize,
+) -> Walk<T> {
+    if args.engine == super::EngineKind::Loop {
+        return Walk {
+            total: crate::order::loop_sum_in::<T::F>(terms, args.order),
+            applied: 0,
+            fallback: *chunks,
+        };
+    }
+    debug_assert_eq!(
+        args.engine,
+        super::EngineKind::Fast,
+        "refused by check_options"
+    );
+    let r = crate::order::ordered_sum_in_counted(terms, args.order);
+    *chunks = r.chunks;
+    Walk {
+        total: r.total,
+        applied: r.chunks - r.native_chunks,
+        fallback: r.native_chunks,
+    }
 }
 
 /// Reads, sums and reports one file.
@@ -123,16 +153,21 @@ pub(crate) fn sum_file(
         read: ms_since(t),
         ..Phases::default()
     };
-    debug_assert_eq!(args.order, CpuOrder::Sequential, "refused by check_options");
     let (name, planned) = (engine.name(), engine.planned());
     let plan = args.plan();
+    let sequential = args.order == CpuOrder::Sequential;
+    let check_order = args.check.then_some(args.order);
+    let mut chunks = chunk_count(terms.len());
     let (dtype, total, check, fallback) = match &terms {
         Terms::F64(t) => {
             let stale = stale.map(|t| walk::chunk_sums::<F64>(&t.as_f64()));
             let (w, c) = sum_stream::<F64>(
                 t,
-                || engine.sum_f64(t, &plan, stale.as_deref()),
-                args.check,
+                || match sequential {
+                    true => engine.sum_f64(t, &plan, stale.as_deref()),
+                    false => Ok(sum_in_order(t, args, &mut chunks)),
+                },
+                check_order,
                 &mut phases,
             )?;
             (Dtype::F64, show::<F64>(w.total), c, w.fallback)
@@ -141,8 +176,11 @@ pub(crate) fn sum_file(
             let stale = stale.map(|t| walk::chunk_sums::<F32>(&t.as_f32()));
             let (w, c) = sum_stream::<F32>(
                 t,
-                || engine.sum_f32(t, &plan, stale.as_deref()),
-                args.check,
+                || match sequential {
+                    true => engine.sum_f32(t, &plan, stale.as_deref()),
+                    false => Ok(sum_in_order(t, args, &mut chunks)),
+                },
+                check_order,
                 &mut phases,
             )?;
             (Dtype::F32, show::<F32>(w.total), c, w.fallback)
@@ -152,7 +190,7 @@ pub(crate) fn sum_file(
         file: path.display().to_string(),
         dtype: dtype.name(),
         terms: terms.len(),
-        chunks: chunk_count(terms.len()),
+        chunks,
         engine: name,
         plan: planned.then(|| plan.name()),
         order: args.order.name(),

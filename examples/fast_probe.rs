@@ -1,0 +1,55 @@
+//! Per-term cost of the one-thread fast engine against the loop and a plain sum, on data that
+//! stays in L1, in L2/L3 and in memory (one thread, no pool).
+use binade::fast::{ordered_sum_fast, ordered_sum_fast_with, Checks, FastTerm};
+use binade::format::F64;
+use binade::walk::loop_sum;
+use std::time::Instant;
+
+fn med(mut f: impl FnMut() -> f64, reps: usize, inner: usize) -> f64 {
+    let mut t = Vec::new();
+    let mut sink = 0.0;
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        for _ in 0..inner {
+            sink += f();
+        }
+        t.push(t0.elapsed().as_secs_f64() / inner as f64);
+    }
+    std::hint::black_box(sink);
+    t.sort_by(f64::total_cmp);
+    t[reps / 2]
+}
+
+fn main() {
+    println!("path {}", binade::fast::vector_path());
+    for &(n, inner) in &[
+        (4096usize, 20000usize),
+        (1 << 17, 500),
+        (1_000_000, 40),
+        (100_000_000, 1),
+    ] {
+        let terms: Vec<f64> = (0..n as u64)
+            .map(|i| {
+                let mut z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(2026);
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                ((z ^ (z >> 31)) >> 11) as f64 * 2f64.powi(-53)
+            })
+            .collect();
+        // The same terms after a first term of 2^40: the sum's binade is high from the
+        // start, so no term ties and no chunk goes term by term (the scan alone).
+        let mut big = terms.clone();
+        big[0] = 2f64.powi(40);
+        let ns = |t: f64| t / n as f64 * 1e9;
+        let tl = med(|| loop_sum::<F64>(&terms), 7, inner);
+        let tf = med(|| ordered_sum_fast(&terms), 7, inner);
+        let tb = med(|| ordered_sum_fast(&big), 7, inner);
+        let t256 = med(|| ordered_sum_fast_with(&big, Checks::ALL, 256), 7, inner);
+        let t4096 = med(|| ordered_sum_fast_with(&big, Checks::ALL, 4096), 7, inner);
+        let tp = med(|| f64::plain_sum(&terms), 7, inner);
+        println!(
+            "n {n}: ns/term loop {:.3} fast {:.3} fast-no-ties {:.3} (chunks 256: {:.3}, 4096: {:.3}) plain {:.3}; fast/loop {:.2}",
+            ns(tl), ns(tf), ns(tb), ns(t256), ns(t4096), ns(tp), tf / tl
+        );
+    }
+}
