@@ -325,6 +325,80 @@ fn ordered_in<T: FastTerm>(
     }
 }
 
+/// Where the sequential loop starts: `s = start; for x in terms { s = s + x }`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Start {
+    /// `s = +0.0` (the loop of `binade sum`, and numpy's reduction identity).
+    #[default]
+    PlusZero,
+    /// `s = -0.0` (Rust's `Iterator::sum` for floats).
+    MinusZero,
+    /// `s = terms[0]`, then the rest (numpy's `np.cumsum`); `+0.0` for an empty stream.
+    First,
+}
+
+impl Start {
+    /// The name used on the command line and in reports (`+0`, `-0`, `first`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Start::PlusZero => "+0",
+            Start::MinusZero => "-0",
+            Start::First => "first",
+        }
+    }
+}
+
+impl fmt::Display for Start {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Start {
+    type Err = String;
+
+    /// Parses `+0`, `-0` and `first`; the error is one line.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "+0" | "0" => Ok(Start::PlusZero),
+            "-0" => Ok(Start::MinusZero),
+            "first" => Ok(Start::First),
+            _ => Err(format!("unknown start `{s}` (known: +0, -0, first)")),
+        }
+    }
+}
+
+/// The sequential loop from `start`, written out term by term (the reference for
+/// [`restart`]).
+pub fn loop_sum_from<F: Format>(terms: &[F::Value], start: Start) -> F::Value {
+    let (s, rest) = match (start, terms.split_first()) {
+        (Start::First, Some((&first, rest))) => (first, rest),
+        (Start::MinusZero, _) => (F::from_bits(<F as crate::format::Layout>::SIGN), terms),
+        _ => (F::from_bits(0), terms),
+    };
+    rest.iter().fold(s, |s, &x| F::add(s, x))
+}
+
+/// The sequential loop's result from `start`, given `from_plus_zero`, its result from `+0`
+/// over the same `terms` (any engine's). Guarantee: the bits of [`loop_sum_from`].
+///
+/// The argument. Adding a value to a zero of either sign gives the value itself unless the
+/// value is a zero too (then the result is `-0` only for `-0 + -0`). So two loops over the same
+/// terms whose starts are zeros, or `x0` against `+0 + x0`, hold the same running sum from the
+/// first term that is not a zero on (a NaN or an infinity included), and differ at most in the
+/// sign of a zero before it. Their results differ only where every term is a zero; there the
+/// loop from `start` is run as written (its terms are zeros: no rounding to model).
+pub fn restart<F: Format>(from_plus_zero: F::Value, terms: &[F::Value], start: Start) -> F::Value {
+    let magnitude = |v: F::Value| F::to_bits(v) & !<F as crate::format::Layout>::SIGN;
+    if start == Start::PlusZero || magnitude(from_plus_zero) != 0 {
+        return from_plus_zero;
+    }
+    if terms.iter().any(|&x| magnitude(x) != 0) {
+        return from_plus_zero;
+    }
+    loop_sum_from::<F>(terms, start)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,9 @@
 //! numpy's own results (`tests/data/numpy_sum.csv`, written by `scripts/numpy-sum-bits.py`).
 
 use binade::format::{same_result, Format, Layout, F32, F64};
-use binade::order::{loop_sum_in, ordered_sum_in, CpuOrder, INTERLEAVED_K};
+use binade::order::{
+    loop_sum_from, loop_sum_in, ordered_sum_in, restart, CpuOrder, Start, INTERLEAVED_K,
+};
 use binade::verify::inputs::InputKind;
 use proptest::prelude::*;
 
@@ -181,7 +183,21 @@ where
         return 1;
     }
     let cumsum = parse_bits(&row[5]);
-    let seq = F::to_bits(ordered_sum_in(terms, CpuOrder::Sequential));
+    let from_zero = ordered_sum_in(terms, CpuOrder::Sequential);
+    for got in [
+        loop_sum_from::<F>(terms, Start::First),
+        restart::<F>(from_zero, terms, Start::First),
+    ] {
+        assert_eq!(
+            F::to_bits(got),
+            cumsum,
+            "{} {kind} seed {} n {n}: the loop from the first term {:#x}, np.cumsum(x)[-1] {cumsum:#x}",
+            &row[0],
+            &row[2],
+            F::to_bits(got)
+        );
+    }
+    let seq = F::to_bits(from_zero);
     if kind == "negzero" {
         assert_eq!(
             (seq, cumsum),
@@ -222,4 +238,65 @@ fn numpy_order_and_sequential_loop_equal_numpys_own_results() {
     // The file has every stream of the script: a truncated file must not pass.
     assert_eq!(rows, 330, "{path}: rows");
     assert!(checks > 600, "{checks} checks");
+}
+
+/// Terms that are mostly zeros of either sign, with now and then a value, a NaN or an
+/// infinity: where the three starts can differ.
+fn zeros_and_values() -> impl Strategy<Value = Vec<f64>> {
+    prop::collection::vec(
+        prop_oneof![
+            8 => Just(0.0f64),
+            8 => Just(-0.0f64),
+            1 => Just(1.5f64),
+            1 => Just(-1.5f64),
+            1 => Just(f64::NAN),
+            1 => Just(f64::NEG_INFINITY),
+            1 => any::<f64>(),
+        ],
+        0..40,
+    )
+}
+
+proptest! {
+    /// Every start: the fast engine's sum from +0, restarted, has the bits of the loop written
+    /// out from that start, in f64 and f32.
+    #[test]
+    fn every_start_has_its_loops_bits(terms in zeros_and_values()) {
+        for start in [Start::PlusZero, Start::MinusZero, Start::First] {
+            let want = loop_sum_from::<F64>(&terms, start);
+            let got = restart::<F64>(ordered_sum_in(&terms, CpuOrder::Sequential), &terms, start);
+            prop_assert!(
+                same_result::<F64>(got.to_bits(), want.to_bits()),
+                "start {start}, terms {terms:?}: got {:#x}, the loop {:#x}", got.to_bits(), want.to_bits()
+            );
+            let t32: Vec<f32> = terms.iter().map(|&x| x as f32).collect();
+            let want = loop_sum_from::<F32>(&t32, start);
+            let got = restart::<F32>(ordered_sum_in(&t32, CpuOrder::Sequential), &t32, start);
+            prop_assert!(
+                same_result::<F32>(u64::from(got.to_bits()), u64::from(want.to_bits())),
+                "f32 start {start}, terms {t32:?}: got {:#x}, the loop {:#x}", got.to_bits(), want.to_bits()
+            );
+        }
+    }
+}
+
+#[test]
+fn starts_differ_only_in_the_sign_of_an_all_zero_sum() {
+    let z = [-0.0f64, -0.0];
+    let bits = |s| loop_sum_from::<F64>(&z, s).to_bits();
+    assert_eq!(bits(Start::PlusZero), 0);
+    assert_eq!(bits(Start::MinusZero), 1 << 63);
+    assert_eq!(bits(Start::First), 1 << 63);
+    assert_eq!(
+        loop_sum_from::<F64>(&[-0.0, 0.0], Start::First).to_bits(),
+        0
+    );
+    assert_eq!(loop_sum_from::<F64>(&[], Start::First).to_bits(), 0);
+    for s in ["+0", "-0", "first"] {
+        assert_eq!(s.parse::<Start>().unwrap().name(), s);
+    }
+    assert!("second"
+        .parse::<Start>()
+        .unwrap_err()
+        .starts_with("unknown start"));
 }

@@ -636,3 +636,44 @@ fn orders_through_the_command() {
         }
     }
 }
+
+/// `--start`: a file of -0.0 terms sums to +0 from +0 and to -0 from -0 and from its first
+/// term, by every CPU engine, `--check` against the loop written out from that start; an
+/// ordinary file is the same from every start; a start with another order is refused.
+#[test]
+fn starts_through_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = raw_file(dir.path(), "zeros.f64", &[-0.0f64; 2500], |x: f64| {
+        x.to_le_bytes().to_vec()
+    });
+    for engine in ["fast", "loop", "walk"] {
+        for (start, bits) in [("+0", 0u64), ("-0", 1 << 63), ("first", 1 << 63)] {
+            let out = binade(&[
+                "--engine", engine, "--start", start, "--check", "--format", "json", "--dtype",
+                "f64", &zeros,
+            ]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{engine} {start}: {}",
+                stderr(&out)
+            );
+            let j = &json_lines(&out)[0];
+            assert_eq!(hex(&j["bits"]), bits, "{engine} {start}: {j}");
+            assert_eq!(j["start"], start, "{engine} {start}");
+            assert_eq!(j["check"]["equal"], true, "{engine} {start}: {j}");
+        }
+    }
+    let f = fixture("uniform-f64.npy");
+    let from = |start: &str| {
+        let out = binade(&["--start", start, "--format", "json", &f]);
+        hex(&json_lines(&out)[0]["bits"])
+    };
+    assert_eq!(from("-0"), from("+0"));
+    assert_eq!(from("first"), from("+0"));
+    assert_option_error(
+        &["--order", "numpy", "--start", "first", &f],
+        "applies to --order sequential",
+    );
+    assert_option_error(&["--start", "second", &f], "unknown start `second`");
+}

@@ -18,7 +18,7 @@ use crate::cli::exit::{
 };
 use crate::format::{Format, F32, F64};
 use crate::gpu::{KernelCompileError, NoDevice};
-use crate::order::CpuOrder;
+use crate::order::{CpuOrder, Start};
 use crate::plan::PlanKind;
 
 use decode::one_line;
@@ -55,6 +55,11 @@ pub struct SumArgs {
     /// (`np.sum`'s pairwise order); every order but sequential by --engine fast or loop only.
     #[arg(long, default_value = "sequential")]
     pub order: CpuOrder,
+    /// Where the sequential loop starts: +0 (the default), -0 (Rust's `Iterator::sum`) or
+    /// first (numpy's `np.cumsum`: the first term, then the rest). The starts differ only in
+    /// the sign of a sum of zeros.
+    #[arg(long, default_value = "+0", allow_hyphen_values = true)]
+    pub start: Start,
     /// Also run the plain loop and report whether the engine's bits equal it (NaN as NaN).
     #[arg(long)]
     pub check: bool,
@@ -129,6 +134,12 @@ fn check_options(args: &SumArgs) -> Result<(), String> {
         return Err(format!(
             "--order {}: reproduced by --engine fast and --engine loop; the walk and GPU engines reproduce the sequential loop only",
             args.order
+        ));
+    }
+    if args.start != Start::PlusZero && args.order != CpuOrder::Sequential {
+        return Err(format!(
+            "--start {} applies to --order sequential; --order {} has its own starts",
+            args.start, args.order
         ));
     }
     if args.plan.is_some()

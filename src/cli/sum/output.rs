@@ -10,7 +10,7 @@ use super::decode::{read_terms, Terms};
 use super::engines::Engine;
 use super::{Dtype, OutputFormat, SumArgs};
 use crate::format::{same_result, Format, F32, F64};
-use crate::order::CpuOrder;
+use crate::order::{CpuOrder, Start};
 use crate::walk::{self, chunk_count, Walk};
 
 /// One file's result, as printed (the JSON object of `--format json`).
@@ -30,6 +30,8 @@ pub struct FileReport {
     pub plan: Option<String>,
     /// The CPU order reproduced.
     pub order: String,
+    /// Where the sequential loop starts (`+0`, `-0`, `first`).
+    pub start: &'static str,
     /// The engine's sum, shortest decimal that reads back to the same value.
     pub sum: String,
     /// The engine's sum as hex bits (`0x` and 16 or 8 digits).
@@ -85,20 +87,24 @@ pub(crate) fn show<F: Format>(v: F::Value) -> (String, String) {
     (format!("{v:?}"), format!("0x{:0digits$x}", F::to_bits(v)))
 }
 
-/// Sums one stream with `engine` and builds its report (checked on request against `order`'s
-/// loop written out term by term, `order::loop_sum_in`).
+/// Sums one stream with `engine` and builds its report (checked on request against the loop
+/// written out term by term: `order::loop_sum_from` with the start for the sequential order,
+/// `order::loop_sum_in` for the others).
 pub(crate) fn sum_stream<F: Format>(
     terms: &[F::Value],
     run: impl FnOnce() -> Result<Walk<F::Value>>,
-    check: Option<CpuOrder>,
+    check: Option<(CpuOrder, Start)>,
     phases: &mut Phases,
 ) -> Result<(Walk<F::Value>, Option<LoopCheck>)> {
     let t = std::time::Instant::now();
     let got = run()?;
     phases.sum = ms_since(t);
     let t = std::time::Instant::now();
-    let check = check.map(|order| {
-        let want = crate::order::loop_sum_in::<F>(terms, order);
+    let check = check.map(|(order, start)| {
+        let want = match order {
+            CpuOrder::Sequential => crate::order::loop_sum_from::<F>(terms, start),
+            _ => crate::order::loop_sum_in::<F>(terms, order),
+        };
         let (loop_sum, loop_bits) = show::<F>(want);
         LoopCheck {
             equal: same_result::<F>(F::to_bits(got.total), F::to_bits(want)),
@@ -108,6 +114,19 @@ pub(crate) fn sum_stream<F: Format>(
     });
     phases.check = ms_since(t);
     Ok((got, check))
+}
+
+/// An engine's sum from `+0` turned into the loop's from `--start` (`order::restart`: they
+/// differ only where every term is a zero).
+fn restarted<F: Format>(
+    w: Result<Walk<F::Value>>,
+    terms: &[F::Value],
+    args: &SumArgs,
+) -> Result<Walk<F::Value>> {
+    w.map(|w| Walk {
+        total: crate::order::restart::<F>(w.total, terms, args.start),
+        ..w
+    })
 }
 
 /// A non-sequential `--order` by `--engine loop` (the order's loop written out) or `--engine
@@ -156,7 +175,7 @@ pub(crate) fn sum_file(
     let (name, planned) = (engine.name(), engine.planned());
     let plan = args.plan();
     let sequential = args.order == CpuOrder::Sequential;
-    let check_order = args.check.then_some(args.order);
+    let check_order = args.check.then_some((args.order, args.start));
     let mut chunks = chunk_count(terms.len());
     let (dtype, total, check, fallback) = match &terms {
         Terms::F64(t) => {
@@ -164,7 +183,7 @@ pub(crate) fn sum_file(
             let (w, c) = sum_stream::<F64>(
                 t,
                 || match sequential {
-                    true => engine.sum_f64(t, &plan, stale.as_deref()),
+                    true => restarted::<F64>(engine.sum_f64(t, &plan, stale.as_deref()), t, args),
                     false => Ok(sum_in_order(t, args, &mut chunks)),
                 },
                 check_order,
@@ -177,7 +196,7 @@ pub(crate) fn sum_file(
             let (w, c) = sum_stream::<F32>(
                 t,
                 || match sequential {
-                    true => engine.sum_f32(t, &plan, stale.as_deref()),
+                    true => restarted::<F32>(engine.sum_f32(t, &plan, stale.as_deref()), t, args),
                     false => Ok(sum_in_order(t, args, &mut chunks)),
                 },
                 check_order,
@@ -194,6 +213,7 @@ pub(crate) fn sum_file(
         engine: name,
         plan: planned.then(|| plan.name()),
         order: args.order.name(),
+        start: args.start.name(),
         sum: total.0,
         bits: total.1,
         term_by_term_chunks: fallback,
@@ -224,17 +244,22 @@ pub(crate) fn text_block(r: &FileReport) -> String {
         .as_ref()
         .map(|p| format!("plan {p}, "))
         .unwrap_or_default();
+    // The start is named where it is not the default +0.
+    let order = match r.start {
+        "+0" => r.order.clone(),
+        start => format!("{} from {start}", r.order),
+    };
     match &r.device {
         Some(d) => {
             out += &format!(
                 "  engine  {} (one pass, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, upload {:.1} ms, kernel {:.1} ms\n",
-                r.engine, r.order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.upload_ms, d.kernel_ms
+                r.engine, order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.upload_ms, d.kernel_ms
             )
         }
         None => {
             out += &format!(
                 "  engine  {} ({plan}order {}): {} of {} chunks term by term\n",
-                r.engine, r.order, r.term_by_term_chunks, r.chunks
+                r.engine, order, r.term_by_term_chunks, r.chunks
             )
         }
     }
