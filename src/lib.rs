@@ -36,6 +36,7 @@ pub mod plan;
 pub mod plot;
 pub mod provenance;
 pub mod report;
+pub mod signed_unit;
 pub mod ssimulacra2;
 pub mod unit;
 pub mod verify;

@@ -379,3 +379,26 @@ pub fn order_rows(seed: u64) -> (Table, u64) {
     );
     (t, failures)
 }
+
+/// The signed units' kill rows (`verify::signed_mutants`): the table and its failures (the
+/// algebra wrong anywhere, or a fault with the loop's bits on every applied triple).
+pub fn signed_rows() -> (Table, u64) {
+    use crate::signed_unit::SignedFault;
+    use crate::verify::signed_mutants::{first_wrong_triple, name};
+    let mut t = Table::new(
+        "signed-unit-mutants",
+        "The signed units' own rules, each broken alone (host, every e4m3 triple)",
+        &["mutant", "first wrong result", "result"],
+    );
+    let failures = kill_table_rows(
+        &mut t,
+        "exact wherever it applies",
+        SignedFault::ALL.into_iter().map(|f| {
+            let wrong = first_wrong_triple(f);
+            let correct = f == SignedFault::None;
+            let ok = wrong.is_some() != correct;
+            (name(f), wrong, correct, ok)
+        }),
+    );
+    (t, failures)
+}

@@ -14,3 +14,4 @@ pub mod mutant;
 pub mod oracle;
 pub mod order_mutants;
 pub mod sampler;
+pub mod signed_mutants;
