@@ -118,6 +118,12 @@ fn each_broken_check_gives_a_wrong_sum() {
             row.threads
         );
     }
+    for row in rows.iter().filter(|r| r.mutant.name.starts_with("signed")) {
+        eprintln!(
+            "{}: one thread {:?}, threads {:?}",
+            row.mutant.name, row.one, row.threads
+        );
+    }
     // The matrix is not empty of bit mutants.
     assert!(
         rows.iter()

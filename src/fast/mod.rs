@@ -30,6 +30,7 @@
 //! every number of threads and every shape.
 
 mod scan;
+mod signed;
 mod term;
 pub mod threads;
 
@@ -76,6 +77,15 @@ pub struct Checks {
     /// An infinite sum is kept through a chunk only where no term is NaN or the infinity of
     /// the other sign (off: it is kept through every chunk).
     pub infinity_terms: bool,
+    /// A chunk with negative terms is taken by its increment only where the running offsets'
+    /// bounds keep every partial sum inside the binade (off: where its end is inside).
+    pub signed_bounds: bool,
+    /// A chunk with negative terms and a tie goes term by term (off: its ties round as
+    /// `rint` does).
+    pub signed_ties: bool,
+    /// A chunk with negative terms tries the signed path (off: it goes term by term, as in the
+    /// engine before that path). A timing switch: off, it may change the time, never the bits.
+    pub signed_path: bool,
 }
 
 impl Checks {
@@ -92,6 +102,9 @@ impl Checks {
         unit_plan: true,
         reform_walked: true,
         infinity_terms: true,
+        signed_bounds: true,
+        signed_ties: true,
+        signed_path: true,
     };
 }
 
@@ -179,12 +192,15 @@ pub(crate) enum Step {
     NativeCrossing,
     /// Kept: the sum is infinite and no term of the chunk is NaN or the other infinity.
     Infinite,
+    /// Taken by the signed path (`signed`): a chunk with negative terms and no tie, inside the
+    /// running offsets' bounds.
+    Signed,
 }
 
 impl Step {
     /// True when the chunk was added term by term.
     pub(crate) fn is_native(self) -> bool {
-        !matches!(self, Step::Unit | Step::Infinite)
+        !matches!(self, Step::Unit | Step::Infinite | Step::Signed)
     }
 }
 
@@ -215,6 +231,18 @@ pub(crate) fn infinite_sign<T: FastTerm>(s: T) -> Option<bool> {
 /// change it ([`keeps_infinity`]), else the unit for `s`'s own binade, else the native adds.
 /// `ties` says whether the chunk before had a tie, and is set for the next one.
 pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bool) -> (T, Step) {
+    step_hinted(s, chunk, checks, ties, &mut false)
+}
+
+/// [`step`], where `signed` says the chunk before took the signed path (then this one tries
+/// it first, instead of after a scan that refuses its negative terms), and is set for the next.
+pub(crate) fn step_hinted<T: FastTerm>(
+    s: T,
+    chunk: &[T],
+    checks: Checks,
+    ties: &mut bool,
+    signed: &mut bool,
+) -> (T, Step) {
     if let Some(positive) = infinite_sign(s) {
         if !checks.infinity_terms || keeps_infinity(positive, chunk) {
             return (s, Step::Infinite);
@@ -223,9 +251,22 @@ pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bo
     let Some(field) = fast_field::<T::F>(s) else {
         return (add_terms(s, chunk), Step::NativeStart);
     };
-    let (unit, had_ties) = scan::chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, *ties);
+    let scale = scale_of::<T::F>(field);
+    if *signed && checks.signed_path {
+        if let Some(next) = signed::signed_step::<T::F>(s, field, chunk, scale, checks) {
+            return (next, Step::Signed);
+        }
+        *signed = false;
+    }
+    let (unit, had_ties) = scan::chunk_unit_hinted(chunk, scale, checks, *ties);
     *ties = had_ties;
     let Some(unit) = unit else {
+        if checks.signed_path {
+            if let Some(next) = signed::signed_step::<T::F>(s, field, chunk, scale, checks) {
+                *signed = true;
+                return (next, Step::Signed);
+            }
+        }
         return (add_terms(s, chunk), Step::NativeRefused);
     };
     match apply::<T::F>(s, field, unit, checks) {
@@ -272,7 +313,7 @@ pub(crate) fn ordered_sum_fast_from<T: FastTerm>(
     debug_assert!((1..=MAX_CHUNK).contains(&chunk));
     let mut s = start;
     let (mut skip, mut native) = (0usize, 0usize);
-    let mut ties = false;
+    let (mut ties, mut signed) = (false, false);
     for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {
         if skip > 0 {
             skip -= 1;
@@ -280,7 +321,7 @@ pub(crate) fn ordered_sum_fast_from<T: FastTerm>(
             s = add_terms(s, c);
             continue;
         }
-        let (next, how) = step(s, c, checks, &mut ties);
+        let (next, how) = step_hinted(s, c, checks, &mut ties, &mut signed);
         s = next;
         native += usize::from(how.is_native());
         if how == Step::NativeRefused {

@@ -6,7 +6,7 @@ use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm,
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
     excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound, plan_behind_crossing,
-    InputKind,
+    signed_ties, InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -88,6 +88,21 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name: "signed chunk's running bounds ignored (only its end checked)",
+            checks: with(|c| c.signed_bounds = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "signed chunk's ties taken as rint",
+            checks: with(|c| c.signed_ties = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
+            name: "signed path off: chunks with negative terms term by term (timing only)",
+            checks: with(|c| c.signed_path = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
             name: "look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| c.lookback_waits = false),
             expect: Expect::SameBits,
@@ -108,8 +123,8 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
-/// `inputs::leaves_by_its_bound` and `inputs::infinity_then_its_opposite` (None: the loop's
-/// bits on all of them).
+/// `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite` and
+/// `inputs::signed_ties` (None: the loop's bits on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -140,6 +155,7 @@ pub fn first_wrong(
             "an infinite sum meets the other infinity",
             infinity_then_its_opposite(CHUNK),
         ),
+        ("ties of both signs", signed_ties(CHUNK)),
     ] {
         if wrong(&terms, &f64_sum) {
             return Some(name.into());

@@ -259,6 +259,21 @@ pub fn excursion_above_binade(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Two tiles of `tile` terms whose second holds ties of both signs: the first tile is
+/// `1.5 + 2^-52` (an odd significand) and zeros, the second alternates `-1.5 * 2^-52` and
+/// `+2.5 * 2^-52`. Each is a tie in `[1, 2)`, resolved by the running significand's parity
+/// (from an odd start, `-1.5` quanta goes to the even neighbour one quantum down, and `+2.5`
+/// from there two up), not as `rint` of the term alone (`-2`, `+2`): the case a signed chunk
+/// path must take term by term.
+pub fn signed_ties(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 2);
+    let u = 2f64.powi(-52);
+    let mut v = vec![0.0; tile];
+    v[0] = 1.5 + u;
+    v.extend((0..tile).map(|i| if i % 2 == 0 { -1.5 * u } else { 2.5 * u }));
+    v
+}
+
 /// Two tiles of `tile` terms whose second tile, all non-negative and without a tie, carries
 /// the sum out of its binade: the first tile is `1.5` and zeros, the second `tile` terms of
 /// `1 / tile` (a power of two for a power-of-two `tile`, so every add is exact and the loop
