@@ -32,7 +32,7 @@ fn streams(n: usize) -> Vec<(&'static str, Vec<f64>)> {
         ("N(1, 1)", make(&mut |r, _| 1.0 + normal(r))),
         ("N(0, 1)", make(&mut |r, _| normal(r))),
         (
-            "alternating signs, |x| uniform in [0, 1)",
+            "alternating signs, magnitudes uniform in [0, 1)",
             make(&mut |r, i| {
                 if i % 2 == 0 {
                     r.random::<f64>()
