@@ -228,14 +228,11 @@ pub(crate) fn infinite_sign<T: FastTerm>(s: T) -> Option<bool> {
 }
 
 /// One chunk from the exact sum `s` before it: an infinite `s` kept where the chunk cannot
-/// change it ([`keeps_infinity`]), else the unit for `s`'s own binade, else the native adds.
-/// `ties` says whether the chunk before had a tie, and is set for the next one.
-pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, ties: &mut bool) -> (T, Step) {
-    step_hinted(s, chunk, checks, ties, &mut false)
-}
-
-/// [`step`], where `signed` says the chunk before took the signed path (then this one tries
-/// it first, instead of after a scan that refuses its negative terms), and is set for the next.
+/// change it ([`keeps_infinity`]), else the unit for `s`'s own binade, else (a chunk with
+/// negative terms) the signed path of [`signed`], else the native adds.
+/// `ties` says whether the chunk before had a tie, and is set for the next one; `signed`
+/// says the chunk before took the signed path (then this one tries it first, instead of
+/// after a scan that refuses its negative terms), and is set for the next.
 pub(crate) fn step_hinted<T: FastTerm>(
     s: T,
     chunk: &[T],
@@ -277,7 +274,7 @@ pub(crate) fn step_hinted<T: FastTerm>(
 
 /// Chunks a thread adds natively, without trying the path, after one whose terms left it
 /// (negative and non-finite terms tend to come in runs; a wrong skip costs time only).
-const COOLDOWN: usize = 8;
+pub(crate) const COOLDOWN: usize = 8;
 
 /// The sequential sum of `terms` on this thread, in the terms' own format.
 ///

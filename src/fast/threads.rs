@@ -54,8 +54,8 @@ use std::sync::Mutex;
 
 use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
 use super::{
-    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, step, Checks,
-    FastTerm, Step, CHUNK,
+    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, step_hinted,
+    Checks, FastTerm, Step, CHUNK, COOLDOWN,
 };
 use crate::format::Format;
 
@@ -289,7 +289,7 @@ fn walk_block<T: FastTerm>(
     checks: Checks,
     counts: &mut Counts,
 ) -> T {
-    let mut ties = false;
+    let (mut ties, mut signed, mut skip) = (false, false, 0usize);
     for (c, slot) in block_terms.chunks(chunk).zip(slots) {
         if let Some(positive) = infinite_sign(s) {
             let bit = if positive {
@@ -321,7 +321,19 @@ fn walk_block<T: FastTerm>(
                     None => (add_terms(s, c), Step::NativeRefused),
                 }
             }
-            _ => step(s, c, checks, &mut ties),
+            // As on one thread: after a chunk whose terms left every path, a few chunks go
+            // term by term without trying (a wrong skip costs time only).
+            _ if skip > 0 => {
+                skip -= 1;
+                (add_terms(s, c), Step::NativeRefused)
+            }
+            _ => {
+                let (next, how) = step_hinted(s, c, checks, &mut ties, &mut signed);
+                if how == Step::NativeRefused {
+                    skip = COOLDOWN;
+                }
+                (next, how)
+            }
         };
         s = next;
         counts.native += usize::from(how.is_native());
