@@ -86,6 +86,9 @@ pub struct Checks {
     /// A chunk with negative terms tries the signed path (off: it goes term by term, as in the
     /// engine before that path). A timing switch: off, it may change the time, never the bits.
     pub signed_path: bool,
+    /// From a negative sum, the signed path mirrors its bounds (off: it negates the increment
+    /// only).
+    pub mirrored: bool,
 }
 
 impl Checks {
@@ -105,6 +108,7 @@ impl Checks {
         signed_bounds: true,
         signed_ties: true,
         signed_path: true,
+        mirrored: true,
     };
 }
 
@@ -143,6 +147,17 @@ pub(crate) fn fast_field<F: Format>(s: F::Value) -> Option<u32> {
     let bits = F::to_bits(s);
     let field = exp_field::<F>(bits);
     (is_positive_normal::<F>(bits) && field >= min_field::<F>()).then_some(field)
+}
+
+/// The binade field of `-s` when `s` is a negative normal whose scale is a normal f64, else
+/// `None`.
+#[inline]
+pub(crate) fn negative_field<F: Format>(s: F::Value) -> Option<u32> {
+    let bits = F::to_bits(s);
+    let magnitude = F::from_bits(bits & !F::SIGN);
+    (bits & F::SIGN != 0)
+        .then(|| fast_field::<F>(magnitude))
+        .flatten()
 }
 
 /// `2^(P - e)` for binade field `field` of `F`, as an f64.
@@ -246,6 +261,14 @@ pub(crate) fn step_hinted<T: FastTerm>(
         }
     }
     let Some(field) = fast_field::<T::F>(s) else {
+        // A negative sum: the signed path by symmetry (its module documentation).
+        if let Some(field) = negative_field::<T::F>(s).filter(|_| checks.signed_path) {
+            let scale = scale_of::<T::F>(field);
+            if let Some(next) = signed::signed_step::<T::F>(s, field, chunk, scale, checks) {
+                *signed = true;
+                return (next, Step::Signed);
+            }
+        }
         return (add_terms(s, chunk), Step::NativeStart);
     };
     let scale = scale_of::<T::F>(field);

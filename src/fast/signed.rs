@@ -12,6 +12,11 @@
 //! one: the chunk's end is `m + sum r`. The sums are of integers whose partial sums are bounded
 //! by `pos - neg < 2^53`, so they are exact in f64 (a `pos` or `-neg` that reaches `2^53`, or a
 //! NaN or infinite term, fails the bounds). A chunk with a tie goes term by term.
+//!
+//! A negative start by symmetry: rounding to nearest, ties to even, commutes with negation,
+//! so the loop from `-|s|` over the terms is the negation of the loop from `|s|` over the
+//! negated terms. Those have the negated `r`: the sum `-sum r`, the positive part `-neg`, the
+//! negative part `-pos`, the same ties. One scan serves both signs.
 
 use super::scan::{MAGIC, Y_LIMIT};
 use super::term::FastTerm;
@@ -113,8 +118,9 @@ pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
     signed_scan_portable(chunk, scale)
 }
 
-/// The loop's sum after `chunk` from `s` (a positive normal in binade `field`, `scale` its
-/// `2^(P - e)`), where the module's bounds hold and no term ties; `None` otherwise.
+/// The loop's sum after `chunk` from `s` (a normal of either sign whose magnitude is in binade
+/// `field`, `scale` its `2^(P - e)`), where the module's bounds hold and no term ties; `None`
+/// otherwise.
 pub(super) fn signed_step<F: Format>(
     s: F::Value,
     field: u32,
@@ -125,7 +131,18 @@ pub(super) fn signed_step<F: Format>(
 where
     F::Value: FastTerm,
 {
-    let sc = signed_scan(chunk, scale);
+    let mut sc = signed_scan(chunk, scale);
+    let negative = F::to_bits(s) & F::SIGN != 0;
+    if negative && checks.mirrored {
+        sc = SignedScan {
+            rsum: -sc.rsum,
+            pos: -sc.neg,
+            neg: -sc.pos,
+            ..sc
+        };
+    } else if negative {
+        sc.rsum = -sc.rsum; // the mutant: the sum negated, its bounds not mirrored
+    }
     // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
     // one makes `pos` or `neg` infinite.
     if sc.big || sc.rsum.is_nan() || (sc.tie && checks.signed_ties) {
@@ -145,7 +162,8 @@ where
         return None;
     }
     let end = (m as i64 + sc.rsum as i64) as u64;
+    let sign = if negative { F::SIGN } else { 0 };
     Some(F::from_bits(
-        ((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN),
+        sign | (((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN)),
     ))
 }

@@ -5,8 +5,8 @@
 use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm, Shape, CHUNK};
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
-    excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound, plan_behind_crossing,
-    signed_ties, InputKind,
+    excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound,
+    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_ties, InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -98,6 +98,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name: "negative sum's bounds not mirrored",
+            checks: with(|c| c.mirrored = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "signed path off: chunks with negative terms term by term (timing only)",
             checks: with(|c| c.signed_path = false),
             expect: Expect::SameBits,
@@ -123,8 +128,9 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
-/// `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite` and
-/// `inputs::signed_ties` (None: the loop's bits on all of them).
+/// `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
+/// `inputs::signed_ties` and `inputs::negative_sum_leaves_by_one_term` (None: the loop's bits
+/// on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -156,6 +162,10 @@ pub fn first_wrong(
             infinity_then_its_opposite(CHUNK),
         ),
         ("ties of both signs", signed_ties(CHUNK)),
+        (
+            "a negative sum leaves its binade by one term",
+            negative_sum_leaves_by_one_term(CHUNK),
+        ),
     ] {
         if wrong(&terms, &f64_sum) {
             return Some(name.into());

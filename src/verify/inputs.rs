@@ -259,6 +259,20 @@ pub fn excursion_above_binade(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Two tiles of `tile` terms whose running sum is negative and leaves its binade downwards by
+/// one negative term: the first tile is `-1.875` and zeros, the second starts with
+/// `-(0.25 + 3 * 2^-54)`, then zeros. The loop rounds `-2.125 - 3 * 2^-54` in `(-4, -2]`, where
+/// `3 * 2^-54` is below half an ulp: it ends at `-2.125`. From a negative sum the signed path
+/// must mirror its bounds: the negative term is the one that grows the magnitude, and only
+/// the mirrored bound sees it pass `2^(e+1)`.
+pub fn negative_sum_leaves_by_one_term(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 1);
+    let mut v = vec![0.0; 2 * tile];
+    v[0] = -1.875;
+    v[tile] = -(0.25 + 3.0 * 2f64.powi(-54));
+    v
+}
+
 /// Two tiles of `tile` terms whose second holds ties of both signs: the first tile is
 /// `1.5 + 2^-52` (an odd significand) and zeros, the second alternates `-1.5 * 2^-52` and
 /// `+2.5 * 2^-52`. Each is a tie in `[1, 2)`, resolved by the running significand's parity
