@@ -268,11 +268,15 @@ pub(crate) fn step_hinted<T: FastTerm>(
                 *signed = true;
                 return (next, Step::Signed);
             }
+            // Refused (the caller's cooldown then spares the next chunks the attempt).
+            *signed = false;
+            return (add_terms(s, chunk), Step::NativeRefused);
         }
         return (add_terms(s, chunk), Step::NativeStart);
     };
     let scale = scale_of::<T::F>(field);
-    if *signed && checks.signed_path {
+    let hinted = *signed && checks.signed_path;
+    if hinted {
         if let Some(next) = signed::signed_step::<T::F>(s, field, chunk, scale, checks) {
             return (next, Step::Signed);
         }
@@ -281,7 +285,7 @@ pub(crate) fn step_hinted<T: FastTerm>(
     let (unit, had_ties) = scan::chunk_unit_hinted(chunk, scale, checks, *ties);
     *ties = had_ties;
     let Some(unit) = unit else {
-        if checks.signed_path {
+        if checks.signed_path && !hinted {
             if let Some(next) = signed::signed_step::<T::F>(s, field, chunk, scale, checks) {
                 *signed = true;
                 return (next, Step::Signed);

@@ -4,14 +4,16 @@
 //! With the start `m * u` known (one thread, or a walk's exact sum), the magic-constant
 //! rounding of `scan` gives each term's `r = rint(x / u)` for either sign while `|y| < 2^51`.
 //! Where no term ties, `r` does not depend on the parity of the running significand, so while
-//! every partial sum stays in the binade each term adds exactly `r`. Every running offset
-//! (the sum of the `r` of a prefix) lies between `neg`, the sum of the negative `r`, and
-//! `pos`, the sum of the positive ones. So where `m + neg >= 2^P + 1` and `m + pos <= 2^(P+1) - 1`
-//! every modelled partial sum is at least one quantum inside the binade, every exact partial
-//! sum within half a quantum of it, and by induction over the terms each add is the modelled
-//! one: the chunk's end is `m + sum r`. The sums are of integers whose partial sums are bounded
-//! by `pos - neg < 2^53`, so they are exact in f64 (a `pos` or `-neg` that reaches `2^53`, or a
-//! NaN or infinite term, fails the bounds). A chunk with a tie goes term by term.
+//! every partial sum stays in the binade each term adds exactly `r`. The chunk is read in
+//! sub-blocks of [`SUB`] terms: a running offset (the sum of the `r` of a prefix) inside
+//! sub-block `j` lies between `S_j + neg_j` and `S_j + pos_j`, with `S_j` the sum of the
+//! sub-blocks before it and `pos_j`, `neg_j` the sums of its positive and of its negative `r`;
+//! `lo` and `hi` are the lowest and highest of those bounds. So where `m + lo >= 2^P + 1` and
+//! `m + hi <= 2^(P+1) - 1` every modelled partial sum is at least one quantum inside the
+//! binade, every exact partial sum within half a quantum of it, and by induction over the
+//! terms each add is the modelled one: the chunk's end is `m + sum r`. Every sum formed is of
+//! integers whose partial sums are at most `sum |r|`, checked below `2^53`, so all are exact
+//! in f64 (a NaN or infinite term makes them NaN or infinite, and is refused).
 //!
 //! A negative start by symmetry: rounding to nearest, ties to even, commutes with negation,
 //! so the loop from `-|s|` over the terms is the negation of the loop from `|s|` over the
@@ -28,51 +30,85 @@ use crate::format::{Format, Layout};
 pub(super) struct SignedScan {
     /// `sum r`.
     pub rsum: f64,
-    /// The sum of the positive `r` (an upper bound of every running offset).
-    pub pos: f64,
-    /// The sum of the negative `r` (a lower bound).
-    pub neg: f64,
+    /// A lower bound of every running offset (see [`SUB`]).
+    pub lo: f64,
+    /// An upper bound of every running offset.
+    pub hi: f64,
+    /// `sum |r|`: every partial sum of the `r` is an integer at most this large.
+    pub abs: f64,
     /// Some term ties.
     pub tie: bool,
     /// Some `|y|` is at or above `2^51` (off the rounding path).
     pub big: bool,
 }
 
-/// The signed scan, portable: four accumulators of each sum.
-pub(super) fn signed_scan_portable<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
-    let (mut acc, mut pos, mut neg) = ([0.0f64; 4], [0.0f64; 4], [0.0f64; 4]);
-    let (mut dmax, mut ymax) = (0.0f64, 0.0f64);
-    for (i, x) in chunk.iter().enumerate() {
+/// Terms per sub-block of the bounds: a running offset inside sub-block `j` lies between
+/// `S_j + neg_j` and `S_j + pos_j`, `S_j` the sum of the sub-blocks before it and `pos_j`,
+/// `neg_j` the sums of its positive and negative `r`. Much tighter than the whole chunk's
+/// `pos` and `neg` where the terms' signs balance (a zero-mean stream moves by about the
+/// square root of a chunk, its `pos` by half a chunk).
+pub(super) const SUB: usize = 64;
+
+/// One sub-block's sums: `(sum r, sum of the positive r, sum of the negative r, tie, big)`.
+type Sub = (f64, f64, f64, bool, bool);
+
+/// Folds the sub-blocks' sums in order into the chunk's scan.
+fn fold_subs(subs: impl Iterator<Item = Sub>) -> SignedScan {
+    let mut out = SignedScan {
+        rsum: 0.0,
+        lo: 0.0,
+        hi: 0.0,
+        abs: 0.0,
+        tie: false,
+        big: false,
+    };
+    for (sum, pos, neg, tie, big) in subs {
+        out.lo = out.lo.min(out.rsum + neg);
+        out.hi = out.hi.max(out.rsum + pos);
+        out.rsum += sum;
+        out.abs += pos - neg;
+        out.tie |= tie;
+        out.big |= big;
+    }
+    // A NaN term makes its sub-block's sum NaN, which f64::min and max would drop.
+    if out.rsum.is_nan() {
+        out.lo = f64::NAN;
+    }
+    out
+}
+
+/// One sub-block's sums, portable.
+fn sub_portable<T: FastTerm>(block: &[T], scale: f64) -> Sub {
+    let (mut sum, mut pos, mut neg, mut dmax, mut ymax) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for x in block {
         let y = x.widen() * scale;
         let r = (y + MAGIC) - MAGIC;
-        acc[i % 4] += r;
-        pos[i % 4] += r.max(0.0);
-        neg[i % 4] += r.min(0.0);
+        sum += r;
+        pos += r.max(0.0);
+        neg += r.min(0.0);
         dmax = dmax.max((y - r).abs());
         ymax = ymax.max(y.abs());
     }
-    let total = |a: [f64; 4]| (a[0] + a[1]) + (a[2] + a[3]);
-    SignedScan {
-        rsum: total(acc),
-        pos: total(pos),
-        neg: total(neg),
-        tie: dmax >= 0.5,
-        big: ymax >= Y_LIMIT,
-    }
+    (sum, pos, neg, dmax >= 0.5, ymax >= Y_LIMIT)
 }
 
-/// [`signed_scan_portable`] four lanes at a time.
+/// The signed scan, portable.
+pub(super) fn signed_scan_portable<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
+    fold_subs(chunk.chunks(SUB).map(|b| sub_portable(b, scale)))
+}
+
+/// One sub-block's sums four lanes at a time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
+unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
     let zero = _mm256_setzero_pd();
     let (mut acc, mut pos, mut neg, mut dmax, mut ymax) = (zero, zero, zero, zero, zero);
-    let mut blocks = chunk.chunks_exact(4);
-    for c in &mut blocks {
+    let mut quads = block.chunks_exact(4);
+    for c in &mut quads {
         // SAFETY: c holds 4 terms.
         let x = unsafe { T::load4(c.as_ptr()) };
         let y = _mm256_mul_pd(x, vs);
@@ -80,7 +116,7 @@ unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
         acc = _mm256_add_pd(acc, r);
         pos = _mm256_add_pd(pos, _mm256_max_pd(r, zero));
         neg = _mm256_add_pd(neg, _mm256_min_pd(r, zero));
-        // A NaN |y| or d is caught by the sums instead (max keeps a NaN only until the next).
+        // A NaN |y| or d is caught by the sum instead (max keeps a NaN only until the next).
         dmax = _mm256_max_pd(dmax, _mm256_and_pd(_mm256_sub_pd(y, r), abs));
         ymax = _mm256_max_pd(ymax, _mm256_and_pd(y, abs));
     }
@@ -90,19 +126,27 @@ unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
         unsafe { _mm256_storeu_pd(out.as_mut_ptr(), v) };
         out
     };
-    let rest = signed_scan_portable(blocks.remainder(), scale);
+    let (s, p, n, t, b) = sub_portable(quads.remainder(), scale);
     let sum = |v: __m256d| {
         let a = lanes(v);
         (a[0] + a[1]) + (a[2] + a[3])
     };
     let max = |v: __m256d| lanes(v).iter().fold(0.0f64, |m, &x| m.max(x));
-    SignedScan {
-        rsum: sum(acc) + rest.rsum,
-        pos: sum(pos) + rest.pos,
-        neg: sum(neg) + rest.neg,
-        tie: max(dmax) >= 0.5 || rest.tie,
-        big: max(ymax) >= Y_LIMIT || rest.big,
-    }
+    (
+        sum(acc) + s,
+        sum(pos) + p,
+        sum(neg) + n,
+        max(dmax) >= 0.5 || t,
+        max(ymax) >= Y_LIMIT || b,
+    )
+}
+
+/// [`signed_scan_portable`] with AVX2 sub-blocks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
+    // SAFETY: the caller checked AVX2.
+    fold_subs(chunk.chunks(SUB).map(|b| unsafe { sub_avx2(b, scale) }))
 }
 
 /// The signed scan: AVX2 where the CPU has it (the same sums, in another order of exact
@@ -136,8 +180,8 @@ where
     if negative && checks.mirrored {
         sc = SignedScan {
             rsum: -sc.rsum,
-            pos: -sc.neg,
-            neg: -sc.pos,
+            lo: -sc.hi,
+            hi: -sc.lo,
             ..sc
         };
     } else if negative {
@@ -145,15 +189,21 @@ where
     }
     // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
     // one makes `pos` or `neg` infinite.
-    if sc.big || sc.rsum.is_nan() || (sc.tie && checks.signed_ties) {
+    if sc.big
+        || sc.rsum.is_nan()
+        || sc.abs.is_nan()
+        || sc.abs >= super::scan::INC_LIMIT
+        || (sc.tie && checks.signed_ties)
+    {
         return None;
     }
     let m = (F::to_bits(s) & F::FRAC_MASK) | F::HIDDEN;
     let (bottom, top) = (F::HIDDEN as f64, (F::HIDDEN << 1) as f64);
-    // m < 2^53 and the sums are integers: m + pos and m + neg are exact where they matter
-    // (below 2^54, where a comparison with the bounds is decided correctly).
+    // m < 2^53 and lo, hi are integers of magnitude below 2^53: m + lo and m + hi are exact
+    // below 2^53, and at or above it they round to at least 2^53, so each comparison with
+    // the bounds is decided as on the exact values.
     let inside = if checks.signed_bounds {
-        m as f64 + sc.neg > bottom && m as f64 + sc.pos < top
+        m as f64 + sc.lo > bottom && m as f64 + sc.hi < top
     } else {
         let end = m as f64 + sc.rsum;
         end >= bottom && end <= top
