@@ -24,8 +24,10 @@
 //!
 //! An infinite sum stays as it is through a chunk without NaN and without the infinity of the
 //! other sign (`inf + x = inf` exactly for every other `x`): one compare a term, no add.
-//! Anything else (a zero, subnormal or tiny start, a negative or non-finite term, a term at
-//! or above half the binade, a chunk whose sum leaves its binade) is added term by term with
+//! A chunk with negative terms, or from a negative sum, takes the signed path of [`signed`]
+//! where no term ties and its running offsets' bounds keep every partial sum inside the
+//! binade. Anything else (a zero, subnormal or tiny start, a non-finite term, a term at or
+//! above half the binade, a chunk whose sum leaves its binade) is added term by term with
 //! the native add, which is never wrong. So the result has the loop's bits for every input,
 //! every number of threads and every shape.
 
