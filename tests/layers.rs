@@ -11,7 +11,7 @@ fn rank(module: &str) -> Option<(u32, &'static str)> {
     Some(match module {
         "format" | "layout" => (0, "core"),
         "unit" => (1, "core"),
-        "algebra" | "plan" => (2, "core"),
+        "algebra" | "plan" | "signed_unit" => (2, "core"),
         "walk" | "order" | "fast" => (3, "core"),
         "api" | "cumsum" => (4, "core"),
         "verify" => (10, "verify"),
