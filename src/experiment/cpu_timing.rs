@@ -29,14 +29,17 @@ enum Dist {
     LogNormal3,
     SsimTies,
     Geometric,
+    /// Signed: `1 + z`, `z` standard normal (the sum stays positive and grows).
+    Normal11,
 }
 
 impl Dist {
-    const ALL: [Dist; 4] = [
+    const ALL: [Dist; 5] = [
         Dist::Uniform,
         Dist::LogNormal3,
         Dist::SsimTies,
         Dist::Geometric,
+        Dist::Normal11,
     ];
 
     fn name(self) -> &'static str {
@@ -45,6 +48,7 @@ impl Dist {
             Dist::LogNormal3 => "log-normal, sigma 3",
             Dist::SsimTies => "1 - q, half the terms ties",
             Dist::Geometric => "geometric, a binade per 2^20 terms",
+            Dist::Normal11 => "N(1, 1), signed",
         }
     }
 
@@ -65,6 +69,10 @@ impl Dist {
                 ((1.0 - (0.5 + 0.5 * u)) / grid).round_ties_even() * grid
             }
             Dist::Geometric => (0.5 + 0.5 * u) * ((i as f64) * 2f64.powi(-20) - 960.0).exp2(),
+            Dist::Normal11 => {
+                let u2 = unit_hash(seed ^ 0x5bd1_e995, i);
+                1.0 + (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+            }
         }
     }
 
@@ -614,7 +622,7 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
         None => "no sizes measured".into(),
     });
     r.text(format!(
-        "Vector path of the chunk scan on this CPU: {}. Terms are made on the host by a counter hash (the distributions of gpu-timing; f32 terms are the f64 terms rounded to f32, summed in f32). Medians of {reps} runs after one untimed run, wall clock, this process; {threads} threads in rayon's pool (`RAYON_NUM_THREADS` sets it). The loop is `s = 0.0; for x in terms {{ s += x }}` in the terms' type (`walk::loop_sum`). The fast engine (`binade::fast`) forms each chunk's unit of {} terms for a binade `e` as the f64 sum of `rint(x * 2^(P-e))`, plus one parity bit where a term ties (a bit-mask pass: after the scan, from L1, or at once after a chunk that had a tie), takes a chunk with negative terms (or from a negative sum) by the signed path where no term ties and the bounds of its running offsets keep it in the binade (`binade::fast`'s signed module), and adds a chunk term by term where a term is not finite or the sum leaves the binade. On one thread the binade is the exact running sum's. On threads (one thread in the pool: the one-thread engine), blocks of {} chunks are taken in order from a ticket: each block reads its terms once for its chunk sums, finds the sum before it by a look-back over the earlier blocks (back to the nearest block whose walk has published its exact end), guesses each chunk's binade from that prefix and the units before it, forms its units from the core's cache, then waits for the exact sum after the block before and walks its own chunks, applying a unit where the exact sum is in the guessed binade and re-forming the chunk's unit for the walked binade (from the cache) elsewhere; the re-formed column counts those chunks. The plain parallel sum is rayon's `par_iter().sum()` and the plain one-thread sum eight f64 accumulators: neither has the loop's bits (the last column says whether the parallel one happened to be equal); the one-thread sum is what reading the terms costs one thread, the floor of any one-thread engine. The host pipeline is the model of the device kernels (`walk::pipeline`), the exact engine before this one, timed up to 10^7 terms: it exists to mirror the device, not to be fast.",
+        "Vector path of the chunk scan on this CPU: {}. Terms are made on the host by a counter hash (the distributions of gpu-timing, and N(1, 1) for signed terms; f32 terms are the f64 terms rounded to f32, summed in f32). Medians of {reps} runs after one untimed run, wall clock, this process; {threads} threads in rayon's pool (`RAYON_NUM_THREADS` sets it). The loop is `s = 0.0; for x in terms {{ s += x }}` in the terms' type (`walk::loop_sum`). The fast engine (`binade::fast`) forms each chunk's unit of {} terms for a binade `e` as the f64 sum of `rint(x * 2^(P-e))`, plus one parity bit where a term ties (a bit-mask pass: after the scan, from L1, or at once after a chunk that had a tie), takes a chunk with negative terms (or from a negative sum) by the signed path where no term ties and the bounds of its running offsets keep it in the binade (`binade::fast`'s signed module), and adds a chunk term by term where a term is not finite or the sum leaves the binade. On one thread the binade is the exact running sum's. On threads (one thread in the pool: the one-thread engine), blocks of {} chunks are taken in order from a ticket: each block reads its terms once for its chunk sums, finds the sum before it by a look-back over the earlier blocks (back to the nearest block whose walk has published its exact end), guesses each chunk's binade from that prefix and the units before it, forms its units from the core's cache, then waits for the exact sum after the block before and walks its own chunks, applying a unit where the exact sum is in the guessed binade and re-forming the chunk's unit for the walked binade (from the cache) elsewhere; the re-formed column counts those chunks. The plain parallel sum is rayon's `par_iter().sum()` and the plain one-thread sum eight f64 accumulators: neither has the loop's bits (the last column says whether the parallel one happened to be equal); the one-thread sum is what reading the terms costs one thread, the floor of any one-thread engine. The host pipeline is the model of the device kernels (`walk::pipeline`), the exact engine before this one, timed up to 10^7 terms: it exists to mirror the device, not to be fast.",
         crate::fast::vector_path(),
         crate::fast::CHUNK,
         crate::fast::Shape::DEFAULT.block_chunks,
