@@ -5,7 +5,7 @@ to the first one (the engine) in the same run. Every number is read from the CSV
 import csv
 import sys
 
-rows = [r for r in csv.DictReader(sys.stdin) if r["config"] != "start"]
+rows = list(csv.DictReader(sys.stdin))
 configs = list(dict.fromkeys(r["config"] for r in rows))
 inputs = list(dict.fromkeys((r["distribution"], r["terms"]) for r in rows))
 by = {(r["config"], r["distribution"], r["terms"]): r for r in rows}

@@ -205,6 +205,8 @@ pub(crate) enum Step {
     NativeStart,
     /// Added term by term: a term left the path.
     NativeRefused,
+    /// Added term by term without trying: a cooldown after a refused chunk.
+    NativeSkipped,
     /// Added term by term: the sum left its binade.
     NativeCrossing,
     /// Kept: the sum is infinite and no term of the chunk is NaN or the other infinity.
@@ -244,13 +246,38 @@ pub(crate) fn infinite_sign<T: FastTerm>(s: T) -> Option<bool> {
     w.is_infinite().then_some(w > 0.0)
 }
 
-/// One chunk from the exact sum `s` before it: an infinite `s` kept where the chunk cannot
-/// change it ([`keeps_infinity`]), else the unit for `s`'s own binade, else (a chunk with
-/// negative terms) the signed path of [`signed`], else the native adds.
-/// `ties` says whether the chunk before had a tie, and is set for the next one; `signed`
-/// says the chunk before took the signed path (then this one tries it first, instead of
-/// after a scan that refuses its negative terms), and is set for the next.
-pub(crate) fn step_hinted<T: FastTerm>(
+/// What one chunk's step leaves for the next, in a run of chunks walked in order (one thread,
+/// or a block's walk). A wrong hint costs time only.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Hints {
+    /// The chunk before had a tie: the bit-mask pass runs at once.
+    pub ties: bool,
+    /// The chunk before took the signed path: this one tries it first, instead of after a
+    /// scan that refuses its negative terms.
+    pub signed: bool,
+    /// Chunks still to add natively without trying a path, after one whose terms left every
+    /// path ([`COOLDOWN`]).
+    pub skip: usize,
+}
+
+/// One chunk from the exact sum `s` before it: during a cooldown the native adds; an infinite
+/// `s` kept where the chunk cannot change it ([`keeps_infinity`]); else the unit for `s`'s own
+/// binade, else (a chunk with negative terms, or a negative sum) the signed path of
+/// [`signed`], else the native adds. `hints` are read and set for the next chunk.
+pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, hints: &mut Hints) -> (T, Step) {
+    if hints.skip > 0 {
+        hints.skip -= 1;
+        return (add_terms(s, chunk), Step::NativeSkipped);
+    }
+    let (next, how) = step_once(s, chunk, checks, &mut hints.ties, &mut hints.signed);
+    if how == Step::NativeRefused {
+        hints.skip = COOLDOWN;
+    }
+    (next, how)
+}
+
+/// [`step`] without the cooldown.
+fn step_once<T: FastTerm>(
     s: T,
     chunk: &[T],
     checks: Checks,
@@ -270,7 +297,7 @@ pub(crate) fn step_hinted<T: FastTerm>(
                 *signed = true;
                 return (next, Step::Signed);
             }
-            // Refused (the caller's cooldown then spares the next chunks the attempt).
+            // Refused (the cooldown then spares the next chunks the attempt).
             *signed = false;
             return (add_terms(s, chunk), Step::NativeRefused);
         }
@@ -303,7 +330,7 @@ pub(crate) fn step_hinted<T: FastTerm>(
 
 /// Chunks a thread adds natively, without trying the path, after one whose terms left it
 /// (negative and non-finite terms tend to come in runs; a wrong skip costs time only).
-pub(crate) const COOLDOWN: usize = 8;
+const COOLDOWN: usize = 8;
 
 /// The sequential sum of `terms` on this thread, in the terms' own format.
 ///
@@ -338,21 +365,12 @@ pub(crate) fn ordered_sum_fast_from<T: FastTerm>(
 ) -> (T, usize) {
     debug_assert!((1..=MAX_CHUNK).contains(&chunk));
     let mut s = start;
-    let (mut skip, mut native) = (0usize, 0usize);
-    let (mut ties, mut signed) = (false, false);
+    let mut native = 0usize;
+    let mut hints = Hints::default();
     for c in terms.chunks(chunk.clamp(1, MAX_CHUNK)) {
-        if skip > 0 {
-            skip -= 1;
-            native += 1;
-            s = add_terms(s, c);
-            continue;
-        }
-        let (next, how) = step_hinted(s, c, checks, &mut ties, &mut signed);
+        let (next, how) = step(s, c, checks, &mut hints);
         s = next;
         native += usize::from(how.is_native());
-        if how == Step::NativeRefused {
-            skip = COOLDOWN;
-        }
     }
     (s, native)
 }

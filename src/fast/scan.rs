@@ -212,12 +212,6 @@ unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
             xmin[k] = _mm256_min_pd(xmin[k], x);
         }
     }
-    let lanes = |v: __m256d| -> [f64; 4] {
-        let mut out = [0.0f64; 4];
-        // SAFETY: out holds four doubles.
-        unsafe { _mm256_storeu_pd(out.as_mut_ptr(), v) };
-        out
-    };
     let rest = scan_portable(blocks.remainder(), scale);
     let a = lanes(_mm256_add_pd(
         _mm256_add_pd(acc[0], acc[1]),
@@ -244,6 +238,17 @@ unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
         tie: dmax >= 0.5 || rest.tie,
         off: xmin < 0.0 || ymax >= Y_LIMIT || rsum.is_nan() || rest.off,
     }
+}
+
+/// The four doubles of `v`, in lane order (for the AVX2 scans' final reductions).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn lanes(v: std::arch::x86_64::__m256d) -> [f64; 4] {
+    let mut out = [0.0f64; 4];
+    // SAFETY: out holds four doubles.
+    unsafe { std::arch::x86_64::_mm256_storeu_pd(out.as_mut_ptr(), v) };
+    out
 }
 
 /// Bit masks of a chunk, one bit per term: `b`, the low bit of the term's base, and `t`, the

@@ -20,6 +20,8 @@
 //! negated terms. Those have the negated `r`: the sum `-sum r`, the positive part `-neg`, the
 //! negative part `-pos`, the same ties. One scan serves both signs.
 
+#[cfg(target_arch = "x86_64")]
+use super::scan::lanes;
 use super::scan::{MAGIC, Y_LIMIT};
 use super::term::FastTerm;
 use super::Checks;
@@ -120,12 +122,6 @@ unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
         dmax = _mm256_max_pd(dmax, _mm256_and_pd(_mm256_sub_pd(y, r), abs));
         ymax = _mm256_max_pd(ymax, _mm256_and_pd(y, abs));
     }
-    let lanes = |v: __m256d| -> [f64; 4] {
-        let mut out = [0.0f64; 4];
-        // SAFETY: out holds four doubles.
-        unsafe { _mm256_storeu_pd(out.as_mut_ptr(), v) };
-        out
-    };
     let (s, p, n, t, b) = sub_portable(quads.remainder(), scale);
     let sum = |v: __m256d| {
         let a = lanes(v);

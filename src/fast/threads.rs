@@ -54,8 +54,8 @@ use std::sync::Mutex;
 
 use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
 use super::{
-    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, step_hinted,
-    Checks, FastTerm, Step, CHUNK, COOLDOWN,
+    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, step, Checks,
+    FastTerm, Hints, Step, CHUNK,
 };
 use crate::format::Format;
 
@@ -289,7 +289,7 @@ fn walk_block<T: FastTerm>(
     checks: Checks,
     counts: &mut Counts,
 ) -> T {
-    let (mut ties, mut signed, mut skip) = (false, false, 0usize);
+    let mut hints = Hints::default();
     for (c, slot) in block_terms.chunks(chunk).zip(slots) {
         if let Some(positive) = infinite_sign(s) {
             let bit = if positive {
@@ -314,26 +314,15 @@ fn walk_block<T: FastTerm>(
         let (next, how) = match walked {
             // The mutant: the unit re-formed for the planned binade, applied in the walked one.
             Some(field) if !checks.reform_walked && slot.field != 0 && slot.field != field => {
-                let (unit, had) = chunk_unit_hinted(c, scale_of::<T::F>(slot.field), checks, ties);
-                ties = had;
+                let (unit, had) =
+                    chunk_unit_hinted(c, scale_of::<T::F>(slot.field), checks, hints.ties);
+                hints.ties = had;
                 match unit.and_then(|u| apply::<T::F>(s, field, u, checks)) {
                     Some(next) => (next, Step::Unit),
                     None => (add_terms(s, c), Step::NativeRefused),
                 }
             }
-            // As on one thread: after a chunk whose terms left every path, a few chunks go
-            // term by term without trying (a wrong skip costs time only).
-            _ if skip > 0 => {
-                skip -= 1;
-                (add_terms(s, c), Step::NativeRefused)
-            }
-            _ => {
-                let (next, how) = step_hinted(s, c, checks, &mut ties, &mut signed);
-                if how == Step::NativeRefused {
-                    skip = COOLDOWN;
-                }
-                (next, how)
-            }
+            _ => step(s, c, checks, &mut hints),
         };
         s = next;
         counts.native += usize::from(how.is_native());
