@@ -18,8 +18,15 @@
 //!
 //! Errors (bad sizes, files that do not hold whole frames, samples above the bit depth's
 //! maximum, frames smaller than a metric's filters, options out of range) print one line and
-//! exit 2, before anything is written. `--engine` has one value, `cpu`: there is no device
-//! engine here yet.
+//! exit 2, before anything is written.
+//!
+//! Engines: `cpu` computes with the references; `gpu` computes `float_vif` on the device with
+//! the row-parallel exact twin ([`crate::vif::gpu::VifGpu::features`]) and `ssimulacra2`'s
+//! per-pixel terms and 108 ordered sums on the device
+//! ([`crate::ssimulacra2::device::DeviceSsimulacra2`]; its front end, blur and pyramid stay on
+//! the CPU). Both are built to return the CPU engine's bits; the GPU tests of this command
+//! (`tests/score_gpu.rs`) compare every output of both engines by bits. Without a usable GPU
+//! `--engine gpu` prints one line and exits 3; a kernel that does not compile exits 4.
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -27,11 +34,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 
-use super::exit::{EXIT_BAD_INPUT, EXIT_OK};
+use super::exit::{EXIT_BAD_INPUT, EXIT_KERNEL_COMPILE, EXIT_NO_DEVICE, EXIT_OK};
 use super::sum::decode::one_line;
+use crate::gpu::{Gpu, KernelCompileError, NoDevice};
+use crate::ssimulacra2::device::DeviceSsimulacra2;
 use crate::ssimulacra2::yuv::{Chroma, Matrix, Range, YuvFormat, YuvFrame};
 use crate::vif::frame::Plane;
+use crate::vif::gpu::VifGpu;
 use crate::vif::options::VifOptions;
+use crate::vif::reference::Features;
 
 /// Arguments of `binade score`.
 #[derive(Debug, clap::Args)]
@@ -67,8 +78,7 @@ pub struct ScoreArgs {
     /// vif_scale1_min_val, vif_scale2_min_val, vif_scale3_min_val, debug (true/false).
     #[arg(long = "vif-option", value_name = "NAME=VALUE")]
     pub vif_options: Vec<String>,
-    /// Who computes the metrics: the CPU reference (the only engine so far; a device engine
-    /// is not built).
+    /// Who computes the metrics: the CPU references, or the device with the CPU's bits.
     #[arg(long, value_enum, default_value_t = ScoreEngine::Cpu)]
     pub engine: ScoreEngine,
     /// Where the JSON goes (default: standard output); written whole or not at all.
@@ -81,6 +91,19 @@ pub struct ScoreArgs {
 pub enum ScoreEngine {
     /// The CPU references ([`crate::vif::reference`], [`crate::ssimulacra2`]).
     Cpu,
+    /// The device: `float_vif`'s kernels and row-parallel exact sums, SSIMULACRA2's terms
+    /// and ordered sums (the CPU engine's bits).
+    Gpu,
+}
+
+impl ScoreEngine {
+    /// The name `--engine` takes and the JSON's `engine` field holds.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoreEngine::Cpu => "cpu",
+            ScoreEngine::Gpu => "gpu",
+        }
+    }
 }
 
 /// Chroma subsampling, as vmaf's `-p` spells it.
@@ -136,7 +159,13 @@ pub fn run(args: &ScoreArgs) -> i32 {
         }
         Err(e) => {
             eprintln!("binade score: {}", one_line(&format!("{e:#}")));
-            EXIT_BAD_INPUT
+            if e.downcast_ref::<NoDevice>().is_some() {
+                EXIT_NO_DEVICE
+            } else if e.downcast_ref::<KernelCompileError>().is_some() {
+                EXIT_KERNEL_COMPILE
+            } else {
+                EXIT_BAD_INPUT
+            }
         }
     }
 }
@@ -229,8 +258,81 @@ impl Metrics {
     }
 }
 
-/// The scores of one frame pair for `features`.
+/// Who computes the metrics, with what each engine holds: the device's compiled kernels are
+/// made once per run, for the features asked for.
+pub enum Scorer {
+    /// The CPU references.
+    Cpu,
+    /// The device.
+    Gpu(Box<DeviceScorer>),
+}
+
+/// The device's pieces for `--engine gpu`.
+pub struct DeviceScorer {
+    /// The device's name and architecture, for the JSON.
+    pub device: String,
+    vif: Option<VifGpu>,
+    ssimulacra2: Option<DeviceSsimulacra2>,
+}
+
+impl Scorer {
+    /// The scorer of `engine` for `features`: for `gpu`, opens the device and compiles the
+    /// kernels the features need (errors: [`NoDevice`], [`KernelCompileError`]).
+    pub fn new(engine: ScoreEngine, features: &[Feature]) -> Result<Scorer> {
+        if engine == ScoreEngine::Cpu {
+            return Ok(Scorer::Cpu);
+        }
+        let gpu = Gpu::open()?;
+        let vif = if features.contains(&Feature::FloatVif) {
+            Some(VifGpu::on(gpu.clone()))
+        } else {
+            None
+        };
+        let ssimulacra2 = if features.contains(&Feature::Ssimulacra2) {
+            Some(DeviceSsimulacra2::new(&gpu)?)
+        } else {
+            None
+        };
+        Ok(Scorer::Gpu(Box::new(DeviceScorer {
+            device: format!("{} ({})", gpu.name, gpu.arch),
+            vif,
+            ssimulacra2,
+        })))
+    }
+
+    /// The device's description, or `None` for the CPU.
+    pub fn device(&self) -> Option<&str> {
+        match self {
+            Scorer::Cpu => None,
+            Scorer::Gpu(d) => Some(&d.device),
+        }
+    }
+
+    fn float_vif(&mut self, r: &Plane, d: &Plane, opts: &VifOptions) -> Result<Features> {
+        match self {
+            Scorer::Cpu => Ok(crate::vif::reference::vif(r, d, opts)?),
+            Scorer::Gpu(dev) => match dev.vif.as_mut() {
+                Some(g) => g.features(r, d, opts),
+                None => bail!("float_vif was not prepared on the device"),
+            },
+        }
+    }
+
+    fn ssimulacra2(&mut self, reference: &YuvFrame, distorted: &YuvFrame) -> Result<f64> {
+        let sums = match self {
+            Scorer::Cpu => crate::ssimulacra2::frame_sums(reference, distorted)?,
+            Scorer::Gpu(dev) => match dev.ssimulacra2.as_ref() {
+                Some(s) => s.frame_sums(reference, distorted)?,
+                None => bail!("ssimulacra2 was not prepared on the device"),
+            },
+        };
+        Ok(sums.score())
+    }
+}
+
+/// The scores of one frame pair for `features`, computed by `scorer`.
 pub fn score_pair(
+    scorer: &mut Scorer,
     reference: &YuvFrame,
     distorted: &YuvFrame,
     features: &[Feature],
@@ -245,17 +347,18 @@ pub fn score_pair(
                     Plane::new(f.width, f.height, f.bit_depth, frame.planes[0].clone())
                         .map_err(|e| anyhow::anyhow!("float_vif: {e}"))
                 };
-                let features =
-                    crate::vif::reference::vif(&luma(reference)?, &luma(distorted)?, vif)
-                        .map_err(|e| anyhow::anyhow!("float_vif: {e}"))?;
+                let features = scorer
+                    .float_vif(&luma(reference)?, &luma(distorted)?, vif)
+                    .context("float_vif")?;
                 for (name, value) in features.published(vif) {
                     out.0.push((printed_name(name).to_string(), value));
                 }
             }
             Feature::Ssimulacra2 => {
-                let sums =
-                    crate::ssimulacra2::frame_sums(reference, distorted).context("ssimulacra2")?;
-                out.0.push(("ssimulacra2".to_string(), sums.score()));
+                let score = scorer
+                    .ssimulacra2(reference, distorted)
+                    .context("ssimulacra2")?;
+                out.0.push(("ssimulacra2".to_string(), score));
             }
         }
     }
@@ -408,23 +511,32 @@ pub fn score_files(args: &ScoreArgs) -> Result<usize> {
         args.reference.display().to_string(),
         args.distorted.display().to_string(),
     );
+    let mut scorer = Scorer::new(args.engine, &features)?;
     let bar = crate::experiment::progress_bar(lens[0], "binade score");
     let mut frames = Vec::new();
     for index in 0.. {
         let r = read_frame(&mut rr, &format, &rname, index)?;
         let d = read_frame(&mut dr, &format, &dname, index)?;
         let (Some(r), Some(d)) = (r, d) else { break };
-        frames.push(score_pair(&r, &d, &features, &vif).with_context(|| format!("frame {index}"))?);
+        frames.push(
+            score_pair(&mut scorer, &r, &d, &features, &vif)
+                .with_context(|| format!("frame {index}"))?,
+        );
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let json = serde_json::to_string_pretty(&document(args, &format, &frames))?;
+    let json = serde_json::to_string_pretty(&document(args, &format, &frames, &scorer))?;
     write_output(args.output.as_deref(), &json)?;
     Ok(frames.len())
 }
 
 /// The JSON document: what was read, every frame's metrics, the pooled metrics.
-fn document(args: &ScoreArgs, format: &YuvFormat, frames: &[Metrics]) -> serde_json::Value {
+fn document(
+    args: &ScoreArgs,
+    format: &YuvFormat,
+    frames: &[Metrics],
+    scorer: &Scorer,
+) -> serde_json::Value {
     let frame_list: Vec<serde_json::Value> = frames
         .iter()
         .enumerate()
@@ -456,7 +568,8 @@ fn document(args: &ScoreArgs, format: &YuvFormat, frames: &[Metrics]) -> serde_j
             "matrix": format.matrix.name(),
             "range": format.range.name(),
         },
-        "engine": "cpu",
+        "engine": args.engine.name(),
+        "device": scorer.device(),
         "frames": frame_list,
         "pooled_metrics": pooled_map,
     })

@@ -8,9 +8,9 @@ use super::{Context, Outcome};
 use crate::report::{thousands, Report, Table};
 use crate::vif::compare::Tally;
 use crate::vif::fixtures::{standard, Counts, FrameSet};
-use crate::vif::gpu::{GpuSums, Reduction, Variant, VifGpu, SEGMENTS};
+use crate::vif::gpu::{Reduction, Variant, VifGpu, SEGMENTS};
 use crate::vif::options::VifOptions;
-use crate::vif::reference::{publish, vif, Features};
+use crate::vif::reference::vif;
 
 /// The option sets run besides the defaults, with a label each.
 pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
@@ -68,11 +68,6 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
     ]
 }
 
-/// The features of a GPU run.
-pub fn gpu_features(sums: &GpuSums, opts: &VifOptions) -> Features {
-    publish(sums.num, sums.den, opts)
-}
-
 /// The twins compared: the exact twin (one thread per row) and the row-parallel one (binade
 /// units).
 pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
@@ -119,7 +114,7 @@ fn run_set(
         let (ri, di) = (r.to_image(), d.to_image());
         for (row, &(_, red)) in rows.iter_mut().zip(&twins) {
             let sums = g.scale_sums(&ri, &di, opts, &Variant::exact(red))?;
-            row.tally.add(&gpu_features(&sums, opts), &want);
+            row.tally.add(&sums.features(opts), &want);
             row.fallbacks += sums.fallbacks;
             if red == Reduction::Binade {
                 let (mut h, mut total) = (r.h, 0u64);

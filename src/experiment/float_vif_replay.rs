@@ -4,7 +4,6 @@
 
 use anyhow::Result;
 
-use super::float_vif_parity::gpu_features;
 use super::float_vif_tables::{cause_row, fmt_diff, summary_table};
 use super::{Context, Outcome};
 use crate::report::{Report, Table};
@@ -117,7 +116,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             let (ri, di) = (r.to_image(), d.to_image());
             for (t, (_, v, _)) in tallies.iter_mut().zip(&causes) {
                 let sums = g.scale_sums(&ri, &di, &opts, v)?;
-                t.add(&gpu_features(&sums, &opts), &want);
+                t.add(&sums.features(&opts), &want);
             }
             bar.inc(1);
         }

@@ -1,6 +1,8 @@
 //! SSIMULACRA2's sums on the device: the terms of each scale computed by
 //! `kernels/ssimulacra2.cu` from the CPU's own `f32` planes (uploaded), then added three ways
 //! by [`GpuOrderedSum`]: the tree sum a port starts from, the ordered sum, and one lane per sum.
+//! [`DeviceSsimulacra2`] is the scorer built on the ordered sums: its scores are the CPU
+//! reference's bits whenever the device's terms and sums are (`ssimulacra2-parity` checks both).
 
 use anyhow::{Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
@@ -8,6 +10,8 @@ use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use super::layout::{pack_planes, reference_terms, sum_segments};
 use super::pyramid::ScalePlanes;
 use super::terms::TERMS;
+use super::yuv::{self, YuvFrame};
+use super::{for_each_scale, FrameSums, ScaleSums};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
 use crate::plan::PlanKind;
 
@@ -139,9 +143,7 @@ pub fn scale_on_device(
     };
     let mut job = scale_job(sum, &dev)?;
     let tree = by_channel(&sum.tree_sums(&mut job)?);
-    let results = sum.run(&mut job, &PlanKind::TreePrefix, None)?;
-    let ordered = by_channel(&results.iter().map(|r| r.total).collect::<Vec<_>>());
-    let fallback_chunks = results.iter().map(|r| r.fallback).sum();
+    let (ordered, fallback_chunks) = ordered_sums(sum, &mut job)?;
     let one_lane = if one_lane {
         Some(by_channel(&sum.loop_sums(&mut job)?))
     } else {
@@ -154,4 +156,56 @@ pub fn scale_on_device(
         term_mismatches,
         fallback_chunks,
     })
+}
+
+/// The ordered sums of a scale's job (`[channel][term]`, each the CPU loop's bits) and the
+/// chunks the walk added term by term.
+fn ordered_sums(sum: &GpuOrderedSum, job: &mut SumJob) -> Result<([[f64; TERMS]; 3], u64)> {
+    let results = sum.run(job, &PlanKind::TreePrefix, None)?;
+    let totals: Vec<f64> = results.iter().map(|r| r.total).collect();
+    Ok((by_channel(&totals), results.iter().map(|r| r.fallback).sum()))
+}
+
+/// SSIMULACRA2 with its per-pixel terms and its 108 sums on the device: the CPU's front end,
+/// blur and pyramid (their `f32` planes uploaded scale by scale), the terms from
+/// `kernels/ssimulacra2.cu`, each sum the ordered pipeline's. Nothing here compares with the
+/// CPU; `ssimulacra2-parity` and the GPU tests of `binade score` do.
+pub struct DeviceSsimulacra2 {
+    terms: DeviceTerms,
+    sum: GpuOrderedSum,
+}
+
+impl DeviceSsimulacra2 {
+    /// Compiles the term kernel and the ordered-sum pipeline for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<DeviceSsimulacra2> {
+        Ok(DeviceSsimulacra2 {
+            terms: DeviceTerms::new(gpu)?,
+            sum: GpuOrderedSum::new(gpu)?,
+        })
+    }
+
+    /// The sums of a frame pair (the CPU's [`super::frame_sums`] computed on the device).
+    /// Errors as the CPU does for frames that differ in format or are below 8x8.
+    pub fn frame_sums(&self, reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
+        yuv::check_pair(reference, distorted)?;
+        let (a, b) = rayon::join(
+            || yuv::to_linear_rgb(reference),
+            || yuv::to_linear_rgb(distorted),
+        );
+        let mut scales = Vec::new();
+        for_each_scale(a, b, |planes| {
+            let dev = self.terms.upload(planes)?;
+            self.terms.launch(&dev)?;
+            let mut job = scale_job(&self.sum, &dev)?;
+            let (sums, _) = ordered_sums(&self.sum, &mut job)?;
+            scales.push(ScaleSums {
+                width: planes.width,
+                height: planes.height,
+                sums,
+            });
+            Ok(())
+        })
+        .context("ssimulacra2 on the device")?;
+        Ok(FrameSums { scales })
+    }
 }

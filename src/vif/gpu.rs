@@ -21,7 +21,8 @@ use cudarc::nvrtc::Ptx;
 use super::filter::Image;
 use super::host::FvifTaps;
 use super::options::VifOptions;
-use super::reference::check_sizes;
+use super::frame::Plane;
+use super::reference::{check_sizes, publish, Features, VifError};
 use super::stat::{sum_rows, StatParams};
 use super::taps::{all_taps, legacy_table};
 use crate::gpu::NoDevice;
@@ -150,6 +151,14 @@ pub struct GpuSums {
     pub fallbacks: u64,
 }
 
+impl GpuSums {
+    /// The features published from these sums, as the CPU publishes its own
+    /// ([`publish`]).
+    pub fn features(&self, opts: &VifOptions) -> Features {
+        publish(self.num, self.den, opts)
+    }
+}
+
 /// Device buffers for one frame size, reused across frames and runs.
 struct Workspace {
     w: usize,
@@ -232,11 +241,16 @@ fn grid2(w: usize, h: usize) -> LaunchConfig {
 impl VifGpu {
     /// Opens device 0 through [`Gpu::open`], or says why there is no usable GPU.
     pub fn open() -> Result<VifGpu, NoDevice> {
-        Ok(VifGpu {
-            gpu: Gpu::open()?,
+        Ok(VifGpu::on(Gpu::open()?))
+    }
+
+    /// The kernels on an opened device (compiled at their first frame).
+    pub fn on(gpu: Gpu) -> VifGpu {
+        VifGpu {
+            gpu,
             modules: HashMap::new(),
             work: None,
-        })
+        }
     }
 
     /// The device's name and architecture.
@@ -511,6 +525,24 @@ impl VifGpu {
         self.upload(r, d)?;
         let dims = self.launch_frame(opts, v)?;
         self.read_sums(&dims, v.reduction)
+    }
+
+    /// `float_vif`'s published features of one frame pair on the device: the row-parallel
+    /// exact twin ([`Reduction::Binade`]), so every output has the bits of
+    /// [`super::reference::vif`] when the device is right (`float-vif-parity` checks that on
+    /// every fixture). Refuses what the reference refuses: planes that differ in size or
+    /// depth, frames smaller than a scale's filter, options out of range.
+    pub fn features(&mut self, r: &Plane, d: &Plane, opts: &VifOptions) -> Result<Features> {
+        if (r.w, r.h, r.bpc) != (d.w, d.h, d.bpc) {
+            return Err(VifError::Mismatch(r.w, r.h, r.bpc, d.w, d.h, d.bpc).into());
+        }
+        let sums = self.scale_sums(
+            &r.to_image(),
+            &d.to_image(),
+            opts,
+            &Variant::exact(Reduction::Binade),
+        )?;
+        Ok(sums.features(opts))
     }
 
     /// Milliseconds of the kernels of one frame (the uploaded pair), measured with CUDA
