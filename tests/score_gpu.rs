@@ -52,7 +52,13 @@ fn write_pairs(dir: &Path, pairs: &[(YuvFrame, YuvFrame)]) -> [String; 2] {
 }
 
 /// The command's arguments for a fixture's files, with the matrix, range and engine given.
-fn args_for(files: &[String; 2], f: &YuvFrame, matrix: &str, range: &str, engine: &str) -> Vec<String> {
+fn args_for(
+    files: &[String; 2],
+    f: &YuvFrame,
+    matrix: &str,
+    range: &str,
+    engine: &str,
+) -> Vec<String> {
     let mut a: Vec<String> = files.to_vec();
     for (k, v) in [
         ("--width", f.format.width.to_string()),
@@ -87,9 +93,17 @@ fn run(args: &[String], out: &Path) -> Ran {
     match o.status.code() {
         Some(0) => Ran::Json(serde_json::from_str(&fs::read_to_string(out).unwrap()).unwrap()),
         Some(3) => {
-            assert_eq!(err.lines().count(), 1, "no-GPU message must be one line: {err:?}");
+            assert_eq!(
+                err.lines().count(),
+                1,
+                "no-GPU message must be one line: {err:?}"
+            );
             assert!(err.starts_with("binade score: no GPU: "), "{err:?}");
-            assert_eq!(fs::read_to_string(out).unwrap(), "before", "{a:?} wrote its output");
+            assert_eq!(
+                fs::read_to_string(out).unwrap(),
+                "before",
+                "{a:?} wrote its output"
+            );
             Ran::NoGpu(err.trim().to_string())
         }
         c => panic!("binade score {a:?}: exit {c:?}: {err}"),
@@ -134,8 +148,13 @@ fn inputs() -> Vec<(String, Fixture)> {
         .collect();
     names.sort();
     names.extend(
-        ["random-64x48-422-10bit", "random-65x47-444-12bit", "random-33x31", "checker-10px"]
-            .map(String::from),
+        [
+            "random-64x48-422-10bit",
+            "random-65x47-444-12bit",
+            "random-33x31",
+            "checker-10px",
+        ]
+        .map(String::from),
     );
     names
         .into_iter()
@@ -172,7 +191,10 @@ fn the_gpu_engine_gives_the_cpu_engines_bits() {
         }
         let (cpu, gpu) = (&per_engine[0], &per_engine[1]);
         assert_eq!(gpu["engine"], "gpu", "{name}");
-        assert!(gpu["device"].as_str().is_some_and(|d| !d.is_empty()), "{name}: {gpu}");
+        assert!(
+            gpu["device"].as_str().is_some_and(|d| !d.is_empty()),
+            "{name}: {gpu}"
+        );
         let (want, got) = (numbers(cpu), numbers(gpu));
         assert_eq!(
             want.keys().collect::<Vec<_>>(),
@@ -221,8 +243,10 @@ fn the_gpu_engine_gives_libvmafs_ssimulacra2_bits() {
             Err(e) => panic!("{input}: {e:#}"),
         };
         let files = write_pairs(dir.path(), &f.pairs);
-        let mut options: Vec<(&str, &str)> =
-            rows.iter().map(|r| (r.matrix.name(), r.range.name())).collect();
+        let mut options: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r.matrix.name(), r.range.name()))
+            .collect();
         options.dedup();
         for (matrix, range) in options {
             let mut a = args_for(&files, &f.pairs[0].0, matrix, range, "gpu");
@@ -255,5 +279,9 @@ fn the_gpu_engine_gives_libvmafs_ssimulacra2_bits() {
     }
     eprintln!("{checked} libvmaf scores equal through --engine gpu, {unavailable} of photographs not available");
     assert!(checked > 0, "no libvmaf score checked");
-    assert_eq!(checked + unavailable, rows.len(), "rows neither checked nor unavailable");
+    assert_eq!(
+        checked + unavailable,
+        rows.len(),
+        "rows neither checked nor unavailable"
+    );
 }

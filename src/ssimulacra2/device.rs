@@ -163,7 +163,10 @@ pub fn scale_on_device(
 fn ordered_sums(sum: &GpuOrderedSum, job: &mut SumJob) -> Result<([[f64; TERMS]; 3], u64)> {
     let results = sum.run(job, &PlanKind::TreePrefix, None)?;
     let totals: Vec<f64> = results.iter().map(|r| r.total).collect();
-    Ok((by_channel(&totals), results.iter().map(|r| r.fallback).sum()))
+    Ok((
+        by_channel(&totals),
+        results.iter().map(|r| r.fallback).sum(),
+    ))
 }
 
 /// SSIMULACRA2 with its per-pixel terms and its 108 sums on the device: the CPU's front end,

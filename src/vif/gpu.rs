@@ -19,9 +19,9 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 
 use super::filter::Image;
+use super::frame::Plane;
 use super::host::FvifTaps;
 use super::options::VifOptions;
-use super::frame::Plane;
 use super::reference::{check_sizes, publish, Features, VifError};
 use super::stat::{sum_rows, StatParams};
 use super::taps::{all_taps, legacy_table};
