@@ -66,6 +66,17 @@
 #ifndef BINADE_OP_CUMSUM
 #define BINADE_OP_CUMSUM 0
 #endif
+/* The timed-only schedules are compiled only where a build asks for them (each one adds code
+ * that NVRTC compiles: on a 2-core machine the module took about 20 s with both, 17 s without
+ * the staged kernel and 8 s with neither). BINADE_OP_STAGED 1 compiles onepass_sums_staged;
+ * BINADE_OP_DEFERRED 1 compiles the deferred schedule (prefetch 2) into onepass_sums. The
+ * host launches neither from a build without it. */
+#ifndef BINADE_OP_STAGED
+#define BINADE_OP_STAGED 0
+#endif
+#ifndef BINADE_OP_DEFERRED
+#define BINADE_OP_DEFERRED 0
+#endif
 #ifndef BINADE_OP_CUM_MUTANT
 #define BINADE_OP_CUM_MUTANT 0
 #endif
@@ -1041,7 +1052,7 @@ extern "C" __global__ void OP_BOUNDS
                  u64 start, double *__restrict__ cum_out) {
     extern __shared__ __align__(16) double op_tiles[];
     __shared__ op_shared sh;
-    const int deferring = prefetch == 2u;
+    const int deferring = BINADE_OP_DEFERRED && prefetch == 2u;
     op_records r = {plan, exact, paths, terms, deferring ? OP_DEFERRED_PLAN_WAITS : OP_FULL};
     const u64 ntiles = tile_base[nseg];
 
@@ -1070,7 +1081,9 @@ extern "C" __global__ void OP_BOUNDS
          * barrier of op_plan_and_unit), draw the next tile and start copying it there. */
         const int hold = !pend.done && pend.risky;
         if (hold) {
+#if BINADE_OP_DEFERRED
             op_resolve_deferred(r, sh, d, op_tiles, tile_base, epoch, totals, pend, cum_out);
+#endif
             op_shared_terms st = {op_tiles};
             op_exact(r, sh, st, t, sp, tile_base, epoch, totals, pend, cum_out);
         }
@@ -1083,6 +1096,7 @@ extern "C" __global__ void OP_BOUNDS
             next_sp = op_span(terms, seg_start, seg_len, tile_base, nseg, tn);
             op_copy_tile(op_tiles, next_sp.src, next_sp.count);
         }
+#if BINADE_OP_DEFERRED
         if (deferring) {
             op_resolve_deferred(r, sh, d, op_tiles, tile_base, epoch, totals, pend, cum_out);
             if (!pend.done && !hold) {
@@ -1093,7 +1107,9 @@ extern "C" __global__ void OP_BOUNDS
             }
             /* The last round: nothing is left to overlap, the tile is resolved now. */
             if (tn >= ntiles) op_resolve_deferred(r, sh, d, op_tiles, tile_base, epoch, totals, pend, cum_out);
-        } else if (!pend.done && !hold) {
+        } else
+#endif
+        if (!pend.done && !hold) {
             op_global_terms gt;
             gt.src = sp.src;
             gt.count = sp.count;
@@ -1106,6 +1122,7 @@ extern "C" __global__ void OP_BOUNDS
     }
 }
 
+#if BINADE_OP_STAGED
 /* Commits an empty cp.async group, so that every round of the staged loop commits one group
  * and cp.async.wait_group 1 always means "all but the newest". */
 __device__ static inline void op_commit_nothing() { asm volatile("cp.async.commit_group;" ::: "memory"); }
@@ -1179,6 +1196,7 @@ extern "C" __global__ void OP_BOUNDS
         half ^= 1u;
     }
 }
+#endif /* BINADE_OP_STAGED */
 
 /* Distributions for the timing experiments, made on the device from a counter hash h(i) (the
  * splitmix64 finaliser of seed + (i + 1) * golden), u(i) = (h >> 11) * 2^-53 in [0, 1):

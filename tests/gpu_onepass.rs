@@ -5,7 +5,9 @@
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::onepass::{self, EngineOptions, OnePassMutant, Schedule, TileShape};
+use binade::gpu::ordered_sum::onepass::{
+    self, EngineOptions, OnePassMutant, Schedule, TileShape, TimedSchedules,
+};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::OnePassSum;
 use binade::layout::OP_TILE;
@@ -116,7 +118,9 @@ fn totals_equal_the_loop_every_launch(name: &str, schedule: Schedule) {
     let Some(gpu) = open_or_skip(name) else {
         return;
     };
-    let sum = OnePassSum::new(&gpu).unwrap().with_schedule(schedule);
+    let sum = OnePassSum::with_timed(&gpu, TimedSchedules::of(schedule))
+        .unwrap()
+        .with_schedule(schedule);
     let seed = 0x0e9a55u64;
     for kind in InputKind::ALL {
         let started = std::time::Instant::now();
@@ -199,6 +203,17 @@ fn onepass_many_small_segments_in_one_launch() {
             got[k].total.to_bits()
         );
     }
+    // The engine's build compiles no timed-only schedule: asking it for one is an error, not
+    // a launch of code that is not there.
+    assert_eq!(sum.timed_schedules(), TimedSchedules::NONE);
+    for schedule in [Schedule::Staged, Schedule::Deferred] {
+        let e = sum
+            .clone()
+            .with_schedule(schedule)
+            .sums_of(&terms, &segments)
+            .expect_err("a schedule the build did not compile ran");
+        assert!(format!("{e:#}").contains("has no"), "{schedule:?}: {e:#}");
+    }
 }
 
 #[test]
@@ -242,10 +257,17 @@ fn onepass_other_tile_shapes_equal_the_loop() {
             threads,
             per_thread,
         };
+        // One build per shape with every schedule compiled in, run by each in turn.
+        let build = OnePassSum::variant_with_timed(
+            &gpu,
+            shape,
+            min_blocks,
+            EngineOptions::DEFAULT,
+            TimedSchedules::ALL,
+        )
+        .unwrap();
         for schedule in [Schedule::Resident, Schedule::Staged, Schedule::Deferred] {
-            let sum =
-                OnePassSum::variant(&gpu, shape, min_blocks, schedule, EngineOptions::DEFAULT)
-                    .unwrap();
+            let sum = build.clone().with_schedule(schedule);
             for kind in InputKind::ALL {
                 let (all, segments) = layout(kind, seed);
                 if let Some(k) = first_wrong(&sum, &all, &segments) {

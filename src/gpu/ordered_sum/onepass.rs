@@ -220,14 +220,29 @@ pub struct OnePassTotal {
     pub cum_mismatch_tiles: u64,
 }
 
+/// What one build of the module is compiled with.
+#[derive(Clone, Copy, Debug)]
+struct BuildSpec {
+    mutant: OnePassMutant,
+    phases: Phases,
+    min_blocks: u32,
+    shape: TileShape,
+    options: EngineOptions,
+    /// `Some` (the running sums' mutant code) for a running-sum build.
+    cumsum: Option<u32>,
+    timed: TimedSchedules,
+}
+
 /// The compiled one-pass kernel for one mutant.
 #[derive(Clone, Debug)]
 pub struct OnePassSum {
     gpu: Gpu,
     mutant: OnePassMutant,
     k_sums: CudaFunction,
-    /// The staged schedule's kernel (`onepass_sums_staged`).
-    k_staged: CudaFunction,
+    /// The staged schedule's kernel (`onepass_sums_staged`), in builds that compile it.
+    k_staged: Option<CudaFunction>,
+    /// The timed-only schedules this build compiled.
+    timed: TimedSchedules,
     k_fill: CudaFunction,
     schedule: Schedule,
     /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
@@ -251,7 +266,8 @@ pub struct KernelShape {
     pub dynamic_shared: usize,
     /// Blocks resident per multiprocessor.
     pub resident_blocks: u32,
-    /// Registers per thread of the staged kernel (`onepass_sums_staged`).
+    /// Registers per thread of the staged kernel (`onepass_sums_staged`; 0 in builds
+    /// without it).
     pub staged_registers: i32,
     /// Blocks of the staged kernel resident per multiprocessor (two tiles of shared memory
     /// each; 0: two tiles do not fit).
@@ -297,6 +313,66 @@ pub enum LaunchKind {
 
 /// The engine's schedule.
 pub const SCHEDULE: Schedule = Schedule::BySize;
+
+/// The timed-only schedules a build compiles besides the engine's own (one block per tile
+/// and resident blocks, always there). Each adds code that NVRTC compiles at every build of
+/// the module: on the 2-core build machine one build took about 20 s with both, 17 s without
+/// the staged kernel and 8 s with neither (2026-12-01, NVRTC 13.0, `compute_90`), so a build
+/// compiles only those it is asked for, and launching a schedule a build lacks is an error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TimedSchedules {
+    /// `onepass_sums_staged` ([`Schedule::Staged`], `BINADE_OP_STAGED`).
+    pub staged: bool,
+    /// The deferred schedule ([`Schedule::Deferred`], `BINADE_OP_DEFERRED`).
+    pub deferred: bool,
+}
+
+impl TimedSchedules {
+    /// The engine's own schedules only.
+    pub const NONE: TimedSchedules = TimedSchedules {
+        staged: false,
+        deferred: false,
+    };
+    /// Every schedule.
+    pub const ALL: TimedSchedules = TimedSchedules {
+        staged: true,
+        deferred: true,
+    };
+
+    /// What a build must compile to run `schedule`.
+    pub fn of(schedule: Schedule) -> TimedSchedules {
+        TimedSchedules {
+            staged: schedule == Schedule::Staged,
+            deferred: schedule == Schedule::Deferred,
+        }
+    }
+
+    /// Whether a build with these can run `schedule`.
+    pub fn runs(self, schedule: Schedule) -> bool {
+        match schedule {
+            Schedule::Staged => self.staged,
+            Schedule::Deferred => self.deferred,
+            Schedule::OneBlockPerTile | Schedule::Resident | Schedule::BySize => true,
+        }
+    }
+
+    /// These and the schedule `mutant` runs by.
+    pub fn and_those_of(self, mutant: OnePassMutant) -> TimedSchedules {
+        let m = TimedSchedules::of(mutant.schedule());
+        TimedSchedules {
+            staged: self.staged || m.staged,
+            deferred: self.deferred || m.deferred,
+        }
+    }
+
+    /// The kernel's defines.
+    pub fn defines(self) -> [(&'static str, String); 2] {
+        [
+            ("BINADE_OP_STAGED", u32::from(self.staged).to_string()),
+            ("BINADE_OP_DEFERRED", u32::from(self.deferred).to_string()),
+        ]
+    }
+}
 
 /// From this many tiles of one launch on, [`Schedule::BySize`] keeps blocks resident (2^15
 /// tiles of 8,192 terms: 2^28 terms, between the 10^8 and 2^30 of the measurements).
@@ -460,41 +536,57 @@ impl Phases {
     }
 }
 
-/// The defines the one-pass kernel is compiled with: the layout, the mutant's code and `options`.
+/// The defines the one-pass kernel is compiled with: the layout, the mutant's code, `options`
+/// and the timed-only schedules `timed` (with the one `mutant` runs by).
 pub fn kernel_defines(
     mutant: OnePassMutant,
     options: EngineOptions,
+    timed: TimedSchedules,
 ) -> Vec<(&'static str, String)> {
     let mut d = crate::layout::defines();
     d.push(("BINADE_OP_MUTANT", mutant.code().to_string()));
     d.extend(options.defines());
+    d.extend(timed.and_those_of(mutant).defines());
     d
 }
 
-/// Compiles the one-pass kernel for `arch` (no device needed; for checks).
+/// Compiles the one-pass kernel for `arch` with the schedule `mutant` runs by (no device
+/// needed; for checks).
 pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::Ptx> {
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &kernel_defines(mutant, mutant.options()),
+        &kernel_defines(mutant, mutant.options(), TimedSchedules::NONE),
         arch,
     )
 }
 
-/// Compiles the correct one-pass kernel with `options` for `arch` (no device needed).
+/// Compiles the correct one-pass kernel with `options` and every schedule for `arch` (no
+/// device needed).
 pub fn compile_variant_for(arch: &str, options: EngineOptions) -> Result<cudarc::nvrtc::Ptx> {
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &kernel_defines(OnePassMutant::None, options),
+        &kernel_defines(OnePassMutant::None, options, TimedSchedules::ALL),
         arch,
     )
 }
 
+/// The timed-only schedules of running-sum builds: the staged one, which `gpu-cumsum-timing`
+/// and `tests/gpu_cumsum.rs` run beside [`crate::gpu::ordered_cumsum::CUMSUM_SCHEDULE`].
+pub const RUNNING_SUM_SCHEDULES: TimedSchedules = TimedSchedules {
+    staged: true,
+    deferred: false,
+};
+
 /// Compiles the running-sum build (`BINADE_OP_CUMSUM 1`) with the running sums' mutant
 /// code `cum_mutant` for `arch` (no device needed; for checks).
 pub fn compile_running_sums_for(arch: &str, cum_mutant: u32) -> Result<cudarc::nvrtc::Ptx> {
-    let mut defines = kernel_defines(OnePassMutant::None, EngineOptions::DEFAULT);
+    let mut defines = kernel_defines(
+        OnePassMutant::None,
+        EngineOptions::DEFAULT,
+        RUNNING_SUM_SCHEDULES,
+    );
     defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
     defines.push(("BINADE_OP_CUM_MUTANT", cum_mutant.to_string()));
     super::super::compile(
@@ -564,9 +656,27 @@ impl OnePassJob<'_> {
 }
 
 impl OnePassSum {
-    /// Compiles the exact kernel for `gpu` ([`MIN_BLOCKS`], run by [`SCHEDULE`]).
+    /// Compiles the exact kernel for `gpu` ([`MIN_BLOCKS`], run by [`SCHEDULE`]; no
+    /// timed-only schedule).
     pub fn new(gpu: &Gpu) -> Result<OnePassSum> {
         Self::with_mutant(gpu, OnePassMutant::None)
+    }
+
+    /// The exact kernel compiled with the timed-only schedules `timed` as well (run by
+    /// [`SCHEDULE`] until [`Self::with_schedule`] picks another). Same bits as [`Self::new`].
+    pub fn with_timed(gpu: &Gpu, timed: TimedSchedules) -> Result<OnePassSum> {
+        Self::build(
+            gpu,
+            BuildSpec {
+                mutant: OnePassMutant::None,
+                phases: Phases::All,
+                min_blocks: MIN_BLOCKS,
+                shape: TileShape::DEFAULT,
+                options: EngineOptions::DEFAULT,
+                cumsum: None,
+                timed,
+            },
+        )
     }
 
     /// A variant of the correct engine for timing: `min_blocks` resident blocks asked of the
@@ -578,16 +688,37 @@ impl OnePassSum {
         schedule: Schedule,
         options: EngineOptions,
     ) -> Result<OnePassSum> {
-        let b = Self::build(
+        Ok(Self::variant_with_timed(
             gpu,
-            OnePassMutant::None,
-            Phases::All,
-            min_blocks,
             shape,
+            min_blocks,
             options,
-            None,
-        )?;
-        Ok(b.with_schedule(schedule))
+            TimedSchedules::of(schedule),
+        )?
+        .with_schedule(schedule))
+    }
+
+    /// [`Self::variant`] compiled with the timed-only schedules `timed`, run by [`SCHEDULE`]
+    /// until [`Self::with_schedule`] picks another (one build for several schedules).
+    pub fn variant_with_timed(
+        gpu: &Gpu,
+        shape: TileShape,
+        min_blocks: u32,
+        options: EngineOptions,
+        timed: TimedSchedules,
+    ) -> Result<OnePassSum> {
+        Self::build(
+            gpu,
+            BuildSpec {
+                mutant: OnePassMutant::None,
+                phases: Phases::All,
+                min_blocks,
+                shape,
+                options,
+                cumsum: None,
+                timed,
+            },
+        )
     }
 
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
@@ -595,12 +726,15 @@ impl OnePassSum {
     pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
         Ok(Self::build(
             gpu,
-            mutant,
-            Phases::All,
-            MIN_BLOCKS,
-            TileShape::DEFAULT,
-            mutant.options(),
-            None,
+            BuildSpec {
+                mutant,
+                phases: Phases::All,
+                min_blocks: MIN_BLOCKS,
+                shape: TileShape::DEFAULT,
+                options: mutant.options(),
+                cumsum: None,
+                timed: TimedSchedules::NONE,
+            },
         )?
         .with_schedule(mutant.schedule()))
     }
@@ -611,12 +745,15 @@ impl OnePassSum {
     pub fn running_sums(gpu: &Gpu, cum_mutant: u32) -> Result<OnePassSum> {
         Self::build(
             gpu,
-            OnePassMutant::None,
-            Phases::All,
-            MIN_BLOCKS,
-            TileShape::DEFAULT,
-            EngineOptions::DEFAULT,
-            Some(cum_mutant),
+            BuildSpec {
+                mutant: OnePassMutant::None,
+                phases: Phases::All,
+                min_blocks: MIN_BLOCKS,
+                shape: TileShape::DEFAULT,
+                options: EngineOptions::DEFAULT,
+                cumsum: Some(cum_mutant),
+                timed: RUNNING_SUM_SCHEDULES,
+            },
         )
     }
 
@@ -625,25 +762,30 @@ impl OnePassSum {
     pub fn timing_build(gpu: &Gpu, phases: Phases) -> Result<OnePassSum> {
         Self::build(
             gpu,
-            OnePassMutant::None,
-            phases,
-            MIN_BLOCKS,
-            TileShape::DEFAULT,
-            EngineOptions::DEFAULT,
-            None,
+            BuildSpec {
+                mutant: OnePassMutant::None,
+                phases,
+                min_blocks: MIN_BLOCKS,
+                shape: TileShape::DEFAULT,
+                options: EngineOptions::DEFAULT,
+                cumsum: None,
+                timed: TimedSchedules::NONE,
+            },
         )
     }
 
-    fn build(
-        gpu: &Gpu,
-        mutant: OnePassMutant,
-        phases: Phases,
-        min_blocks: u32,
-        shape: TileShape,
-        options: EngineOptions,
-        cumsum: Option<u32>,
-    ) -> Result<OnePassSum> {
-        let mut defines = kernel_defines(mutant, options);
+    fn build(gpu: &Gpu, spec: BuildSpec) -> Result<OnePassSum> {
+        let BuildSpec {
+            mutant,
+            phases,
+            min_blocks,
+            shape,
+            options,
+            cumsum,
+            timed,
+        } = spec;
+        let mut defines = kernel_defines(mutant, options, timed);
+        let timed = timed.and_those_of(mutant);
         for (name, value) in shape.defines() {
             if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
                 d.1 = value;
@@ -666,21 +808,28 @@ impl OnePassSum {
         let resident = k_sums
             .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
             .context("occupancy of onepass_sums")?;
-        let k_staged = m.function("onepass_sums_staged")?;
+        let k_staged = if timed.staged {
+            Some(m.function("onepass_sums_staged")?)
+        } else {
+            None
+        };
         // Two tiles may exceed a block's shared memory for large shapes: then the staged
         // schedule is refused at launch, the others still run.
-        let resident_staged = match k_staged.set_attribute(
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            2 * shape.bytes() as i32,
-        ) {
-            Ok(()) => k_staged
-                .occupancy_max_active_blocks_per_multiprocessor(
-                    shape.threads,
-                    2 * shape.bytes(),
-                    None,
-                )
-                .context("occupancy of onepass_sums_staged")?,
-            Err(_) => 0,
+        let resident_staged = match &k_staged {
+            None => 0,
+            Some(k) => match k.set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                2 * shape.bytes() as i32,
+            ) {
+                Ok(()) => k
+                    .occupancy_max_active_blocks_per_multiprocessor(
+                        shape.threads,
+                        2 * shape.bytes(),
+                        None,
+                    )
+                    .context("occupancy of onepass_sums_staged")?,
+                Err(_) => 0,
+            },
         };
         let multiprocessors = gpu
             .context()
@@ -694,6 +843,7 @@ impl OnePassSum {
             mutant,
             k_sums,
             k_staged,
+            timed,
             k_fill: m.function("fill_distribution")?,
             schedule: SCHEDULE,
             cumsum,
@@ -706,7 +856,8 @@ impl OnePassSum {
 
     /// The same kernel, run by `schedule` (one block per tile, resident blocks that copy
     /// their next tile during the exact look-back, or by size). Every schedule gives the same
-    /// bits.
+    /// bits. A timed-only schedule this build did not compile ([`Self::timed_schedules`]) is
+    /// refused at launch.
     pub fn with_schedule(mut self, schedule: Schedule) -> OnePassSum {
         self.schedule = schedule;
         self
@@ -722,6 +873,11 @@ impl OnePassSum {
         self.schedule
     }
 
+    /// The timed-only schedules this build compiled.
+    pub fn timed_schedules(&self) -> TimedSchedules {
+        self.timed
+    }
+
     /// Registers, shared memory and residency of the compiled kernel.
     pub fn shape(&self) -> Result<KernelShape> {
         Ok(KernelShape {
@@ -729,7 +885,10 @@ impl OnePassSum {
             static_shared: self.k_sums.shared_size_bytes()?,
             dynamic_shared: self.shape.bytes(),
             resident_blocks: self.resident,
-            staged_registers: self.k_staged.num_regs()?,
+            staged_registers: match &self.k_staged {
+                Some(k) => k.num_regs()?,
+                None => 0,
+            },
             staged_resident_blocks: self.resident_staged,
             multiprocessors: self.multiprocessors,
         })
@@ -845,9 +1004,16 @@ impl OnePassSum {
         job.epoch += 1;
         let nseg = job.sums() as u32;
         let (ticket_base, epoch) = (job.tickets_issued, job.epoch);
+        if !self.timed.runs(self.schedule) {
+            bail!(
+                "this one-pass build has no {} schedule (it compiles only the timed-only schedules it is asked for: OnePassSum::with_timed)",
+                self.schedule.name()
+            );
+        }
         let kind = self.schedule.launch_kind(tiles);
-        let function = match kind {
-            LaunchKind::Staged => &self.k_staged,
+        let function = match (kind, &self.k_staged) {
+            (LaunchKind::Staged, Some(k)) => k,
+            (LaunchKind::Staged, None) => bail!("this one-pass build has no staged kernel"),
             _ => &self.k_sums,
         };
         let mut b = self.gpu.stream().launch_builder(function);
