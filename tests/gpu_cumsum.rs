@@ -145,14 +145,15 @@ fn cumsum_mutants_write_wrong_running_sums() {
         return;
     };
     let seed = 0x6b12u64;
-    for (m, schedule) in CumsumMutant::ALL
+    // One build per mutant (each build is a compile of the module), run by each schedule.
+    let builds: Vec<GpuCumsum> = CumsumMutant::ALL
         .into_iter()
         .skip(1)
-        .flat_map(|m| SCHEDULES.map(|s| (m, s)))
-    {
-        let c = GpuCumsum::with_mutant(&gpu, m)
-            .unwrap()
-            .with_schedule(schedule);
+        .map(|m| GpuCumsum::with_mutant(&gpu, m).unwrap())
+        .collect();
+    for (build, schedule) in builds.iter().flat_map(|b| SCHEDULES.map(|s| (b, s))) {
+        let m = build.mutant();
+        let c = build.clone().with_schedule(schedule);
         let mut killed = None;
         'search: for (name, terms) in special_cases() {
             for start in STARTS {

@@ -132,6 +132,11 @@ impl GpuCumsum {
         self
     }
 
+    /// The running-sum mutant this build was compiled with.
+    pub fn mutant(&self) -> CumsumMutant {
+        self.mutant
+    }
+
     /// The engine (for timing: a job made once, launched many times).
     pub fn engine(&self) -> &OnePassSum {
         &self.engine
