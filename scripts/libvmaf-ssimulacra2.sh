@@ -3,8 +3,12 @@
 # input (fixtures/*.toml and fixtures/libvmaf/*.toml), printed by libvmaf's `vmaf` tool built
 # from source at the revision below with its SIMD code off (the scalar path), under each
 # `yuv_matrix` option the input is scored with (src/fixtures/libvmaf.rs: options_for).
+# With LIBVMAF_PATH=avx2 it builds the tool with its x86 SIMD code on and runs it with
+# `--cpumask 48` (AVX-512 and AVX-512 ICL not permitted), so the extractor takes its AVX2
+# functions (the CPU must have AVX2), and writes fixtures/libvmaf/ssimulacra2-scores-avx2.csv
+# instead. (A build with -Denable_avx512=false does not link at this revision.)
 #
-# Usage: scripts/libvmaf-ssimulacra2.sh [VMAF_SOURCE]
+# Usage: [LIBVMAF_PATH=scalar|avx2] scripts/libvmaf-ssimulacra2.sh [VMAF_SOURCE]
 #   VMAF_SOURCE: a git repository (a clone or a bare mirror) holding the revision below, or an
 #   unpacked tree of it (a folder with libvmaf/ and model/). Without it the script clones
 #   https://github.com/Netflix/vmaf and fetches pull request 1536, whose head is the revision.
@@ -16,7 +20,14 @@ set -euo pipefail
 COMMIT=6334d9be3cd98f09a511ed71da6389cac6a8ee80
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="${WORK:-$(mktemp -d)}"
-OUT_CSV="$ROOT/fixtures/libvmaf/ssimulacra2-scores.csv"
+PATH_KIND="${LIBVMAF_PATH:-scalar}"
+case "$PATH_KIND" in
+  scalar) OUT_CSV="$ROOT/fixtures/libvmaf/ssimulacra2-scores.csv"; ASM=(-Denable_asm=false); CPUMASK=() ;;
+  avx2)
+    grep -qw avx2 /proc/cpuinfo || { echo "libvmaf-ssimulacra2: this CPU has no AVX2" >&2; exit 2; }
+    OUT_CSV="$ROOT/fixtures/libvmaf/ssimulacra2-scores-avx2.csv"; ASM=(-Denable_asm=true); CPUMASK=(--cpumask 48) ;;
+  *) echo "libvmaf-ssimulacra2: LIBVMAF_PATH is scalar or avx2, not $PATH_KIND" >&2; exit 2 ;;
+esac
 SRC="$WORK/vmaf-src"
 BUILD="$WORK/vmaf-build"
 INPUTS="$WORK/inputs"
@@ -48,8 +59,11 @@ fi
 [ -f "$SRC/libvmaf/src/feature/ssimulacra2.c" ] || die "no libvmaf/src/feature/ssimulacra2.c at $COMMIT"
 
 # 2. The tool: SIMD off (-Denable_asm=false leaves ARCH_X86 undefined, so the extractor takes its
-#    scalar functions), release (-O3), no models built in; libvmaf's meson adds -ffp-contract=off.
-meson setup "$BUILD" "$SRC/libvmaf" --buildtype=release -Denable_asm=false -Dbuilt_in_models=false \
+#    scalar functions) or, for avx2, on (the extractor then picks its AVX2 functions on a CPU with
+#    AVX2 and AVX-512 masked), release (-O3), no models built in; libvmaf's meson adds
+#    -ffp-contract=off.
+command -v nasm >/dev/null || [ "$PATH_KIND" = scalar ] || die "nasm not found (the SIMD build needs it)"
+meson setup "$BUILD" "$SRC/libvmaf" --buildtype=release "${ASM[@]}" -Dbuilt_in_models=false \
   -Denable_tests=false -Denable_docs=false -Denable_dnn=disabled >"$WORK/meson.log" 2>&1 ||
   { tail -20 "$WORK/meson.log" >&2; die "meson setup failed (log: $WORK/meson.log)"; }
 ninja -C "$BUILD" tools/vmaf >"$WORK/ninja.log" 2>&1 ||
@@ -71,7 +85,7 @@ while IFS=$'\t' read -r input stem width height chroma bits frames options; do
   for opt in ${options//,/ }; do
     json="$WORK/$stem.$opt.json"
     "$VMAF" -r "$INPUTS/$stem.ref.yuv" -d "$INPUTS/$stem.dis.yuv" -w "$width" -h "$height" \
-      -p "$chroma" -b "$bits" --no_prediction --threads 1 \
+      -p "$chroma" -b "$bits" --no_prediction --threads 1 ${CPUMASK[@]+"${CPUMASK[@]}"} \
       --feature "ssimulacra2=yuv_matrix=$opt" --precision max --json -o "$json" >"$WORK/vmaf.log" 2>&1 ||
       { tail -5 "$WORK/vmaf.log" >&2; die "$input yuv_matrix=$opt: vmaf failed"; }
     python3 - "$json" "$frames" "$input,%d,$opt,${matrix_of[$opt]},${range_of[$opt]},$bits,$chroma,$width,$height,%s,$COMMIT" >>"$tmp_csv" <<'EOF'
@@ -88,4 +102,4 @@ EOF
   done
 done <"$INPUTS/inputs.tsv"
 mv "$tmp_csv" "$OUT_CSV"
-echo "wrote $OUT_CSV ($(($(wc -l <"$OUT_CSV") - 1)) scores, libvmaf $COMMIT; work folder $WORK)"
+echo "wrote $OUT_CSV ($(($(wc -l <"$OUT_CSV") - 1)) scores, libvmaf $COMMIT, $PATH_KIND path; work folder $WORK)"

@@ -16,14 +16,16 @@ use binade::walk::loop_sum;
 
 #[test]
 fn onepass_compiles_for_every_mutant() {
+    use rayon::prelude::*;
     if !nvrtc_or_skip("onepass_compiles_for_every_mutant") {
         return;
     }
-    for m in OnePassMutant::ALL {
-        if let Err(e) = onepass::compile_for("sm_90", m) {
-            panic!("one-pass mutant {}: {e:#}", m.name());
-        }
-    }
+    // Every mutant (with the schedule it runs by) and every option variant (with every
+    // schedule), compiled on rayon's threads: each is a whole NVRTC build of the module.
+    let mut builds: Vec<(String, EngineOptions, Option<OnePassMutant>)> = OnePassMutant::ALL
+        .into_iter()
+        .map(|m| (format!("mutant {}", m.name()), m.options(), Some(m)))
+        .collect();
     for ways in 1..=8 {
         for (plan_waits, lane_fast, hold_risky) in [(false, true, false), (true, false, true)] {
             let options = EngineOptions {
@@ -32,11 +34,20 @@ fn onepass_compiles_for_every_mutant() {
                 lane_fast,
                 hold_risky,
             };
-            if let Err(e) = onepass::compile_variant_for("sm_90", options) {
-                panic!("one-pass options {options:?}: {e:#}");
-            }
+            builds.push((format!("options {options:?}"), options, None));
         }
     }
+    let failed: Vec<String> = builds
+        .par_iter()
+        .filter_map(|(name, options, mutant)| {
+            let built = match mutant {
+                Some(m) => onepass::compile_for("sm_90", *m),
+                None => onepass::compile_variant_for("sm_90", *options),
+            };
+            built.err().map(|e| format!("one-pass {name}: {e:#}"))
+        })
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
 /// Sizes around the tile and lane boundaries, and a few thousand tiles.

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use binade::fixtures::libvmaf::{
     self, check_row_against, input_manifests, input_name, manifest_path, options_for, read_scores,
-    reinterpret, ScoreRow, SCORES_CSV,
+    reinterpret, ScoreRow, SCORES_AVX2_CSV, SCORES_CSV,
 };
 use binade::fixtures::{self, project_root, Dirs, Fixture, NotAvailable};
 use binade::ssimulacra2::frontend::{Difference, FrontEnd};
@@ -111,6 +111,69 @@ fn reference_scores_are_libvmafs_bits() {
     assert!(
         wrong.is_empty(),
         "{} of {checked} scores differ from libvmaf's:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// libvmaf's AVX2 path (`SCORES_AVX2_CSV`, the same inputs and options as the scalar file):
+/// the reference with its one difference put back ([`ssimulacra2::avx2`]) gives every AVX2
+/// score's bits, and the reference itself differs from the AVX2 build on some (the variant
+/// is not the reference under another name).
+#[test]
+fn avx2_variant_scores_are_libvmafs_avx2_bits() {
+    let root = project_root();
+    let rows = read_scores(&root.join(SCORES_AVX2_CSV)).unwrap_or_else(|e| panic!("{e:#}"));
+    let inputs = load_inputs(&root, &rows);
+    let (mut checked, mut synthetic, mut reference_differs) = (0usize, 0usize, 0usize);
+    let mut wrong = Vec::new();
+    for row in &rows {
+        assert_eq!(
+            row.commit,
+            libvmaf::LIBVMAF_COMMIT,
+            "{SCORES_AVX2_CSV}: line {}",
+            row.line
+        );
+        let Some(f) = &inputs[&row.input] else {
+            continue;
+        };
+        synthetic += !f.manifest.is_natural() as usize;
+        let (a, b) = &f.pairs[row.frame];
+        let (a, b) = (
+            reinterpret(a, row.matrix, row.range),
+            reinterpret(b, row.matrix, row.range),
+        );
+        let ours = ssimulacra2::avx2::frame_sums(&a, &b)
+            .unwrap_or_else(|e| panic!("{SCORES_AVX2_CSV}: line {}: {e:#}", row.line))
+            .score();
+        reference_differs +=
+            (score_of(row, f, &FrontEnd::LIBVMAF).to_bits() != row.score.to_bits()) as usize;
+        checked += 1;
+        if ours.to_bits() != row.score.to_bits() {
+            wrong.push(format!(
+                "line {}: {} frame {} yuv_matrix {}: avx2 variant {ours:?}, libvmaf avx2 {}, difference {:e}",
+                row.line,
+                row.input,
+                row.frame,
+                row.option,
+                row.text,
+                ours - row.score
+            ));
+        }
+    }
+    println!(
+        "{checked} of {} libvmaf AVX2 scores checked ({synthetic} synthetic), {} differ from the variant, {reference_differs} differ from the reference",
+        rows.len(),
+        wrong.len()
+    );
+    assert!(synthetic > 0, "no synthetic frame was checked");
+    assert!(
+        reference_differs > 0,
+        "the AVX2 scores equal the scalar reference's everywhere"
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} AVX2 scores differ from the variant's:\n{}",
         wrong.len(),
         wrong.join("\n")
     );

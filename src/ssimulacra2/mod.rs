@@ -19,8 +19,11 @@
 //! range, the score's bits are those libvmaf's `vmaf` tool prints with `--precision max`
 //! (`tests/ssimulacra2_libvmaf.rs` checks every committed libvmaf score). libvmaf's AVX2 and
 //! AVX-512 paths are not the target: their scores differ from its scalar path's in the last
-//! bits. The BT.2020 matrix is an extension beyond libvmaf ([`yuv::Matrix::Bt2020Extension`]).
+//! bits ([`avx2`] is the AVX2 path's one difference put back, checked against the AVX2 build's
+//! own scores). The BT.2020 matrix is an extension
+//! beyond libvmaf ([`yuv::Matrix::Bt2020Extension`]).
 
+pub mod avx2;
 pub mod blur;
 pub mod cbrt;
 pub mod compare;
@@ -137,11 +140,16 @@ pub fn for_each_scale_with(
 
 /// The sums of one scale: each channel's six sequential loops (channels in parallel).
 pub fn scale_sums(planes: &ScalePlanes) -> ScaleSums {
-    let v: Vec<[f64; TERMS]> = planes
-        .channels
-        .par_iter()
-        .map(sums::sequential_sums)
-        .collect();
+    scale_sums_by(planes, sums::sequential_sums)
+}
+
+/// The sums of one scale with each channel's six sums formed by `channel_sums` (channels in
+/// parallel).
+pub fn scale_sums_by(
+    planes: &ScalePlanes,
+    channel_sums: fn(&terms::ChannelPlanes) -> [f64; TERMS],
+) -> ScaleSums {
+    let v: Vec<[f64; TERMS]> = planes.channels.par_iter().map(channel_sums).collect();
     ScaleSums {
         width: planes.width,
         height: planes.height,
@@ -162,6 +170,17 @@ pub fn frame_sums_with(
     distorted: &YuvFrame,
     front: &FrontEnd,
 ) -> Result<FrameSums> {
+    frame_sums_by(reference, distorted, front, sums::sequential_sums)
+}
+
+/// [`frame_sums_with`] with each scale's channel sums formed by `channel_sums` (a variant of
+/// the sums, e.g. [`avx2::sequential_sums`]).
+pub fn frame_sums_by(
+    reference: &YuvFrame,
+    distorted: &YuvFrame,
+    front: &FrontEnd,
+    channel_sums: fn(&terms::ChannelPlanes) -> [f64; TERMS],
+) -> Result<FrameSums> {
     yuv::check_pair(reference, distorted)?;
     let (a, b) = rayon::join(
         || yuv::to_linear_rgb_with(reference, front),
@@ -169,7 +188,7 @@ pub fn frame_sums_with(
     );
     let mut scales = Vec::new();
     for_each_scale_with(a, b, front, |planes| {
-        scales.push(scale_sums(planes));
+        scales.push(scale_sums_by(planes, channel_sums));
         Ok(())
     })?;
     Ok(FrameSums { scales })

@@ -2,8 +2,9 @@
 //! per pixel, computed from seven `f32` planes.
 //!
 //! The operation order is that of the scalar `ssim_map` and `edge_diff_map` in libvmaf's
-//! SSIMULACRA2 extractor (which its AVX2 and AVX-512 paths reproduce): `f32` for the means and
-//! variances, `f64` from the division on, no fused multiply-add. The device header
+//! SSIMULACRA2 extractor: `f32` for the means and variances, `f64` from the division on (the
+//! edge differences `|img - mu|` in `f64`, exactly), no fused multiply-add. Its AVX2 path
+//! rounds the edge differences to `f32` ([`super::avx2`]). The device header
 //! `kernels/ssimulacra2_terms.cuh` computes the same terms in the same order.
 
 /// The SSIM stabilising constant of the structure term.
