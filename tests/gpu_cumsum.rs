@@ -145,12 +145,16 @@ fn cumsum_mutants_write_wrong_running_sums() {
         return;
     };
     let seed = 0x6b12u64;
-    // One build per mutant (each build is a compile of the module), run by each schedule.
-    let builds: Vec<GpuCumsum> = CumsumMutant::ALL
-        .into_iter()
-        .skip(1)
-        .map(|m| GpuCumsum::with_mutant(&gpu, m).unwrap())
-        .collect();
+    // One build per mutant (each build is a compile of the module, on rayon's threads), run
+    // by each schedule.
+    let builds: Vec<GpuCumsum> = {
+        use rayon::prelude::*;
+        let mutants: Vec<CumsumMutant> = CumsumMutant::ALL.into_iter().skip(1).collect();
+        mutants
+            .par_iter()
+            .map(|&m| GpuCumsum::with_mutant(&gpu, m).unwrap())
+            .collect()
+    };
     for (build, schedule) in builds.iter().flat_map(|b| SCHEDULES.map(|s| (b, s))) {
         let m = build.mutant();
         let c = build.clone().with_schedule(schedule);

@@ -79,6 +79,18 @@ fn boundary_cases(copies: usize) -> (Vec<f64>, Vec<std::ops::Range<usize>>) {
     (all, segments)
 }
 
+/// `build` of every key on rayon's threads (each build of the module is a whole NVRTC
+/// compile, seconds each), in key order; panics naming the key whose build failed.
+fn in_parallel<K: Sync + std::fmt::Debug>(
+    keys: &[K],
+    build: impl Fn(&K) -> anyhow::Result<OnePassSum> + Sync,
+) -> Vec<OnePassSum> {
+    use rayon::prelude::*;
+    keys.par_iter()
+        .map(|k| build(k).unwrap_or_else(|e| panic!("building {k:?}: {e:#}")))
+        .collect()
+}
+
 /// The first segment whose device total differs from the loop's (None: all equal).
 fn first_wrong(
     sum: &OnePassSum,
@@ -233,16 +245,21 @@ fn onepass_mutants_give_wrong_totals() {
         return;
     };
     let seed = 0x6b11u64;
-    for m in OnePassMutant::ALL.into_iter().filter(|m| m.changes_bits()) {
-        let sum = OnePassSum::with_mutant(&gpu, m).unwrap();
+    // The builds (each a whole NVRTC compile) on rayon's threads, then each run in turn.
+    let mutants: Vec<OnePassMutant> = OnePassMutant::ALL
+        .into_iter()
+        .filter(|m| m.changes_bits())
+        .collect();
+    let builds = in_parallel(&mutants, |&m| OnePassSum::with_mutant(&gpu, m));
+    for (&m, sum) in mutants.iter().zip(&builds) {
         let (all, segments) = boundary_cases(300);
-        let mut killed = first_wrong(&sum, &all, &segments).map(|k| format!("boundary case {k}"));
+        let mut killed = first_wrong(sum, &all, &segments).map(|k| format!("boundary case {k}"));
         for kind in InputKind::ALL {
             if killed.is_some() {
                 break;
             }
             let (all, segments) = layout(kind, seed);
-            killed = first_wrong(&sum, &all, &segments).map(|k| format!("{kind:?} segment {k}"));
+            killed = first_wrong(sum, &all, &segments).map(|k| format!("{kind:?} segment {k}"));
         }
         assert!(
             killed.is_some(),
@@ -258,25 +275,27 @@ fn onepass_other_tile_shapes_equal_the_loop() {
         return;
     };
     let seed = 0x5a9e5u64;
-    for (threads, per_thread, min_blocks) in [
+    let shapes = [
         (512u32, 16u32, 3u32),
         (128, 16, 12),
         (256, 16, 6),
         (64, 2, 0),
-    ] {
-        let shape = TileShape {
-            threads,
-            per_thread,
-        };
-        // One build per shape with every schedule compiled in, run by each in turn.
-        let build = OnePassSum::variant_with_timed(
+    ];
+    // One build per shape with every schedule compiled in (the builds on rayon's threads),
+    // run by each schedule in turn.
+    let builds = in_parallel(&shapes, |&(threads, per_thread, min_blocks)| {
+        OnePassSum::variant_with_timed(
             &gpu,
-            shape,
+            TileShape {
+                threads,
+                per_thread,
+            },
             min_blocks,
             EngineOptions::DEFAULT,
             TimedSchedules::ALL,
         )
-        .unwrap();
+    });
+    for (&(threads, per_thread, _), build) in shapes.iter().zip(&builds) {
         for schedule in [Schedule::Resident, Schedule::Staged, Schedule::Deferred] {
             let sum = build.clone().with_schedule(schedule);
             for kind in InputKind::ALL {
@@ -301,37 +320,42 @@ fn onepass_option_variants_equal_the_loop() {
     // One block per tile, resident blocks with one buffer, with two, and with exact look-backs
     // a round late: the schedules meet estimated and waited plans, both lane units, held and
     // released tiles.
-    for (ways, plan_waits, lane_fast, hold_risky, schedule) in [
+    let variants = [
         (1u32, false, true, true, Schedule::OneBlockPerTile),
         (2, true, true, true, Schedule::Resident),
         (4, false, false, false, Schedule::Staged),
         (8, true, true, false, Schedule::Staged),
         (8, true, true, true, Schedule::Deferred),
         (4, false, true, false, Schedule::Deferred),
-    ] {
+    ]
+    .map(|(ways, plan_waits, lane_fast, hold_risky, schedule)| {
         let options = EngineOptions {
             ways,
             plan_waits,
             lane_fast,
             hold_risky,
         };
-        let sum = OnePassSum::variant(
+        (options, schedule)
+    });
+    let builds = in_parallel(&variants, |&(options, schedule)| {
+        OnePassSum::variant(
             &gpu,
             TileShape::DEFAULT,
             onepass::MIN_BLOCKS,
             schedule,
             options,
         )
-        .unwrap();
+    });
+    for (&(options, schedule), sum) in variants.iter().zip(&builds) {
         let (all, segments) = boundary_cases(300);
         assert_eq!(
-            first_wrong(&sum, &all, &segments),
+            first_wrong(sum, &all, &segments),
             None,
             "{options:?} {schedule:?}: inputs::tile_boundary_cases"
         );
         for kind in InputKind::ALL {
             let (all, segments) = layout(kind, seed);
-            if let Some(k) = first_wrong(&sum, &all, &segments) {
+            if let Some(k) = first_wrong(sum, &all, &segments) {
                 panic!(
                     "seed {seed:#x} {options:?} {schedule:?} kind {kind:?}: segment {k} ({} terms) differs from the loop",
                     segments[k].len()
