@@ -7,8 +7,13 @@
 //! it, and all of them at once ([`FrontEnd::BEFORE_ISSUE_13`]). For each: how many committed
 //! scores have libvmaf's bits, and the largest and median `|score - libvmaf|`.
 //!
-//! Failures counted: every score of the reference that is not libvmaf's bits, and every
-//! difference that moves no score (a replay row that measures nothing).
+//! Then libvmaf's AVX2 path (`fixtures/libvmaf/ssimulacra2-scores-avx2.csv`): each of its
+//! scores against the reference's, and against the reference with the AVX2 path's one
+//! difference put back ([`crate::ssimulacra2::avx2`]).
+//!
+//! Failures counted: every score of the reference that is not libvmaf's bits, every
+//! difference that moves no score (a replay row that measures nothing), every AVX2 score the
+//! AVX2 variant does not give with its bits, and an AVX2 file the reference already matches.
 
 use std::collections::BTreeMap;
 use std::path::Path;
