@@ -89,10 +89,10 @@ pub struct ScoreArgs {
 /// Who computes the metrics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ScoreEngine {
-    /// The CPU references ([`crate::vif::reference`], [`crate::ssimulacra2`]).
+    /// The CPU references of float_vif and SSIMULACRA2.
     Cpu,
-    /// The device: `float_vif`'s kernels and row-parallel exact sums, SSIMULACRA2's terms
-    /// and ordered sums (the CPU engine's bits).
+    /// The device: float_vif's kernels with row-parallel exact sums, SSIMULACRA2's terms and
+    /// ordered sums (built to give the CPU engine's bits).
     Gpu,
 }
 
