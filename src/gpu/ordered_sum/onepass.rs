@@ -316,9 +316,11 @@ pub const SCHEDULE: Schedule = Schedule::BySize;
 
 /// The timed-only schedules a build compiles besides the engine's own (one block per tile
 /// and resident blocks, always there). Each adds code that NVRTC compiles at every build of
-/// the module: on the 2-core build machine one build took about 20 s with both, 17 s without
-/// the staged kernel and 8 s with neither (2026-12-01, NVRTC 13.0, `compute_90`), so a build
-/// compiles only those it is asked for, and launching a schedule a build lacks is an error.
+/// the module: on the 2-core build machine (`scripts/nvrtc-build-times.py`, NVRTC 13.5,
+/// `compute_90`, 2026-12-01) one build took 24.9 s with both, 16.7 s with the deferred one,
+/// 12.0 s with the staged one and 7.6 s with neither; running-sum builds 53.6, 23.5 (staged)
+/// and 16.6 s. So a build compiles only those it is asked for, and launching a schedule a
+/// build lacks is an error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TimedSchedules {
     /// `onepass_sums_staged` ([`Schedule::Staged`], `BINADE_OP_STAGED`).

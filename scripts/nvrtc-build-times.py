@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Times NVRTC builds of the one-pass module (kernels/binade.cuh + kernels/ordered_sum_onepass.cu)
+with the given defines, one build per argument, and prints each build's status, seconds and any
+error lines. Needs no GPU: only libnvrtc (e.g. `pip install nvidia-cuda-nvrtc`; point NVRTC_LIB
+at its libnvrtc.so).
+
+Usage: NVRTC_LIB=/path/libnvrtc.so scripts/nvrtc-build-times.py "BINADE_OP_STAGED=1" \
+           "BINADE_OP_DEFERRED=1,BINADE_OP_MUTANT=11" "BINADE_OP_CUMSUM=1"
+Each argument is a comma-separated list of NAME=VALUE on top of the layout's defaults below
+(the engine's tile: 256 threads x 32 terms); an empty argument is the engine's own build."""
+import ctypes
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+lib = ctypes.CDLL(os.environ.get("NVRTC_LIB", "libnvrtc.so"))
+src = "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n"
+              for f in ("binade.cuh", "ordered_sum_onepass.cu"))
+BASE = dict(BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192, BINADE_OP_MUTANT=0,
+            BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1, BINADE_OP_HOLD_RISKY=1)
+
+for arg in sys.argv[1:] or [""]:
+    defines = dict(BASE)
+    for kv in filter(None, arg.split(",")):
+        k, v = kv.split("=")
+        defines[k] = v
+    prog = ctypes.c_void_p()
+    lib.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), b"ordered_sum_onepass.cu", 0, None, None)
+    opts = [b"-arch=compute_90", b"-std=c++17", b"--fmad=false"] + [f"-D{k}={v}".encode() for k, v in defines.items()]
+    arr = (ctypes.c_char_p * len(opts))(*opts)
+    started = time.time()
+    status = lib.nvrtcCompileProgram(prog, len(opts), arr)
+    seconds = time.time() - started
+    size = ctypes.c_size_t()
+    lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+    log = ctypes.create_string_buffer(size.value)
+    lib.nvrtcGetProgramLog(prog, log)
+    errors = [line for line in log.value.decode().splitlines() if "error" in line]
+    print(f"{arg or '(engine)'}\tstatus {status}\t{seconds:.1f} s\t{' | '.join(errors[:3])}", flush=True)
+    lib.nvrtcDestroyProgram(ctypes.byref(prog))
