@@ -170,17 +170,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         failures += 1;
         problems.push(format!("{manifest} lists no test binary"));
     }
+    let jobs: usize = ctx.get_or("jobs", 4usize)?;
+    if jobs == 0 {
+        bail!("gpu-tests: jobs is 0: no binary would run (at least 1)");
+    }
     let bar = ctx.progress(staged.len() as u64, "test binaries");
-    for s in &staged {
-        let started = Instant::now();
-        let out = Command::new(&s.file)
-            .arg("--nocapture")
-            .current_dir(&root)
-            .env(REQUIRE_GPU_VAR, "1")
-            .env("BINADE_BIN", &bin)
-            .output()
-            .with_context(|| format!("starting {}", s.file.display()))?;
-        let secs = started.elapsed().as_secs_f64();
+    let ran = run_binaries(&staged, jobs, &root, &bin, &bar)?;
+    bar.finish_and_clear();
+    for (s, Ran { out, secs }) in staged.iter().zip(ran) {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let both = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
         let counts = parse_counts(&stdout);
@@ -222,9 +219,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             out.status.code().map_or("signal".into(), |c| c.to_string()),
             format!("{secs:.1}"),
         ]);
-        bar.inc(1);
     }
-    bar.finish_and_clear();
     let mut report = Report::new(
         &ctx.name,
         "The test suite on the GPU machine, no skips allowed",
@@ -233,7 +228,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         "Device: {} ({}). Every test binary of the project (`cargo test --release --no-run` on the build machine, stripped and carried; \
          doc tests are compiled at test time and are not among them) ran from the project root on the GPU machine with `{REQUIRE_GPU_VAR}=1`: \
          a GPU test that finds no device, no NVRTC or a kernel that does not compile fails instead of printing `skipped:`. \
-         `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks).",
+         `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks). \
+         Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time.",
         gpu.name, gpu.arch
     ));
     report.table(table);
@@ -254,6 +250,59 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         failures
     ));
     Ok(Outcome { report, failures })
+}
+
+/// One binary's run: its output and its wall time.
+struct Ran {
+    out: std::process::Output,
+    secs: f64,
+}
+
+/// Runs every staged binary from `root` with the GPU required, up to `jobs` at once (most of
+/// a GPU test binary's time is NVRTC builds on the CPU); results in manifest order.
+fn run_binaries(
+    staged: &[Staged],
+    jobs: usize,
+    root: &Path,
+    bin: &Path,
+    bar: &indicatif::ProgressBar,
+) -> Result<Vec<Ran>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Ran>>>> =
+        Mutex::new((0..staged.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(staged.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(s) = staged.get(i) else { break };
+                let started = Instant::now();
+                let r = Command::new(&s.file)
+                    .arg("--nocapture")
+                    .current_dir(root)
+                    .env(REQUIRE_GPU_VAR, "1")
+                    .env("BINADE_BIN", bin)
+                    .output()
+                    .with_context(|| format!("starting {}", s.file.display()))
+                    .map(|out| Ran {
+                        out,
+                        secs: started.elapsed().as_secs_f64(),
+                    });
+                if let Ok(mut all) = results.lock() {
+                    all[i] = Some(r);
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    let all = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a test-binary runner panicked"))?;
+    all.into_iter()
+        .zip(staged)
+        .map(|(r, s)| r.unwrap_or_else(|| bail!("{}: not run", s.target)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -282,6 +331,52 @@ mod tests {
             })
         );
         assert_eq!(skipped_lines(out), ["skipped: x: no GPU"]);
+    }
+
+    #[test]
+    fn binaries_run_concurrently_come_back_in_manifest_order() {
+        let staged: Vec<Staged> = [
+            "/bin/echo",
+            "/bin/true",
+            "/bin/echo",
+            "/bin/false",
+            "/bin/echo",
+        ]
+        .iter()
+        .map(|f| Staged {
+            target: f.to_string(),
+            file: PathBuf::from(f),
+            commit: "c".into(),
+        })
+        .collect();
+        let bar = indicatif::ProgressBar::hidden();
+        let ran = run_binaries(&staged, 2, Path::new("."), Path::new("/bin/true"), &bar).unwrap();
+        let outs: Vec<(String, bool)> = ran
+            .iter()
+            .map(|r| {
+                (
+                    String::from_utf8_lossy(&r.out.stdout).into_owned(),
+                    r.out.status.success(),
+                )
+            })
+            .collect();
+        let echo = ("--nocapture\n".to_string(), true);
+        assert_eq!(
+            outs,
+            [
+                echo.clone(),
+                (String::new(), true),
+                echo.clone(),
+                (String::new(), false),
+                echo
+            ]
+        );
+        let missing = [Staged {
+            target: "missing".into(),
+            file: PathBuf::from("/no/such/binary"),
+            commit: "c".into(),
+        }];
+        assert!(run_binaries(&missing, 3, Path::new("."), Path::new("/bin/true"), &bar).is_err());
     }
 
     #[test]
