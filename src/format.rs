@@ -235,8 +235,15 @@ pub struct TinyBits(pub u16);
 /// A tiny IEEE-style format with `E` exponent bits and `M` fraction bits (`1 + E + M <= 16`),
 /// small enough that every pair of values can be checked.
 ///
-/// Its addition is exact in f64 (both operands and their sum fit in 53 bits for `E <= 5`,
-/// `M <= 10`) followed by one rounding to the format, so it is correctly rounded.
+/// Its addition is the f64 sum of the two values followed by one rounding to the format, and
+/// that is correctly rounded for every shape used here. For `E <= 5`, `M <= 10` the f64 sum
+/// is exact: both operands are integer multiples of the smallest subnormal `2^(2 - 2^(E-1) -
+/// M)` below `2^(2^(E-1))`, so the sum is an integer below `2^(2^(E-1) + 2^(E-1) + M - 1)`,
+/// under `2^53`. For [`BF16`] (`E = 8`) it is not exact, but rounding the exact sum to 53 bits
+/// and then to `p = 8` bits gives the correctly rounded sum, because `53 >= 2p + 2` (double
+/// rounding is innocuous for addition at that margin; Figueroa, 1995), and every bf16 sum,
+/// subnormals included, lies in f64's normal range, where the first rounding is to 53 bits.
+/// `tests/half_formats.rs` checks the add against MPFR.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Tiny<const E: u32, const M: u32>;
 
@@ -246,6 +253,11 @@ pub type E4M3 = Tiny<4, 3>;
 pub type E5M2 = Tiny<5, 2>;
 /// 12 bits: 5 exponent bits, 7 significand bits (6 stored).
 pub type E5M6 = Tiny<5, 6>;
+/// IEEE binary16 (`f16`): 5 exponent bits, 11 significand bits (10 stored).
+pub type F16 = Tiny<5, 10>;
+/// bfloat16 (`bf16`): 8 exponent bits, 8 significand bits (7 stored), the top half of an
+/// `f32`.
+pub type BF16 = Tiny<8, 7>;
 
 impl<const E: u32, const M: u32> Format for Tiny<E, M> {
     type Value = TinyBits;
@@ -291,6 +303,8 @@ const fn tiny_name(e: u32, m: u32) -> &'static str {
         (4, 3) => "e4m3",
         (5, 2) => "e5m2",
         (5, 6) => "e5m6",
+        (5, 10) => "f16",
+        (8, 7) => "bf16",
         _ => "tiny",
     }
 }

@@ -55,6 +55,14 @@ impl SampleClass {
         SampleClass::Special,
     ];
 
+    /// Whether format `F` has samples of this class: gaps over 70 binades need more than 72
+    /// binades of normal numbers (f64, f32 and bf16 have them; f16 and the tiny formats do
+    /// not, and their every gap is in [`SampleClass::Gap`]). [`draw`] is defined only where
+    /// this holds.
+    pub fn exists_for<F: Format>(self) -> bool {
+        self != SampleClass::WideGap || F::MAX_NORMAL_FIELD >= 73
+    }
+
     /// The kebab-case name used in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -102,6 +110,11 @@ fn random_m<F: Format>(rng: &mut Xoshiro256PlusPlus) -> u64 {
 
 /// Draws one sample of `class` for format `F`.
 pub fn draw<F: Format>(class: SampleClass, rng: &mut Xoshiro256PlusPlus) -> Sample {
+    debug_assert!(
+        class.exists_for::<F>(),
+        "{} has no {class:?} samples",
+        F::NAME
+    );
     let max = F::MAX_NORMAL_FIELD;
     let frac = F::FRAC_BITS;
     let p = F::PRECISION;
