@@ -238,13 +238,15 @@ pub struct Engines {
 impl Engines {
     /// Compiles every build for `gpu`; `seed` is the caller's compiled seed pipeline.
     pub fn new(gpu: &Gpu, seed: &GpuOrderedSum) -> Result<Engines> {
+        // Every build is a whole NVRTC compile (seconds each): on rayon's threads.
+        use rayon::prelude::*;
         Ok(Engines {
             builds: Phases::ALL
-                .iter()
+                .par_iter()
                 .map(|&p| OnePassSum::timing_build(gpu, p))
                 .collect::<Result<_>>()?,
             variants: VARIANTS
-                .iter()
+                .par_iter()
                 .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.schedule, v.options))
                 .collect::<Result<_>>()?,
             seed: seed.clone(),
