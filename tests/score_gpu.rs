@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use binade::fixtures::libvmaf::{manifest_path, read_scores, ScoreRow, SCORES_CSV};
-use binade::fixtures::{self, project_root, Dirs, Fixture, NotAvailable};
+use binade::fixtures::{self, encode_frame, project_root, Dirs, Fixture, NotAvailable};
 use binade::gpu::require::skip;
 use binade::ssimulacra2::yuv::YuvFrame;
 use serde_json::Value;
@@ -34,15 +34,8 @@ fn stderr(o: &Output) -> String {
 fn write_pairs(dir: &Path, pairs: &[(YuvFrame, YuvFrame)]) -> [String; 2] {
     let mut files = [Vec::new(), Vec::new()];
     for (a, b) in pairs {
-        for (k, frame) in [a, b].into_iter().enumerate() {
-            for &s in frame.planes.iter().flatten() {
-                if frame.format.bytes_per_sample() == 1 {
-                    files[k].push(s as u8);
-                } else {
-                    files[k].extend_from_slice(&s.to_le_bytes());
-                }
-            }
-        }
+        encode_frame(a, &mut files[0]);
+        encode_frame(b, &mut files[1]);
     }
     let names = [dir.join("ref.yuv"), dir.join("dist.yuv")];
     for (name, bytes) in names.iter().zip(&files) {

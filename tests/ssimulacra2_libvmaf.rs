@@ -47,13 +47,18 @@ fn load_inputs(root: &Path, rows: &[ScoreRow]) -> BTreeMap<String, Option<Fixtur
     out
 }
 
-/// The reference's score of a row's frame pair under `front`.
-fn score_of(row: &ScoreRow, f: &Fixture, front: &FrontEnd) -> f64 {
+/// A row's frame pair, read with the row's matrix and range.
+fn pair_of(row: &ScoreRow, f: &Fixture) -> (YuvFrame, YuvFrame) {
     let (a, b) = &f.pairs[row.frame];
-    let (a, b) = (
+    (
         reinterpret(a, row.matrix, row.range),
         reinterpret(b, row.matrix, row.range),
-    );
+    )
+}
+
+/// The reference's score of a row's frame pair under `front`.
+fn score_of(row: &ScoreRow, f: &Fixture, front: &FrontEnd) -> f64 {
+    let (a, b) = pair_of(row, f);
     ssimulacra2::frame_sums_with(&a, &b, front)
         .unwrap_or_else(|e| panic!("{}: line {}: {e:#}", SCORES_CSV, row.line))
         .score()
@@ -138,11 +143,7 @@ fn avx2_variant_scores_are_libvmafs_avx2_bits() {
             continue;
         };
         synthetic += !f.manifest.is_natural() as usize;
-        let (a, b) = &f.pairs[row.frame];
-        let (a, b) = (
-            reinterpret(a, row.matrix, row.range),
-            reinterpret(b, row.matrix, row.range),
-        );
+        let (a, b) = pair_of(row, f);
         let ours = ssimulacra2::avx2::frame_sums(&a, &b)
             .unwrap_or_else(|e| panic!("{SCORES_AVX2_CSV}: line {}: {e:#}", row.line))
             .score();
@@ -260,15 +261,7 @@ fn transfer_table_is_the_correctly_rounded_curve() {
 fn write_raw(path: &Path, frames: &[&YuvFrame]) {
     let mut bytes = Vec::new();
     for f in frames {
-        for plane in &f.planes {
-            for &s in plane {
-                if f.format.bytes_per_sample() == 1 {
-                    bytes.push(s as u8);
-                } else {
-                    bytes.extend_from_slice(&s.to_le_bytes());
-                }
-            }
-        }
+        fixtures::encode_frame(f, &mut bytes);
     }
     fs::write(path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }

@@ -30,6 +30,7 @@ use crate::fixtures::{self, Dirs, Fixture, NotAvailable};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 use crate::ssimulacra2::frontend::{Difference, FrontEnd};
+use crate::ssimulacra2::yuv::YuvFrame;
 use crate::ssimulacra2::{avx2, frame_sums, frame_sums_with};
 
 /// One configuration of the replay: a name, what it changes, the front end.
@@ -73,7 +74,7 @@ fn median_abs(v: &[f64]) -> f64 {
 }
 
 /// Loads each input the rows name; `None` where its photographs are missing.
-fn load_inputs(rows: &[ScoreRow], csv: &Path) -> Result<BTreeMap<String, Option<Fixture>>> {
+fn load_inputs(rows: &[ScoreRow], csv: &Path) -> Result<Inputs> {
     let root = Path::new(".");
     let dirs = Dirs::under(root);
     let mut out = BTreeMap::new();
@@ -94,15 +95,33 @@ fn load_inputs(rows: &[ScoreRow], csv: &Path) -> Result<BTreeMap<String, Option<
     Ok(out)
 }
 
-/// Runs the experiment.
-pub fn run(ctx: &Context) -> Result<Outcome> {
-    let max_pixels: usize = ctx.get_or("max_pixels", usize::MAX)?;
-    let csv = Path::new(SCORES_CSV);
+/// Each input a score file names, loaded; `None` where its photographs are missing.
+type Inputs = BTreeMap<String, Option<Fixture>>;
+
+/// The rows of `csv` up to `max_pixels` pixels a frame, and their inputs loaded.
+fn rows_and_inputs(csv: &Path, max_pixels: usize) -> Result<(Vec<ScoreRow>, Inputs)> {
     let rows: Vec<ScoreRow> = read_scores(csv)?
         .into_iter()
         .filter(|r| r.width * r.height <= max_pixels)
         .collect();
     let inputs = load_inputs(&rows, csv)?;
+    Ok((rows, inputs))
+}
+
+/// A row's frame pair, read with the row's matrix and range.
+fn pair_of(f: &Fixture, row: &ScoreRow) -> (YuvFrame, YuvFrame) {
+    let (a, b) = &f.pairs[row.frame];
+    (
+        reinterpret(a, row.matrix, row.range),
+        reinterpret(b, row.matrix, row.range),
+    )
+}
+
+/// Runs the experiment.
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let max_pixels: usize = ctx.get_or("max_pixels", usize::MAX)?;
+    let csv = Path::new(SCORES_CSV);
+    let (rows, inputs) = rows_and_inputs(csv, max_pixels)?;
     let configs = configs();
     let mut tallies: Vec<Tally> = configs
         .iter()
@@ -131,11 +150,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             missing.push(format!("{} frame {}", row.input, row.frame));
             continue;
         };
-        let (a, b) = &f.pairs[row.frame];
-        let (a, b) = (
-            reinterpret(a, row.matrix, row.range),
-            reinterpret(b, row.matrix, row.range),
-        );
+        let (a, b) = pair_of(f, row);
         let mut cells = vec![
             row.input.clone(),
             row.frame.to_string(),
@@ -272,11 +287,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
 /// (the difference would not be all there is), or no score where the two paths differ.
 fn avx2_section(ctx: &Context, report: &mut Report, max_pixels: usize) -> Result<u64> {
     let csv = Path::new(SCORES_AVX2_CSV);
-    let rows: Vec<ScoreRow> = read_scores(csv)?
-        .into_iter()
-        .filter(|r| r.width * r.height <= max_pixels)
-        .collect();
-    let inputs = load_inputs(&rows, csv)?;
+    let (rows, inputs) = rows_and_inputs(csv, max_pixels)?;
     let mut table = Table::new(
         "avx2_scores",
         "libvmaf's AVX2 path: every score, and the reference's differences from it",
@@ -298,11 +309,7 @@ fn avx2_section(ctx: &Context, report: &mut Report, max_pixels: usize) -> Result
         let Some(f) = &inputs[&row.input] else {
             continue;
         };
-        let (a, b) = &f.pairs[row.frame];
-        let (a, b) = (
-            reinterpret(a, row.matrix, row.range),
-            reinterpret(b, row.matrix, row.range),
-        );
+        let (a, b) = pair_of(f, row);
         let at = || format!("{} frame {}", row.input, row.frame);
         let reference = frame_sums(&a, &b).with_context(at)?.score();
         let variant = avx2::frame_sums(&a, &b).with_context(at)?.score();

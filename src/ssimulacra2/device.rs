@@ -7,11 +7,12 @@
 use anyhow::{Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
+use super::frontend::FrontEnd;
 use super::layout::{pack_planes, reference_terms, sum_segments};
 use super::pyramid::ScalePlanes;
 use super::terms::TERMS;
-use super::yuv::{self, YuvFrame};
-use super::{for_each_scale, FrameSums, ScaleSums};
+use super::yuv::YuvFrame;
+use super::{frame_sums_of_scales, FrameSums, ScaleSums};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
 use crate::plan::PlanKind;
 
@@ -190,25 +191,17 @@ impl DeviceSsimulacra2 {
     /// The sums of a frame pair (the CPU's [`super::frame_sums`] computed on the device).
     /// Errors as the CPU does for frames that differ in format or are below 8x8.
     pub fn frame_sums(&self, reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
-        yuv::check_pair(reference, distorted)?;
-        let (a, b) = rayon::join(
-            || yuv::to_linear_rgb(reference),
-            || yuv::to_linear_rgb(distorted),
-        );
-        let mut scales = Vec::new();
-        for_each_scale(a, b, |planes| {
+        frame_sums_of_scales(reference, distorted, &FrontEnd::LIBVMAF, |planes| {
             let dev = self.terms.upload(planes)?;
             self.terms.launch(&dev)?;
             let mut job = scale_job(&self.sum, &dev)?;
             let (sums, _) = ordered_sums(&self.sum, &mut job)?;
-            scales.push(ScaleSums {
+            Ok(ScaleSums {
                 width: planes.width,
                 height: planes.height,
                 sums,
-            });
-            Ok(())
+            })
         })
-        .context("ssimulacra2 on the device")?;
-        Ok(FrameSums { scales })
+        .context("ssimulacra2 on the device")
     }
 }

@@ -181,6 +181,21 @@ pub fn frame_sums_by(
     front: &FrontEnd,
     channel_sums: fn(&terms::ChannelPlanes) -> [f64; TERMS],
 ) -> Result<FrameSums> {
+    frame_sums_of_scales(reference, distorted, front, |planes| {
+        Ok(scale_sums_by(planes, channel_sums))
+    })
+}
+
+/// The sums of a frame pair with the front end `front`, each scale's sums formed from its
+/// planes by `scale_sums` (on the CPU or elsewhere, e.g. the device's
+/// [`device::DeviceSsimulacra2`]). Errors if the frames differ in size or are below 8x8, or
+/// where `scale_sums` does.
+pub fn frame_sums_of_scales(
+    reference: &YuvFrame,
+    distorted: &YuvFrame,
+    front: &FrontEnd,
+    mut scale_sums: impl FnMut(&ScalePlanes) -> Result<ScaleSums>,
+) -> Result<FrameSums> {
     yuv::check_pair(reference, distorted)?;
     let (a, b) = rayon::join(
         || yuv::to_linear_rgb_with(reference, front),
@@ -188,7 +203,7 @@ pub fn frame_sums_by(
     );
     let mut scales = Vec::new();
     for_each_scale_with(a, b, front, |planes| {
-        scales.push(scale_sums_by(planes, channel_sums));
+        scales.push(scale_sums(planes)?);
         Ok(())
     })?;
     Ok(FrameSums { scales })

@@ -667,17 +667,12 @@ impl OnePassSum {
     /// The exact kernel compiled with the timed-only schedules `timed` as well (run by
     /// [`SCHEDULE`] until [`Self::with_schedule`] picks another). Same bits as [`Self::new`].
     pub fn with_timed(gpu: &Gpu, timed: TimedSchedules) -> Result<OnePassSum> {
-        Self::build(
+        Self::variant_with_timed(
             gpu,
-            BuildSpec {
-                mutant: OnePassMutant::None,
-                phases: Phases::All,
-                min_blocks: MIN_BLOCKS,
-                shape: TileShape::DEFAULT,
-                options: EngineOptions::DEFAULT,
-                cumsum: None,
-                timed,
-            },
+            TileShape::DEFAULT,
+            MIN_BLOCKS,
+            EngineOptions::DEFAULT,
+            timed,
         )
     }
 
@@ -786,8 +781,8 @@ impl OnePassSum {
             cumsum,
             timed,
         } = spec;
-        let mut defines = kernel_defines(mutant, options, timed);
         let timed = timed.and_those_of(mutant);
+        let mut defines = kernel_defines(mutant, options, timed);
         for (name, value) in shape.defines() {
             if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
                 d.1 = value;
