@@ -6,9 +6,13 @@
 # With LIBVMAF_PATH=avx2 it builds the tool with its x86 SIMD code on and runs it with
 # `--cpumask 48` (AVX-512 and AVX-512 ICL not permitted), so the extractor takes its AVX2
 # functions (the CPU must have AVX2), and writes fixtures/libvmaf/ssimulacra2-scores-avx2.csv
-# instead. (A build with -Denable_avx512=false does not link at this revision.)
+# instead. (A build with -Denable_avx512=false does not link at this revision.) With
+# LIBVMAF_PATH=avx512 it runs the same build unmasked on a CPU with libvmaf's AVX-512 flags
+# (AVX-512 F, DQ, CD, BW and VL) and writes fixtures/libvmaf/ssimulacra2-scores-avx512.csv; on a
+# machine without the build tools, scripts/device-libvmaf-avx512.sh does the same from a tool
+# built here.
 #
-# Usage: [LIBVMAF_PATH=scalar|avx2] scripts/libvmaf-ssimulacra2.sh [VMAF_SOURCE]
+# Usage: [LIBVMAF_PATH=scalar|avx2|avx512] scripts/libvmaf-ssimulacra2.sh [VMAF_SOURCE]
 #   VMAF_SOURCE: a git repository (a clone or a bare mirror) holding the revision below, or an
 #   unpacked tree of it (a folder with libvmaf/ and model/). Without it the script clones
 #   https://github.com/Netflix/vmaf and fetches pull request 1536, whose head is the revision.
@@ -26,7 +30,12 @@ case "$PATH_KIND" in
   avx2)
     grep -qw avx2 /proc/cpuinfo || { echo "libvmaf-ssimulacra2: this CPU has no AVX2" >&2; exit 2; }
     OUT_CSV="$ROOT/fixtures/libvmaf/ssimulacra2-scores-avx2.csv"; ASM=(-Denable_asm=true); CPUMASK=(--cpumask 48) ;;
-  *) echo "libvmaf-ssimulacra2: LIBVMAF_PATH is scalar or avx2, not $PATH_KIND" >&2; exit 2 ;;
+  avx512)
+    for f in avx512f avx512dq avx512cd avx512bw avx512vl; do
+      grep -qw "$f" /proc/cpuinfo || { echo "libvmaf-ssimulacra2: this CPU has no $f" >&2; exit 2; }
+    done
+    OUT_CSV="$ROOT/fixtures/libvmaf/ssimulacra2-scores-avx512.csv"; ASM=(-Denable_asm=true); CPUMASK=() ;;
+  *) echo "libvmaf-ssimulacra2: LIBVMAF_PATH is scalar, avx2 or avx512, not $PATH_KIND" >&2; exit 2 ;;
 esac
 SRC="$WORK/vmaf-src"
 BUILD="$WORK/vmaf-build"
@@ -76,30 +85,6 @@ BINADE_LIBVMAF_INPUTS="$INPUTS" cargo test --release --quiet --test ssimulacra2_
   write_libvmaf_inputs -- --ignored --exact >"$WORK/inputs.log" 2>&1 ||
   { tail -20 "$WORK/inputs.log" >&2; die "writing the inputs failed (log: $WORK/inputs.log)"; }
 
-# 4. Scores, one JSON per input and option; the CSV is written whole, then renamed into place.
-tmp_csv="$OUT_CSV.tmp"
-echo "input,frame,yuv_matrix,matrix,range,bit_depth,chroma,width,height,libvmaf_score,libvmaf_commit" >"$tmp_csv"
-matrix_of=(bt709 bt601 bt709 bt601)
-range_of=(limited limited full full)
-while IFS=$'\t' read -r input stem width height chroma bits frames options; do
-  for opt in ${options//,/ }; do
-    json="$WORK/$stem.$opt.json"
-    "$VMAF" -r "$INPUTS/$stem.ref.yuv" -d "$INPUTS/$stem.dis.yuv" -w "$width" -h "$height" \
-      -p "$chroma" -b "$bits" --no_prediction --threads 1 ${CPUMASK[@]+"${CPUMASK[@]}"} \
-      --feature "ssimulacra2=yuv_matrix=$opt" --precision max --json -o "$json" >"$WORK/vmaf.log" 2>&1 ||
-      { tail -5 "$WORK/vmaf.log" >&2; die "$input yuv_matrix=$opt: vmaf failed"; }
-    python3 - "$json" "$frames" "$input,%d,$opt,${matrix_of[$opt]},${range_of[$opt]},$bits,$chroma,$width,$height,%s,$COMMIT" >>"$tmp_csv" <<'EOF'
-import json, re, sys
-path, frames, row = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-# The score's text exactly as vmaf printed it (json.load would re-format the number).
-text = open(path).read()
-found = re.findall(r'"frameNum":\s*(\d+),\s*"metrics":\s*\{[^}]*?"ssimulacra2":\s*([-+0-9.eE]+)', text)
-if len(found) != frames:
-    sys.exit(f"{path}: {len(found)} ssimulacra2 frame scores, expected {frames}")
-for num, score in found:
-    print(row.replace("%d", num, 1).replace("%s", score, 1))
-EOF
-  done
-done <"$INPUTS/inputs.tsv"
-mv "$tmp_csv" "$OUT_CSV"
-echo "wrote $OUT_CSV ($(($(wc -l <"$OUT_CSV") - 1)) scores, libvmaf $COMMIT, $PATH_KIND path; work folder $WORK)"
+# 4. Scores (scripts/libvmaf-ssimulacra2-score.sh: the CSV written whole, then renamed into place).
+"$ROOT/scripts/libvmaf-ssimulacra2-score.sh" "$VMAF" "$INPUTS" "$OUT_CSV" "$COMMIT" ${CPUMASK[@]+"${CPUMASK[@]}"}
+echo "($PATH_KIND path; work folder $WORK)"

@@ -5,6 +5,9 @@
 #   .devbin/tests/MANIFEST.tsv  NAME, file, and the commit it was built from (-dirty if the
 #                             tree had changes): the gpu-tests experiment refuses binaries of
 #                             another commit than its own.
+#   .devbin/libvmaf/         with LIBVMAF_BUILD=DIR (a meson build folder of libvmaf with its
+#                             SIMD code on): its tools/vmaf and src/libvmaf.so.3, for
+#                             scripts/device-libvmaf-avx512.sh
 # Respects CARGO_TARGET_DIR (relative or absolute) and any target-dir of cargo's config: the
 # target folder is asked of `cargo metadata`. Needs python3 (to read cargo's JSON messages).
 set -euo pipefail
@@ -33,4 +36,9 @@ for line in sys.stdin:
     strip -o ".devbin/tests/$name" "$exe"
     printf '%s\t%s\t%s\n' "$name" "$name" "$commit" >> .devbin/tests/MANIFEST.tsv
   done
+if [ -n "${LIBVMAF_BUILD:-}" ]; then
+  mkdir -p .devbin/libvmaf
+  strip -o .devbin/libvmaf/vmaf "$LIBVMAF_BUILD/tools/vmaf"
+  strip -o .devbin/libvmaf/libvmaf.so.3 "$LIBVMAF_BUILD/src/libvmaf.so.3"
+fi
 echo "staged $(wc -l < .devbin/tests/MANIFEST.tsv) test binaries and the binary ($(du -sh .devbin | cut -f1)) at $commit"

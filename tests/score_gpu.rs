@@ -68,14 +68,31 @@ fn args_for(
     a
 }
 
-/// What one run gave: its JSON, or the no-GPU line.
+/// What one run gave: its JSON, the bad-input line, or the no-GPU line.
 enum Ran {
     Json(Value),
+    Refused(String),
     NoGpu(String),
 }
 
-/// Runs the command; exit 0 gives the JSON, exit 3 the one line (checked to be one line and
-/// to have written nothing); anything else fails the test.
+/// Asserts that a refusing run printed one line starting with `prefix` and left `out` as it
+/// was.
+fn one_line_and_nothing_written(a: &[String], err: &str, prefix: &str, out: &Path) {
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{a:?}: must print one line: {err:?}"
+    );
+    assert!(err.starts_with(prefix), "{a:?}: {err:?}");
+    assert_eq!(
+        fs::read_to_string(out).unwrap(),
+        "before",
+        "{a:?} wrote its output"
+    );
+}
+
+/// Runs the command; exit 0 gives the JSON, exit 2 (bad input) and exit 3 (no GPU) their one
+/// line (checked to be one line and to have written nothing); anything else fails the test.
 fn run(args: &[String], out: &Path) -> Ran {
     fs::write(out, "before").unwrap();
     let mut a = args.to_vec();
@@ -85,18 +102,12 @@ fn run(args: &[String], out: &Path) -> Ran {
     let err = stderr(&o);
     match o.status.code() {
         Some(0) => Ran::Json(serde_json::from_str(&fs::read_to_string(out).unwrap()).unwrap()),
+        Some(2) => {
+            one_line_and_nothing_written(&a, &err, "binade score: ", out);
+            Ran::Refused(err.trim().to_string())
+        }
         Some(3) => {
-            assert_eq!(
-                err.lines().count(),
-                1,
-                "no-GPU message must be one line: {err:?}"
-            );
-            assert!(err.starts_with("binade score: no GPU: "), "{err:?}");
-            assert_eq!(
-                fs::read_to_string(out).unwrap(),
-                "before",
-                "{a:?} wrote its output"
-            );
+            one_line_and_nothing_written(&a, &err, "binade score: no GPU: ", out);
             Ran::NoGpu(err.trim().to_string())
         }
         c => panic!("binade score {a:?}: exit {c:?}: {err}"),
@@ -159,56 +170,105 @@ fn inputs() -> Vec<(String, Fixture)> {
         .collect()
 }
 
+/// What both engines gave for one input and one set of features.
+enum Both {
+    /// Both scored it: the CPU engine's document, then the device engine's.
+    Scored(Value, Value),
+    /// Both refused it with this same line.
+    Refused(String),
+    /// The device engine found no GPU.
+    NoGpu(String),
+}
+
+/// Runs both engines on `files` with `extra` arguments. A refusal by one engine must be a
+/// refusal by the other, with the same line.
+fn both_engines(name: &str, files: &[String; 2], f: &YuvFrame, extra: &[&str], out: &Path) -> Both {
+    let mut ran = Vec::new();
+    for engine in ["cpu", "gpu"] {
+        let mut a = args_for(files, f, "bt709", "limited", engine);
+        a.extend(extra.iter().map(|s| s.to_string()));
+        ran.push(run(&a, out));
+    }
+    match (ran.remove(0), ran.remove(0)) {
+        (Ran::NoGpu(why), _) => panic!("{name}: the CPU engine asked for a GPU: {why}"),
+        (_, Ran::NoGpu(why)) => Both::NoGpu(why),
+        (Ran::Json(cpu), Ran::Json(gpu)) => Both::Scored(cpu, gpu),
+        (Ran::Refused(cpu), Ran::Refused(gpu)) => {
+            assert_eq!(
+                gpu, cpu,
+                "{name} {extra:?}: the engines refused differently"
+            );
+            Both::Refused(cpu)
+        }
+        (Ran::Refused(cpu), Ran::Json(_)) => {
+            panic!("{name} {extra:?}: the CPU engine refused ({cpu}) and the GPU engine scored")
+        }
+        (Ran::Json(_), Ran::Refused(gpu)) => {
+            panic!("{name} {extra:?}: the GPU engine refused ({gpu}) and the CPU engine scored")
+        }
+    }
+}
+
+/// Asserts that every number of the two documents has the same bits; returns how many.
+fn same_bits(name: &str, cpu: &Value, gpu: &Value) -> usize {
+    assert_eq!(gpu["engine"], "gpu", "{name}");
+    assert!(
+        gpu["device"].as_str().is_some_and(|d| !d.is_empty()),
+        "{name}: {gpu}"
+    );
+    let (want, got) = (numbers(cpu), numbers(gpu));
+    assert_eq!(
+        want.keys().collect::<Vec<_>>(),
+        got.keys().collect::<Vec<_>>(),
+        "{name}: the engines published different outputs"
+    );
+    for (path, w) in &want {
+        let g = got[path];
+        assert_eq!(
+            g,
+            *w,
+            "{name}: {path}: gpu {} against cpu {}",
+            f64::from_bits(g),
+            f64::from_bits(*w)
+        );
+    }
+    want.len()
+}
+
 /// Every output of every frame (float_vif in debug mode: all fifteen; ssimulacra2) and every
-/// pooled value: the device engine's bits are the CPU engine's.
+/// pooled value: the device engine's bits are the CPU engine's. An input too small for
+/// float_vif must be refused by both engines with the same line, and its SSIMULACRA2 alone
+/// must then agree by bits.
 #[test]
 fn the_gpu_engine_gives_the_cpu_engines_bits() {
     const TEST: &str = "the_gpu_engine_gives_the_cpu_engines_bits";
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.json");
-    let (mut inputs_checked, mut values) = (0, 0);
+    let (mut inputs_checked, mut values, mut refused) = (0, 0, Vec::new());
     for (name, f) in inputs() {
         let files = write_pairs(dir.path(), &f.pairs);
-        let mut per_engine = Vec::new();
-        for engine in ["cpu", "gpu"] {
-            let mut a = args_for(&files, &f.pairs[0].0, "bt709", "limited", engine);
-            a.extend(["--vif-option".into(), "debug=true".into()]);
-            match run(&a, &out) {
-                Ran::Json(doc) => per_engine.push(doc),
-                Ran::NoGpu(why) => {
-                    assert_eq!(engine, "gpu", "the CPU engine asked for a GPU: {why}");
-                    skip(TEST, &format!("--engine gpu found no usable GPU ({why})"));
-                    return;
-                }
+        let frame = &f.pairs[0].0;
+        let mut both = both_engines(&name, &files, frame, &["--vif-option", "debug=true"], &out);
+        if let Both::Refused(line) = both {
+            refused.push(format!("{name}: {line}"));
+            both = both_engines(&name, &files, frame, &["--feature", "ssimulacra2"], &out);
+        }
+        match both {
+            Both::Scored(cpu, gpu) => values += same_bits(&name, &cpu, &gpu),
+            Both::Refused(line) => panic!("{name}: both engines refused SSIMULACRA2 alone: {line}"),
+            Both::NoGpu(why) => {
+                skip(TEST, &format!("--engine gpu found no usable GPU ({why})"));
+                return;
             }
         }
-        let (cpu, gpu) = (&per_engine[0], &per_engine[1]);
-        assert_eq!(gpu["engine"], "gpu", "{name}");
-        assert!(
-            gpu["device"].as_str().is_some_and(|d| !d.is_empty()),
-            "{name}: {gpu}"
-        );
-        let (want, got) = (numbers(cpu), numbers(gpu));
-        assert_eq!(
-            want.keys().collect::<Vec<_>>(),
-            got.keys().collect::<Vec<_>>(),
-            "{name}: the engines published different outputs"
-        );
-        for (path, w) in &want {
-            let g = got[path];
-            assert_eq!(
-                g,
-                *w,
-                "{name}: {path}: gpu {} against cpu {}",
-                f64::from_bits(g),
-                f64::from_bits(*w)
-            );
-        }
         inputs_checked += 1;
-        values += want.len();
     }
-    eprintln!("{inputs_checked} inputs, {values} values equal in bits on both engines");
+    eprintln!(
+        "{inputs_checked} inputs, {values} values equal in bits on both engines; float_vif refused alike by both on {}: {refused:?}",
+        refused.len()
+    );
     assert!(inputs_checked >= 12 && values > 0);
+    assert!(refused.len() < inputs_checked, "every input was refused");
 }
 
 /// Every committed libvmaf SSIMULACRA2 score whose input is available (photographs need
@@ -246,6 +306,7 @@ fn the_gpu_engine_gives_libvmafs_ssimulacra2_bits() {
             a.extend(["--feature".into(), "ssimulacra2".into()]);
             let doc = match run(&a, &out) {
                 Ran::Json(doc) => doc,
+                Ran::Refused(line) => panic!("{input} ({matrix} {range}): refused: {line}"),
                 Ran::NoGpu(why) => {
                     skip(TEST, &format!("--engine gpu found no usable GPU ({why})"));
                     return;

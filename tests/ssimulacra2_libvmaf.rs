@@ -14,11 +14,12 @@ use std::path::Path;
 
 use binade::fixtures::libvmaf::{
     self, check_row_against, input_manifests, input_name, manifest_path, options_for, read_scores,
-    reinterpret, ScoreRow, SCORES_AVX2_CSV, SCORES_CSV,
+    reinterpret, ScoreRow, SCORES_CSV,
 };
 use binade::fixtures::{self, project_root, Dirs, Fixture, NotAvailable};
 use binade::ssimulacra2::frontend::{Difference, FrontEnd};
 use binade::ssimulacra2::transfer::{self, TABLE_SIZE};
+use binade::ssimulacra2::x86_paths::{self, X86Path};
 use binade::ssimulacra2::{self, yuv::YuvFrame};
 
 /// Where the ignored writer puts the YUV files for libvmaf.
@@ -121,14 +122,14 @@ fn reference_scores_are_libvmafs_bits() {
     );
 }
 
-/// libvmaf's AVX2 path (`SCORES_AVX2_CSV`, the same inputs and options as the scalar file):
-/// the reference with its one difference put back ([`ssimulacra2::avx2`]) gives every AVX2
-/// score's bits, and the reference itself differs from the AVX2 build on some (the variant
-/// is not the reference under another name).
-#[test]
-fn avx2_variant_scores_are_libvmafs_avx2_bits() {
+/// One of libvmaf's x86 paths (its CSV: the same inputs and options as the scalar file): the
+/// reference with the path's one difference put back ([`x86_paths::frame_sums`]) gives every
+/// score's bits, and the reference itself differs from that build on some (the variant is not
+/// the reference under another name).
+fn x86_variant_scores_are_libvmafs(path: X86Path) {
     let root = project_root();
-    let rows = read_scores(&root.join(SCORES_AVX2_CSV)).unwrap_or_else(|e| panic!("{e:#}"));
+    let csv = libvmaf::scores_csv_of(path);
+    let rows = read_scores(&root.join(csv)).unwrap_or_else(|e| panic!("{e:#}"));
     let inputs = load_inputs(&root, &rows);
     let (mut checked, mut synthetic, mut reference_differs) = (0usize, 0usize, 0usize);
     let mut wrong = Vec::new();
@@ -136,7 +137,7 @@ fn avx2_variant_scores_are_libvmafs_avx2_bits() {
         assert_eq!(
             row.commit,
             libvmaf::LIBVMAF_COMMIT,
-            "{SCORES_AVX2_CSV}: line {}",
+            "{csv}: line {}",
             row.line
         );
         let Some(f) = &inputs[&row.input] else {
@@ -144,40 +145,48 @@ fn avx2_variant_scores_are_libvmafs_avx2_bits() {
         };
         synthetic += !f.manifest.is_natural() as usize;
         let (a, b) = pair_of(row, f);
-        let ours = ssimulacra2::avx2::frame_sums(&a, &b)
-            .unwrap_or_else(|e| panic!("{SCORES_AVX2_CSV}: line {}: {e:#}", row.line))
+        let ours = x86_paths::frame_sums(path, &a, &b)
+            .unwrap_or_else(|e| panic!("{csv}: line {}: {e:#}", row.line))
             .score();
         reference_differs +=
             (score_of(row, f, &FrontEnd::LIBVMAF).to_bits() != row.score.to_bits()) as usize;
         checked += 1;
         if ours.to_bits() != row.score.to_bits() {
             wrong.push(format!(
-                "line {}: {} frame {} yuv_matrix {}: avx2 variant {ours:?}, libvmaf avx2 {}, difference {:e}",
+                "line {}: {} frame {} yuv_matrix {}: {} variant {ours:?}, libvmaf {}, difference {:e}",
                 row.line,
                 row.input,
                 row.frame,
                 row.option,
+                path.name(),
                 row.text,
                 ours - row.score
             ));
         }
     }
     println!(
-        "{checked} of {} libvmaf AVX2 scores checked ({synthetic} synthetic), {} differ from the variant, {reference_differs} differ from the reference",
+        "{checked} of {} libvmaf {} scores checked ({synthetic} synthetic), {} differ from the variant, {reference_differs} differ from the reference",
         rows.len(),
+        path.name(),
         wrong.len()
     );
-    assert!(synthetic > 0, "no synthetic frame was checked");
+    assert!(synthetic > 0, "{csv}: no synthetic frame was checked");
     assert!(
         reference_differs > 0,
-        "the AVX2 scores equal the scalar reference's everywhere"
+        "{csv}: the scores equal the scalar reference's everywhere"
     );
     assert!(
         wrong.is_empty(),
-        "{} of {checked} AVX2 scores differ from the variant's:\n{}",
+        "{csv}: {} of {checked} scores differ from the variant's:\n{}",
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// libvmaf's AVX2 path (`SCORES_AVX2_CSV`).
+#[test]
+fn avx2_variant_scores_are_libvmafs_avx2_bits() {
+    x86_variant_scores_are_libvmafs(X86Path::Avx2);
 }
 
 /// Each difference of the old front end, put back alone, changes at least one committed score:

@@ -7,13 +7,13 @@
 //! it, and all of them at once ([`FrontEnd::BEFORE_ISSUE_13`]). For each: how many committed
 //! scores have libvmaf's bits, and the largest and median `|score - libvmaf|`.
 //!
-//! Then libvmaf's AVX2 path (`fixtures/libvmaf/ssimulacra2-scores-avx2.csv`): each of its
-//! scores against the reference's, and against the reference with the AVX2 path's one
-//! difference put back ([`crate::ssimulacra2::avx2`]).
+//! Then libvmaf's AVX2 and AVX-512 paths (`fixtures/libvmaf/ssimulacra2-scores-avx2.csv`,
+//! `-avx512.csv`): each of their scores against the reference's, and against the reference with
+//! the path's one difference put back ([`crate::ssimulacra2::x86_paths`]).
 //!
 //! Failures counted: every score of the reference that is not libvmaf's bits, every
-//! difference that moves no score (a replay row that measures nothing), every AVX2 score the
-//! AVX2 variant does not give with its bits, and an AVX2 file the reference already matches.
+//! difference that moves no score (a replay row that measures nothing), every score of an x86
+//! path its variant does not give with its bits, and an x86 file the reference already matches.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -23,15 +23,16 @@ use anyhow::{Context as _, Result};
 use super::fixture_select::orders_below_one;
 use super::{Context, Outcome};
 use crate::fixtures::libvmaf::{
-    check_row_against, manifest_path, read_scores, reinterpret, ScoreRow, LIBVMAF_COMMIT,
-    SCORES_AVX2_CSV, SCORES_CSV,
+    check_row_against, manifest_path, read_scores, reinterpret, scores_csv_of, ScoreRow,
+    LIBVMAF_COMMIT, SCORES_CSV,
 };
 use crate::fixtures::{self, Dirs, Fixture, NotAvailable};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 use crate::ssimulacra2::frontend::{Difference, FrontEnd};
+use crate::ssimulacra2::x86_paths::{self, X86Path};
 use crate::ssimulacra2::yuv::YuvFrame;
-use crate::ssimulacra2::{avx2, frame_sums, frame_sums_with};
+use crate::ssimulacra2::{frame_sums, frame_sums_with};
 
 /// One configuration of the replay: a name, what it changes, the front end.
 struct Config {
@@ -260,7 +261,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     }
     report.table(summary);
     report.table(per_row);
-    failures += avx2_section(ctx, &mut report, max_pixels)?;
+    for path in X86Path::ALL {
+        failures += x86_section(ctx, &mut report, max_pixels, path)?;
+    }
     report.plot(Plot {
         stem: "largest_difference".into(),
         title: "-log10 of the largest |score - libvmaf| per configuration".into(),
@@ -281,29 +284,36 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     Ok(Outcome { report, failures })
 }
 
-/// libvmaf's AVX2 path: its scores (`SCORES_AVX2_CSV`) against the reference's (the scalar
-/// path) and against the reference with the AVX2 path's one difference put back
-/// ([`avx2::frame_sums`]). Failures: a score of that variant without the AVX2 build's bits
+/// One of libvmaf's x86 paths: its scores (`scores_csv_of(path)`) against the reference's (the
+/// scalar path) and against the reference with the path's one difference put back
+/// ([`x86_paths::frame_sums`]). Failures: a score of that variant without the build's bits
 /// (the difference would not be all there is), or no score where the two paths differ.
-fn avx2_section(ctx: &Context, report: &mut Report, max_pixels: usize) -> Result<u64> {
-    let csv = Path::new(SCORES_AVX2_CSV);
-    let (rows, inputs) = rows_and_inputs(csv, max_pixels)?;
+fn x86_section(
+    ctx: &Context,
+    report: &mut Report,
+    max_pixels: usize,
+    path: X86Path,
+) -> Result<u64> {
+    let csv_name = scores_csv_of(path);
+    let (rows, inputs) = rows_and_inputs(Path::new(csv_name), max_pixels)?;
+    let name = path.name();
+    let upper = name.to_uppercase();
     let mut table = Table::new(
-        "avx2_scores",
-        "libvmaf's AVX2 path: every score, and the reference's differences from it",
+        &format!("{name}_scores"),
+        &format!("libvmaf's {upper} path: every score, and the reference's differences from it"),
         &[
             "input",
             "frame",
             "yuv_matrix",
-            "libvmaf_avx2_score",
-            "reference - avx2 (points)",
-            "reference with f32 edge differences - avx2 (points)",
+            &format!("libvmaf_{name}_score"),
+            &format!("reference - {name} (points)"),
+            &format!("reference with f32 edge differences - {name} (points)"),
         ],
     );
     table.show_rows = Some(0);
     let (mut scored, mut ref_equal, mut variant_equal) = (0usize, 0usize, 0usize);
     let (mut ref_largest, mut variant_largest) = (0.0f64, 0.0f64);
-    let bar = ctx.progress(rows.len() as u64, "ssimulacra2-replay avx2");
+    let bar = ctx.progress(rows.len() as u64, &format!("ssimulacra2-replay {name}"));
     for row in &rows {
         bar.inc(1);
         let Some(f) = &inputs[&row.input] else {
@@ -312,7 +322,9 @@ fn avx2_section(ctx: &Context, report: &mut Report, max_pixels: usize) -> Result
         let (a, b) = pair_of(f, row);
         let at = || format!("{} frame {}", row.input, row.frame);
         let reference = frame_sums(&a, &b).with_context(at)?.score();
-        let variant = avx2::frame_sums(&a, &b).with_context(at)?.score();
+        let variant = x86_paths::frame_sums(path, &a, &b)
+            .with_context(at)?
+            .score();
         let (dr, dv) = (reference - row.score, variant - row.score);
         scored += 1;
         ref_equal += (reference.to_bits() == row.score.to_bits()) as usize;
@@ -330,14 +342,16 @@ fn avx2_section(ctx: &Context, report: &mut Report, max_pixels: usize) -> Result
     }
     bar.finish_and_clear();
     let mut summary = Table::new(
-        "avx2_replay",
-        "libvmaf's AVX2 path replayed: its one difference from the scalar path put back",
+        &format!("{name}_replay"),
+        &format!(
+            "libvmaf's {upper} path replayed: its one difference from the scalar path put back"
+        ),
         &[
             "configuration",
             "what changes",
-            "scores with the AVX2 build's bits",
+            &format!("scores with the {upper} build's bits"),
             "scores",
-            "largest |score - avx2| (points)",
+            &format!("largest |score - {name}| (points)"),
         ],
     );
     summary.row(vec![
@@ -347,22 +361,26 @@ fn avx2_section(ctx: &Context, report: &mut Report, max_pixels: usize) -> Result
         scored.to_string(),
         format!("{ref_largest:.2e}"),
     ]);
+    let lanes = path.lanes();
     summary.row(vec![
         "edge-f32".into(),
-        "edge_diff_map's |img - mu| rounded to f32 in whole 8-pixel blocks (the AVX2 loop), in f64 in the tail".into(),
+        format!("edge_diff_map's |img - mu| rounded to f32 in whole {lanes}-pixel blocks (the {upper} loop), in f64 in the tail"),
         variant_equal.to_string(),
         scored.to_string(),
         format!("{variant_largest:.2e}"),
     ]);
+    let how = match path {
+        X86Path::Avx2 => "built with its x86 SIMD code (`LIBVMAF_PATH=avx2 scripts/libvmaf-ssimulacra2.sh`) and run with `--cpumask 48` (AVX-512 not permitted)",
+        X86Path::Avx512 => "the same build run unmasked on a CPU with AVX-512 F, DQ, CD, BW and VL (`scripts/device-libvmaf-avx512.sh`, on the GPU machine's host; its CPU is named in `fixtures/libvmaf/README.md`)",
+    };
     report.text(format!(
-        "libvmaf's AVX2 path: `{SCORES_AVX2_CSV}`, printed by the same revision's `vmaf` built \
-         with its x86 SIMD code (`LIBVMAF_PATH=avx2 scripts/libvmaf-ssimulacra2.sh`) and run \
-         with `--cpumask 48` (AVX-512 not permitted), so its SSIMULACRA2 extractor takes the \
-         AVX2 functions. Read in their source, they compute every value with the scalar path's \
-         operations in its order except one: `edge_diff_map` forms `|img - mu|` by an `f32` \
-         subtraction in whole blocks of eight pixels, where the scalar path subtracts in `f64` \
-         (`src/ssimulacra2/avx2.rs`). The row `edge-f32` is the reference with that one change; \
-         {scored} scores, {variant_equal} of them with the AVX2 build's bits."
+        "libvmaf's {upper} path: `{csv_name}`, printed by the same revision's `vmaf` {how}, so \
+         its SSIMULACRA2 extractor takes the {upper} functions. Read in their source, they \
+         compute every value with the scalar path's operations in its order except one: \
+         `edge_diff_map` forms `|img - mu|` by an `f32` subtraction in whole blocks of {lanes} \
+         pixels, where the scalar path subtracts in `f64` (`src/ssimulacra2/x86_paths.rs`). \
+         The row `edge-f32` is the reference with that one change; {scored} scores, \
+         {variant_equal} of them with the {upper} build's bits."
     ));
     report.table(summary);
     report.table(table);

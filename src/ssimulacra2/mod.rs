@@ -19,11 +19,10 @@
 //! range, the score's bits are those libvmaf's `vmaf` tool prints with `--precision max`
 //! (`tests/ssimulacra2_libvmaf.rs` checks every committed libvmaf score). libvmaf's AVX2 and
 //! AVX-512 paths are not the target: their scores differ from its scalar path's in the last
-//! bits ([`avx2`] is the AVX2 path's one difference put back, checked against the AVX2 build's
-//! own scores). The BT.2020 matrix is an extension
+//! bits ([`x86_paths`] puts their one difference back, checked against each build's own
+//! scores). The BT.2020 matrix is an extension
 //! beyond libvmaf ([`yuv::Matrix::Bt2020Extension`]).
 
-pub mod avx2;
 pub mod blur;
 pub mod cbrt;
 pub mod compare;
@@ -36,6 +35,7 @@ pub mod score;
 pub mod sums;
 pub mod terms;
 pub mod transfer;
+pub mod x86_paths;
 pub mod xyb;
 pub mod yuv;
 
@@ -174,7 +174,7 @@ pub fn frame_sums_with(
 }
 
 /// [`frame_sums_with`] with each scale's channel sums formed by `channel_sums` (a variant of
-/// the sums, e.g. [`avx2::sequential_sums`]).
+/// the sums, e.g. [`x86_paths::sequential_sums`]).
 pub fn frame_sums_by(
     reference: &YuvFrame,
     distorted: &YuvFrame,

@@ -3,8 +3,8 @@
 //!
 //! The operation order is that of the scalar `ssim_map` and `edge_diff_map` in libvmaf's
 //! SSIMULACRA2 extractor: `f32` for the means and variances, `f64` from the division on (the
-//! edge differences `|img - mu|` in `f64`, exactly), no fused multiply-add. Its AVX2 path
-//! rounds the edge differences to `f32` ([`super::avx2`]). The device header
+//! edge differences `|img - mu|` in `f64`, exactly), no fused multiply-add. Its x86 paths
+//! round the edge differences to `f32` ([`super::x86_paths`]). The device header
 //! `kernels/ssimulacra2_terms.cuh` computes the same terms in the same order.
 
 /// The SSIM stabilising constant of the structure term.
