@@ -189,6 +189,12 @@ fn avx2_variant_scores_are_libvmafs_avx2_bits() {
     x86_variant_scores_are_libvmafs(X86Path::Avx2);
 }
 
+/// libvmaf's AVX-512 path (`SCORES_AVX512_CSV`, printed on the GPU machine's host).
+#[test]
+fn avx512_variant_scores_are_libvmafs_avx512_bits() {
+    x86_variant_scores_are_libvmafs(X86Path::Avx512);
+}
+
 /// Each difference of the old front end, put back alone, changes at least one committed score:
 /// the comparison above sees every one of them.
 #[test]
