@@ -35,10 +35,18 @@ pub fn cumsum_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
             )
         }
     };
+    // Every build is a whole NVRTC compile (tens of seconds each): on rayon's threads first.
+    let builds: Vec<anyhow::Result<GpuCumsum>> = {
+        use rayon::prelude::*;
+        CumsumMutant::ALL
+            .par_iter()
+            .map(|&m| GpuCumsum::with_mutant(&gpu, m))
+            .collect()
+    };
     let bar = ctx.progress(CumsumMutant::ALL.len() as u64, "running-sum mutants");
     let mut failures = 0;
-    for m in CumsumMutant::ALL {
-        let (checked, result, first) = match check(&gpu, m, sizes, seed) {
+    for (m, build) in CumsumMutant::ALL.into_iter().zip(builds) {
+        let (checked, result, first) = match build.and_then(|c| check(&c, sizes, seed)) {
             Ok((checked, wrong)) => {
                 let killed = wrong.is_some();
                 let bad = killed == (m == CumsumMutant::None);
@@ -77,13 +85,7 @@ pub fn cumsum_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
 }
 
 /// One mutant: (running sums checked, where the first wrong one was).
-fn check(
-    gpu: &Gpu,
-    m: CumsumMutant,
-    sizes: &[usize],
-    seed: u64,
-) -> anyhow::Result<(u64, Option<String>)> {
-    let c = GpuCumsum::with_mutant(gpu, m)?;
+fn check(c: &GpuCumsum, sizes: &[usize], seed: u64) -> anyhow::Result<(u64, Option<String>)> {
     let mut cases: Vec<(String, Vec<f64>, Start)> = Vec::new();
     for (name, terms) in running_sum_cases(OP_TILE) {
         for start in STARTS {

@@ -80,11 +80,19 @@ pub fn device_rows(ctx: &Context, b: &Budget) -> DeviceColumn {
             }
         }
     };
+    // Every build is a whole NVRTC compile: all of them on rayon's threads first.
+    let builds: Vec<anyhow::Result<GpuOrderedSum>> = {
+        use rayon::prelude::*;
+        Mutant::ALL
+            .par_iter()
+            .map(|&m| GpuOrderedSum::with_mutant(&gpu, m))
+            .collect()
+    };
     let bar = ctx.progress(Mutant::ALL.len() as u64, "device mutants");
     let mut cells = Vec::new();
     let mut failures = 0;
-    for m in Mutant::ALL {
-        let text = match device_check(&gpu, m, b) {
+    for (m, build) in Mutant::ALL.into_iter().zip(builds) {
+        let text = match build.and_then(|sum| device_check(&sum, b)) {
             Ok((sums, Some(first))) => {
                 failures += (m == Mutant::None) as u64;
                 format!(
@@ -114,8 +122,7 @@ pub fn device_rows(ctx: &Context, b: &Budget) -> DeviceColumn {
 }
 
 /// Device sums of one mutant build: (sums checked, index of the first wrong one).
-fn device_check(gpu: &Gpu, m: Mutant, b: &Budget) -> anyhow::Result<(u64, Option<u64>)> {
-    let sum = GpuOrderedSum::with_mutant(gpu, m)?;
+fn device_check(sum: &GpuOrderedSum, b: &Budget) -> anyhow::Result<(u64, Option<u64>)> {
     let kinds = InputKind::ALL;
     let mut count = 0u64;
     let mut first = None;
@@ -163,10 +170,18 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
             )
         }
     };
+    // Every build is a whole NVRTC compile (seconds each): all of them on rayon's threads first.
+    let builds: Vec<anyhow::Result<OnePassSum>> = {
+        use rayon::prelude::*;
+        OnePassMutant::ALL
+            .par_iter()
+            .map(|&m| OnePassSum::with_mutant(&gpu, m))
+            .collect()
+    };
     let bar = ctx.progress(OnePassMutant::ALL.len() as u64, "one-pass mutants");
     let mut failures = 0;
-    for m in OnePassMutant::ALL {
-        let (result, first) = match onepass_check(&gpu, m, b) {
+    for (m, build) in OnePassMutant::ALL.into_iter().zip(builds) {
+        let (result, first) = match build.and_then(|op| onepass_check(&op, b)) {
             Ok((sums, wrong)) => {
                 let killed = wrong.is_some();
                 failures += u64::from(killed != m.changes_bits());
@@ -214,8 +229,7 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
 }
 
 /// One mutant's sums: (sums checked, a description of the first wrong one).
-fn onepass_check(gpu: &Gpu, m: OnePassMutant, b: &Budget) -> anyhow::Result<(u64, Option<String>)> {
-    let op = OnePassSum::with_mutant(gpu, m)?;
+fn onepass_check(op: &OnePassSum, b: &Budget) -> anyhow::Result<(u64, Option<String>)> {
     let mut count = 0u64;
     let mut cases: Vec<(String, Vec<f64>, Vec<std::ops::Range<usize>>)> = Vec::new();
     for (name, one) in tile_boundary_cases(OP_TILE) {
