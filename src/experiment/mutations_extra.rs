@@ -222,7 +222,7 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
     }
     bar.finish_and_clear();
     let note = format!(
-        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start, followed by one planned in the right binade (a later tile that composed both would mix binades); a tile whose sum leaves its binade upward and comes back; a tile without ties whose increment passes the binade's top; an infinity among zeros in a later tile, which only the fast unit's bound refuses), then on every input kind at sizes {:?} as segments of one launch; the first sum whose bits differ from the loop's is named. Each mutant runs by the engine's schedule, except the staged schedule's own two, which run by that schedule (two tile buffers per resident block) at every size. The plan-only mutant must give the loop's bits everywhere. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain (the staged schedule's two are not: each makes a tile read another tile's terms); the table shows the run that was made.",
+        "One-pass mutants: `kernels/ordered_sum_onepass.cu` compiled by NVRTC with `-DBINADE_OP_MUTANT=<code>` for {} ({}), run first on each of `inputs::tile_boundary_cases` (300 sums of it in one launch: a tile planned one binade below its exact start, followed by one planned in the right binade (a later tile that composed both would mix binades); a tile whose sum leaves its binade upward and comes back; a tile without ties whose increment passes the binade's top; an infinity among zeros in a later tile, which only the fast unit's bound refuses), then on every input kind at sizes {:?} as segments of one launch, then on one long sum of each kind ({LONG_TILES_PER_BLOCK} tiles for each resident block, so that every block works on several tiles in turn and a deferred tile has a next one in its block); the first sum whose bits differ from the loop's is named. Each mutant runs by the engine's schedule, except the staged schedule's own two, which run by that schedule (two tile buffers per resident block) at every size. The plan-only mutant must give the loop's bits everywhere. Wrong results of a look-back mutant depend on which tiles are still running when another looks back, so such a kill is a race the input makes likely, not certain (the staged schedule's two are not: each makes a tile read another tile's terms); the table shows the run that was made.",
         gpu.name, gpu.arch, b.sizes
     );
     (t, note, failures)
@@ -231,12 +231,13 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
 /// One mutant's sums: (sums checked, a description of the first wrong one).
 fn onepass_check(op: &OnePassSum, b: &Budget) -> anyhow::Result<(u64, Option<String>)> {
     let mut count = 0u64;
-    let mut cases: Vec<(String, Vec<f64>, Vec<std::ops::Range<usize>>)> = Vec::new();
     for (name, one) in tile_boundary_cases(OP_TILE) {
-        let segments = (0..300)
+        let segments: Vec<_> = (0..300)
             .map(|k| k * one.len()..(k + 1) * one.len())
             .collect();
-        cases.push((name.into(), one.repeat(300), segments));
+        if let Some(wrong) = first_wrong_sum(op, name, &one.repeat(300), &segments, &mut count)? {
+            return Ok((count, Some(wrong)));
+        }
     }
     for kind in InputKind::ALL {
         let mut all = Vec::new();
@@ -246,26 +247,52 @@ fn onepass_check(op: &OnePassSum, b: &Budget) -> anyhow::Result<(u64, Option<Str
             all.extend(kind.generate::<F64>(n, b.seed ^ n as u64));
             segments.push(start..all.len());
         }
-        cases.push((kind.name().into(), all, segments));
+        if let Some(wrong) = first_wrong_sum(op, kind.name(), &all, &segments, &mut count)? {
+            return Ok((count, Some(wrong)));
+        }
     }
-    for (name, all, segments) in &cases {
-        let got = op.sums_of(all, segments)?;
-        for (k, r) in segments.iter().enumerate() {
-            let want = loop_sum::<F64>(&all[r.clone()]).to_bits();
-            if !same_result::<F64>(got[k].total.to_bits(), want) {
-                return Ok((
-                    count + 1,
-                    Some(format!(
-                        "{name}, {} terms (sum {})",
-                        thousands(r.len() as u64),
-                        count + 1
-                    )),
-                ));
-            }
-            count += 1;
+    // One long sum per kind: LONG_TILES_PER_BLOCK tiles for each block the build keeps
+    // resident, so that under the resident and deferred schedules every block works on
+    // several tiles in turn (a deferred tile then has a next tile in its block; the budget's
+    // sizes above fit in one tile per block).
+    let shape = op.shape()?;
+    let blocks = u64::from(shape.resident_blocks) * u64::from(shape.multiprocessors);
+    let n = (blocks * LONG_TILES_PER_BLOCK) as usize * OP_TILE + 11;
+    for kind in InputKind::ALL {
+        let all = kind.generate::<F64>(n, b.seed ^ 0x10a6);
+        let label = format!("{}, long", kind.name());
+        if let Some(wrong) = first_wrong_sum(op, &label, &all, &[0..n], &mut count)? {
+            return Ok((count, Some(wrong)));
         }
     }
     Ok((count, None))
+}
+
+/// Tiles per resident block of the one-pass check's long sums.
+const LONG_TILES_PER_BLOCK: u64 = 4;
+
+/// The one-pass sums of `segments` of `all` in one launch against the loop's; counts each
+/// sum checked and names the first wrong one.
+fn first_wrong_sum(
+    op: &OnePassSum,
+    name: &str,
+    all: &[f64],
+    segments: &[std::ops::Range<usize>],
+    count: &mut u64,
+) -> anyhow::Result<Option<String>> {
+    let got = op.sums_of(all, segments)?;
+    for (k, r) in segments.iter().enumerate() {
+        let want = loop_sum::<F64>(&all[r.clone()]).to_bits();
+        *count += 1;
+        if !same_result::<F64>(got[k].total.to_bits(), want) {
+            return Ok(Some(format!(
+                "{name}, {} terms (sum {})",
+                thousands(r.len() as u64),
+                count
+            )));
+        }
+    }
+    Ok(None)
 }
 
 /// The fast CPU engine's kill rows: the table and its failures (the correct engine wrong
