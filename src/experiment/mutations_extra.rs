@@ -261,7 +261,10 @@ fn onepass_check(op: &OnePassSum, b: &Budget) -> anyhow::Result<(u64, Option<Str
     for kind in InputKind::ALL {
         let all = kind.generate::<F64>(n, b.seed ^ 0x10a6);
         let label = format!("{}, long", kind.name());
-        if let Some(wrong) = first_wrong_sum(op, &label, &all, &[0..n], &mut count)? {
+        let whole = 0..n;
+        if let Some(wrong) =
+            first_wrong_sum(op, &label, &all, std::slice::from_ref(&whole), &mut count)?
+        {
             return Ok((count, Some(wrong)));
         }
     }
