@@ -121,6 +121,12 @@ impl Report {
         self.headline = line.into();
     }
 
+    /// Appends `clause` to the headline, after "; ".
+    pub fn extend_headline(&mut self, clause: &str) {
+        debug_assert!(!clause.is_empty());
+        self.headline = format!("{}; {clause}", self.headline);
+    }
+
     /// Adds a paragraph of markdown.
     pub fn text(&mut self, markdown: impl Into<String>) {
         self.blocks.push(Block::Text(markdown.into()));

@@ -69,6 +69,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let onepass = super::mutations_extra::onepass_rows(ctx, &b);
     let plan_rows = plan_mutants(ctx, &b)?;
     let mut out = build_report(ctx, &b, &rows, &device, &plan_rows);
+    let matrix_failures = out.failures;
     let (table, note, failures) = onepass;
     out.report.text(note);
     out.report.table(table);
@@ -93,6 +94,13 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text(format!("The signed units (`binade::signed_unit`: each start parity's increment and lowest and highest running offsets) with each rule broken alone (`signed_unit::SignedFault`, `verify::signed_mutants`): every triple of e4m3 terms, composed right-nested, from every start of binade field {}, each applied result compared by bits with the loop of the format's own adds; the first wrong one is named.", crate::verify::signed_mutants::KILL_BINADE));
     out.report.table(table);
     out.failures += failures;
+    // The headline counts the kill matrix; the engines' own tables below it say theirs here.
+    let engine_failures = out.failures - matrix_failures;
+    out.report.extend_headline(&if engine_failures == 0 {
+        "no failed check in the engines' own mutant tables (device tables without a GPU say not run)".to_string()
+    } else {
+        format!("{engine_failures} failed check(s) in the engines' own mutant tables (a mutant that survived, or a correct build that was wrong)")
+    });
     Ok(out)
 }
 
