@@ -5,6 +5,7 @@
 //! [`NoDevice`] with a one-line reason and CPU work is unaffected. A kernel that does not
 //! compile is never "no device": it is a [`KernelCompileError`], with the compiler's log.
 
+pub mod half_pairs;
 pub mod ordered_cumsum;
 pub mod ordered_sum;
 pub mod require;
