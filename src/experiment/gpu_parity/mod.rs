@@ -70,9 +70,12 @@ fn settings(ctx: &Context) -> Result<Settings> {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    let sum = GpuOrderedSum::with_mutant(&gpu, set.mutant)?;
-    let op = OnePassSum::new(&gpu)?;
-    let cum = GpuCumsum::new(&gpu)?;
+    // Three whole NVRTC compiles (seconds to tens of seconds each): on rayon's threads.
+    let (sum, (op, cum)) = rayon::join(
+        || GpuOrderedSum::with_mutant(&gpu, set.mutant),
+        || rayon::join(|| OnePassSum::new(&gpu), || GpuCumsum::new(&gpu)),
+    );
+    let (sum, op, cum) = (sum?, op?, cum?);
     let mut cum_checks = Vec::new();
     let mut op_checks = Vec::new();
     let mut checks = Vec::new();
