@@ -43,11 +43,11 @@ fn every_pair_against_the_device_add() {
         let (want_pairs, cpu) = match format {
             HalfFormat::F16 => (
                 pairs_of::<F16>(),
-                exhaustive_pairs_native::<F16, Exact>(&Exact, &|| {}),
+                exhaustive_pairs_native::<F16, Exact>(&Exact),
             ),
             HalfFormat::Bf16 => (
                 pairs_of::<BF16>(),
-                exhaustive_pairs_native::<BF16, Exact>(&Exact, &|| {}),
+                exhaustive_pairs_native::<BF16, Exact>(&Exact),
             ),
         };
         println!(

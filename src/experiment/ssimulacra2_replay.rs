@@ -371,7 +371,7 @@ fn x86_section(
     ]);
     let how = match path {
         X86Path::Avx2 => "built with its x86 SIMD code (`LIBVMAF_PATH=avx2 scripts/libvmaf-ssimulacra2.sh`) and run with `--cpumask 48` (AVX-512 not permitted)",
-        X86Path::Avx512 => "the same build run unmasked on a CPU with AVX-512 F, DQ, CD, BW and VL (`scripts/device-libvmaf-avx512.sh`, on the GPU machine's host; its CPU is named in `fixtures/libvmaf/README.md`)",
+        X86Path::Avx512 => "the same build run unmasked on a CPU with AVX-512 F, DQ, CD, BW and VL (`scripts/device-libvmaf-avx512.sh`, on the GPU machine's host; its CPU is named in `fixtures/README.md`)",
     };
     report.text(format!(
         "libvmaf's {upper} path: `{csv_name}`, printed by the same revision's `vmaf` {how}, so \

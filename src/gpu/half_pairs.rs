@@ -12,6 +12,7 @@ use anyhow::{Context as _, Result};
 use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 
 use super::Gpu;
+use crate::format::{Format, BF16, F16};
 use crate::verify::device_header::HEADER;
 use crate::verify::mutant::Mutant;
 
@@ -31,11 +32,11 @@ impl HalfFormat {
     /// Both formats.
     pub const ALL: [HalfFormat; 2] = [HalfFormat::F16, HalfFormat::Bf16];
 
-    /// The format's name as `format::F16::NAME` and `format::BF16::NAME` spell it.
+    /// The format's name: `format::F16::NAME` or `format::BF16::NAME`.
     pub const fn name(self) -> &'static str {
         match self {
-            HalfFormat::F16 => "f16",
-            HalfFormat::Bf16 => "bf16",
+            HalfFormat::F16 => F16::NAME,
+            HalfFormat::Bf16 => BF16::NAME,
         }
     }
 }

@@ -94,10 +94,9 @@ pub fn sequential_sums<const LANES: usize>(p: &ChannelPlanes) -> [f64; TERMS] {
 /// The sums of a frame pair as libvmaf's `path` forms them, with libvmaf's front end.
 pub fn frame_sums(path: X86Path, reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
     let sums = match path {
-        X86Path::Avx2 => sequential_sums::<8>,
-        X86Path::Avx512 => sequential_sums::<16>,
+        X86Path::Avx2 => sequential_sums::<{ X86Path::Avx2.lanes() }>,
+        X86Path::Avx512 => sequential_sums::<{ X86Path::Avx512.lanes() }>,
     };
-    debug_assert!(path.lanes() == 8 || path.lanes() == 16);
     frame_sums_by(reference, distorted, &FrontEnd::LIBVMAF, sums)
 }
 

@@ -226,11 +226,7 @@ pub fn exhaustive_pairs_ticking<F: Format, A: Algebra<F>>(
                     t.fail(FailureKind::OraclesDisagree, || format!("{}: oracles disagree on {a:#x} + {x:#x}: MPFR {m:#x}, native {native:#x}", F::NAME));
                 }
                 if let Some(b) = Binade::of::<F>(a) {
-                    let s = Sample { binade: b, start: a, term: x };
-                    match judge::<F, A>(alg, &s, native) {
-                        Ok(applied) => t.applied += applied as u64,
-                        Err((kind, why)) => t.fail(kind, || format!("{}: start {a:#x} term {x:#x}: {why}", F::NAME)),
-                    }
+                    judge_pair::<F, A>(alg, b, a, x, native, &mut t);
                 }
                 t.samples += 1;
             }
@@ -242,16 +238,37 @@ pub fn exhaustive_pairs_ticking<F: Format, A: Algebra<F>>(
         .fold(Tally::default(), Tally::merge)
 }
 
+/// The rule on the start `a` of binade `b` and the term `x`, judged by [`judge`] against the
+/// add's bits `reference`; a failure or an application goes into `t` (its sample count is
+/// the caller's).
+fn judge_pair<F: Format, A: Algebra<F>>(
+    alg: &A,
+    b: Binade,
+    a: u64,
+    x: u64,
+    reference: u64,
+    t: &mut Tally,
+) {
+    let s = Sample {
+        binade: b,
+        start: a,
+        term: x,
+    };
+    match judge::<F, A>(alg, &s, reference) {
+        Ok(applied) => t.applied += applied as u64,
+        Err((kind, why)) => t.fail(kind, || {
+            format!("{}: start {a:#x} term {x:#x}: {why}", F::NAME)
+        }),
+    }
+}
+
 /// Every (start, term) pair of a format of 16 bits or fewer against its native add only (no
 /// MPFR per pair: at 2^32 pairs MPFR costs hours on two cores, the add nanoseconds): the rule
-/// on every positive normal start (its own binade) and every term, judged by [`judge`]. The
-/// native add of f16 and bf16 is the f64 sum rounded once to the format, correctly rounded by
-/// the double-rounding argument beside `format::Tiny` (53 >= 2p + 2); MPFR checks that add on
-/// seeded samples of every class (`tests/half_formats.rs`). `tick` is called once per start.
-pub fn exhaustive_pairs_native<F: Format, A: Algebra<F>>(
-    alg: &A,
-    tick: &(dyn Fn() + Sync),
-) -> Tally {
+/// on every positive normal start and every term ([`judge_pair`]); `samples` counts
+/// those pairs. The native add of f16 and bf16 is the f64 sum rounded once to the format,
+/// correctly rounded by the double-rounding argument beside `format::Tiny` (53 >= 2p + 2);
+/// MPFR checks that add on seeded samples of every class (`tests/half_formats.rs`).
+pub fn exhaustive_pairs_native<F: Format, A: Algebra<F>>(alg: &A) -> Tally {
     debug_assert!(F::EXP_BITS + F::FRAC_BITS < 16);
     let count = exhaustive_starts::<F>();
     (0..count)
@@ -260,21 +277,10 @@ pub fn exhaustive_pairs_native<F: Format, A: Algebra<F>>(
             let mut t = Tally::default();
             if let Some(b) = Binade::of::<F>(a) {
                 for x in 0..count {
-                    let s = Sample {
-                        binade: b,
-                        start: a,
-                        term: x,
-                    };
-                    match judge::<F, A>(alg, &s, native_add::<F>(a, x)) {
-                        Ok(applied) => t.applied += applied as u64,
-                        Err((kind, why)) => t.fail(kind, || {
-                            format!("{}: start {a:#x} term {x:#x}: {why}", F::NAME)
-                        }),
-                    }
+                    judge_pair::<F, A>(alg, b, a, x, native_add::<F>(a, x), &mut t);
+                    t.samples += 1;
                 }
-                t.samples += count;
             }
-            tick();
             t
         })
         .collect::<Vec<_>>()
