@@ -59,6 +59,8 @@
 #define OP_M_STAGED_BUFFER_REUSED 10  /* it copies the next tile into the buffer of the one it works on */
 #define OP_M_DEFERRED_FROM_BUFFER 11  /* a deferred tile finishes from the buffer, which holds the next tile */
 #define OP_M_DEFERRED_UNIT_OF_NEXT 12 /* a deferred tile applies the unit of the block's next tile */
+#define OP_M_HELD_FINISH_FROM_REGISTERS 13 /* a held tile finishes with the terms the block holds: the next tile's */
+#define OP_M_HELD_BUFFER_REUSED 14 /* the next tile's copy starts before the buffer's tile is read out */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -76,6 +78,17 @@
 #endif
 #ifndef BINADE_OP_DEFERRED
 #define BINADE_OP_DEFERRED 0
+#endif
+/* BINADE_OP_HELD 1 compiles the held schedule's kernel onepass_sums_held: each tile is read
+ * out of its buffer into registers as it lands, so the next tile's copy is in flight during
+ * all of the tile's work (see op_held_loop). Its own kernel: in onepass_sums, beside the
+ * other schedules, ptxas (CUDA 13.5, sm_90) gave the kernel 255 registers (one block per
+ * multiprocessor); alone it takes 128. Not with the running sums. */
+#ifndef BINADE_OP_HELD
+#define BINADE_OP_HELD 0
+#endif
+#if BINADE_OP_HELD && BINADE_OP_CUMSUM
+#error "the held schedule has no running-sum build"
 #endif
 #ifndef BINADE_OP_CUM_MUTANT
 #define BINADE_OP_CUM_MUTANT 0
@@ -311,6 +324,56 @@ __device__ static inline void op_load_own(op_global_terms &g) {
     const unsigned int p0 = threadIdx.x * OP_PER;
 #pragma unroll
     for (unsigned int j = 0; j < OP_PER; j++) g.x[j] = p0 + j < g.count ? __ldg(g.src + p0 + j) : 0.0;
+}
+
+/* A tile finished lane by lane straight from global memory, nothing of it held (the held
+ * schedule: the registers hold the block's next tile by then). Term j of the calling thread
+ * is read where it is used; mostly from L2, since the tile was copied a round before. */
+struct op_streamed_terms {
+    const double *src;
+    unsigned int count;
+    __device__ double at(unsigned int p) const {
+        /* One load where it is used (asm volatile keeps the loads in order, so an unrolled
+         * loop does not hold all of a lane's terms in registers beside the held tile's). */
+        double v = 0.0;
+        if (p < count) asm volatile("ld.global.nc.f64 %0, [%1];" : "=d"(v) : "l"(src + p));
+        return v;
+    }
+    __device__ double own(unsigned int j) const { return at(threadIdx.x * OP_PER + j); }
+};
+
+/* The fast increment and the tree sum of a thread's terms wherever they are: in the tile's
+ * buffer (op_fast_increment, op_thread_tree_sum: striped order) or held in registers (the
+ * thread's own terms, tile order). Either order serves: the increment is a sum of integers
+ * below 2^53 (exact in any order, see op_fast_increment) and the tree sum feeds only the
+ * plan. */
+__device__ static inline double op_fast_increment_of(const op_shared_terms &t, unsigned int b, int *tie, int *bad) {
+    return op_fast_increment(t.buf, b, tie, bad);
+}
+__device__ static inline double op_fast_increment_of(const op_global_terms &g, unsigned int b, int *tie, int *bad) {
+    const double scale = __longlong_as_double((long long)((u64)(2098u - b) << 52));
+    double s = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PER; j++) {
+        double y = __dmul_rn(g.x[j], scale);
+        double r = rint(y);
+        double d = __dsub_rn(y, r);
+#if BINADE_OP_MUTANT != OP_M_TIE_IGNORED
+        *tie |= (d == 0.5) | (d == -0.5);
+#endif
+#if BINADE_OP_MUTANT != OP_M_NEGATIVE_ACCEPTED
+        *bad |= g.x[j] < 0.0;
+#endif
+        s = __dadd_rn(s, r);
+    }
+    return s;
+}
+__device__ static inline double op_tree_sum_of(const op_shared_terms &t) { return op_thread_tree_sum(t.buf); }
+__device__ static inline double op_tree_sum_of(const op_global_terms &g) {
+    double s = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PAIRS; j++) s = __dadd_rn(s, __dadd_rn(g.x[2 * j], g.x[2 * j + 1]));
+    return s;
 }
 
 /* Thread i's unit for binade b over its terms i*OP_PER .. i*OP_PER + OP_PER - 1 that
@@ -805,11 +868,27 @@ struct op_pending {
     u64 s_end;
 };
 
-/* Tile t, its terms in buf, up to its published unit: tree sum, plan, unit. A segment's
+/* Tile t's tree sum (terms wherever T holds them), published at once: a segment's first
+ * tile's is its inclusive prefix. Every thread calls it; the sum is valid on thread 0. */
+template <class T>
+__device__ static inline double op_publish_tree_sum(const op_records &r, op_shared &sh, const T &terms, u64 t,
+                                                    const op_tile_span &sp, unsigned int epoch) {
+    double ts = op_block_add(op_tree_sum_of(terms), sh.dscratch);
+    if (threadIdx.x == 0) {
+        u64 bits = (u64)__double_as_longlong(ts);
+        op_write(r.plan + t, bits, op_tag(epoch, t == sp.seg_first ? OP_APPROX : OP_AGG));
+    }
+    return ts;
+}
+
+/* Tile t after its tree sum ts (valid on thread 0) is published, its terms in `terms`
+ * (its buffer, or held in registers), up to its published unit: plan, unit. A segment's
  * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
-__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, double *buf, u64 t,
-                                                     const op_tile_span &sp, const u64 *tile_base,
-                                                     unsigned int epoch, double *totals, u64 start, double *cum_out) {
+template <class T>
+__device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_shared &sh, const T &terms,
+                                                        double ts, u64 t, const op_tile_span &sp,
+                                                        const u64 *tile_base, unsigned int epoch, double *totals,
+                                                        u64 start, double *cum_out) {
     const u64 local = t - sp.seg_first;
     const unsigned int count = sp.count, k = sp.k;
     op_pending out;
@@ -819,21 +898,13 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
     out.done = 0;
     out.risky = 0;
     out.s_end = 0ull;
-    if (threadIdx.x == 0) sh.native = 0;
-    double ts = op_block_add(op_thread_tree_sum(buf), sh.dscratch);
-
-    /* The tree sum, published at once; the segment's first tile's is its inclusive prefix. */
-    if (threadIdx.x == 0) {
-        u64 bits = (u64)__double_as_longlong(ts);
-        op_write(r.plan + t, bits, op_tag(epoch, local == 0 ? OP_APPROX : OP_AGG));
-    }
     if (local == 0) {
+        if (threadIdx.x == 0) sh.native = 0; /* ordered before the counts by op_finish's first barrier */
         /* The segment's first tile starts from `start` (+0 or -0), in no binade: finish
          * directly. */
 #if BINADE_OP_CUM_MUTANT == OP_CM_START_SIGN_DROPPED
         start = 0ull;
 #endif
-        op_shared_terms terms = {buf};
         out.s_end = op_finish(terms, count, start, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native, OP_LANE_STARTS(sh));
         out.path = OP_PATH_FINISH;
         out.done = 1;
@@ -882,7 +953,7 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
     if (b != 0u) {
         int tie = 0, bad = 0;
         double inc = 0.0;
-        if (b >= 52u) inc = op_fast_increment(buf, b, &tie, &bad);
+        if (b >= 52u) inc = op_fast_increment_of(terms, b, &tie, &bad);
         else tie = 1; /* binades below 2^-971: the scale is not a normal double */
         inc = op_block_add(inc, sh.dscratch);
         int any_bad = __syncthreads_or(bad);
@@ -891,7 +962,6 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
             u64 v = op_bounded(inc);
             unit = binade_unit_make(v, v);
         } else if (!any_bad) {
-            op_shared_terms terms = {buf};
             unit = op_block_compose(op_lane_unit(terms, b, count), sh.uscratch);
             out.path |= OP_PATH_PAIR;
         }
@@ -911,11 +981,22 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
     return out;
 }
 
+/* Tile t, its terms in buf, up to its published unit: tree sum, plan, unit (the schedules
+ * that keep a tile in shared memory). Every thread calls it. */
+__device__ static inline op_pending op_plan_and_unit(const op_records &r, op_shared &sh, double *buf, u64 t,
+                                                     const op_tile_span &sp, const u64 *tile_base,
+                                                     unsigned int epoch, double *totals, u64 start, double *cum_out) {
+    op_shared_terms terms = {buf};
+    double ts = op_publish_tree_sum(r, sh, terms, t, sp, epoch);
+    return op_plan_and_unit_of(r, sh, terms, ts, t, sp, tile_base, epoch, totals, start, cum_out);
+}
+
 /* The rest of tile t after op_plan_and_unit: the exact sum before it by look-back, its unit
  * applied, or the tile finished lane by lane from `terms`; its exact sum published. Every
  * thread calls it; the unit is whole on thread 0. */
 __device__ static inline void op_prepare(op_shared_terms &) {}
 __device__ static inline void op_prepare(op_global_terms &g) { op_load_own(g); }
+__device__ static inline void op_prepare(op_streamed_terms &) {}
 
 template <class T>
 __device__ static inline void op_exact(const op_records &r, op_shared &sh, T terms, u64 t,
@@ -1045,6 +1126,107 @@ __device__ static inline void op_resolve_deferred(const op_records &r, op_shared
     d.live = 0;
 }
 
+#if BINADE_OP_HELD
+/* Where the held schedule finds the tiles of a launch and draws its tickets. */
+struct op_draw {
+    const double *terms;
+    const u64 *seg_start, *seg_len, *tile_base;
+    unsigned int nseg;
+    u64 *ticket;
+    u64 ticket_base, ntiles;
+};
+
+/* Reads tile k out of the buffer (its copy was started before) into the registers of `held`,
+ * draws the block's next tile into *next (and its span into *next_sp) and starts copying it
+ * into the buffer, then publishes tile k's tree sum, formed from the registers. The buffer is
+ * free again once every thread has read its row, which the barrier before the draw ensures:
+ * the copy of the next tile starts after it. Returns tile k's tree sum (valid on thread 0).
+ * Every thread calls it. */
+__device__ static inline double op_held_take(const op_records &r, op_shared &sh, double *buf, op_global_terms &held,
+                                             u64 k, const op_tile_span &ksp, const op_draw &dr, unsigned int epoch,
+                                             u64 *next, op_tile_span *next_sp) {
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    __syncthreads();
+#if BINADE_OP_MUTANT == OP_M_HELD_BUFFER_REUSED
+    /* The fault: the next tile is drawn and copied into the buffer first (and waited for, so
+     * that timing never hides it); the registers then get the next tile's terms. */
+    if (threadIdx.x == 0) sh.next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
+    __syncthreads();
+    *next = sh.next;
+    if (*next < dr.ntiles) {
+        *next_sp = op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, *next);
+        op_copy_tile(buf, next_sp->src, next_sp->count);
+    }
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    __syncthreads();
+#endif
+#pragma unroll
+    for (unsigned int j = 0; j < OP_PAIRS; j++) {
+        double2 v = *(const double2 *)(buf + 2u * op_pair_slot(threadIdx.x * OP_PAIRS + j));
+        held.x[2 * j] = v.x;
+        held.x[2 * j + 1] = v.y;
+    }
+    held.src = ksp.src;
+    held.count = ksp.count;
+#if BINADE_OP_MUTANT != OP_M_HELD_BUFFER_REUSED
+    if (threadIdx.x == 0) sh.next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
+    __syncthreads(); /* every thread has read its row: the buffer is free */
+    *next = sh.next;
+    if (*next < dr.ntiles) {
+        *next_sp = op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, *next);
+        op_copy_tile(buf, next_sp->src, next_sp->count);
+    }
+#endif
+    return op_publish_tree_sum(r, sh, held, k, ksp, epoch);
+}
+
+/* The held schedule (onepass_sums_held): resident blocks, one tile buffer each, used only as the
+ * landing place of copies. A block reads each tile out into registers (32 terms a thread) as
+ * it lands and at once starts copying its next tile into the buffer, so a copy is in flight
+ * during all of a tile's work: its plan and unit, and its exact look-back. The next tile's
+ * tree sum is published as soon as its copy lands, after the current tile's unit and before
+ * its exact look-back, so no plan waits on an exact sum (the chain that slowed the staged
+ * schedule: there a drawn tile published its tree sum only once its block had finished the
+ * tile before). A tile whose unit does not apply finishes lane by lane from global memory
+ * (the registers hold the next tile by then). Order of a block's round, tile t held:
+ *   plan and unit of t; take t+ (wait for its copy, read it out, draw and start copying t++,
+ *   publish t+'s tree sum); exact look-back of t, its unit applied or t finished.
+ * Forward progress: a block holds its current tile and at most one drawn tile, whose tree
+ * sum it publishes without waiting for anything but its own copy. Plans wait only on tree
+ * sums: the lowest tile without one is a drawn tile whose block's current tile is below it
+ * and has every tree sum it waits for, so that block reaches the take. Exact look-backs wait
+ * on units, published after plans, and on exact sums, the lowest unfinished tile's
+ * predecessors all being exact. Every block draws exactly one ticket past the last tile. */
+__device__ static inline void op_held_loop(const op_records &r, op_shared &sh, double *buf, u64 t, op_tile_span sp,
+                                           const op_draw &dr, unsigned int epoch, double *totals, u64 start,
+                                           double *cum_out) {
+    op_global_terms held;
+    u64 tn = 0;
+    op_tile_span nsp = sp;
+    double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp);
+    while (true) {
+        op_pending pend = op_plan_and_unit_of(r, sh, held, ts, t, sp, dr.tile_base, epoch, totals, start, cum_out);
+        u64 tnn = tn;
+        op_tile_span nnsp = nsp;
+        if (tn < dr.ntiles) ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp);
+        if (!pend.done) {
+#if BINADE_OP_MUTANT == OP_M_HELD_FINISH_FROM_REGISTERS
+            op_exact(r, sh, held, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
+#else
+            op_streamed_terms st = {sp.src, sp.count};
+            op_exact(r, sh, st, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
+#endif
+        }
+        __syncthreads(); /* every thread is done with tile t's shared state */
+        if (tn >= dr.ntiles) break;
+        t = tn;
+        sp = nsp;
+        tn = tnn;
+        nsp = nnsp;
+    }
+}
+#endif /* BINADE_OP_HELD */
+
 extern "C" __global__ void OP_BOUNDS
     onepass_sums(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len, const u64 *tile_base,
                  unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths, u64 *ticket,
@@ -1121,6 +1303,31 @@ extern "C" __global__ void OP_BOUNDS
         sp = next_sp;
     }
 }
+
+#if BINADE_OP_HELD
+/* The held schedule's kernel (op_held_loop): resident blocks, one tile buffer of dynamic
+ * shared memory each. Same arguments as onepass_sums (prefetch unused) and the same
+ * BINADE_OP_MIN_BLOCKS. */
+extern "C" __global__ void OP_BOUNDS
+    onepass_sums_held(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
+                      const u64 *tile_base, unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths,
+                      u64 *ticket, u64 ticket_base, unsigned int epoch, unsigned int prefetch,
+                      double *__restrict__ totals, u64 start, double *__restrict__ cum_out) {
+    extern __shared__ __align__(16) double op_tiles[];
+    __shared__ op_shared sh;
+    (void)prefetch;
+    op_records r = {plan, exact, paths, terms, OP_FULL};
+    const u64 ntiles = tile_base[nseg];
+    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+    __syncthreads();
+    const u64 t = sh.tile;
+    if (t >= ntiles) return;
+    op_tile_span sp = op_span(terms, seg_start, seg_len, tile_base, nseg, t);
+    op_copy_tile(op_tiles, sp.src, sp.count);
+    op_draw dr = {terms, seg_start, seg_len, tile_base, nseg, ticket, ticket_base, ntiles};
+    op_held_loop(r, sh, op_tiles, t, sp, dr, epoch, totals, start, cum_out);
+}
+#endif /* BINADE_OP_HELD */
 
 #if BINADE_OP_STAGED
 /* Commits an empty cp.async group, so that every round of the staged loop commits one group

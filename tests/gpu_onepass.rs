@@ -205,6 +205,11 @@ fn onepass_every_launch_deferred() {
 }
 
 #[test]
+fn onepass_every_launch_held() {
+    totals_equal_the_loop_every_launch("onepass_every_launch_held", Schedule::Held);
+}
+
+#[test]
 fn onepass_many_small_segments_in_one_launch() {
     let Some(gpu) = open_or_skip("onepass_many_small_segments_in_one_launch") else {
         return;
@@ -229,7 +234,7 @@ fn onepass_many_small_segments_in_one_launch() {
     // The engine's build compiles no timed-only schedule: asking it for one is an error, not
     // a launch of code that is not there.
     assert_eq!(sum.timed_schedules(), TimedSchedules::NONE);
-    for schedule in [Schedule::Staged, Schedule::Deferred] {
+    for schedule in [Schedule::Staged, Schedule::Deferred, Schedule::Held] {
         let e = sum
             .clone()
             .with_schedule(schedule)
@@ -296,7 +301,12 @@ fn onepass_other_tile_shapes_equal_the_loop() {
         )
     });
     for (&(threads, per_thread, _), build) in shapes.iter().zip(&builds) {
-        for schedule in [Schedule::Resident, Schedule::Staged, Schedule::Deferred] {
+        for schedule in [
+            Schedule::Resident,
+            Schedule::Staged,
+            Schedule::Deferred,
+            Schedule::Held,
+        ] {
             let sum = build.clone().with_schedule(schedule);
             for kind in InputKind::ALL {
                 let (all, segments) = layout(kind, seed);
@@ -317,8 +327,8 @@ fn onepass_option_variants_equal_the_loop() {
         return;
     };
     let seed = 0x10b4c4u64;
-    // One block per tile, resident blocks with one buffer, with two, and with exact look-backs
-    // a round late: the schedules meet estimated and waited plans, both lane units, held and
+    // One block per tile, resident blocks with one buffer, with two, with exact look-backs a
+    // round late, and holding their tiles in registers: the schedules meet estimated and waited plans, both lane units, held and
     // released tiles.
     let variants = [
         (1u32, false, true, true, Schedule::OneBlockPerTile),
@@ -327,6 +337,8 @@ fn onepass_option_variants_equal_the_loop() {
         (8, true, true, false, Schedule::Staged),
         (8, true, true, true, Schedule::Deferred),
         (4, false, true, false, Schedule::Deferred),
+        (1, true, true, true, Schedule::Held),
+        (4, false, false, false, Schedule::Held),
     ]
     .map(|(ways, plan_waits, lane_fast, hold_risky, schedule)| {
         let options = EngineOptions {

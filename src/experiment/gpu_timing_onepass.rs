@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 13] = [
+pub const VARIANTS: [Variant; 16] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -222,6 +222,27 @@ pub const VARIANTS: [Variant; 13] = [
         min_blocks: MB,
         schedule: Schedule::Deferred,
         options: ways(1),
+    },
+    Variant {
+        name: "(17) tiles held in registers at every size",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Held,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(17) held, 4,096-term tiles (256 x 16)",
+        shape: shape(256, 16),
+        min_blocks: MB,
+        schedule: Schedule::Held,
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(17) held, 4,096-term tiles, registers capped for three blocks",
+        shape: shape(256, 16),
+        min_blocks: 3,
+        schedule: Schedule::Held,
+        options: EngineOptions::DEFAULT,
     },
 ];
 

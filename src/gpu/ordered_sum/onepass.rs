@@ -7,7 +7,9 @@
 //! blocks copy their next tile while they wait on the exact look-back; a tile whose unit then
 //! does not apply reads its terms again (unless its plan said it might not, and it kept them).
 //! [`Schedule::Staged`] (`onepass_sums_staged`, a timed variant) gives each resident block two
-//! tile buffers, its next tile's copy in flight during all of the current tile's work.
+//! tile buffers, its next tile's copy in flight during all of the current tile's work;
+//! [`Schedule::Held`] (`onepass_sums_held`, a timed variant) reads each tile into registers as
+//! it lands, so one buffer serves as the landing place of the next tile's copy throughout.
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -68,11 +70,19 @@ pub enum OnePassMutant {
     /// The deferred schedule applies the unit of the block's current tile to its deferred
     /// tile's start instead of the deferred tile's own (run by [`Schedule::Deferred`]).
     DeferredUnitOfNext,
+    /// The held schedule finishes a tile whose unit does not apply with the terms the block
+    /// holds, which by then are its next tile's, instead of reading its own from global
+    /// memory (run by [`Schedule::Held`]).
+    HeldFinishFromRegisters,
+    /// The held schedule starts copying a block's next tile into the buffer before its
+    /// threads have read out the tile in it (run by [`Schedule::Held`]; the mutant waits for
+    /// that copy, so the fault is never hidden by timing).
+    HeldBufferReused,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 13] = [
+    pub const ALL: [OnePassMutant; 15] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -86,6 +96,8 @@ impl OnePassMutant {
         OnePassMutant::StagedBufferReused,
         OnePassMutant::DeferredFromBuffer,
         OnePassMutant::DeferredUnitOfNext,
+        OnePassMutant::HeldFinishFromRegisters,
+        OnePassMutant::HeldBufferReused,
     ];
 
     /// The schedule a mutant is run by: the engine's, except the staged schedule's own
@@ -98,6 +110,9 @@ impl OnePassMutant {
             }
             OnePassMutant::DeferredFromBuffer | OnePassMutant::DeferredUnitOfNext => {
                 Schedule::Deferred
+            }
+            OnePassMutant::HeldFinishFromRegisters | OnePassMutant::HeldBufferReused => {
+                Schedule::Held
             }
             _ => SCHEDULE,
         }
@@ -152,6 +167,10 @@ impl OnePassMutant {
                 "deferred tile finished from the buffer holding the next tile"
             }
             OnePassMutant::DeferredUnitOfNext => "deferred tile applies the next tile's unit",
+            OnePassMutant::HeldFinishFromRegisters => {
+                "held tile finished with the next tile's terms"
+            }
+            OnePassMutant::HeldBufferReused => "held: next copy before the buffer is read out",
         }
     }
 }
@@ -241,6 +260,10 @@ pub struct OnePassSum {
     k_sums: CudaFunction,
     /// The staged schedule's kernel (`onepass_sums_staged`), in builds that compile it.
     k_staged: Option<CudaFunction>,
+    /// The held schedule's kernel (`onepass_sums_held`), in builds that compile it.
+    k_held: Option<CudaFunction>,
+    /// Blocks of the held kernel resident per multiprocessor (one tile each; 0: no build).
+    resident_held: u32,
     /// The timed-only schedules this build compiled.
     timed: TimedSchedules,
     k_fill: CudaFunction,
@@ -272,6 +295,12 @@ pub struct KernelShape {
     /// Blocks of the staged kernel resident per multiprocessor (two tiles of shared memory
     /// each; 0: two tiles do not fit).
     pub staged_resident_blocks: u32,
+    /// Registers per thread of the held schedule's kernel (`onepass_sums_held`; 0 in builds
+    /// without it).
+    pub held_registers: i32,
+    /// Blocks of the held schedule's kernel resident per multiprocessor (0 in builds
+    /// without it).
+    pub held_resident_blocks: u32,
     /// Multiprocessors of the device.
     pub multiprocessors: u32,
 }
@@ -292,6 +321,12 @@ pub enum Schedule {
     /// round late (the kernel's `prefetch` 2): a block publishes its tile's unit, draws and
     /// starts copying its next tile, then does the exact look-back of its tile before.
     Deferred,
+    /// As many blocks as stay resident, one tile buffer each used only as the landing place
+    /// of copies (`onepass_sums_held`): a block reads each tile into registers as it lands
+    /// and at once starts copying its next one, so a copy is in flight during all of a
+    /// tile's work; the next tile's tree sum is published before the current tile's exact
+    /// look-back.
+    Held,
     /// [`Schedule::Resident`] from [`RESIDENT_FROM_TILES`] tiles on, one block per tile
     /// below: `gpu-timing` (100d9d6) measured resident blocks 0.94x at 2^30 uniform terms
     /// but 1.01x at 10^8 and 1.2-1.3x at 8,294,400 terms, against one block per tile.
@@ -309,6 +344,8 @@ pub enum LaunchKind {
     Staged,
     /// Resident blocks, one buffer, exact look-backs a round late (`onepass_sums`, prefetch 2).
     Deferred,
+    /// Resident blocks, each tile held in registers (`onepass_sums_held`).
+    Held,
 }
 
 /// The engine's schedule.
@@ -327,6 +364,8 @@ pub struct TimedSchedules {
     pub staged: bool,
     /// The deferred schedule ([`Schedule::Deferred`], `BINADE_OP_DEFERRED`).
     pub deferred: bool,
+    /// `onepass_sums_held` ([`Schedule::Held`], `BINADE_OP_HELD`).
+    pub held: bool,
 }
 
 impl TimedSchedules {
@@ -334,11 +373,13 @@ impl TimedSchedules {
     pub const NONE: TimedSchedules = TimedSchedules {
         staged: false,
         deferred: false,
+        held: false,
     };
     /// Every schedule.
     pub const ALL: TimedSchedules = TimedSchedules {
         staged: true,
         deferred: true,
+        held: true,
     };
 
     /// What a build must compile to run `schedule`.
@@ -346,6 +387,7 @@ impl TimedSchedules {
         TimedSchedules {
             staged: schedule == Schedule::Staged,
             deferred: schedule == Schedule::Deferred,
+            held: schedule == Schedule::Held,
         }
     }
 
@@ -354,6 +396,7 @@ impl TimedSchedules {
         match schedule {
             Schedule::Staged => self.staged,
             Schedule::Deferred => self.deferred,
+            Schedule::Held => self.held,
             Schedule::OneBlockPerTile | Schedule::Resident | Schedule::BySize => true,
         }
     }
@@ -364,14 +407,16 @@ impl TimedSchedules {
         TimedSchedules {
             staged: self.staged || m.staged,
             deferred: self.deferred || m.deferred,
+            held: self.held || m.held,
         }
     }
 
     /// The kernel's defines.
-    pub fn defines(self) -> [(&'static str, String); 2] {
+    pub fn defines(self) -> [(&'static str, String); 3] {
         [
             ("BINADE_OP_STAGED", u32::from(self.staged).to_string()),
             ("BINADE_OP_DEFERRED", u32::from(self.deferred).to_string()),
+            ("BINADE_OP_HELD", u32::from(self.held).to_string()),
         ]
     }
 }
@@ -388,6 +433,7 @@ impl Schedule {
             Schedule::Resident => LaunchKind::Resident,
             Schedule::Staged => LaunchKind::Staged,
             Schedule::Deferred => LaunchKind::Deferred,
+            Schedule::Held => LaunchKind::Held,
             Schedule::BySize if tiles >= RESIDENT_FROM_TILES => LaunchKind::Resident,
             Schedule::BySize => LaunchKind::OneBlockPerTile,
         }
@@ -400,6 +446,7 @@ impl Schedule {
             Schedule::Resident => "resident blocks copying their next tile",
             Schedule::Staged => "resident blocks with two tile buffers",
             Schedule::Deferred => "resident blocks, exact look-backs a round late",
+            Schedule::Held => "resident blocks holding each tile in registers",
             Schedule::BySize => "by size (resident blocks from 32,768 tiles)",
         }
     }
@@ -579,6 +626,7 @@ pub fn compile_variant_for(arch: &str, options: EngineOptions) -> Result<cudarc:
 pub const RUNNING_SUM_SCHEDULES: TimedSchedules = TimedSchedules {
     staged: true,
     deferred: false,
+    held: false,
 };
 
 /// Compiles the running-sum build (`BINADE_OP_CUMSUM 1`) with the running sums' mutant
@@ -828,6 +876,21 @@ impl OnePassSum {
                 Err(_) => 0,
             },
         };
+        let (k_held, resident_held) = if timed.held {
+            let k = m.function("onepass_sums_held")?;
+            k.set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                shape.bytes() as i32,
+            )
+            .context("allowing one tile of dynamic shared memory (held kernel)")?;
+            // 0 where no block fits (the held schedule is then refused at launch).
+            let n = k
+                .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
+                .context("occupancy of onepass_sums_held")?;
+            (Some(k), n)
+        } else {
+            (None, 0)
+        };
         let multiprocessors = gpu
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -840,6 +903,8 @@ impl OnePassSum {
             mutant,
             k_sums,
             k_staged,
+            k_held,
+            resident_held,
             timed,
             k_fill: m.function("fill_distribution")?,
             schedule: SCHEDULE,
@@ -887,6 +952,11 @@ impl OnePassSum {
                 None => 0,
             },
             staged_resident_blocks: self.resident_staged,
+            held_registers: match &self.k_held {
+                Some(k) => k.num_regs()?,
+                None => 0,
+            },
+            held_resident_blocks: self.resident_held,
             multiprocessors: self.multiprocessors,
         })
     }
@@ -1008,9 +1078,11 @@ impl OnePassSum {
             );
         }
         let kind = self.schedule.launch_kind(tiles);
-        let function = match (kind, &self.k_staged) {
-            (LaunchKind::Staged, Some(k)) => k,
-            (LaunchKind::Staged, None) => bail!("this one-pass build has no staged kernel"),
+        let function = match (kind, &self.k_staged, &self.k_held) {
+            (LaunchKind::Staged, Some(k), _) => k,
+            (LaunchKind::Staged, None, _) => bail!("this one-pass build has no staged kernel"),
+            (LaunchKind::Held, _, Some(k)) => k,
+            (LaunchKind::Held, _, None) => bail!("this one-pass build has no held kernel"),
             _ => &self.k_sums,
         };
         let mut b = self.gpu.stream().launch_builder(function);
@@ -1024,7 +1096,7 @@ impl OnePassSum {
         }
         b.arg(&mut job.paths);
         let prefetch: u32 = match kind {
-            LaunchKind::OneBlockPerTile | LaunchKind::Staged => 0,
+            LaunchKind::OneBlockPerTile | LaunchKind::Staged | LaunchKind::Held => 0,
             LaunchKind::Resident => 1,
             LaunchKind::Deferred => 2,
         };
@@ -1041,6 +1113,10 @@ impl OnePassSum {
         let per_sm = match kind {
             LaunchKind::OneBlockPerTile => 0,
             LaunchKind::Resident | LaunchKind::Deferred => self.resident,
+            LaunchKind::Held if self.resident_held == 0 => {
+                bail!("onepass_sums_held: no block of this shape fits on a multiprocessor")
+            }
+            LaunchKind::Held => self.resident_held,
             LaunchKind::Staged if self.resident_staged == 0 => bail!(
                 "the staged schedule needs two tiles of {} bytes of shared memory per block, more than a block has",
                 self.shape.bytes()
@@ -1049,7 +1125,7 @@ impl OnePassSum {
         };
         let (blocks, smem) = match kind {
             LaunchKind::OneBlockPerTile => (tiles, self.shape.bytes()),
-            LaunchKind::Resident | LaunchKind::Deferred => (
+            LaunchKind::Resident | LaunchKind::Deferred | LaunchKind::Held => (
                 tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
                 self.shape.bytes(),
             ),
@@ -1063,8 +1139,8 @@ impl OnePassSum {
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: smem as u32,
         };
-        // SAFETY: argument types match onepass_sums and onepass_sums_staged (the same
-        // list); every record array holds `tiles` 16-byte words (allocations are 256-byte
+        // SAFETY: argument types match onepass_sums, onepass_sums_staged and
+        // onepass_sums_held (the same list); every record array holds `tiles` 16-byte words (allocations are 256-byte
         // aligned), paths `tiles` entries, totals one per segment; the dynamic shared memory
         // is the one tile (two for the staged kernel) the kernel indexes; the running-sum
         // output (written by running-sum builds only) is at least as long as the terms,
@@ -1074,7 +1150,10 @@ impl OnePassSum {
         job.tickets_issued += tiles
             + match kind {
                 LaunchKind::OneBlockPerTile => 0,
-                LaunchKind::Resident | LaunchKind::Staged | LaunchKind::Deferred => blocks,
+                LaunchKind::Resident
+                | LaunchKind::Staged
+                | LaunchKind::Deferred
+                | LaunchKind::Held => blocks,
             };
         Ok(())
     }
