@@ -333,11 +333,11 @@ struct op_streamed_terms {
     const double *src;
     unsigned int count;
     __device__ double at(unsigned int p) const {
-        /* One load where it is used (asm volatile keeps the loads in order, so an unrolled
-         * loop does not hold all of a lane's terms in registers beside the held tile's). */
-        double v = 0.0;
-        if (p < count) asm volatile("ld.global.nc.f64 %0, [%1];" : "=d"(v) : "l"(src + p));
-        return v;
+        /* Plain loads, free to be issued together: with them written asm volatile (one load
+         * after another, to keep registers low, which ptxas showed they did not need: 128
+         * either way) gpu-timing at 19e05be measured the geometric stream's crossing tiles
+         * at 18.5 against 8.3 ms for the engine at 2^30 terms. */
+        return p < count ? __ldg(src + p) : 0.0;
     }
     __device__ double own(unsigned int j) const { return at(threadIdx.x * OP_PER + j); }
 };
