@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 16] = [
+pub const VARIANTS: [Variant; 18] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -229,6 +229,23 @@ pub const VARIANTS: [Variant; 16] = [
         min_blocks: MB,
         schedule: Schedule::Held,
         options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(17) held, the plan never waits",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Held,
+        options: EngineOptions {
+            plan_waits: false,
+            ..EngineOptions::DEFAULT
+        },
+    },
+    Variant {
+        name: "(17) held, look-backs 2 ways",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Held,
+        options: ways(2),
     },
     Variant {
         name: "(17) held, 4,096-term tiles (256 x 16)",
