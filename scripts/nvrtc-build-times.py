@@ -2,7 +2,9 @@
 """Times NVRTC builds of the one-pass module (kernels/binade.cuh + kernels/ordered_sum_onepass.cu)
 with the given defines, one build per argument, and prints each build's status, seconds and any
 error lines. Needs no GPU: only libnvrtc (e.g. `pip install nvidia-cuda-nvrtc`; point NVRTC_LIB
-at its libnvrtc.so).
+at its libnvrtc.so). With PTXAS=/path/ptxas (e.g. from `pip download nvidia-cuda-nvcc`) each
+build's PTX is also assembled for sm_90 (`ptxas -v`) and every kernel's registers per thread,
+stack frame and spill bytes are printed: what the device will report, without a device.
 
 Usage: NVRTC_LIB=/path/libnvrtc.so scripts/nvrtc-build-times.py "BINADE_OP_STAGED=1" \
            "BINADE_OP_DEFERRED=1,BINADE_OP_MUTANT=11" "BINADE_OP_CUMSUM=1"
@@ -10,7 +12,10 @@ Each argument is a comma-separated list of NAME=VALUE on top of the layout's def
 (the engine's tile: 256 threads x 32 terms); an empty argument is the engine's own build."""
 import ctypes
 import os
+import re
+import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -19,6 +24,33 @@ src = "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n"
               for f in ("binade.cuh", "ordered_sum_onepass.cu"))
 BASE = dict(BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192, BINADE_OP_MUTANT=0,
             BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1, BINADE_OP_HOLD_RISKY=1)
+
+def print_registers(lib, prog):
+    """Assembles the program's PTX for sm_90 with $PTXAS -v and prints one line per kernel."""
+    size = ctypes.c_size_t()
+    lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
+    ptx = ctypes.create_string_buffer(size.value)
+    lib.nvrtcGetPTX(prog, ptx)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "module.ptx")
+        with open(path, "wb") as f:
+            f.write(ptx.value)
+        r = subprocess.run([os.environ["PTXAS"], "-arch=sm_90", "-v", path, "-o", os.devnull],
+                           capture_output=True, text=True)
+    kernel, frame = None, ""
+    for line in r.stderr.splitlines():
+        m = re.search(r"Compiling entry function '(\w+)'", line)
+        if m:
+            kernel = m.group(1)
+        elif "stack frame" in line:
+            frame = line.strip()
+        elif "Used" in line and kernel:
+            regs = re.search(r"Used (\d+) registers", line)
+            print(f"\t{kernel}: {regs.group(1) if regs else '?'} registers; {frame}", flush=True)
+            kernel, frame = None, ""
+    if r.returncode != 0:
+        print("\tptxas failed: " + r.stderr.strip().splitlines()[-1], flush=True)
+
 
 for arg in sys.argv[1:] or [""]:
     defines = dict(BASE)
@@ -38,4 +70,6 @@ for arg in sys.argv[1:] or [""]:
     lib.nvrtcGetProgramLog(prog, log)
     errors = [line for line in log.value.decode().splitlines() if "error" in line]
     print(f"{arg or '(engine)'}\tstatus {status}\t{seconds:.1f} s\t{' | '.join(errors[:3])}", flush=True)
+    if status == 0 and os.environ.get("PTXAS"):
+        print_registers(lib, prog)
     lib.nvrtcDestroyProgram(ctypes.byref(prog))

@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 18] = [
+pub const VARIANTS: [Variant; 19] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -224,6 +224,13 @@ pub const VARIANTS: [Variant; 18] = [
         options: ways(1),
     },
     Variant {
+        name: "(16) a round late at every size, 1 way, registers capped for two blocks",
+        shape: TileShape::DEFAULT,
+        min_blocks: 2,
+        schedule: Schedule::Deferred,
+        options: ways(1),
+    },
+    Variant {
         name: "(17) tiles held in registers at every size",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
@@ -294,6 +301,35 @@ impl Engines {
     fn engine(&self) -> &OnePassSum {
         &self.builds[self.builds.len() - 1]
     }
+}
+
+/// The kernel each build runs for a launch of `tiles` tiles, its registers and residency:
+/// the engine first, then [`VARIANTS`] in order.
+pub fn builds_table(e: &Engines, tiles: u64) -> Table {
+    let mut t = Table::new(
+        "builds",
+        &format!("The kernel each build runs at {tiles} tiles (registers per thread as the driver reports them; blocks resident per multiprocessor)"),
+        &["build", "kernel", "registers", "blocks resident per multiprocessor"],
+    );
+    let named = std::iter::once(("the engine", e.engine()))
+        .chain(VARIANTS.iter().map(|v| v.name).zip(e.variants.iter()));
+    for (name, build) in named {
+        match build.kernel_use(tiles) {
+            Ok(k) => t.row(vec![
+                name.to_string(),
+                k.kernel.to_string(),
+                k.registers.to_string(),
+                k.resident_blocks.to_string(),
+            ]),
+            Err(err) => t.row(vec![
+                name.to_string(),
+                format!("not read: {err:#}"),
+                String::new(),
+                String::new(),
+            ]),
+        }
+    }
+    t
 }
 
 /// Measures `dist` at `n` terms.

@@ -305,6 +305,17 @@ pub struct KernelShape {
     pub multiprocessors: u32,
 }
 
+/// The kernel one launch runs ([`OnePassSum::kernel_use`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelUse {
+    /// The kernel's name in `kernels/ordered_sum_onepass.cu`.
+    pub kernel: &'static str,
+    /// Registers per thread, as the driver reports them.
+    pub registers: i32,
+    /// Blocks of it resident per multiprocessor with its dynamic shared memory.
+    pub resident_blocks: u32,
+}
+
 /// How a launch runs its tiles ([`OnePassSum::with_schedule`]). Every schedule gives the
 /// same bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -958,6 +969,35 @@ impl OnePassSum {
             },
             held_resident_blocks: self.resident_held,
             multiprocessors: self.multiprocessors,
+        })
+    }
+
+    /// The kernel a launch of `tiles` tiles runs by this build's schedule, with its
+    /// registers per thread and the blocks of it that fit on a multiprocessor (for reports:
+    /// a timed build's registers are part of its cost, and they differ by schedule).
+    pub fn kernel_use(&self, tiles: u64) -> Result<KernelUse> {
+        let (kernel, function, resident) = match self.schedule.launch_kind(tiles) {
+            LaunchKind::Staged => (
+                "onepass_sums_staged",
+                self.k_staged.as_ref(),
+                self.resident_staged,
+            ),
+            LaunchKind::Held => (
+                "onepass_sums_held",
+                self.k_held.as_ref(),
+                self.resident_held,
+            ),
+            LaunchKind::OneBlockPerTile | LaunchKind::Resident | LaunchKind::Deferred => {
+                ("onepass_sums", Some(&self.k_sums), self.resident)
+            }
+        };
+        let Some(function) = function else {
+            bail!("this one-pass build has no {kernel}");
+        };
+        Ok(KernelUse {
+            kernel,
+            registers: function.num_regs()?,
+            resident_blocks: resident,
         })
     }
 
