@@ -333,10 +333,10 @@ struct op_streamed_terms {
     const double *src;
     unsigned int count;
     __device__ double at(unsigned int p) const {
-        /* Plain loads, free to be issued together: with them written asm volatile (one load
-         * after another, to keep registers low, which ptxas showed they did not need: 128
-         * either way) gpu-timing at 19e05be measured the geometric stream's crossing tiles
-         * at 18.5 against 8.3 ms for the engine at 2^30 terms. */
+        /* Plain loads, free to be issued together (asm volatile loads, one after another,
+         * kept no register: ptxas gives the kernel 128 either way). gpu-timing measured the
+         * held schedule's geometric stream at 18.5 ms against the engine's 8.3 at 2^30
+         * terms with both (19e05be, cf969ae): these loads are not why. */
         return p < count ? __ldg(src + p) : 0.0;
     }
     __device__ double own(unsigned int j) const { return at(threadIdx.x * OP_PER + j); }
