@@ -218,7 +218,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     for f in &files {
         cmd.args(["--file", f]);
     }
-    cmd.arg("--").args(&test_args);
+    // As cargo arguments, not after `--`: cargo-mutants passes `--` arguments to the test
+    // run only, so each mutant's build (`cargo test --no-run`) compiled every test binary of
+    // the package (32) to run four; `--cargo-arg` reaches the build as well.
+    for a in &test_args {
+        cmd.arg(format!("--cargo-arg={a}"));
+    }
     eprintln!("cargo-mutants: running {cmd:?} (this takes a while)");
     let status = cmd.status().context("starting cargo mutants")?;
     // cargo-mutants exits 2 when mutants are missed, 3 on timeouts: both still wrote outcomes.
@@ -245,7 +250,7 @@ fn build_report(
 ) -> Outcome {
     let mut report = Report::new(&ctx.name, "Generic mutation testing with cargo-mutants");
     report.text(format!(
-        "`cargo mutants --profile mutants` on {} with the tests `cargo test {}`. Each mutant is a small source change made by cargo-mutants; \
+        "`cargo mutants --profile mutants` on {} with the tests `cargo test {}` (given as `--cargo-arg`, so that each mutant's build compiles only these test binaries). Each mutant is a small source change made by cargo-mutants; \
          caught means a test failed (a timeout counts as caught), missed means every test passed, unviable means it did not build. \
          Every figure below is counted from this run's output folder. A missed mutant is equivalent only where `experiments/cargo-mutants.toml` \
          lists its text (file, replacement and function; no line numbers) with the reason; any other missed mutant is an open gap.",
