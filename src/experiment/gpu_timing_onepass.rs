@@ -119,7 +119,7 @@ const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
 /// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 19] = [
+pub const VARIANTS: [Variant; 20] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -236,6 +236,16 @@ pub const VARIANTS: [Variant; 19] = [
         min_blocks: MB,
         schedule: Schedule::Held,
         options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(17) held, risky tiles resolved after the take (the order of cf969ae)",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Held,
+        options: EngineOptions {
+            hold_risky: false,
+            ..EngineOptions::DEFAULT
+        },
     },
     Variant {
         name: "(17) held, the plan never waits",

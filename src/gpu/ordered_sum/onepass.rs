@@ -120,11 +120,18 @@ impl OnePassMutant {
 
     /// The options a mutant is built with: the engine's, except where its shortcut exists only
     /// under others (the plan-only fault estimates missing tree sums, which a waiting plan
-    /// never does, so it is built with a plan that never waits).
+    /// never does, so it is built with a plan that never waits; the held schedule's late
+    /// finish is built with every tile released, so that risky tiles take it too).
     pub fn options(self) -> EngineOptions {
         match self {
             OnePassMutant::PlanUnpublishedZero => EngineOptions {
                 plan_waits: false,
+                ..EngineOptions::DEFAULT
+            },
+            // Its fault is in the late finish of the held schedule, which risky tiles skip
+            // where they are resolved before the take: every tile takes the late path.
+            OnePassMutant::HeldFinishFromRegisters => EngineOptions {
+                hold_risky: false,
                 ..EngineOptions::DEFAULT
             },
             _ => EngineOptions::DEFAULT,
