@@ -91,6 +91,10 @@ pub struct Checks {
     /// From a negative sum, the signed path mirrors its bounds (off: it negates the increment
     /// only).
     pub mirrored: bool,
+    /// A chunk's scan applies only below [`scan::SCAN_LIMIT`] (`2^51`), the bound that stands
+    /// for the per-term bound of the rounding (off: below `2^53`, the exactness bound alone,
+    /// so a term the rounding gets wrong passes: `inputs::term_past_the_rounding`).
+    pub scan_bound: bool,
 }
 
 impl Checks {
@@ -111,15 +115,19 @@ impl Checks {
         signed_ties: true,
         signed_path: true,
         mirrored: true,
+        scan_bound: true,
     };
 }
 
-/// True when the CPU has AVX2 and POPCNT (every AVX2 CPU has both; detected once).
+/// True when the CPU has AVX2, FMA and POPCNT (every AVX2 CPU made has all three; detected
+/// once). The chunk scan uses FMA; the other vector paths AVX2 and POPCNT.
 #[inline]
 pub(crate) fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -130,7 +138,7 @@ pub(crate) fn has_avx2() -> bool {
 /// Which compiled path the chunk scan takes on this CPU (for reports).
 pub fn vector_path() -> &'static str {
     if has_avx2() {
-        "x86_64 AVX2"
+        "x86_64 AVX2 and FMA"
     } else {
         "portable"
     }

@@ -28,8 +28,22 @@
 //! Integers below `2^53` add exactly in f64, and a sum of non-negative values that reaches
 //! `2^53` stays at or above it (rounding is monotone), so a total below `2^53` is exact.
 //!
-//! The scan ([`scan`]) forms `sum r` with a flag for ties and a flag for terms that leave the
-//! path (negative, NaN, infinite, `y >= 2^51`); only a chunk with a tie takes the second,
+//! The scan ([`scan`]) forms `sum r` with a flag for ties and a flag for negative terms, and
+//! refuses a chunk whose `sum r` is not below `2^51` ([`SCAN_LIMIT`]). That bound also stands
+//! for the per-term bound of step 2, without a comparison per term: with no negative term every
+//! `r >= 0`, and a term with `y >= 2^51 - 1/2` has `t >= 2^53` (rounding is monotone), so
+//! `r >= 2^51`; a sum of non-negative values is at least each of them, so `sum r < 2^51`
+//! means every term had `y < 2^51 - 1/2` and its `r` is right. NaN and infinite terms make the
+//! sum NaN or infinite, which the bound refuses too. A chunk it refuses with an increment
+//! that would have applied (`2^51` ulps or more: a chunk worth a quarter of the running sum,
+//! as only the first chunks of a sum are) is added natively: time, never bits. The bound is
+//! load-bearing: a term the rounding gets wrong does raise the tie flag (`|y - r| >= 1/2`),
+//! but the bit-mask pass the flag sends its chunk to relies on the scan having refused such
+//! terms (`inputs::term_past_the_rounding` is the case; the kill matrix's mutant with
+//! `scan_bound` off gives a wrong sum on it). The AVX2 scan forms `t` and `d` with fused multiply-adds, `fma(x, scale, 1.5 * 2^52)` and
+//! `fma(x, scale, -r)`: each rounds the exact `x * scale` once, which is `y` itself (step 1),
+//! so they are step 2's `t` and step 3's `d`, one instruction each, and `y` is not formed.
+//! Only a chunk with a tie takes the second,
 //! bit-mask pass ([`chunk_unit_hinted`]), which reads the chunk again from L1; after a chunk with
 //! a tie the next one takes the bit-mask pass at once (it finds what the scan finds).
 
@@ -42,6 +56,9 @@ pub(super) const MAGIC: f64 = 6_755_399_441_055_744.0;
 pub(super) const Y_LIMIT: f64 = 2_251_799_813_685_248.0;
 /// `2^53`: a chunk's increment must stay below it to be exact.
 pub(super) const INC_LIMIT: f64 = 9_007_199_254_740_992.0;
+/// `2^51`: the scan's bound on a chunk's `sum r`, which stands for the per-term bound
+/// (module documentation).
+pub(super) const SCAN_LIMIT: f64 = Y_LIMIT;
 /// The most terms a chunk may hold: the tie pass keeps one bit per term in
 /// `MAX_CHUNK / 64` words on the stack.
 pub const MAX_CHUNK: usize = 4096;
@@ -50,11 +67,12 @@ const WORDS: usize = MAX_CHUNK / 64;
 /// What the scan of a chunk found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Scan {
-    /// The sum of `rint(y)` (exact where it is below `2^53`).
+    /// The sum of `rint(y)`: exact, and every term's `rint(y)` right, where it is below
+    /// [`SCAN_LIMIT`] and `off` is false.
     pub rsum: f64,
     /// Some term is a tie.
     pub tie: bool,
-    /// Some term leaves the path (negative, not finite, `y >= 2^51`).
+    /// Some term is negative, or the sum is NaN.
     pub off: bool,
 }
 
@@ -121,7 +139,12 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
     }
     let s = scan(chunk, scale);
     let off = s.off && (checks.sign || !only_negatives(chunk, scale));
-    if off || !below_limit(s.rsum) {
+    let bounded = if checks.scan_bound {
+        scan_below_limit(s.rsum)
+    } else {
+        below_limit(s.rsum)
+    };
+    if off || !bounded {
         return (None, s.tie);
     }
     if s.tie && checks.ties {
@@ -140,6 +163,12 @@ fn below_limit(inc: f64) -> bool {
     inc < INC_LIMIT
 }
 
+/// True when a scan's `sum r` is below [`SCAN_LIMIT`] (false for NaN and infinity): then, with
+/// no negative term, every term's `r` is right and the sum is exact (module documentation).
+fn scan_below_limit(rsum: f64) -> bool {
+    rsum < SCAN_LIMIT
+}
+
 /// True when every term that leaves the path leaves it only by its sign (the sign-check
 /// mutant's view: it lets negative terms through, as `rint` of a negative `y`).
 fn only_negatives<T: FastTerm>(chunk: &[T], scale: f64) -> bool {
@@ -149,9 +178,9 @@ fn only_negatives<T: FastTerm>(chunk: &[T], scale: f64) -> bool {
     })
 }
 
-/// The scan: `sum rint(y)`, whether some term ties, and whether some term leaves the path.
-/// AVX2 where the CPU has it, else the portable loop; both add the same integers (in another
-/// order, which cannot change an exact sum) and raise the same flags.
+/// The scan: `sum rint(y)`, whether some term ties, and whether some term is negative (or the
+/// sum NaN). AVX2 with FMA where the CPU has them, else the portable loop; both add the same
+/// integers (in another order, which cannot change an exact sum) and raise the same flags.
 pub(super) fn scan<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     #[cfg(target_arch = "x86_64")]
     {
@@ -166,49 +195,49 @@ pub(super) fn scan<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
 /// The portable scan, four accumulators so the adds need not wait on each other.
 pub(super) fn scan_portable<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     let mut acc = [0.0f64; 4];
-    let (mut dmax, mut ymax, mut xmin) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut dmax, mut xmin) = (0.0f64, 0.0f64);
     for (i, x) in chunk.iter().enumerate() {
         let x = x.widen();
         let y = x * scale;
         let r = (y + MAGIC) - MAGIC;
         acc[i % 4] += r;
         dmax = dmax.max((y - r).abs());
-        ymax = ymax.max(y);
         xmin = xmin.min(x);
     }
     let rsum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    // NaN and infinite terms make `rsum` NaN or infinite, which the caller's `< 2^53` refuses;
-    // `ymax` and `xmin` catch the finite terms that leave the path.
+    // NaN and infinite terms, and terms too large for the rounding, make `rsum` NaN, infinite
+    // or at least 2^51, which the caller's bound refuses; `xmin` catches negative terms.
     Scan {
         rsum,
         tie: dmax >= 0.5,
-        off: xmin < 0.0 || ymax >= Y_LIMIT || rsum.is_nan(),
+        off: xmin < 0.0 || rsum.is_nan(),
     }
 }
 
-/// [`scan_portable`] four lanes at a time, four vectors a step: per vector one multiply, two
-/// adds for `rint`, one subtract, and four max/min/and for the flags (tested once a chunk).
+/// [`scan_portable`] four lanes at a time, four vectors a step: per vector one fused
+/// multiply-add and one subtract for `r`, one add into the sum, one fused multiply-subtract
+/// for `d`, and three and/max/min for the flags (tested once a chunk): seven instructions for
+/// four terms, where forming `y` apart and bounding it term by term took nine.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
     let zero = _mm256_setzero_pd();
-    let (mut acc, mut dmax, mut ymax, mut xmin) = ([zero; 4], [zero; 4], [zero; 4], [zero; 4]);
+    let (mut acc, mut dmax, mut xmin) = ([zero; 4], [zero; 4], [zero; 4]);
     let mut blocks = chunk.chunks_exact(16);
     for c in &mut blocks {
         for k in 0..4 {
             // SAFETY: c holds 16 terms; terms 4k..4k+4 are inside it.
             let x = unsafe { T::load4(c.as_ptr().add(4 * k)) };
-            let y = _mm256_mul_pd(x, vs);
-            let r = _mm256_sub_pd(_mm256_add_pd(y, magic), magic);
+            // t = fl(x * scale + M) and d = fl(x * scale - r): x * scale is y exactly.
+            let r = _mm256_sub_pd(_mm256_fmadd_pd(x, vs, magic), magic);
             acc[k] = _mm256_add_pd(acc[k], r);
             // max(acc, v) keeps v where v is NaN only until the next max; NaN terms are
             // caught by the sum instead.
-            dmax[k] = _mm256_max_pd(dmax[k], _mm256_and_pd(_mm256_sub_pd(y, r), abs));
-            ymax[k] = _mm256_max_pd(ymax[k], y);
+            dmax[k] = _mm256_max_pd(dmax[k], _mm256_and_pd(_mm256_fmsub_pd(x, vs, r), abs));
             xmin[k] = _mm256_min_pd(xmin[k], x);
         }
     }
@@ -221,22 +250,17 @@ unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
         _mm256_max_pd(dmax[0], dmax[1]),
         _mm256_max_pd(dmax[2], dmax[3]),
     ));
-    let y = lanes(_mm256_max_pd(
-        _mm256_max_pd(ymax[0], ymax[1]),
-        _mm256_max_pd(ymax[2], ymax[3]),
-    ));
     let x = lanes(_mm256_min_pd(
         _mm256_min_pd(xmin[0], xmin[1]),
         _mm256_min_pd(xmin[2], xmin[3]),
     ));
     let rsum = ((a[0] + a[1]) + (a[2] + a[3])) + rest.rsum;
     let dmax = d.iter().fold(0.0f64, |m, &v| m.max(v));
-    let ymax = y.iter().fold(0.0f64, |m, &v| m.max(v));
     let xmin = x.iter().fold(0.0f64, |m, &v| m.min(v));
     Scan {
         rsum,
         tie: dmax >= 0.5 || rest.tie,
-        off: xmin < 0.0 || ymax >= Y_LIMIT || rsum.is_nan() || rest.off,
+        off: xmin < 0.0 || rsum.is_nan() || rest.off,
     }
 }
 
@@ -470,6 +494,43 @@ mod tests {
         let bits: Vec<u64> = chunk.iter().map(|&x| F64::to_bits(x)).collect();
         let u = run_unit::<F64>(b, &bits);
         (u.even, u.odd)
+    }
+
+    #[test]
+    fn terms_too_large_for_the_rounding_are_refused_by_the_sum_bound() {
+        // scale 1: y = x. Below 2^51 the rounding is right and the chunk applies; from
+        // 2^51 - 1/2 on (where t reaches 2^53) the sum of r reaches 2^51 and the scan refuses
+        // the chunk, as it does an infinite term; a NaN term sets `off`.
+        let cases = [
+            (Y_LIMIT - 1.0, Some(Y_LIMIT as u64 - 1)),
+            (Y_LIMIT - 0.25, None),
+            (Y_LIMIT, None),
+            (Y_LIMIT + 1.0, None),
+            (3.0 * Y_LIMIT, None),
+            (f64::INFINITY, None),
+            (f64::NAN, None),
+        ];
+        for (y, want) in cases {
+            let mut chunk = vec![0.25f64; 100];
+            chunk[37] = y;
+            let (v, p) = (scan(&chunk, 1.0), scan_portable(&chunk, 1.0));
+            assert!(
+                v.rsum.to_bits() == p.rsum.to_bits() && (v.tie, v.off) == (p.tie, p.off),
+                "y = {y}: {v:?} against {p:?}"
+            );
+            let got = chunk_unit(&chunk, 1.0, Checks::ALL).map(|u| u.increment(0));
+            assert_eq!(got, want, "y = {y}");
+            // Without the scan's bound (the kill matrix's mutant) the odd term past the
+            // rounding applies with the wrong increment: the bound is what refuses it.
+            let no_bound = Checks {
+                scan_bound: false,
+                ..Checks::ALL
+            };
+            if y == Y_LIMIT + 1.0 {
+                let wrong = chunk_unit(&chunk, 1.0, no_bound).map(|u| u.increment(0));
+                assert_eq!(wrong, Some(Y_LIMIT as u64), "y = {y}, no scan bound");
+            }
+        }
     }
 
     #[test]

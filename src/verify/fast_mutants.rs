@@ -6,7 +6,8 @@ use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm,
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
     excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound,
-    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_ties, InputKind,
+    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_ties, term_past_the_rounding,
+    InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -108,6 +109,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::SameBits,
         },
         FastMutant {
+            name: "scan's sum bound at 2^53 (no bound on a term's rounding)",
+            checks: with(|c| c.scan_bound = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| c.lookback_waits = false),
             expect: Expect::SameBits,
@@ -129,8 +135,8 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
 /// `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
-/// `inputs::signed_ties` and `inputs::negative_sum_leaves_by_one_term` (None: the loop's bits
-/// on all of them).
+/// `inputs::signed_ties`, `inputs::negative_sum_leaves_by_one_term` and
+/// `inputs::term_past_the_rounding` (None: the loop's bits on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -165,6 +171,10 @@ pub fn first_wrong(
         (
             "a negative sum leaves its binade by one term",
             negative_sum_leaves_by_one_term(CHUNK),
+        ),
+        (
+            "a term past the scan's rounding",
+            term_past_the_rounding(CHUNK),
         ),
     ] {
         if wrong(&terms, &f64_sum) {

@@ -303,6 +303,21 @@ pub fn leaves_by_its_bound(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Two chunks of `chunk` terms whose second holds one term too large for the scan's rounding
+/// and nothing else: the first chunk is `chunk` terms of `1 / chunk` (exactly 1.0 in all, for
+/// a power-of-two `chunk`), the second `0.5 + 2^-52` and zeros. In the binade `[1, 2)` that
+/// term is `y = 2^51 + 1` ulps, odd, so `y + 1.5 * 2^52` rounds to an even value and `r` comes
+/// out as `2^51`; the loop's sum is `1.5 + 2^-52`, inside the binade, so the chunk's unit
+/// would apply with the wrong increment unless a bound refuses the term (the CPU engine's
+/// scan bound on the sum of `r`). Needs a power-of-two `chunk` of at least 2.
+pub fn term_past_the_rounding(chunk: usize) -> Vec<f64> {
+    debug_assert!(chunk >= 2 && chunk.is_power_of_two());
+    let mut v = vec![1.0 / chunk as f64; chunk];
+    v.push(0.5 + f64::EPSILON);
+    v.extend(std::iter::repeat_n(0.0, chunk - 1));
+    v
+}
+
 /// Three tiles of `tile` terms whose second holds one `+inf` among zeros: the first is `1.0`
 /// and zeros, the third ones, so the loop's sum is `+inf`. The infinite tile has no tie and no
 /// negative term, so a fast unit (an f64 sum of rounded scaled terms) is `+inf`: only that
