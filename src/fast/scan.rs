@@ -40,19 +40,19 @@
 //! load-bearing: a term the rounding gets wrong does raise the tie flag (`|y - r| >= 1/2`),
 //! but the bit-mask pass the flag sends its chunk to relies on the scan having refused such
 //! terms (`inputs::term_past_the_rounding` is the case; the kill matrix's mutant with
-//! `scan_bound` off gives a wrong sum on it). The AVX2 scan forms `t` and `d` with fused multiply-adds, `fma(x, scale, 1.5 * 2^52)` and
-//! `fma(x, scale, -r)`: each rounds the exact `x * scale` once, which is `y` itself (step 1),
-//! so they are step 2's `t` and step 3's `d`, one instruction each, and `y` is not formed.
-//! Only a chunk with a tie takes the second,
-//! bit-mask pass ([`chunk_unit_hinted`]), which reads the chunk again from L1; after a chunk with
-//! a tie the next one takes the bit-mask pass at once (it finds what the scan finds).
+//! `scan_bound` off gives a wrong sum on it). The AVX2 scan forms `t` and `d` with fused
+//! multiply-adds, `fma(x, scale, 1.5 * 2^52)` and `fma(x, scale, -r)`: each rounds the exact
+//! `x * scale` once, which is `y` itself (step 1), so they are step 2's `t` and step 3's `d`,
+//! one instruction each, and `y` is not formed. Only a chunk with a tie takes the second,
+//! bit-mask pass ([`chunk_unit_hinted`]), which reads the chunk again from L1; after a chunk
+//! with a tie the next one takes the bit-mask pass at once (it finds what the scan finds).
 
 use super::term::FastTerm;
 use super::Checks;
 
 /// `1.5 * 2^52`: adding and subtracting it rounds a value below `2^51` to an integer.
 pub(super) const MAGIC: f64 = 6_755_399_441_055_744.0;
-/// `2^51`: the bound on one term's `y`.
+/// `2^51`: the bound on one term's `y` (the bit-mask pass checks it term by term).
 pub(super) const Y_LIMIT: f64 = 2_251_799_813_685_248.0;
 /// `2^53`: a chunk's increment must stay below it to be exact.
 pub(super) const INC_LIMIT: f64 = 9_007_199_254_740_992.0;
