@@ -312,6 +312,18 @@ pub struct KernelShape {
     pub multiprocessors: u32,
 }
 
+/// Allows kernel `k` one tile of `shape` in dynamic shared memory and returns how many of
+/// its blocks fit on a multiprocessor with it (0: none).
+fn one_tile_residency(k: &CudaFunction, shape: TileShape, name: &str) -> Result<u32> {
+    k.set_attribute(
+        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        shape.bytes() as i32,
+    )
+    .with_context(|| format!("allowing {name} one tile of dynamic shared memory"))?;
+    k.occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
+        .with_context(|| format!("occupancy of {name}"))
+}
+
 /// The kernel one launch runs ([`OnePassSum::kernel_use`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelUse {
@@ -862,15 +874,7 @@ impl OnePassSum {
         }
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
         let k_sums = m.function("onepass_sums")?;
-        k_sums
-            .set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                shape.bytes() as i32,
-            )
-            .context("allowing one tile of dynamic shared memory")?;
-        let resident = k_sums
-            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
-            .context("occupancy of onepass_sums")?;
+        let resident = one_tile_residency(&k_sums, shape, "onepass_sums")?;
         let k_staged = if timed.staged {
             Some(m.function("onepass_sums_staged")?)
         } else {
@@ -896,15 +900,8 @@ impl OnePassSum {
         };
         let (k_held, resident_held) = if timed.held {
             let k = m.function("onepass_sums_held")?;
-            k.set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                shape.bytes() as i32,
-            )
-            .context("allowing one tile of dynamic shared memory (held kernel)")?;
             // 0 where no block fits (the held schedule is then refused at launch).
-            let n = k
-                .occupancy_max_active_blocks_per_multiprocessor(shape.threads, shape.bytes(), None)
-                .context("occupancy of onepass_sums_held")?;
+            let n = one_tile_residency(&k, shape, "onepass_sums_held")?;
             (Some(k), n)
         } else {
             (None, 0)
