@@ -97,9 +97,10 @@
 #define OP_CM_LANE_START_INCLUSIVE 2
 #define OP_CM_START_SIGN_DROPPED 3
 #define OP_CM_LAST_LANE_UNWRITTEN 4
-/* Timing builds only (crate::gpu::ordered_sum::onepass::Phases): BINADE_OP_UNTIL 1 stops
- * each tile after its approximate prefix, 2 after publishing its unit; the totals are then
- * not sums. 3 (the default) is the engine. */
+/* Timing builds only (crate::gpu::ordered_sum::onepass::Phases): BINADE_OP_UNTIL 0 stops
+ * each tile after publishing its tree sum (no look-back: what the schedule's loads and
+ * barriers cost alone), 1 after its approximate prefix, 2 after publishing its unit; the
+ * totals are then not sums. 3 (the default) is the engine. */
 #ifndef BINADE_OP_UNTIL
 #define BINADE_OP_UNTIL 3
 #endif
@@ -907,6 +908,11 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
     out.done = 0;
     out.risky = 0;
     out.s_end = 0ull;
+#if BINADE_OP_UNTIL == 0
+    if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = ts;
+    out.done = 1;
+    return out;
+#endif
     if (local == 0) {
         if (threadIdx.x == 0) sh.native = 0; /* ordered before the counts by op_finish's first barrier */
         /* The segment's first tile starts from `start` (+0 or -0), in no binade: finish

@@ -209,6 +209,48 @@ fn onepass_every_launch_held() {
     totals_equal_the_loop_every_launch("onepass_every_launch_held", Schedule::Held);
 }
 
+/// A build held to fewer resident blocks than fit (`OnePassSum::pinned_to`, how gpu-timing
+/// times its phase builds at the engine's residency) reports that residency and still gives
+/// the loop's bits, one block per tile and resident; pinning above the fit changes nothing.
+#[test]
+fn onepass_pinned_residency_equals_the_loop() {
+    let Some(gpu) = open_or_skip("onepass_pinned_residency_equals_the_loop") else {
+        return;
+    };
+    let sum = OnePassSum::new(&gpu).unwrap();
+    let fits = sum.shape().unwrap().resident_blocks;
+    assert!(fits >= 2, "the engine keeps {fits} blocks resident");
+    let same = sum.clone().pinned_to(fits + 1).unwrap();
+    assert_eq!(same.shape().unwrap().resident_blocks, fits);
+    let pinned = sum.pinned_to(1).unwrap();
+    assert_eq!(pinned.shape().unwrap().resident_blocks, 1);
+    assert_eq!(pinned.fits_unpinned(), fits);
+    let seed = 0x91e5u64;
+    for kind in [
+        InputKind::Uniform,
+        InputKind::Geometric,
+        InputKind::AdversarialTies,
+    ] {
+        let (all, segments) = layout(kind, seed);
+        for schedule in [Schedule::OneBlockPerTile, Schedule::Resident] {
+            let got = pinned
+                .clone()
+                .with_schedule(schedule)
+                .sums_of(&all, &segments)
+                .unwrap();
+            for (k, r) in segments.iter().enumerate() {
+                let want = loop_sum::<F64>(&all[r.clone()]).to_bits();
+                assert!(
+                    same_result::<F64>(got[k].total.to_bits(), want),
+                    "seed {seed:#x} kind {kind:?} schedule {schedule:?} n {}: device {:#018x} loop {want:#018x}",
+                    r.len(),
+                    got[k].total.to_bits()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn onepass_many_small_segments_in_one_launch() {
     let Some(gpu) = open_or_skip("onepass_many_small_segments_in_one_launch") else {

@@ -43,7 +43,7 @@ pub struct DistRow {
     /// Windows rotated over.
     pub windows: usize,
     /// The engine, and its timing builds in [`Phases::ALL`] order (the last is the engine).
-    pub phases: [f64; 3],
+    pub phases: [f64; 4],
     /// The variants of [`VARIANTS`], in order.
     pub variants: Vec<f64>,
     /// The plain tree sum of the seed's kernels.
@@ -280,6 +280,9 @@ pub const VARIANTS: [Variant; 20] = [
     },
 ];
 
+/// The index of the engine (the whole of [`Phases::ALL`]) among the phase builds.
+const ENGINE: usize = Phases::ALL.len() - 1;
+
 /// The timing builds and the engine, compiled once.
 pub struct Engines {
     /// [`Phases::ALL`] order; the last is the engine.
@@ -295,11 +298,18 @@ impl Engines {
     pub fn new(gpu: &Gpu, seed: &GpuOrderedSum) -> Result<Engines> {
         // Every build is a whole NVRTC compile (seconds each): on rayon's threads.
         use rayon::prelude::*;
+        let builds: Vec<OnePassSum> = Phases::ALL
+            .par_iter()
+            .map(|&p| OnePassSum::timing_build(gpu, p))
+            .collect::<Result<_>>()?;
+        // Every phase build at the engine's residency (the last build is the engine).
+        let engine_blocks = builds[ENGINE].shape()?.resident_blocks;
+        let builds = builds
+            .into_iter()
+            .map(|b| b.pinned_to(engine_blocks))
+            .collect::<Result<_>>()?;
         Ok(Engines {
-            builds: Phases::ALL
-                .par_iter()
-                .map(|&p| OnePassSum::timing_build(gpu, p))
-                .collect::<Result<_>>()?,
+            builds,
             variants: VARIANTS
                 .par_iter()
                 .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.schedule, v.options))
@@ -318,10 +328,15 @@ impl Engines {
 pub fn builds_table(e: &Engines, tiles: u64) -> Table {
     let mut t = Table::new(
         "builds",
-        &format!("The kernel each build runs at {tiles} tiles (registers per thread as the driver reports them; blocks resident per multiprocessor)"),
-        &["build", "kernel", "registers", "blocks resident per multiprocessor"],
+        &format!("The kernel each build runs at {tiles} tiles (registers per thread as the driver reports them; blocks resident per multiprocessor as launched, and as would fit with one tile of shared memory: the phase builds are launched with more shared memory than their tile, unused, so that they run at the engine's residency)"),
+        &["build", "kernel", "registers", "blocks resident per multiprocessor", "blocks that fit with one tile"],
     );
+    let phases = Phases::ALL[..ENGINE]
+        .iter()
+        .map(|p| p.build_name())
+        .zip(e.builds.iter());
     let named = std::iter::once(("the engine", e.engine()))
+        .chain(phases)
         .chain(VARIANTS.iter().map(|v| v.name).zip(e.variants.iter()));
     for (name, build) in named {
         match build.kernel_use(tiles) {
@@ -330,10 +345,16 @@ pub fn builds_table(e: &Engines, tiles: u64) -> Table {
                 k.kernel.to_string(),
                 k.registers.to_string(),
                 k.resident_blocks.to_string(),
+                if k.kernel == "onepass_sums" {
+                    build.fits_unpinned().to_string()
+                } else {
+                    k.resident_blocks.to_string()
+                },
             ]),
             Err(err) => t.row(vec![
                 name.to_string(),
                 format!("not read: {err:#}"),
+                String::new(),
                 String::new(),
                 String::new(),
             ]),
@@ -369,7 +390,7 @@ pub fn measure_distribution(
     for _ in 0..3 {
         identical &= op.run(&mut jobs[0])?[0].total.to_bits() == first.total.to_bits();
     }
-    let mut phases = [f64::NAN; 3];
+    let mut phases = [f64::NAN; 4];
     for (i, b) in e.builds.iter().enumerate() {
         let times = event_times(op.gpu(), t.warmup, t.reps, |r| b.launch(&mut jobs[r % k]))?;
         phases[i] = median(&times);
@@ -509,7 +530,7 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
     );
     for r in rows {
         let (cupy, cccl) = peer(r.n);
-        let engine = r.phases[2];
+        let engine = r.phases[ENGINE];
         let read = read_rate(r.n, engine);
         let copy = 2.0 * read_rate(r.n, r.copy);
         t.row(vec![
@@ -543,7 +564,7 @@ pub fn distribution_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) 
 pub fn phase_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(Phases::ALL.iter().map(|p| p.name()));
-    headers.extend(["unit adds", "exact look-back adds"]);
+    headers.extend(["plan look-back adds", "unit adds", "exact look-back adds"]);
     headers.extend(VARIANTS.iter().map(|v| v.name));
     let mut t = Table::new(
         "onepass_phases",
@@ -553,8 +574,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
     for r in rows {
         let mut cells = vec![r.dist.name().to_string(), thousands(r.n as u64)];
         cells.extend(r.phases.iter().map(|&x| ms(x)));
-        cells.push(ms(r.phases[1] - r.phases[0]));
-        cells.push(ms(r.phases[2] - r.phases[1]));
+        cells.extend(r.phases.windows(2).map(|w| ms(w[1] - w[0])));
         cells.extend(r.variants.iter().map(|&x| ms(x)));
         t.row(cells);
     }
@@ -632,7 +652,7 @@ pub fn ideas_table(rows: &[DistRow]) -> Table {
     );
     for &(idea, v, taken) in &IDEAS {
         for r in rows {
-            let (engine, other) = (r.phases[2], r.variants[v]);
+            let (engine, other) = (r.phases[ENGINE], r.variants[v]);
             let (without, with) = if taken {
                 (other, engine)
             } else {

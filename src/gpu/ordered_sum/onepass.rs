@@ -279,6 +279,12 @@ pub struct OnePassSum {
     cumsum: Option<u32>,
     /// Blocks resident per multiprocessor (one tile of shared memory each).
     resident: u32,
+    /// Blocks of `onepass_sums` that fit on a multiprocessor with one tile (`resident`
+    /// before any [`OnePassSum::pinned_to`]).
+    fits: u32,
+    /// Dynamic shared memory `onepass_sums` is launched with, bytes: one tile, or more where
+    /// [`OnePassSum::pinned_to`] holds the build to fewer resident blocks than would fit.
+    smem: usize,
     /// Blocks of the staged kernel resident per multiprocessor (two tiles each; 0: none fits).
     resident_staged: u32,
     multiprocessors: u32,
@@ -584,6 +590,9 @@ pub const LOOKBACK_WAYS: u32 = 1;
 /// The time of each build is the cost of the phases up to its stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phases {
+    /// Load the terms and publish their tree sum, no look-back: the schedule's loads and
+    /// barriers alone.
+    ThroughTreeSum,
     /// Load the terms, tree sum, approximate look-back (the plan).
     ThroughPlan,
     /// And the unit, published.
@@ -594,11 +603,17 @@ pub enum Phases {
 
 impl Phases {
     /// Every build, shortest first.
-    pub const ALL: [Phases; 3] = [Phases::ThroughPlan, Phases::ThroughUnit, Phases::All];
+    pub const ALL: [Phases; 4] = [
+        Phases::ThroughTreeSum,
+        Phases::ThroughPlan,
+        Phases::ThroughUnit,
+        Phases::All,
+    ];
 
     /// The `BINADE_OP_UNTIL` code.
     pub fn code(self) -> u32 {
         match self {
+            Phases::ThroughTreeSum => 0,
             Phases::ThroughPlan => 1,
             Phases::ThroughUnit => 2,
             Phases::All => 3,
@@ -608,9 +623,20 @@ impl Phases {
     /// The name used in reports.
     pub fn name(self) -> &'static str {
         match self {
-            Phases::ThroughPlan => "load + tree sum + plan look-back",
+            Phases::ThroughTreeSum => "load + tree sum",
+            Phases::ThroughPlan => "+ plan look-back",
             Phases::ThroughUnit => "+ unit",
             Phases::All => "+ exact look-back (the engine)",
+        }
+    }
+
+    /// The build's name on its own: where it stops each tile.
+    pub fn build_name(self) -> &'static str {
+        match self {
+            Phases::ThroughTreeSum => "phase build: stops after the tree sum",
+            Phases::ThroughPlan => "phase build: stops after the plan look-back",
+            Phases::ThroughUnit => "phase build: stops after the unit",
+            Phases::All => "the engine",
         }
     }
 }
@@ -925,10 +951,53 @@ impl OnePassSum {
             schedule: SCHEDULE,
             cumsum,
             resident,
+            fits: resident,
+            smem: shape.bytes(),
             resident_staged,
             multiprocessors,
             shape,
         })
+    }
+
+    /// This build with at most `blocks` of `onepass_sums` resident per multiprocessor, in
+    /// both the resident and the one-block-per-tile schedules, so that a timing build that
+    /// takes fewer registers than the engine is timed at the engine's residency (the
+    /// through-plan build takes 48 registers and would keep three blocks where the engine
+    /// keeps two). Done by launching it with more dynamic shared memory than its tile
+    /// (unused by the kernel): the smallest amount, in steps of 1 KiB, at which at most
+    /// `blocks` fit. Refused where even a block's largest shared memory leaves more.
+    pub fn pinned_to(mut self, blocks: u32) -> Result<OnePassSum> {
+        debug_assert!(blocks >= 1);
+        if self.resident <= blocks {
+            return Ok(self);
+        }
+        let most = self
+            .gpu
+            .context()
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .context("largest shared memory of a block")? as usize;
+        let per_block = self.k_sums.shared_size_bytes()? as usize;
+        let most = most.saturating_sub(per_block);
+        self.k_sums
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                most as i32,
+            )
+            .context("allowing onepass_sums more dynamic shared memory")?;
+        let mut bytes = self.shape.bytes();
+        while bytes <= most {
+            let fit = self
+                .k_sums
+                .occupancy_max_active_blocks_per_multiprocessor(self.shape.threads, bytes, None)
+                .context("occupancy of onepass_sums")?;
+            if fit <= blocks {
+                self.resident = fit;
+                self.smem = bytes;
+                return Ok(self);
+            }
+            bytes += 1024;
+        }
+        bail!("onepass_sums: no shared memory size keeps at most {blocks} blocks resident")
     }
 
     /// The same kernel, run by `schedule` (one block per tile, resident blocks that copy
@@ -974,6 +1043,12 @@ impl OnePassSum {
             held_resident_blocks: self.resident_held,
             multiprocessors: self.multiprocessors,
         })
+    }
+
+    /// Blocks of `onepass_sums` that would fit on a multiprocessor with one tile of shared
+    /// memory: its residency unless [`OnePassSum::pinned_to`] lowered it.
+    pub fn fits_unpinned(&self) -> u32 {
+        self.fits
     }
 
     /// The kernel a launch of `tiles` tiles runs by this build's schedule, with its
@@ -1168,8 +1243,12 @@ impl OnePassSum {
             LaunchKind::Staged => self.resident_staged,
         };
         let (blocks, smem) = match kind {
-            LaunchKind::OneBlockPerTile => (tiles, self.shape.bytes()),
-            LaunchKind::Resident | LaunchKind::Deferred | LaunchKind::Held => (
+            LaunchKind::OneBlockPerTile => (tiles, self.smem),
+            LaunchKind::Resident | LaunchKind::Deferred => (
+                tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
+                self.smem,
+            ),
+            LaunchKind::Held => (
                 tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
                 self.shape.bytes(),
             ),
