@@ -44,9 +44,9 @@ struct Settings {
     streams: Vec<usize>,
     plans: Vec<PlanKind>,
     stream_plans: Vec<PlanKind>,
-    /// Kinds whose sums are native adds from end to end (every tile and chunk is refused:
-    /// negative terms, a NaN or an infinity early in the sum), so that a stream of them is
-    /// one chain of dependent adds on one device lane in every engine.
+    /// Kinds whose streams stop at `native_stream_max` terms: those whose chunks and tiles
+    /// are nearly all refused (negative terms, a NaN or an infinity early in the sum) and
+    /// added natively, one dependent add after another, in every engine.
     native_kinds: Vec<InputKind>,
     /// The longest stream run for `native_kinds` (all of `streams` when absent).
     native_stream_max: usize,
@@ -116,7 +116,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut baselines = Vec::new();
     let mut stage_checks = Vec::new();
     let bar = ctx.progress(set.kinds.len() as u64, "gpu-parity");
+    let mut seconds = Vec::with_capacity(set.kinds.len());
     for (i, &kind) in set.kinds.iter().enumerate() {
+        let started = std::time::Instant::now();
         let next = set.kinds[(i + 1) % set.kinds.len()];
         let max = set.sizes.iter().copied().max().unwrap_or(0);
         let stale = chunk_sums::<F64>(&next.generate::<F64>(max, ctx.seed ^ 0x57a1e));
@@ -166,11 +168,20 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 &mut baselines,
             )?;
         }
+        seconds.push(started.elapsed().as_secs_f64());
         bar.inc(1);
     }
     bar.finish_and_clear();
     boundary_cases(&op, &mut op_checks)?;
-    let mut out = outcome(ctx, &gpu, &set, &checks, &baselines, &stage_checks);
+    let mut out = outcome(
+        ctx,
+        &gpu,
+        &set,
+        &checks,
+        &baselines,
+        &stage_checks,
+        &seconds,
+    );
     let op_bad = op_checks.iter().filter(|c| !c.ok()).count() as u64;
     out.failures += op_bad;
     let mut labels: Vec<&str> = set.kinds.iter().map(|k| k.name()).collect();
@@ -254,6 +265,7 @@ fn outcome(
     checks: &[Check],
     baselines: &[Baseline],
     stage_checks: &[StageCheck],
+    seconds: &[f64],
 ) -> Outcome {
     let bad_sums = checks.iter().filter(|c| !c.ok()).count() as u64;
     let bad_chunks: u64 = stage_checks.iter().map(StageCheck::failures).sum();
@@ -294,8 +306,8 @@ fn outcome(
     let left_out = set.streams_left_out();
     if !left_out.is_empty() {
         r.text(format!(
-            "Streams not run ({}): {}. These kinds are summed by native adds from the first term to the last in every engine (no tile or chunk passes its check: negative terms, or a NaN or an infinity early in the sum), so a stream of them is one chain of dependent adds on one device lane, about a minute per launch at 10^9 terms; their longest stream that ran checks the same path.",
-            if set.native_stream_max == usize::MAX { "none capped".to_string() } else { format!("`native_stream_max` = {}", thousands(set.native_stream_max as u64)) },
+            "Streams not run (`native_stream_max` = {}): {}. In these kinds almost every chunk and tile is refused (the term-by-term column below) and added natively, one dependent add after another, in every engine; the time of each kind's checks in this run, with its streams as listed, is in the last column of the table by input kind. Their longest stream that ran checks the same paths.",
+            thousands(set.native_stream_max as u64),
             left_out
                 .iter()
                 .map(|(k, n)| format!("{} at {} terms", k.name(), thousands(*n as u64)))
@@ -304,7 +316,7 @@ fn outcome(
         ));
     }
     r.table(plan_table(checks));
-    r.table(kind_table(set, checks));
+    r.table(kind_table(set, checks, seconds));
     r.table(stage_table(stage_checks));
     r.table(before_after_table(set, checks, baselines));
     r.plot(identical_plot(set, checks, baselines));
@@ -376,6 +388,28 @@ mod tests {
         bad.units[4].odd += 1;
         let c = compare_stages(InputKind::Uniform, &pieces, &bad, Mutant::None);
         assert_eq!((c.sums_differ, c.plan_differs, c.units_differ), (1, 1, 1));
+    }
+
+    #[test]
+    fn native_kinds_stop_at_their_longest_stream() {
+        let set = Settings {
+            kinds: vec![InputKind::Uniform, InputKind::Negatives],
+            sizes: vec![10],
+            streams: vec![100, 1_000],
+            plans: vec![],
+            stream_plans: vec![],
+            native_kinds: vec![InputKind::Negatives],
+            native_stream_max: 100,
+            mutant: Mutant::None,
+        };
+        assert_eq!(set.streams_of(InputKind::Uniform), vec![100, 1_000]);
+        assert_eq!(set.streams_of(InputKind::Negatives), vec![100]);
+        assert_eq!(set.streams_left_out(), vec![(InputKind::Negatives, 1_000)]);
+        let uncapped = Settings {
+            native_stream_max: usize::MAX,
+            ..set
+        };
+        assert!(uncapped.streams_left_out().is_empty());
     }
 
     #[test]

@@ -67,19 +67,22 @@ pub(super) fn plan_table(checks: &[Check]) -> Table {
     t
 }
 
-pub(super) fn kind_table(set: &Settings, checks: &[Check]) -> Table {
+pub(super) fn kind_table(set: &Settings, checks: &[Check], seconds: &[f64]) -> Table {
+    debug_assert_eq!(seconds.len(), set.kinds.len());
     let mut t = Table::new(
         "by_kind",
-        "Exact sums by input kind, both walks (chunk counts: tree-prefix plan, chunk walk)",
+        "Exact sums by input kind, both walks (chunk counts: tree-prefix plan, chunk walk); the wall time of each kind's checks in this run (every engine, size and stream of it, the running sums included)",
         &[
             "input kind",
             "sums",
             "identical",
             "chunks",
             "term by term (tree-prefix)",
+            "streams run",
+            "seconds",
         ],
     );
-    for &kind in &set.kinds {
+    for (&kind, secs) in set.kinds.iter().zip(seconds) {
         let of: Vec<&Check> = checks.iter().filter(|c| c.kind == kind).collect();
         let ok = of.iter().filter(|c| c.ok()).count();
         let tree: Vec<&&Check> = of
@@ -94,6 +97,12 @@ pub(super) fn kind_table(set: &Settings, checks: &[Check]) -> Table {
             ok.to_string(),
             thousands(chunks as u64),
             thousands(fallback),
+            set.streams_of(kind)
+                .iter()
+                .map(|&n| thousands(n as u64))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            format!("{secs:.1}"),
         ]);
     }
     t
