@@ -47,9 +47,28 @@ fn main() {
         let t256 = med(|| ordered_sum_fast_with(&big, Checks::ALL, 256), 7, inner);
         let t4096 = med(|| ordered_sum_fast_with(&big, Checks::ALL, 4096), 7, inner);
         let tp = med(|| f64::plain_sum(&terms), 7, inner);
+        // `1 - q` on a grid of half an ulp of the running sum (cpu-timing's half-ties
+        // stream): about half the terms tie, so every chunk takes the bit-mask pass.
+        let ties: Vec<f64> = terms
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| {
+                let e = ((i + 4) as f64 * 0.25).log2().floor() as i32;
+                let grid = 2f64.powi(e - 53);
+                ((1.0 - (0.5 + 0.5 * u)) / grid).round_ties_even() * grid
+            })
+            .collect();
+        let tlt = med(|| loop_sum::<F64>(&ties), 7, inner);
+        let tft = med(|| ordered_sum_fast(&ties), 7, inner);
         println!(
             "n {n}: ns/term loop {:.3} fast {:.3} fast-no-ties {:.3} (chunks 256: {:.3}, 4096: {:.3}) plain {:.3}; fast/loop {:.2}",
             ns(tl), ns(tf), ns(tb), ns(t256), ns(t4096), ns(tp), tf / tl
+        );
+        println!(
+            "n {n}: half ties: ns/term loop {:.3} fast {:.3}; fast/loop {:.2}",
+            ns(tlt),
+            ns(tft),
+            tft / tlt
         );
     }
 }

@@ -38,9 +38,11 @@
 //! that would have applied (`2^51` ulps or more: a chunk worth a quarter of the running sum,
 //! as only the first chunks of a sum are) is added natively: time, never bits. The bound is
 //! load-bearing: a term the rounding gets wrong does raise the tie flag (`|y - r| >= 1/2`),
-//! but the bit-mask pass the flag sends its chunk to relies on the scan having refused such
-//! terms (`inputs::term_past_the_rounding` is the case; the kill matrix's mutant with
-//! `scan_bound` off gives a wrong sum on it). The AVX2 scan forms `t` and `d` with fused
+//! but the bit-mask pass the flag sends its chunk to relies on the same bound having refused
+//! such terms (`inputs::term_past_the_rounding` is the case; the kill matrix's mutant with
+//! `scan_bound` off gives a wrong sum on it). The AVX2 bit-mask pass, which runs first on a
+//! chunk after one with a tie, forms `t` and `d` by the same fused multiply-adds and is
+//! bounded the same way, on its own `sum r`. The AVX2 scan forms `t` and `d` with fused
 //! multiply-adds, `fma(x, scale, 1.5 * 2^52)` and `fma(x, scale, -r)`: each rounds the exact
 //! `x * scale` once, which is `y` itself (step 1), so they are step 2's `t` and step 3's `d`,
 //! one instruction each, and `y` is not formed. Only a chunk with a tie takes the second,
@@ -52,7 +54,8 @@ use super::Checks;
 
 /// `1.5 * 2^52`: adding and subtracting it rounds a value below `2^51` to an integer.
 pub(super) const MAGIC: f64 = 6_755_399_441_055_744.0;
-/// `2^51`: the bound on one term's `y` (the bit-mask pass checks it term by term).
+/// `2^51`: the bound on one term's `y` (the portable bit-mask pass checks it term by term;
+/// the vector passes bound the chunk's `sum r` by [`SCAN_LIMIT`] instead).
 pub(super) const Y_LIMIT: f64 = 2_251_799_813_685_248.0;
 /// `2^53`: a chunk's increment must stay below it to be exact.
 pub(super) const INC_LIMIT: f64 = 9_007_199_254_740_992.0;
@@ -125,7 +128,7 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
         let m = masks(chunk, scale);
         let tie = m.t.iter().any(|&w| w != 0);
         let off = m.off && (checks.sign || !only_negatives(chunk, scale));
-        if off || !below_limit(m.rsum) {
+        if off || !sum_bounded(m.rsum, checks) {
             return (None, tie);
         }
         if !tie {
@@ -139,12 +142,7 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
     }
     let s = scan(chunk, scale);
     let off = s.off && (checks.sign || !only_negatives(chunk, scale));
-    let bounded = if checks.scan_bound {
-        scan_below_limit(s.rsum)
-    } else {
-        below_limit(s.rsum)
-    };
-    if off || !bounded {
+    if off || !sum_bounded(s.rsum, checks) {
         return (None, s.tie);
     }
     if s.tie && checks.ties {
@@ -167,6 +165,17 @@ fn below_limit(inc: f64) -> bool {
 /// no negative term, every term's `r` is right and the sum is exact (module documentation).
 fn scan_below_limit(rsum: f64) -> bool {
     rsum < SCAN_LIMIT
+}
+
+/// The bound on a chunk's `sum r` that both vector passes (the scan and the bit-mask pass)
+/// rely on in place of a per-term bound: [`SCAN_LIMIT`], or `2^53` alone under the
+/// `scan_bound` mutant.
+fn sum_bounded(rsum: f64, checks: Checks) -> bool {
+    if checks.scan_bound {
+        scan_below_limit(rsum)
+    } else {
+        below_limit(rsum)
+    }
 }
 
 /// True when every term that leaves the path leaves it only by its sign (the sign-check
@@ -351,59 +360,71 @@ fn masks_portable<T: FastTerm>(chunk: &[T], scale: f64, from: usize, mut m: Mask
     m
 }
 
-/// [`masks_portable`] four terms at a time: the low bit of `t = y + MAGIC` is moved to the sign
-/// bit and collected with `movemask`, as are the two tie compares.
+/// [`masks_portable`] four terms at a time, as the scan forms them: `t = fma(x, scale, MAGIC)`,
+/// `r = t - MAGIC` and `d = fma(x, scale, -r)` (`y` is not formed, step 2 and 3 of the module
+/// doc); the sums of `r` and of the `d = -1/2` ties in four accumulators each, so that no add
+/// waits on the one before it; the base's low bit (`t`'s low bit moved to the sign, XOR the
+/// all-ones `d = -1/2` compare) and the tie compare collected with one `movemask` each. No
+/// per-term bound on `y`: the caller bounds `sum r` by [`SCAN_LIMIT`], which stands for it
+/// exactly as in the scan (terms with `y >= 2^51 - 1/2` make `r >= 2^51`, whatever their
+/// mask bits).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
+#[target_feature(enable = "avx2,fma,popcnt")]
 unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
     let half = _mm256_set1_pd(0.5);
     let minus_half = _mm256_set1_pd(-0.5);
+    let one = _mm256_set1_pd(1.0);
+    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
+    let zero = _mm256_setzero_pd();
     let mut m = empty_masks();
-    let mut acc = _mm256_setzero_pd();
-    let (mut xmin, mut ymax) = (_mm256_setzero_pd(), _mm256_setzero_pd());
-    // Whole words of 64 terms: the three masks are built in registers and stored once.
+    let (mut acc, mut downs, mut xmin) = ([zero; 4], [zero; 4], [zero; 4]);
+    // Whole words of 64 terms: the two masks are built in registers and stored once.
     let mut words = chunk.chunks_exact(64);
     for (w, c) in (&mut words).enumerate() {
-        let (mut bw, mut tw, mut dw) = (0u64, 0u64, 0u64);
+        let (mut bw, mut tw) = (0u64, 0u64);
         for q in 0..16 {
+            let k = q % 4;
             // SAFETY: c holds 64 terms; terms 4q..4q+4 are inside it.
             let x = unsafe { T::load4(c.as_ptr().add(4 * q)) };
-            let y = _mm256_mul_pd(x, vs);
-            let t = _mm256_add_pd(y, magic);
+            let t = _mm256_fmadd_pd(x, vs, magic);
             let r = _mm256_sub_pd(t, magic);
-            let d = _mm256_sub_pd(y, r);
-            acc = _mm256_add_pd(acc, r);
-            xmin = _mm256_min_pd(xmin, x);
-            ymax = _mm256_max_pd(ymax, y);
-            let low = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(
-                _mm256_castpd_si256(t),
-            ))) as u64;
-            let down = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, minus_half)) as u64;
-            let up = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, half)) as u64;
-            bw |= (low ^ down) << (4 * q);
-            tw |= (down | up) << (4 * q);
-            dw |= down << (4 * q);
+            let d = _mm256_fmsub_pd(x, vs, r);
+            let down = _mm256_cmp_pd::<_CMP_EQ_OQ>(d, minus_half);
+            let tie = _mm256_cmp_pd::<_CMP_EQ_OQ>(_mm256_and_pd(d, abs), half);
+            acc[k] = _mm256_add_pd(acc[k], r);
+            downs[k] = _mm256_add_pd(downs[k], _mm256_and_pd(down, one));
+            xmin[k] = _mm256_min_pd(xmin[k], x);
+            // The sign bit of (t << 63) ^ down is the low bit of r, flipped where r = k + 1.
+            let base_low = _mm256_xor_pd(
+                _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t))),
+                down,
+            );
+            bw |= (_mm256_movemask_pd(base_low) as u64) << (4 * q);
+            tw |= (_mm256_movemask_pd(tie) as u64) << (4 * q);
         }
         m.b[w] = bw;
         m.t[w] = tw;
-        m.down += u64::from(dw.count_ones());
     }
-    let mut lanes = [0.0f64; 4];
-    // SAFETY: lanes holds four doubles.
-    unsafe { _mm256_storeu_pd(lanes.as_mut_ptr(), acc) };
-    m.rsum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-    let mut lo = [0.0f64; 4];
-    let mut hi = [0.0f64; 4];
-    // SAFETY: lo and hi hold four doubles each.
-    unsafe {
-        _mm256_storeu_pd(lo.as_mut_ptr(), xmin);
-        _mm256_storeu_pd(hi.as_mut_ptr(), ymax);
-    }
-    // NaN terms make rsum NaN, caught below (max and min may drop a NaN).
-    m.off = lo.iter().any(|&v| v < 0.0) || hi.iter().any(|&v| v >= Y_LIMIT) || m.rsum.is_nan();
+    let a = lanes(_mm256_add_pd(
+        _mm256_add_pd(acc[0], acc[1]),
+        _mm256_add_pd(acc[2], acc[3]),
+    ));
+    let dn = lanes(_mm256_add_pd(
+        _mm256_add_pd(downs[0], downs[1]),
+        _mm256_add_pd(downs[2], downs[3]),
+    ));
+    let x = lanes(_mm256_min_pd(
+        _mm256_min_pd(xmin[0], xmin[1]),
+        _mm256_min_pd(xmin[2], xmin[3]),
+    ));
+    // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
+    m.rsum = (a[0] + a[1]) + (a[2] + a[3]);
+    m.down = ((dn[0] + dn[1]) + (dn[2] + dn[3])) as u64;
+    // NaN terms make rsum NaN, caught here (min may drop a NaN).
+    m.off = x.iter().any(|&v| v < 0.0) || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
     masks_portable(words.remainder(), scale, done, m)
 }
@@ -520,8 +541,17 @@ mod tests {
             );
             let got = chunk_unit(&chunk, 1.0, Checks::ALL).map(|u| u.increment(0));
             assert_eq!(got, want, "y = {y}");
+            // The bit-mask pass first (after a chunk with a tie): the same bound on its own
+            // sum of r, no per-term bound.
+            let hinted = |checks| chunk_unit_hinted(&chunk, 1.0, checks, true).0;
+            assert_eq!(
+                hinted(Checks::ALL).map(|u| u.increment(0)),
+                want,
+                "y = {y}, masks first"
+            );
             // Without the scan's bound (the kill matrix's mutant) the odd term past the
-            // rounding applies with the wrong increment: the bound is what refuses it.
+            // rounding applies with the wrong increment, in both passes: the bound is what
+            // refuses it.
             let no_bound = Checks {
                 scan_bound: false,
                 ..Checks::ALL
@@ -529,6 +559,12 @@ mod tests {
             if y == Y_LIMIT + 1.0 {
                 let wrong = chunk_unit(&chunk, 1.0, no_bound).map(|u| u.increment(0));
                 assert_eq!(wrong, Some(Y_LIMIT as u64), "y = {y}, no scan bound");
+                let wrong = hinted(no_bound).map(|u| u.increment(0));
+                assert_eq!(
+                    wrong,
+                    Some(Y_LIMIT as u64),
+                    "y = {y}, no bound, masks first"
+                );
             }
         }
     }
