@@ -251,18 +251,9 @@ unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
         }
     }
     let rest = scan_portable(blocks.remainder(), scale);
-    let a = lanes(_mm256_add_pd(
-        _mm256_add_pd(acc[0], acc[1]),
-        _mm256_add_pd(acc[2], acc[3]),
-    ));
-    let d = lanes(_mm256_max_pd(
-        _mm256_max_pd(dmax[0], dmax[1]),
-        _mm256_max_pd(dmax[2], dmax[3]),
-    ));
-    let x = lanes(_mm256_min_pd(
-        _mm256_min_pd(xmin[0], xmin[1]),
-        _mm256_min_pd(xmin[2], xmin[3]),
-    ));
+    let a = fold4(acc, _mm256_add_pd);
+    let d = fold4(dmax, _mm256_max_pd);
+    let x = fold4(xmin, _mm256_min_pd);
     let rsum = ((a[0] + a[1]) + (a[2] + a[3])) + rest.rsum;
     let dmax = d.iter().fold(0.0f64, |m, &v| m.max(v));
     let xmin = x.iter().fold(0.0f64, |m, &v| m.min(v));
@@ -282,6 +273,22 @@ pub(super) fn lanes(v: std::arch::x86_64::__m256d) -> [f64; 4] {
     // SAFETY: out holds four doubles.
     unsafe { std::arch::x86_64::_mm256_storeu_pd(out.as_mut_ptr(), v) };
     out
+}
+
+/// The four lanes of four accumulators folded by `op` (an add, min or max of vectors), as
+/// `op(op(v0, v1), op(v2, v3))`: the vector passes' final reductions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fold4(
+    v: [std::arch::x86_64::__m256d; 4],
+    op: unsafe fn(
+        std::arch::x86_64::__m256d,
+        std::arch::x86_64::__m256d,
+    ) -> std::arch::x86_64::__m256d,
+) -> [f64; 4] {
+    // SAFETY: op is one of the AVX intrinsics add, min and max; this function has AVX2.
+    lanes(unsafe { op(op(v[0], v[1]), op(v[2], v[3])) })
 }
 
 /// Bit masks of a chunk, one bit per term: `b`, the low bit of the term's base, and `t`, the
@@ -408,18 +415,9 @@ unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
         m.b[w] = bw;
         m.t[w] = tw;
     }
-    let a = lanes(_mm256_add_pd(
-        _mm256_add_pd(acc[0], acc[1]),
-        _mm256_add_pd(acc[2], acc[3]),
-    ));
-    let dn = lanes(_mm256_add_pd(
-        _mm256_add_pd(downs[0], downs[1]),
-        _mm256_add_pd(downs[2], downs[3]),
-    ));
-    let x = lanes(_mm256_min_pd(
-        _mm256_min_pd(xmin[0], xmin[1]),
-        _mm256_min_pd(xmin[2], xmin[3]),
-    ));
+    let a = fold4(acc, _mm256_add_pd);
+    let dn = fold4(downs, _mm256_add_pd);
+    let x = fold4(xmin, _mm256_min_pd);
     // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
     m.rsum = (a[0] + a[1]) + (a[2] + a[3]);
     m.down = ((dn[0] + dn[1]) + (dn[2] + dn[3])) as u64;
