@@ -335,7 +335,7 @@ pub fn builds_table(e: &Engines, tiles: u64) -> Table {
         .iter()
         .map(|p| p.build_name())
         .zip(e.builds.iter());
-    let named = std::iter::once(("the engine", e.engine()))
+    let named = std::iter::once((Phases::All.build_name(), e.engine()))
         .chain(phases)
         .chain(VARIANTS.iter().map(|v| v.name).zip(e.variants.iter()));
     for (name, build) in named {
@@ -345,11 +345,7 @@ pub fn builds_table(e: &Engines, tiles: u64) -> Table {
                 k.kernel.to_string(),
                 k.registers.to_string(),
                 k.resident_blocks.to_string(),
-                if k.kernel == "onepass_sums" {
-                    build.fits_unpinned().to_string()
-                } else {
-                    k.resident_blocks.to_string()
-                },
+                k.fitting_blocks.to_string(),
             ]),
             Err(err) => t.row(vec![
                 name.to_string(),

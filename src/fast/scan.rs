@@ -321,7 +321,7 @@ fn masks<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
     #[cfg(target_arch = "x86_64")]
     {
         if super::has_avx2() {
-            // SAFETY: the CPU has AVX2 and POPCNT (checked just above).
+            // SAFETY: the CPU has AVX2 and FMA (checked just above by has_avx2).
             return unsafe { masks_avx2(chunk, scale) };
         }
     }
@@ -376,7 +376,7 @@ fn masks_portable<T: FastTerm>(chunk: &[T], scale: f64, from: usize, mut m: Mask
 /// exactly as in the scan (terms with `y >= 2^51 - 1/2` make `r >= 2^51`, whatever their
 /// mask bits).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,popcnt")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);

@@ -339,6 +339,9 @@ pub struct KernelUse {
     pub registers: i32,
     /// Blocks of it resident per multiprocessor with its dynamic shared memory.
     pub resident_blocks: u32,
+    /// Blocks of it that fit with its tile(s) alone: `resident_blocks` unless
+    /// [`OnePassSum::pinned_to`] lowered it.
+    pub fitting_blocks: u32,
 }
 
 /// How a launch runs its tiles ([`OnePassSum::with_schedule`]). Every schedule gives the
@@ -1055,19 +1058,21 @@ impl OnePassSum {
     /// registers per thread and the blocks of it that fit on a multiprocessor (for reports:
     /// a timed build's registers are part of its cost, and they differ by schedule).
     pub fn kernel_use(&self, tiles: u64) -> Result<KernelUse> {
-        let (kernel, function, resident) = match self.schedule.launch_kind(tiles) {
+        let (kernel, function, resident, fitting) = match self.schedule.launch_kind(tiles) {
             LaunchKind::Staged => (
                 "onepass_sums_staged",
                 self.k_staged.as_ref(),
+                self.resident_staged,
                 self.resident_staged,
             ),
             LaunchKind::Held => (
                 "onepass_sums_held",
                 self.k_held.as_ref(),
                 self.resident_held,
+                self.resident_held,
             ),
             LaunchKind::OneBlockPerTile | LaunchKind::Resident | LaunchKind::Deferred => {
-                ("onepass_sums", Some(&self.k_sums), self.resident)
+                ("onepass_sums", Some(&self.k_sums), self.resident, self.fits)
             }
         };
         let Some(function) = function else {
@@ -1077,6 +1082,7 @@ impl OnePassSum {
             kernel,
             registers: function.num_regs()?,
             resident_blocks: resident,
+            fitting_blocks: fitting,
         })
     }
 
