@@ -25,7 +25,7 @@ data=$(mktemp -d)/terms.npy
 "$bin" sum --engine gpu --format json "$data" > "$dir/sum.json"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu | head -1)
 rep="$dir/onepass"
-"$ncu" --clock-control none --kernel-name onepass_sums --launch-count 1 --set full \
+"$ncu" --clock-control none --kernel-name regex:^onepass_sums --launch-count 1 --set full \
   --import-source no -f -o "$rep" "$bin" sum --engine gpu "$data" > "$dir/ncu-run.txt" 2>&1
 "$ncu" --import "$rep.ncu-rep" --page details > "$dir/details.txt"
 "$ncu" --import "$rep.ncu-rep" --page raw --csv > "$dir/raw.csv"

@@ -195,23 +195,22 @@ fn onepass_every_launch_one_block_per_tile() {
 }
 
 #[test]
-fn onepass_every_launch_by_size() {
-    totals_equal_the_loop_every_launch("onepass_every_launch_by_size", Schedule::BySize);
-}
-
-#[test]
 fn onepass_every_launch_deferred() {
     totals_equal_the_loop_every_launch("onepass_every_launch_deferred", Schedule::Deferred);
 }
 
+/// The engine's schedule ([`onepass::SCHEDULE`]). `Schedule::BySize`, the engine's before,
+/// only picks between the two schedules tested above by the number of tiles.
 #[test]
 fn onepass_every_launch_held() {
+    assert_eq!(onepass::SCHEDULE, Schedule::Held);
     totals_equal_the_loop_every_launch("onepass_every_launch_held", Schedule::Held);
 }
 
 /// A build held to fewer resident blocks than fit (`OnePassSum::pinned_to`, how gpu-timing
-/// times its phase builds at the engine's residency) reports that residency and still gives
-/// the loop's bits, one block per tile and resident; pinning above the fit changes nothing.
+/// times its phase builds at the engine's residency) reports that residency for both of its
+/// one-tile kernels and still gives the loop's bits, one block per tile, resident and held;
+/// pinning above the fit changes nothing.
 #[test]
 fn onepass_pinned_residency_equals_the_loop() {
     let Some(gpu) = open_or_skip("onepass_pinned_residency_equals_the_loop") else {
@@ -220,11 +219,24 @@ fn onepass_pinned_residency_equals_the_loop() {
     let sum = OnePassSum::new(&gpu).unwrap();
     let fits = sum.shape().unwrap().resident_blocks;
     assert!(fits >= 2, "the engine keeps {fits} blocks resident");
-    let same = sum.clone().pinned_to(fits + 1).unwrap();
+    let held_fits = sum.kernel_use(u64::MAX).unwrap();
+    assert_eq!(held_fits.kernel, "onepass_sums_held");
+    assert!(held_fits.resident_blocks >= 2, "{held_fits:?}");
+    let same = sum
+        .clone()
+        .pinned_to(fits.max(held_fits.resident_blocks) + 1)
+        .unwrap();
     assert_eq!(same.shape().unwrap().resident_blocks, fits);
+    assert_eq!(same.kernel_use(u64::MAX).unwrap(), held_fits);
     let pinned = sum.pinned_to(1).unwrap();
     assert_eq!(pinned.shape().unwrap().resident_blocks, 1);
     assert_eq!(pinned.fits_unpinned(), fits);
+    let held = pinned.kernel_use(u64::MAX).unwrap();
+    assert_eq!(
+        (held.resident_blocks, held.fitting_blocks),
+        (1, held_fits.resident_blocks),
+        "{held:?}"
+    );
     let seed = 0x91e5u64;
     for kind in [
         InputKind::Uniform,
@@ -232,7 +244,11 @@ fn onepass_pinned_residency_equals_the_loop() {
         InputKind::AdversarialTies,
     ] {
         let (all, segments) = layout(kind, seed);
-        for schedule in [Schedule::OneBlockPerTile, Schedule::Resident] {
+        for schedule in [
+            Schedule::OneBlockPerTile,
+            Schedule::Resident,
+            Schedule::Held,
+        ] {
             let got = pinned
                 .clone()
                 .with_schedule(schedule)
@@ -273,10 +289,10 @@ fn onepass_many_small_segments_in_one_launch() {
             got[k].total.to_bits()
         );
     }
-    // The engine's build compiles no timed-only schedule: asking it for one is an error, not
-    // a launch of code that is not there.
-    assert_eq!(sum.timed_schedules(), TimedSchedules::NONE);
-    for schedule in [Schedule::Staged, Schedule::Deferred, Schedule::Held] {
+    // The engine's build compiles no timed schedule but its own: asking it for another is an
+    // error, not a launch of code that is not there.
+    assert_eq!(sum.timed_schedules(), onepass::ENGINE_SCHEDULES);
+    for schedule in [Schedule::Staged, Schedule::Deferred] {
         let e = sum
             .clone()
             .with_schedule(schedule)

@@ -117,9 +117,23 @@ const fn ways(ways: u32) -> EngineOptions {
 
 const MB: u32 = crate::gpu::ordered_sum::onepass::MIN_BLOCKS;
 
+const fn held(options: EngineOptions) -> Variant {
+    Variant {
+        name: "",
+        shape: TileShape::DEFAULT,
+        min_blocks: MB,
+        schedule: Schedule::Held,
+        options,
+    }
+}
+
 /// The variants, in report order. The engine itself is the layout's shape (256 x 32),
-/// registers uncapped (`MIN_BLOCKS`), scheduled by size (`SCHEDULE`), [`EngineOptions::DEFAULT`].
-pub const VARIANTS: [Variant; 20] = [
+/// registers uncapped (`MIN_BLOCKS`), tiles held in registers at every size (`SCHEDULE`),
+/// [`EngineOptions::DEFAULT`]; each variant below differs from it in one thing (the first in
+/// all of them). Variants of earlier versions that measured slower and are not listed here
+/// (one block per tile at every size, resident blocks at every size, two tile buffers, the
+/// deferred schedule uncapped) have their last figures in `reports/gpu-timing-history/db03199`.
+pub const VARIANTS: [Variant; 9] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -131,152 +145,53 @@ pub const VARIANTS: [Variant; 20] = [
         },
     },
     Variant {
-        name: "(5) on: the plan never waits",
+        name: "(17) off: by size, the engine before (one block per tile below 32,768 tiles, resident blocks copying their next tile from there)",
         shape: TileShape::DEFAULT,
         min_blocks: MB,
         schedule: Schedule::BySize,
-        options: EngineOptions {
+        options: EngineOptions::DEFAULT,
+    },
+    Variant {
+        name: "(11) off: risky tiles resolved after the take (the order of cf969ae)",
+        ..held(EngineOptions {
+            hold_risky: false,
+            ..EngineOptions::DEFAULT
+        })
+    },
+    Variant {
+        name: "(5) on: the plan never waits",
+        ..held(EngineOptions {
             plan_waits: false,
             ..EngineOptions::DEFAULT
-        },
+        })
     },
     Variant {
         name: "(8) off: lane units by the pair composition",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::BySize,
-        options: EngineOptions {
+        ..held(EngineOptions {
             lane_fast: false,
             ..EngineOptions::DEFAULT
-        },
-    },
-    Variant {
-        name: "(9) off: one block per tile at every size, its terms held through the exact look-back",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::OneBlockPerTile,
-        options: EngineOptions::DEFAULT,
+        })
     },
     Variant {
         name: "(10) off: 4,096-term tiles (256 x 16)",
         shape: shape(256, 16),
-        min_blocks: MB,
-        schedule: Schedule::BySize,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(11) off: every tile releases its terms once its unit is published",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::BySize,
-        options: EngineOptions {
-            hold_risky: false,
-            ..EngineOptions::DEFAULT
-        },
-    },
-    Variant {
-        name: "look-backs 2 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::BySize,
-        options: ways(2),
+        ..held(EngineOptions::DEFAULT)
     },
     Variant {
         name: "(12) off: registers capped for three resident blocks",
-        shape: TileShape::DEFAULT,
         min_blocks: crate::gpu::ordered_sum::onepass::CAPPED_BLOCKS,
-        schedule: Schedule::BySize,
-        options: EngineOptions::DEFAULT,
+        ..held(EngineOptions::DEFAULT)
     },
     Variant {
-        name: "(13) off: resident blocks at every size",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Resident,
-        options: EngineOptions::DEFAULT,
+        name: "look-backs 2 ways",
+        ..held(ways(2))
     },
     Variant {
-        name: "(14) two tile buffers per resident block at every size",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Staged,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(14) two buffers at every size, 4,096-term tiles (256 x 16)",
-        shape: shape(256, 16),
-        min_blocks: MB,
-        schedule: Schedule::Staged,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(14) two buffers at every size, 4,096-term tiles, registers capped for three blocks",
-        shape: shape(256, 16),
-        min_blocks: 3,
-        schedule: Schedule::Staged,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(16) exact look-backs a round late at every size, 1 way",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Deferred,
-        options: ways(1),
-    },
-    Variant {
-        name: "(16) a round late at every size, 1 way, registers capped for two blocks",
+        name: "(16) exact look-backs a round late at every size, 1 way, registers capped for two blocks",
         shape: TileShape::DEFAULT,
         min_blocks: 2,
         schedule: Schedule::Deferred,
         options: ways(1),
-    },
-    Variant {
-        name: "(17) tiles held in registers at every size",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Held,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(17) held, risky tiles resolved after the take (the order of cf969ae)",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Held,
-        options: EngineOptions {
-            hold_risky: false,
-            ..EngineOptions::DEFAULT
-        },
-    },
-    Variant {
-        name: "(17) held, the plan never waits",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Held,
-        options: EngineOptions {
-            plan_waits: false,
-            ..EngineOptions::DEFAULT
-        },
-    },
-    Variant {
-        name: "(17) held, look-backs 2 ways",
-        shape: TileShape::DEFAULT,
-        min_blocks: MB,
-        schedule: Schedule::Held,
-        options: ways(2),
-    },
-    Variant {
-        name: "(17) held, 4,096-term tiles (256 x 16)",
-        shape: shape(256, 16),
-        min_blocks: MB,
-        schedule: Schedule::Held,
-        options: EngineOptions::DEFAULT,
-    },
-    Variant {
-        name: "(17) held, 4,096-term tiles, registers capped for three blocks",
-        shape: shape(256, 16),
-        min_blocks: 3,
-        schedule: Schedule::Held,
-        options: EngineOptions::DEFAULT,
     },
 ];
 
@@ -303,7 +218,7 @@ impl Engines {
             .map(|&p| OnePassSum::timing_build(gpu, p))
             .collect::<Result<_>>()?;
         // Every phase build at the engine's residency (the last build is the engine).
-        let engine_blocks = builds[ENGINE].shape()?.resident_blocks;
+        let engine_blocks = builds[ENGINE].kernel_use(u64::MAX)?.resident_blocks;
         let builds = builds
             .into_iter()
             .map(|b| b.pinned_to(engine_blocks))
@@ -579,50 +494,26 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 12] = [
+pub const IDEAS: [(&str, usize, bool); 8] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
-        1,
-        false,
-    ),
-    ("(8) lane units in f64, ties corrected by parity", 2, true),
-    (
-        "(9) resident blocks copy their next tile during the exact look-back",
         3,
+        false,
+    ),
+    ("(8) lane units in f64, ties corrected by parity", 4, true),
+    ("(10) 8,192-term tiles", 5, true),
+    (
+        "(11) tiles that may leave their binade keep their terms (held: resolved before the take)",
+        2,
         true,
     ),
-    ("(10) 8,192-term tiles", 4, true),
+    ("(12) registers uncapped", 6, true),
     (
-        "(11) tiles that may leave their binade keep their terms",
-        5,
-        true,
-    ),
-    ("(12) registers uncapped", 7, true),
-    (
-        "(13) the schedule by size: one block per tile below 32,768 tiles",
+        "(16) exact look-backs a round late at every size, 1 way, capped for two blocks",
         8,
-        true,
-    ),
-    (
-        "(14) two tile buffers per resident block at every size",
-        9,
         false,
     ),
-    (
-        "(14) two buffers at every size, 4,096-term tiles",
-        10,
-        false,
-    ),
-    (
-        "(14) two buffers at every size, 4,096-term tiles, registers capped for three blocks",
-        11,
-        false,
-    ),
-    (
-        "(16) exact look-backs a round late at every size, 1 way",
-        12,
-        false,
-    ),
+    ("(17) tiles held in registers at every size", 1, true),
     (
         "all that the engine takes, against the look-backs before",
         0,

@@ -3,13 +3,15 @@
 //! (for the plan), gets the earlier tiles' approximate prefix by look-back (its binade is the
 //! plan), forms its unit while its terms are on chip and publishes it in one status word, and
 //! gets the exact sum before it by look-back over its predecessors' units; crossings are
-//! finished lane by lane. From [`RESIDENT_FROM_TILES`] tiles on ([`SCHEDULE`]), resident
-//! blocks copy their next tile while they wait on the exact look-back; a tile whose unit then
-//! does not apply reads its terms again (unless its plan said it might not, and it kept them).
-//! [`Schedule::Staged`] (`onepass_sums_staged`, a timed variant) gives each resident block two
-//! tile buffers, its next tile's copy in flight during all of the current tile's work;
-//! [`Schedule::Held`] (`onepass_sums_held`, a timed variant) reads each tile into registers as
-//! it lands, so one buffer serves as the landing place of the next tile's copy throughout.
+//! finished lane by lane. The engine's schedule ([`SCHEDULE`], [`Schedule::Held`],
+//! `onepass_sums_held`): as many blocks as stay resident, each reading its tile out of its
+//! one buffer into registers as it lands and at once copying its next tile there, so a copy is
+//! in flight during all of a tile's work; a tile whose unit then does not apply finishes from
+//! global memory (unless its plan said it might not, and it did its exact look-back first,
+//! from its registers). The schedules measured before it stay as timed variants:
+//! [`Schedule::BySize`] (the engine's until `gpu-timing` at db03199: one block per tile below
+//! [`RESIDENT_FROM_TILES`] tiles, [`Schedule::Resident`] from there), [`Schedule::Staged`]
+//! (`onepass_sums_staged`, two tile buffers per block) and [`Schedule::Deferred`].
 //!
 //! Guarantee: for [`OnePassMutant::None`] every total equals `s = 0; for x in terms { s += x }`
 //! in bits (NaN as NaN), whatever the plan and whatever order the tiles run in. The plan comes
@@ -100,9 +102,8 @@ impl OnePassMutant {
         OnePassMutant::HeldBufferReused,
     ];
 
-    /// The schedule a mutant is run by: the engine's, except the staged schedule's own
-    /// mutants, which exist only there (the engine stages from 32,768 tiles on, more than a
-    /// check's launches hold).
+    /// The schedule a mutant is run by: the engine's, except the timed schedules' own
+    /// mutants, which exist only under those.
     pub fn schedule(self) -> Schedule {
         match self {
             OnePassMutant::StagedBuffersSwapped | OnePassMutant::StagedBufferReused => {
@@ -271,6 +272,11 @@ pub struct OnePassSum {
     k_held: Option<CudaFunction>,
     /// Blocks of the held kernel resident per multiprocessor (one tile each; 0: no build).
     resident_held: u32,
+    /// Blocks of the held kernel that fit with one tile (`resident_held` before any
+    /// [`OnePassSum::pinned_to`]).
+    fits_held: u32,
+    /// Dynamic shared memory the held kernel is launched with, bytes (as `smem`).
+    smem_held: usize,
     /// The timed-only schedules this build compiled.
     timed: TimedSchedules,
     k_fill: CudaFunction,
@@ -387,11 +393,20 @@ pub enum LaunchKind {
     Held,
 }
 
-/// The engine's schedule.
-pub const SCHEDULE: Schedule = Schedule::BySize;
+/// The engine's schedule: tiles held in registers at every size. Measured (`gpu-timing`,
+/// commit db03199, H200) against [`Schedule::BySize`], the engine's before: faster on 10 of
+/// its 12 distribution and size rows (3.84 against 4.38 ms at 2^30 uniform terms, 0.486
+/// against 0.556 at 10^8, 0.137 against 0.140 at 8,294,400), slower on the geometric stream
+/// at 10^8 (1.09x) and 2^30 (1.01x).
+pub const SCHEDULE: Schedule = Schedule::Held;
 
-/// The timed-only schedules a build compiles besides the engine's own (one block per tile
-/// and resident blocks, always there). Each adds code that NVRTC compiles at every build of
+/// What every sum build compiles for the engine's schedule ([`SCHEDULE`]) besides
+/// `onepass_sums` (running-sum builds excepted: the held kernel has no running sums).
+pub const ENGINE_SCHEDULES: TimedSchedules = TimedSchedules::of(SCHEDULE);
+
+/// The schedules a build compiles besides `onepass_sums` (one block per tile and resident
+/// blocks, always there) and, in sum builds, the engine's ([`ENGINE_SCHEDULES`]): the timed
+/// ones. Each adds code that NVRTC compiles at every build of
 /// the module: on the 2-core build machine (`scripts/nvrtc-build-times.py`, NVRTC 13.5,
 /// `compute_90`, 2026-12-01) one build took 24.9 s with both, 16.7 s with the deferred one,
 /// 12.0 s with the staged one and 7.6 s with neither; running-sum builds 53.6, 23.5 (staged)
@@ -422,11 +437,20 @@ impl TimedSchedules {
     };
 
     /// What a build must compile to run `schedule`.
-    pub fn of(schedule: Schedule) -> TimedSchedules {
+    pub const fn of(schedule: Schedule) -> TimedSchedules {
         TimedSchedules {
-            staged: schedule == Schedule::Staged,
-            deferred: schedule == Schedule::Deferred,
-            held: schedule == Schedule::Held,
+            staged: matches!(schedule, Schedule::Staged),
+            deferred: matches!(schedule, Schedule::Deferred),
+            held: matches!(schedule, Schedule::Held),
+        }
+    }
+
+    /// These and `other`.
+    pub fn and(self, other: TimedSchedules) -> TimedSchedules {
+        TimedSchedules {
+            staged: self.staged || other.staged,
+            deferred: self.deferred || other.deferred,
+            held: self.held || other.held,
         }
     }
 
@@ -442,12 +466,7 @@ impl TimedSchedules {
 
     /// These and the schedule `mutant` runs by.
     pub fn and_those_of(self, mutant: OnePassMutant) -> TimedSchedules {
-        let m = TimedSchedules::of(mutant.schedule());
-        TimedSchedules {
-            staged: self.staged || m.staged,
-            deferred: self.deferred || m.deferred,
-            held: self.held || m.held,
-        }
+        self.and(TimedSchedules::of(mutant.schedule()))
     }
 
     /// The kernel's defines.
@@ -658,13 +677,13 @@ pub fn kernel_defines(
     d
 }
 
-/// Compiles the one-pass kernel for `arch` with the schedule `mutant` runs by (no device
-/// needed; for checks).
+/// Compiles the one-pass kernel for `arch` as the engine's build with `mutant` (the engine's
+/// schedule and the one `mutant` runs by; no device needed; for checks).
 pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::Ptx> {
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &kernel_defines(mutant, mutant.options(), TimedSchedules::NONE),
+        &kernel_defines(mutant, mutant.options(), ENGINE_SCHEDULES),
         arch,
     )
 }
@@ -765,13 +784,13 @@ impl OnePassJob<'_> {
 }
 
 impl OnePassSum {
-    /// Compiles the exact kernel for `gpu` ([`MIN_BLOCKS`], run by [`SCHEDULE`]; no
-    /// timed-only schedule).
+    /// Compiles the exact kernel for `gpu` ([`MIN_BLOCKS`], run by [`SCHEDULE`]; no timed
+    /// schedule but the engine's).
     pub fn new(gpu: &Gpu) -> Result<OnePassSum> {
         Self::with_mutant(gpu, OnePassMutant::None)
     }
 
-    /// The exact kernel compiled with the timed-only schedules `timed` as well (run by
+    /// The exact kernel compiled with the timed schedules `timed` as well (run by
     /// [`SCHEDULE`] until [`Self::with_schedule`] picks another). Same bits as [`Self::new`].
     pub fn with_timed(gpu: &Gpu, timed: TimedSchedules) -> Result<OnePassSum> {
         Self::variant_with_timed(
@@ -888,7 +907,13 @@ impl OnePassSum {
             cumsum,
             timed,
         } = spec;
-        let timed = timed.and_those_of(mutant);
+        // Sum builds always compile the engine's schedule; the held kernel has no running
+        // sums (the kernel refuses BINADE_OP_HELD with BINADE_OP_CUMSUM).
+        let timed = match cumsum {
+            None => timed.and(ENGINE_SCHEDULES),
+            Some(_) => timed,
+        }
+        .and_those_of(mutant);
         let mut defines = kernel_defines(mutant, options, timed);
         for (name, value) in shape.defines() {
             if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
@@ -949,9 +974,16 @@ impl OnePassSum {
             k_staged,
             k_held,
             resident_held,
+            fits_held: resident_held,
+            smem_held: shape.bytes(),
             timed,
             k_fill: m.function("fill_distribution")?,
-            schedule: SCHEDULE,
+            // Running-sum builds lack the held kernel: their own default.
+            schedule: if timed.runs(SCHEDULE) {
+                SCHEDULE
+            } else {
+                Schedule::OneBlockPerTile
+            },
             cumsum,
             resident,
             fits: resident,
@@ -962,45 +994,61 @@ impl OnePassSum {
         })
     }
 
-    /// This build with at most `blocks` of `onepass_sums` resident per multiprocessor, in
-    /// both the resident and the one-block-per-tile schedules, so that a timing build that
-    /// takes fewer registers than the engine is timed at the engine's residency (the
-    /// through-plan build takes 48 registers and would keep three blocks where the engine
-    /// keeps two). Done by launching it with more dynamic shared memory than its tile
-    /// (unused by the kernel): the smallest amount, in steps of 1 KiB, at which at most
-    /// `blocks` fit. Refused where even a block's largest shared memory leaves more.
+    /// This build with at most `blocks` of each of its one-tile kernels (`onepass_sums`, and
+    /// `onepass_sums_held` where compiled) resident per multiprocessor, in every schedule
+    /// that runs them, so that a timing build that takes fewer registers than the engine is
+    /// timed at the engine's residency (the through-plan build of `onepass_sums` takes 48
+    /// registers and would keep three blocks where the engine keeps two). Done by launching
+    /// it with more dynamic shared memory than its tile (unused by the kernel): the smallest
+    /// amount, in steps of 1 KiB, at which at most `blocks` fit. Refused where even a
+    /// block's largest shared memory leaves more.
     pub fn pinned_to(mut self, blocks: u32) -> Result<OnePassSum> {
         debug_assert!(blocks >= 1);
-        if self.resident <= blocks {
-            return Ok(self);
+        let (resident, smem) = self.pin(&self.k_sums, self.resident, self.smem, blocks)?;
+        self.resident = resident;
+        self.smem = smem;
+        if let Some(k) = &self.k_held {
+            let (resident, smem) = self.pin(k, self.resident_held, self.smem_held, blocks)?;
+            self.resident_held = resident;
+            self.smem_held = smem;
+        }
+        Ok(self)
+    }
+
+    /// Kernel `k`'s residency and launch shared memory held to at most `blocks` (see
+    /// [`Self::pinned_to`]), from `resident` blocks at `smem` bytes.
+    fn pin(
+        &self,
+        k: &CudaFunction,
+        resident: u32,
+        smem: usize,
+        blocks: u32,
+    ) -> Result<(u32, usize)> {
+        if resident <= blocks {
+            return Ok((resident, smem));
         }
         let most = self
             .gpu
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
             .context("largest shared memory of a block")? as usize;
-        let per_block = self.k_sums.shared_size_bytes()? as usize;
-        let most = most.saturating_sub(per_block);
-        self.k_sums
-            .set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                most as i32,
-            )
-            .context("allowing onepass_sums more dynamic shared memory")?;
+        let most = most.saturating_sub(k.shared_size_bytes()? as usize);
+        k.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            most as i32,
+        )
+        .context("allowing a one-pass kernel more dynamic shared memory")?;
         let mut bytes = self.shape.bytes();
         while bytes <= most {
-            let fit = self
-                .k_sums
+            let fit = k
                 .occupancy_max_active_blocks_per_multiprocessor(self.shape.threads, bytes, None)
-                .context("occupancy of onepass_sums")?;
+                .context("occupancy of a one-pass kernel")?;
             if fit <= blocks {
-                self.resident = fit;
-                self.smem = bytes;
-                return Ok(self);
+                return Ok((fit, bytes));
             }
             bytes += 1024;
         }
-        bail!("onepass_sums: no shared memory size keeps at most {blocks} blocks resident")
+        bail!("no shared memory size keeps at most {blocks} blocks of a one-pass kernel resident")
     }
 
     /// The same kernel, run by `schedule` (one block per tile, resident blocks that copy
@@ -1069,7 +1117,7 @@ impl OnePassSum {
                 "onepass_sums_held",
                 self.k_held.as_ref(),
                 self.resident_held,
-                self.resident_held,
+                self.fits_held,
             ),
             LaunchKind::OneBlockPerTile | LaunchKind::Resident | LaunchKind::Deferred => {
                 ("onepass_sums", Some(&self.k_sums), self.resident, self.fits)
@@ -1256,7 +1304,7 @@ impl OnePassSum {
             ),
             LaunchKind::Held => (
                 tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
-                self.shape.bytes(),
+                self.smem_held,
             ),
             LaunchKind::Staged => (
                 tiles.min(u64::from(per_sm) * u64::from(self.multiprocessors)),
