@@ -102,20 +102,25 @@ impl OnePassMutant {
         OnePassMutant::HeldBufferReused,
     ];
 
-    /// The schedule a mutant is run by: the engine's, except the timed schedules' own
-    /// mutants, which exist only under those.
+    /// The schedule a mutant is run by: the engine's, except the schedules' own mutants,
+    /// which exist only under those ([`Self::own_schedule`]).
     pub fn schedule(self) -> Schedule {
+        self.own_schedule().unwrap_or(SCHEDULE)
+    }
+
+    /// The schedule whose own code the mutant breaks (`None`: code every schedule runs).
+    pub fn own_schedule(self) -> Option<Schedule> {
         match self {
             OnePassMutant::StagedBuffersSwapped | OnePassMutant::StagedBufferReused => {
-                Schedule::Staged
+                Some(Schedule::Staged)
             }
             OnePassMutant::DeferredFromBuffer | OnePassMutant::DeferredUnitOfNext => {
-                Schedule::Deferred
+                Some(Schedule::Deferred)
             }
             OnePassMutant::HeldFinishFromRegisters | OnePassMutant::HeldBufferReused => {
-                Schedule::Held
+                Some(Schedule::Held)
             }
-            _ => SCHEDULE,
+            _ => None,
         }
     }
 
@@ -464,9 +469,14 @@ impl TimedSchedules {
         }
     }
 
-    /// These and the schedule `mutant` runs by.
+    /// These and the schedule whose own code `mutant` breaks, if any (a mutant of code
+    /// every schedule runs adds nothing: a running-sum build, which cannot compile the held
+    /// schedule, stays without it).
     pub fn and_those_of(self, mutant: OnePassMutant) -> TimedSchedules {
-        self.and(TimedSchedules::of(mutant.schedule()))
+        match mutant.own_schedule() {
+            Some(s) => self.and(TimedSchedules::of(s)),
+            None => self,
+        }
     }
 
     /// The kernel's defines.
@@ -710,6 +720,18 @@ pub const RUNNING_SUM_SCHEDULES: TimedSchedules = TimedSchedules {
 /// Compiles the running-sum build (`BINADE_OP_CUMSUM 1`) with the running sums' mutant
 /// code `cum_mutant` for `arch` (no device needed; for checks).
 pub fn compile_running_sums_for(arch: &str, cum_mutant: u32) -> Result<cudarc::nvrtc::Ptx> {
+    super::super::compile(
+        "ordered_sum_onepass",
+        &[HEADER, "\n", SOURCE],
+        &running_sum_defines(cum_mutant),
+        arch,
+    )
+}
+
+/// The defines of the running-sum build with the running sums' mutant `cum_mutant`: the
+/// correct sum engine's with [`RUNNING_SUM_SCHEDULES`], never the held schedule (the kernel
+/// refuses it with running sums).
+pub fn running_sum_defines(cum_mutant: u32) -> Vec<(&'static str, String)> {
     let mut defines = kernel_defines(
         OnePassMutant::None,
         EngineOptions::DEFAULT,
@@ -717,12 +739,7 @@ pub fn compile_running_sums_for(arch: &str, cum_mutant: u32) -> Result<cudarc::n
     );
     defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
     defines.push(("BINADE_OP_CUM_MUTANT", cum_mutant.to_string()));
-    super::super::compile(
-        "ordered_sum_onepass",
-        &[HEADER, "\n", SOURCE],
-        &defines,
-        arch,
-    )
+    defines
 }
 
 /// One launch's buffers: the segments, the per-tile records the look-backs read, and the
@@ -1393,5 +1410,36 @@ impl OnePassSum {
         // SAFETY: fill_distribution writes out[0..n) only.
         unsafe { b.launch(cfg) }.context("launching fill_distribution")?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn define<'a>(d: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
+        d.iter().find(|x| x.0 == name).map(|x| x.1.as_str())
+    }
+
+    /// The held kernel refuses running sums (`#error` in the kernel): a running-sum build
+    /// must not ask for it, whatever the engine's schedule; sum builds of every mutant must
+    /// compile the engine's schedule and the mutant's own.
+    #[test]
+    fn running_sum_builds_never_compile_the_held_schedule() {
+        assert_eq!(define(&running_sum_defines(0), "BINADE_OP_HELD"), Some("0"));
+        assert_eq!(
+            define(&running_sum_defines(0), "BINADE_OP_CUMSUM"),
+            Some("1")
+        );
+        for m in OnePassMutant::ALL {
+            let d = kernel_defines(m, m.options(), ENGINE_SCHEDULES);
+            let t = ENGINE_SCHEDULES.and_those_of(m);
+            assert!(t.runs(SCHEDULE) && t.runs(m.schedule()), "{m:?}");
+            assert_eq!(
+                define(&d, "BINADE_OP_HELD"),
+                Some(if t.held { "1" } else { "0" }),
+                "{m:?}"
+            );
+        }
     }
 }
