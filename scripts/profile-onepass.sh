@@ -30,11 +30,12 @@ rep="$dir/onepass"
 "$ncu" --import "$rep.ncu-rep" --page details > "$dir/details.txt"
 "$ncu" --import "$rep.ncu-rep" --page raw --csv > "$dir/raw.csv"
 "$ncu" --import "$rep.ncu-rep" --page source --csv --print-source sass > "$dir/source.csv"
-"$py" "$(dirname "$0")/profile-digest.py" "$dir/source.csv" "$dir"
-rm -f "$dir/source.csv"
+# meta.txt first: the digest's README reads it.
 {
   echo "terms $n (numpy default_rng(2026).random, float64)"
   echo "ncu $("$ncu" --version | tail -1)"
   grep -o '"built_from": *"[^"]*"' "$dir/sum.json" | head -1 || true
 } > "$dir/meta.txt"
+"$py" "$(dirname "$0")/profile-digest.py" "$dir/source.csv" "$dir"
+rm -f "$dir/source.csv"
 rm -f "$rep.ncu-rep" "$data"
