@@ -23,7 +23,7 @@ use cudarc::driver::CudaSlice;
 
 /// The configurations probed: a name, the schedule, the look-back ways.
 const CONFIGS: [(&str, Schedule, u32); 5] = [
-    ("engine (by size, 1 way)", SCHEDULE, 1),
+    ("engine (its schedule, 1 way)", SCHEDULE, 1),
     ("resident, 8 ways", Schedule::Resident, 8),
     ("deferred, 8 ways", Schedule::Deferred, 8),
     ("deferred, 4 ways", Schedule::Deferred, 4),

@@ -106,6 +106,43 @@
 #endif
 
 typedef unsigned long long u64;
+/* BINADE_OP_TRACE 1 (a timing build of the held schedule, crate::gpu::ordered_sum::onepass::
+ * OnePassSum::traced): thread 0 of each tile's block writes OP_TRACE_WORDS words for tile t
+ * at cum_out (read as u64) + OP_TRACE_WORDS * t: the device's %globaltimer (ns) when the
+ * tile's tree sum was published (taken), when its plan was known, when its unit was
+ * published and when its exact sum was (or it was finished), then the multiprocessor and
+ * block that ran it (smid << 32 | blockIdx.x) and the block's round (its tiles before this
+ * one). A segment's first tile, finished at once, has its unit time equal to its plan time.
+ * Not with the running sums (they use cum_out). */
+#ifndef BINADE_OP_TRACE
+#define BINADE_OP_TRACE 0
+#endif
+#if BINADE_OP_TRACE && BINADE_OP_CUMSUM
+#error "a trace build has no running sums"
+#endif
+#define OP_TRACE_WORDS 6
+#define OP_TR_TAKEN 0
+#define OP_TR_PLANNED 1
+#define OP_TR_UNIT 2
+#define OP_TR_EXACT 3
+#define OP_TR_WHERE 4
+#define OP_TR_ROUND 5
+#if BINADE_OP_TRACE
+__device__ static inline u64 op_now() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+/* Thread 0 records `slot` of tile t now (every thread may call it). */
+#define OP_TRACE(out, t, slot) \
+    do { \
+        if (threadIdx.x == 0) ((u64 *)(out))[OP_TRACE_WORDS * (t) + (slot)] = op_now(); \
+    } while (0)
+#else
+#define OP_TRACE(out, t, slot) \
+    do { \
+    } while (0)
+#endif
 #define OP_WARPS (BINADE_OP_THREADS / 32)
 #define OP_PER BINADE_OP_PER_THREAD
 /* A tile lives in shared memory as OP_TILE/2 pairs of doubles (16-byte chunks, the unit of
@@ -931,6 +968,8 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
         out.path |= op_cum_write(terms, count, cum_out + (sp.src - r.terms), sh.lane_start, out.s_end, &sh.cum_flag);
 #endif
         if (threadIdx.x == 0) r.path[t] = out.path | (sh.native << 8);
+        OP_TRACE(cum_out, t, OP_TR_PLANNED);
+        OP_TRACE(cum_out, t, OP_TR_UNIT);
         return out;
     }
     /* The plan: an approximate prefix by look-back (its estimate of a missing tree sum is
@@ -953,6 +992,7 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
         }
     }
     __syncthreads();
+    OP_TRACE(cum_out, t, OP_TR_PLANNED);
     const unsigned int b = sh.b;
     out.b = b;
     out.path = sh.planned;
@@ -990,6 +1030,7 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
         if (t + 1 == tile_base[k + 1]) totals[k] = __longlong_as_double((long long)unit.even);
 #endif
     }
+    OP_TRACE(cum_out, t, OP_TR_UNIT);
 #if BINADE_OP_UNTIL == 2
     out.done = 1;
 #endif
@@ -1228,19 +1269,36 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
     u64 tn = 0;
     op_tile_span nsp = sp;
     double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp);
+#if BINADE_OP_TRACE
+    u64 round = 0;
+    OP_TRACE(cum_out, t, OP_TR_TAKEN);
+#endif
     while (true) {
+#if BINADE_OP_TRACE
+        if (threadIdx.x == 0) {
+            unsigned int smid;
+            asm("mov.u32 %0, %%smid;" : "=r"(smid));
+            ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_WHERE] = ((u64)smid << 32) | blockIdx.x;
+            ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_ROUND] = round++;
+        }
+#endif
         op_pending pend = op_plan_and_unit_of(r, sh, held, ts, t, sp, dr.tile_base, epoch, totals, start, cum_out);
         if (!pend.done && pend.risky) {
             /* Before the take, with its terms still in the registers (risky is set only with
              * BINADE_OP_HOLD_RISKY). */
             op_held_view hv = {&held};
             op_exact(r, sh, hv, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
+            OP_TRACE(cum_out, t, OP_TR_EXACT);
             pend.done = 1;
             __syncthreads(); /* every thread is done with tile t's shared state */
         }
         u64 tnn = tn;
         op_tile_span nnsp = nsp;
-        if (tn < dr.ntiles) ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp);
+        const int finished = pend.done;
+        if (tn < dr.ntiles) {
+            ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp);
+            OP_TRACE(cum_out, tn, OP_TR_TAKEN);
+        }
         if (!pend.done) {
 #if BINADE_OP_MUTANT == OP_M_HELD_FINISH_FROM_REGISTERS
             op_exact(r, sh, held, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
@@ -1248,7 +1306,15 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
             op_streamed_terms st = {sp.src, sp.count};
             op_exact(r, sh, st, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
 #endif
+            OP_TRACE(cum_out, t, OP_TR_EXACT);
         }
+        /* A segment's first tile (finished in its plan and unit): its exact time is its unit's
+         * (a risky tile's was recorded before the take). */
+        (void)finished;
+#if BINADE_OP_TRACE
+        if (threadIdx.x == 0 && finished && !(pend.path & OP_PATH_RISKY))
+            ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_EXACT] = ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_UNIT];
+#endif
         __syncthreads(); /* every thread is done with tile t's shared state */
         if (tn >= dr.ntiles) break;
         t = tn;

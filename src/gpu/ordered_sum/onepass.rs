@@ -263,6 +263,8 @@ struct BuildSpec {
     /// `Some` (the running sums' mutant code) for a running-sum build.
     cumsum: Option<u32>,
     timed: TimedSchedules,
+    /// A trace build (`BINADE_OP_TRACE 1`, [`OnePassSum::traced`]).
+    trace: bool,
 }
 
 /// The compiled one-pass kernel for one mutant.
@@ -288,6 +290,8 @@ pub struct OnePassSum {
     schedule: Schedule,
     /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
     cumsum: Option<u32>,
+    /// A trace build ([`OnePassSum::traced`]): launched only with its trace buffer.
+    trace: bool,
     /// Blocks resident per multiprocessor (one tile of shared memory each).
     resident: u32,
     /// Blocks of `onepass_sums` that fit on a multiprocessor with one tile (`resident`
@@ -353,6 +357,54 @@ pub struct KernelUse {
     /// Blocks of it that fit with its tile(s) alone: `resident_blocks` unless
     /// [`OnePassSum::pinned_to`] lowered it.
     pub fitting_blocks: u32,
+}
+
+/// Words a trace build records per tile (`OP_TRACE_WORDS` of the kernel).
+pub const TRACE_WORDS: usize = 6;
+
+/// One tile's record in a trace build ([`OnePassSum::launch_traced`]): times in ns of the
+/// device's `%globaltimer` (one clock for the whole device).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileTrace {
+    /// Its tree sum published (its copy read out of the block's buffer).
+    pub taken: u64,
+    /// Its plan known (its approximate prefix found by look-back).
+    pub planned: u64,
+    /// Its unit published.
+    pub unit: u64,
+    /// Its exact sum published, or the tile finished.
+    pub exact: u64,
+    /// The multiprocessor that ran it.
+    pub sm: u32,
+    /// The block that ran it.
+    pub block: u32,
+    /// Tiles its block ran before it.
+    pub round: u64,
+}
+
+impl TileTrace {
+    /// The records of `tiles` tiles from a trace buffer read back to the host.
+    pub fn from_words(words: &[u64], tiles: usize) -> Vec<TileTrace> {
+        debug_assert!(words.len() >= tiles * TRACE_WORDS);
+        words
+            .chunks_exact(TRACE_WORDS)
+            .take(tiles)
+            .map(|w| TileTrace {
+                taken: w[0],
+                planned: w[1],
+                unit: w[2],
+                exact: w[3],
+                sm: (w[4] >> 32) as u32,
+                block: w[4] as u32,
+                round: w[5],
+            })
+            .collect()
+    }
+
+    /// Whether its steps are recorded in their order (taken, planned, unit, exact).
+    pub fn in_order(&self) -> bool {
+        self.taken <= self.planned && self.planned <= self.unit && self.unit <= self.exact
+    }
 }
 
 /// How a launch runs its tiles ([`OnePassSum::with_schedule`]). Every schedule gives the
@@ -856,6 +908,7 @@ impl OnePassSum {
                 shape,
                 options,
                 cumsum: None,
+                trace: false,
                 timed,
             },
         )
@@ -873,6 +926,7 @@ impl OnePassSum {
                 shape: TileShape::DEFAULT,
                 options: mutant.options(),
                 cumsum: None,
+                trace: false,
                 timed: TimedSchedules::NONE,
             },
         )?
@@ -892,6 +946,7 @@ impl OnePassSum {
                 shape: TileShape::DEFAULT,
                 options: EngineOptions::DEFAULT,
                 cumsum: Some(cum_mutant),
+                trace: false,
                 timed: RUNNING_SUM_SCHEDULES,
             },
         )
@@ -909,7 +964,29 @@ impl OnePassSum {
                 shape: TileShape::DEFAULT,
                 options: EngineOptions::DEFAULT,
                 cumsum: None,
+                trace: false,
                 timed: TimedSchedules::NONE,
+            },
+        )
+    }
+
+    /// The engine's build with `BINADE_OP_TRACE 1`: each launch by [`Self::launch_traced`]
+    /// also records, for every tile, when its tree sum, plan, unit and exact sum were
+    /// published (the device's `%globaltimer`), and where and in which round of its block it
+    /// ran ([`TileTrace`]). Its totals are the engine's; the recording adds a few stores per
+    /// tile, so its times are not the engine's times.
+    pub fn traced(gpu: &Gpu) -> Result<OnePassSum> {
+        Self::build(
+            gpu,
+            BuildSpec {
+                mutant: OnePassMutant::None,
+                phases: Phases::All,
+                min_blocks: MIN_BLOCKS,
+                shape: TileShape::DEFAULT,
+                options: EngineOptions::DEFAULT,
+                cumsum: None,
+                timed: TimedSchedules::NONE,
+                trace: true,
             },
         )
     }
@@ -923,6 +1000,7 @@ impl OnePassSum {
             options,
             cumsum,
             timed,
+            trace,
         } = spec;
         // Sum builds always compile the engine's schedule; the held kernel has no running
         // sums (the kernel refuses BINADE_OP_HELD with BINADE_OP_CUMSUM).
@@ -939,6 +1017,7 @@ impl OnePassSum {
         }
         defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
         defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
+        defines.push(("BINADE_OP_TRACE", u32::from(trace).to_string()));
         if let Some(code) = cumsum {
             defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
             defines.push(("BINADE_OP_CUM_MUTANT", code.to_string()));
@@ -996,6 +1075,7 @@ impl OnePassSum {
             timed,
             k_fill: m.function("fill_distribution")?,
             // Running-sum builds lack the held kernel: their own default.
+            trace,
             schedule: if timed.runs(SCHEDULE) {
                 SCHEDULE
             } else {
@@ -1209,7 +1289,30 @@ impl OnePassSum {
         if self.cumsum.is_some() {
             bail!("a running-sum build needs an output buffer (launch_cumsum)");
         }
+        if self.trace {
+            bail!("a trace build needs its trace buffer (launch_traced)");
+        }
         self.launch_into(job, None)
+    }
+
+    /// Launches a trace build ([`Self::traced`]) by the held schedule, recording into `trace`
+    /// ([`TRACE_WORDS`] words per tile, at least `job.tiles()` of them; read back by
+    /// [`TileTrace::from_words`]). Its totals are the engine's.
+    pub fn launch_traced(&self, job: &mut OnePassJob, trace: &mut CudaSlice<u64>) -> Result<()> {
+        if !self.trace {
+            bail!("launch_traced needs a trace build (OnePassSum::traced)");
+        }
+        if self.schedule != Schedule::Held {
+            bail!("the trace records the held schedule's steps only");
+        }
+        let need = job.tiles() as usize * TRACE_WORDS;
+        if trace.len() < need {
+            bail!("a trace buffer of {} words for {need}", trace.len());
+        }
+        // SAFETY: the kernel reads cum_out as u64 words in a trace build; the same bytes.
+        let mut as_f64 = unsafe { trace.transmute_mut::<f64>(trace.len()) }
+            .context("the trace buffer as the kernel's output pointer")?;
+        self.launch_into(job, Some(&mut as_f64))
     }
 
     /// Launches a running-sum build ([`Self::running_sums`]): the sums as [`Self::launch`],
@@ -1220,6 +1323,9 @@ impl OnePassSum {
         job: &mut OnePassJob,
         out: &mut CudaViewMut<'_, f64>,
     ) -> Result<()> {
+        if self.trace {
+            bail!("a trace build has no running sums");
+        }
         if self.cumsum.is_none() {
             bail!("running sums need a running-sum build (OnePassSum::running_sums)");
         }
