@@ -30,7 +30,9 @@ fn trace_build_records_every_tile_in_order_and_sums_exactly() {
         let terms = kind.generate::<F64>(n, seed ^ n as u64);
         let want = loop_sum::<F64>(&terms).to_bits();
         let dev = s.clone_htod(&terms).unwrap();
-        let mut job = op.job(dev.slice(0..n), &[0..n]).unwrap();
+        let mut job = op
+            .job(dev.slice(0..n), std::slice::from_ref(&(0..n)))
+            .unwrap();
         let tiles = job.tiles() as usize;
         let mut words: CudaSlice<u64> = s.alloc_zeros(tiles * TRACE_WORDS).unwrap();
         for launch in 0..2 {
