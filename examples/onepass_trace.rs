@@ -16,7 +16,9 @@
 
 use anyhow::{bail, Context as _, Result};
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::onepass::{Distribution, TileTrace, TRACE_WORDS};
+use binade::gpu::ordered_sum::onepass::{
+    trace_steps, Distribution, TileTrace, TRACE_STEPS, TRACE_WORDS,
+};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
@@ -96,59 +98,9 @@ fn main() -> Result<()> {
     );
     println!("| step | from, to | tiles | p10 (ns) | median (ns) | p90 (ns) | mean (ns) |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
-    let diff = |later: u64, earlier: u64| later as i64 - earlier as i64;
-    let steps =
-        |f: &dyn Fn(&TileTrace) -> i64| -> Vec<i64> { trace.iter().skip(1).map(f).collect() };
-    println!(
-        "{}",
-        row(
-            "plan",
-            "its tree sum published, its plan known",
-            steps(&|t| diff(t.planned, t.taken))
-        )
-    );
-    println!(
-        "{}",
-        row(
-            "unit",
-            "plan known, unit published",
-            steps(&|t| diff(t.unit, t.planned))
-        )
-    );
-    println!(
-        "{}",
-        row(
-            "exact",
-            "unit published, exact sum published (the next tile's take and the exact look-back)",
-            steps(&|t| diff(t.exact, t.unit))
-        )
-    );
-    println!(
-        "{}",
-        row(
-            "after the predecessor",
-            "the previous tile's exact sum, this tile's",
-            trace
-                .windows(2)
-                .map(|w| diff(w[1].exact, w[0].exact))
-                .collect()
-        )
-    );
-    // A block's round: from one of its tiles' take to its next tile's take.
-    let mut by_block: Vec<&TileTrace> = trace.iter().collect();
-    by_block.sort_unstable_by_key(|t| (t.block, t.round));
-    println!(
-        "{}",
-        row(
-            "round",
-            "a block's take of one tile, its take of the next",
-            by_block
-                .windows(2)
-                .filter(|w| w[0].block == w[1].block)
-                .map(|w| diff(w[1].taken, w[0].taken))
-                .collect()
-        )
-    );
+    for ((name, what), d) in TRACE_STEPS.iter().zip(trace_steps(&trace)) {
+        println!("{}", row(name, what, d));
+    }
     if let Some(path) = args.get(2) {
         let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {path}"))?;
         w.write_record([

@@ -13,7 +13,8 @@ use serde::Deserialize;
 
 use crate::format::{same_result, F64};
 use crate::gpu::ordered_sum::onepass::{
-    Distribution, EngineOptions, OnePassJob, Phases, Schedule, TileShape,
+    trace_steps, Distribution, EngineOptions, OnePassJob, Phases, Schedule, TileShape, TileTrace,
+    TRACE_STEPS, TRACE_WORDS,
 };
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
@@ -68,6 +69,9 @@ pub struct DistRow {
     pub exact: bool,
     /// Every relaunch of the first window, and every variant, gave the same bits.
     pub identical: bool,
+    /// The trace build's launch on the first window: the median ns of each of
+    /// [`TRACE_STEPS`], and the tiles stamped out of order.
+    pub trace: ([f64; 5], usize),
 }
 
 /// Uniform terms for one size: the engine's median ms over `jobs` (the caller's windows),
@@ -206,6 +210,8 @@ pub struct Engines {
     pub variants: Vec<OnePassSum>,
     /// The seed's kernels (for the tree sum).
     pub seed: GpuOrderedSum,
+    /// The engine's trace build ([`OnePassSum::traced`]).
+    pub trace: OnePassSum,
 }
 
 impl Engines {
@@ -230,6 +236,7 @@ impl Engines {
                 .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.schedule, v.options))
                 .collect::<Result<_>>()?,
             seed: seed.clone(),
+            trace: OnePassSum::traced(gpu)?,
         })
     }
 
@@ -301,6 +308,9 @@ pub fn measure_distribution(
     for _ in 0..3 {
         identical &= op.run(&mut jobs[0])?[0].total.to_bits() == first.total.to_bits();
     }
+    let trace = trace_of(&e.trace, &pool, count, &windows[0], first.total.to_bits())?;
+    identical &= trace.1;
+    let trace = trace.0;
     let mut phases = [f64::NAN; 4];
     for (i, b) in e.builds.iter().enumerate() {
         let times = event_times(op.gpu(), t.warmup, t.reps, |r| b.launch(&mut jobs[r % k]))?;
@@ -352,7 +362,60 @@ pub fn measure_distribution(
         risky_tiles: first.risky_tiles,
         exact: same_result::<F64>(first.total.to_bits(), want),
         identical,
+        trace,
     })
+}
+
+/// One traced launch (after an untimed one) of `window` of `pool`: the median ns of each of
+/// [`TRACE_STEPS`] and the tiles stamped out of order, and whether its total's bits are
+/// `total`.
+fn trace_of(
+    op: &OnePassSum,
+    pool: &CudaSlice<f64>,
+    count: usize,
+    window: &std::ops::Range<usize>,
+    total: u64,
+) -> Result<(([f64; 5], usize), bool)> {
+    let mut job = op.job(pool.slice(0..count), std::slice::from_ref(window))?;
+    let tiles = job.tiles() as usize;
+    let s = op.gpu().stream();
+    let mut words: CudaSlice<u64> = s.alloc_zeros((tiles * TRACE_WORDS).max(1))?;
+    op.launch_traced(&mut job, &mut words)?;
+    op.launch_traced(&mut job, &mut words)?;
+    let same = op.results(&job)?[0].total.to_bits() == total;
+    let trace = TileTrace::from_words(&s.clone_dtoh(&words)?, tiles);
+    let out_of_order = trace.iter().filter(|t| !t.in_order()).count();
+    let medians = trace_steps(&trace).map(|mut d| {
+        d.sort_unstable();
+        d.get(d.len() / 2).map_or(f64::NAN, |&x| x as f64)
+    });
+    Ok(((medians, out_of_order), same))
+}
+
+/// The trace table: per distribution and size, the median of each traced step.
+pub fn trace_table(rows: &[DistRow]) -> Table {
+    let mut headers = vec!["distribution", "terms"];
+    headers.extend(TRACE_STEPS.iter().map(|s| s.0));
+    headers.push("tiles stamped out of order");
+    let steps: Vec<String> = TRACE_STEPS
+        .iter()
+        .map(|(name, what)| format!("{name}: from {what}"))
+        .collect();
+    let mut t = Table::new(
+        "onepass_trace",
+        &format!(
+            "Where a tile's time goes in the engine: one launch of its trace build (`BINADE_OP_TRACE`, each tile's steps stamped by the device's %globaltimer; the stamps add a few stores per tile), the median over the tiles of each step, ns ({})",
+            steps.join("; ")
+        ),
+        &headers,
+    );
+    for r in rows {
+        let mut cells = vec![r.dist.name().to_string(), thousands(r.n as u64)];
+        cells.extend(r.trace.0.iter().map(|x| format!("{x:.0}")));
+        cells.push(r.trace.1.to_string());
+        t.row(cells);
+    }
+    t
 }
 
 /// CCCL's reduce on the uniform data of one size (`experiments/peers/cccl_reduce.cu`).

@@ -407,6 +407,46 @@ impl TileTrace {
     }
 }
 
+/// The steps [`trace_steps`] measures: a name, and the two stamps it runs between.
+pub const TRACE_STEPS: [(&str, &str); 5] = [
+    ("plan", "its tree sum published, its plan known"),
+    ("unit", "its plan known, its unit published"),
+    (
+        "exact",
+        "its unit published, its exact sum published (the next tile's take and the exact look-back)",
+    ),
+    (
+        "after the predecessor",
+        "the previous tile's exact sum, this tile's",
+    ),
+    ("round", "a block's take of one tile, its take of its next"),
+];
+
+/// The durations (ns, later stamp minus earlier, negative where the later came first) of
+/// each of [`TRACE_STEPS`] over the tiles of one sum's trace (in tile order): the first
+/// three for every tile but the first (a sum's first tile is finished at once), the fourth
+/// for every tile after the first, the fifth for every pair of tiles one block ran in turn.
+pub fn trace_steps(trace: &[TileTrace]) -> [Vec<i64>; 5] {
+    let diff = |later: u64, earlier: u64| later as i64 - earlier as i64;
+    let rest = || trace.iter().skip(1);
+    let mut by_block: Vec<&TileTrace> = trace.iter().collect();
+    by_block.sort_unstable_by_key(|t| (t.block, t.round));
+    [
+        rest().map(|t| diff(t.planned, t.taken)).collect(),
+        rest().map(|t| diff(t.unit, t.planned)).collect(),
+        rest().map(|t| diff(t.exact, t.unit)).collect(),
+        trace
+            .windows(2)
+            .map(|w| diff(w[1].exact, w[0].exact))
+            .collect(),
+        by_block
+            .windows(2)
+            .filter(|w| w[0].block == w[1].block)
+            .map(|w| diff(w[1].taken, w[0].taken))
+            .collect(),
+    ]
+}
+
 /// How a launch runs its tiles ([`OnePassSum::with_schedule`]). Every schedule gives the
 /// same bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
