@@ -129,6 +129,25 @@ pub fn failure_lines(output: &str) -> Vec<String> {
     out
 }
 
+/// The arguments every binary runs with: output not captured, and each test's own wall
+/// time on its result line (`test NAME ... ok <1.234s>`; libtest's `--report-time`, an
+/// unstable option that the stable test harness accepts with `RUSTC_BOOTSTRAP=1`).
+pub const TEST_ARGS: [&str; 4] = ["--nocapture", "-Z", "unstable-options", "--report-time"];
+
+/// Each test's name and seconds from libtest's result lines with `--report-time`, in the
+/// order they appear.
+pub fn test_times(stdout: &str) -> Vec<(String, f64)> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("test ")?;
+            let (name, result) = rest.split_once(" ... ")?;
+            let secs = result.split_once('<')?.1.strip_suffix("s>")?;
+            Some((name.to_string(), secs.parse().ok()?))
+        })
+        .collect()
+}
+
 /// Lines of `output` saying a test skipped (see `binade::gpu::require::skip`).
 pub fn skipped_lines(output: &str) -> Vec<String> {
     output
@@ -177,8 +196,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let bar = ctx.progress(staged.len() as u64, "test binaries");
     let ran = run_binaries(&staged, jobs, &root, &bin, &bar)?;
     bar.finish_and_clear();
+    let mut times: Vec<(String, String, f64)> = Vec::new();
     for (s, Ran { out, secs }) in staged.iter().zip(ran) {
         let stdout = String::from_utf8_lossy(&out.stdout);
+        times.extend(
+            test_times(&stdout)
+                .into_iter()
+                .map(|(name, t)| (s.target.clone(), name, t)),
+        );
         let both = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
         let counts = parse_counts(&stdout);
         let skipped = skipped_lines(&both);
@@ -233,6 +258,24 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         gpu.name, gpu.arch
     ));
     report.table(table);
+    times.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let mut slow = Table::new(
+        "test-times",
+        &format!(
+            "The slowest tests: each test's own wall time as libtest reports it (`--report-time`; tests of one binary run at once on libtest's threads, so they share the device and the CPU), the {} slowest of {} timed",
+            SLOWEST.min(times.len()),
+            times.len()
+        ),
+        &["test binary", "test", "seconds"],
+    );
+    for (binary, name, t) in times.iter().take(SLOWEST) {
+        slow.row(vec![
+            format!("`{binary}`"),
+            format!("`{name}`"),
+            format!("{t:.1}"),
+        ]);
+    }
+    report.table(slow);
     if !problems.is_empty() {
         report.text(format!(
             "Problems:\n\n{}",
@@ -251,6 +294,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     ));
     Ok(Outcome { report, failures })
 }
+
+/// Tests listed in the slowest-tests table.
+const SLOWEST: usize = 15;
 
 /// One binary's run: its output and its wall time.
 struct Ran {
@@ -279,7 +325,8 @@ fn run_binaries(
                 let Some(s) = staged.get(i) else { break };
                 let started = Instant::now();
                 let r = Command::new(&s.file)
-                    .arg("--nocapture")
+                    .args(TEST_ARGS)
+                    .env("RUSTC_BOOTSTRAP", "1")
                     .current_dir(root)
                     .env(REQUIRE_GPU_VAR, "1")
                     .env("BINADE_BIN", bin)
@@ -331,6 +378,11 @@ mod tests {
             })
         );
         assert_eq!(skipped_lines(out), ["skipped: x: no GPU"]);
+        let timed = "running 2 tests\ntest a::b ... ok <12.345s>\ntest c ... FAILED <0.5s>\ntest d ... ignored\ntest result: ok.";
+        assert_eq!(
+            test_times(timed),
+            [("a::b".to_string(), 12.345), ("c".to_string(), 0.5)]
+        );
     }
 
     #[test]
@@ -360,7 +412,7 @@ mod tests {
                 )
             })
             .collect();
-        let echo = ("--nocapture\n".to_string(), true);
+        let echo = (format!("{}\n", TEST_ARGS.join(" ")), true);
         assert_eq!(
             outs,
             [
