@@ -284,7 +284,7 @@ pub struct OnePassSum {
     fits_held: u32,
     /// Dynamic shared memory the held kernel is launched with, bytes (as `smem`).
     smem_held: usize,
-    /// The timed-only schedules this build compiled.
+    /// The schedules this build compiled besides `onepass_sums` (its timed ones and, in sum builds, the engine's).
     timed: TimedSchedules,
     k_fill: CudaFunction,
     schedule: Schedule,
@@ -766,7 +766,7 @@ impl Phases {
 }
 
 /// The defines the one-pass kernel is compiled with: the layout, the mutant's code, `options`
-/// and the timed-only schedules `timed` (with the one `mutant` runs by).
+/// and the schedules `timed` besides `onepass_sums` (with the one whose own code `mutant` breaks).
 pub fn kernel_defines(
     mutant: OnePassMutant,
     options: EngineOptions,
@@ -801,7 +801,7 @@ pub fn compile_variant_for(arch: &str, options: EngineOptions) -> Result<cudarc:
     )
 }
 
-/// The timed-only schedules of running-sum builds: the staged one, which `gpu-cumsum-timing`
+/// The timed schedules of running-sum builds: the staged one, which `gpu-cumsum-timing`
 /// and `tests/gpu_cumsum.rs` run beside [`crate::gpu::ordered_cumsum::CUMSUM_SCHEDULE`].
 pub const RUNNING_SUM_SCHEDULES: TimedSchedules = TimedSchedules {
     staged: true,
@@ -930,7 +930,7 @@ impl OnePassSum {
         .with_schedule(schedule))
     }
 
-    /// [`Self::variant`] compiled with the timed-only schedules `timed`, run by [`SCHEDULE`]
+    /// [`Self::variant`] compiled with the timed schedules `timed`, run by [`SCHEDULE`]
     /// until [`Self::with_schedule`] picks another (one build for several schedules).
     pub fn variant_with_timed(
         gpu: &Gpu,
@@ -1188,9 +1188,8 @@ impl OnePassSum {
         bail!("no shared memory size keeps at most {blocks} blocks of a one-pass kernel resident")
     }
 
-    /// The same kernel, run by `schedule` (one block per tile, resident blocks that copy
-    /// their next tile during the exact look-back, or by size). Every schedule gives the same
-    /// bits. A timed-only schedule this build did not compile ([`Self::timed_schedules`]) is
+    /// The same build, run by `schedule` (any of [`Schedule`]). Every schedule gives the same
+    /// bits. A schedule this build did not compile ([`Self::timed_schedules`]) is
     /// refused at launch.
     pub fn with_schedule(mut self, schedule: Schedule) -> OnePassSum {
         self.schedule = schedule;
@@ -1207,7 +1206,7 @@ impl OnePassSum {
         self.schedule
     }
 
-    /// The timed-only schedules this build compiled.
+    /// The schedules this build compiled besides `onepass_sums` (its timed ones and, in sum builds, the engine's).
     pub fn timed_schedules(&self) -> TimedSchedules {
         self.timed
     }
@@ -1409,7 +1408,7 @@ impl OnePassSum {
         let (ticket_base, epoch) = (job.tickets_issued, job.epoch);
         if !self.timed.runs(self.schedule) {
             bail!(
-                "this one-pass build has no {} schedule (it compiles only the timed-only schedules it is asked for: OnePassSum::with_timed)",
+                "this one-pass build has no {} schedule (it compiles only the engine's schedule and the timed ones it is asked for: OnePassSum::with_timed)",
                 self.schedule.name()
             );
         }
