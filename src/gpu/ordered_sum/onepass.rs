@@ -1587,4 +1587,32 @@ mod tests {
             );
         }
     }
+
+    /// A trace's words read back as the kernel writes them, and each step measured between
+    /// the stamps it names: negative where the later stamp came first, the round only
+    /// between tiles one block ran in turn, the first tile left out of its own steps.
+    #[test]
+    fn trace_steps_measure_between_the_stamps_they_name() {
+        // Tile: taken, planned, unit, exact, (sm << 32 | block), round.
+        let words: Vec<u64> = [
+            [100, 100, 100, 100, (3 << 32) | 7, 0],
+            [110, 130, 135, 180, (4 << 32) | 8, 0],
+            [120, 150, 160, 170, (3 << 32) | 7, 1],
+            [200, 210, 220, 260, (4 << 32) | 8, 1],
+        ]
+        .concat();
+        let t = TileTrace::from_words(&words, 4);
+        assert_eq!((t[1].sm, t[1].block, t[1].round), (4, 8, 0));
+        assert!(t.iter().all(TileTrace::in_order));
+        let bad = TileTrace { unit: 90, ..t[0] };
+        assert!(!bad.in_order());
+        let [plan, unit, exact, after, round] = trace_steps(&t);
+        assert_eq!(plan, [20, 30, 10]);
+        assert_eq!(unit, [5, 10, 10]);
+        assert_eq!(exact, [45, 10, 40]);
+        assert_eq!(after, [80, -10, 90]);
+        // Block 7 ran tiles 0 then 2, block 8 tiles 1 then 3.
+        assert_eq!(round, [20, 90]);
+        assert_eq!(TRACE_STEPS.len(), 5);
+    }
 }
