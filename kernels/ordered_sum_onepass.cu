@@ -1294,7 +1294,9 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
         }
         u64 tnn = tn;
         op_tile_span nnsp = nsp;
+#if BINADE_OP_TRACE
         const int finished = pend.done;
+#endif
         if (tn < dr.ntiles) {
             ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp);
             OP_TRACE(cum_out, tn, OP_TR_TAKEN);
@@ -1308,10 +1310,9 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
 #endif
             OP_TRACE(cum_out, t, OP_TR_EXACT);
         }
+#if BINADE_OP_TRACE
         /* A segment's first tile (finished in its plan and unit): its exact time is its unit's
          * (a risky tile's was recorded before the take). */
-        (void)finished;
-#if BINADE_OP_TRACE
         if (threadIdx.x == 0 && finished && !(pend.path & OP_PATH_RISKY))
             ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_EXACT] = ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_UNIT];
 #endif

@@ -229,14 +229,20 @@ impl Engines {
             .into_iter()
             .map(|b| b.pinned_to(engine_blocks))
             .collect::<Result<_>>()?;
+        let (variants, trace) = rayon::join(
+            || {
+                VARIANTS
+                    .par_iter()
+                    .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.schedule, v.options))
+                    .collect::<Result<Vec<_>>>()
+            },
+            || OnePassSum::traced(gpu),
+        );
         Ok(Engines {
             builds,
-            variants: VARIANTS
-                .par_iter()
-                .map(|v| OnePassSum::variant(gpu, v.shape, v.min_blocks, v.schedule, v.options))
-                .collect::<Result<_>>()?,
+            variants: variants?,
             seed: seed.clone(),
-            trace: OnePassSum::traced(gpu)?,
+            trace: trace?,
         })
     }
 

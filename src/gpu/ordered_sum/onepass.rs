@@ -267,6 +267,66 @@ struct BuildSpec {
     trace: bool,
 }
 
+impl BuildSpec {
+    /// The correct engine's build: no mutant, every phase, its shape, options and
+    /// registers, no running sums, no trace, no timed schedule but the engine's.
+    const ENGINE: BuildSpec = BuildSpec {
+        mutant: OnePassMutant::None,
+        phases: Phases::All,
+        min_blocks: MIN_BLOCKS,
+        shape: TileShape::DEFAULT,
+        options: EngineOptions::DEFAULT,
+        cumsum: None,
+        timed: TimedSchedules::NONE,
+        trace: false,
+    };
+
+    /// The engine's build with `mutant` ([`OnePassSum::with_mutant`]).
+    fn with_mutant(mutant: OnePassMutant) -> BuildSpec {
+        BuildSpec {
+            mutant,
+            options: mutant.options(),
+            ..BuildSpec::ENGINE
+        }
+    }
+
+    /// The running-sum build with the running sums' mutant `cum_mutant`
+    /// ([`OnePassSum::running_sums`]).
+    fn running_sums(cum_mutant: u32) -> BuildSpec {
+        BuildSpec {
+            cumsum: Some(cum_mutant),
+            timed: RUNNING_SUM_SCHEDULES,
+            ..BuildSpec::ENGINE
+        }
+    }
+
+    /// The schedules the build compiles besides `onepass_sums`, and its defines: the one
+    /// place both are formed, for a device build and for a compile check alike. Sum builds
+    /// always compile the engine's schedule; running-sum builds never the held one (the
+    /// kernel refuses BINADE_OP_HELD with BINADE_OP_CUMSUM).
+    fn defines(&self) -> (TimedSchedules, Vec<(&'static str, String)>) {
+        let timed = match self.cumsum {
+            None => self.timed.and(ENGINE_SCHEDULES),
+            Some(_) => self.timed,
+        }
+        .and_those_of(self.mutant);
+        let mut defines = kernel_defines(self.mutant, self.options, timed);
+        for (name, value) in self.shape.defines() {
+            if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
+                d.1 = value;
+            }
+        }
+        defines.push(("BINADE_OP_UNTIL", self.phases.code().to_string()));
+        defines.push(("BINADE_OP_MIN_BLOCKS", self.min_blocks.to_string()));
+        defines.push(("BINADE_OP_TRACE", u32::from(self.trace).to_string()));
+        if let Some(code) = self.cumsum {
+            defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
+            defines.push(("BINADE_OP_CUM_MUTANT", code.to_string()));
+        }
+        (timed, defines)
+    }
+}
+
 /// The compiled one-pass kernel for one mutant.
 #[derive(Clone, Debug)]
 pub struct OnePassSum {
@@ -785,7 +845,7 @@ pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::P
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &kernel_defines(mutant, mutant.options(), ENGINE_SCHEDULES),
+        &BuildSpec::with_mutant(mutant).defines().1,
         arch,
     )
 }
@@ -815,23 +875,9 @@ pub fn compile_running_sums_for(arch: &str, cum_mutant: u32) -> Result<cudarc::n
     super::super::compile(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
-        &running_sum_defines(cum_mutant),
+        &BuildSpec::running_sums(cum_mutant).defines().1,
         arch,
     )
-}
-
-/// The defines of the running-sum build with the running sums' mutant `cum_mutant`: the
-/// correct sum engine's with [`RUNNING_SUM_SCHEDULES`], never the held schedule (the kernel
-/// refuses it with running sums).
-pub fn running_sum_defines(cum_mutant: u32) -> Vec<(&'static str, String)> {
-    let mut defines = kernel_defines(
-        OnePassMutant::None,
-        EngineOptions::DEFAULT,
-        RUNNING_SUM_SCHEDULES,
-    );
-    defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
-    defines.push(("BINADE_OP_CUM_MUTANT", cum_mutant.to_string()));
-    defines
 }
 
 /// One launch's buffers: the segments, the per-tile records the look-backs read, and the
@@ -942,14 +988,11 @@ impl OnePassSum {
         Self::build(
             gpu,
             BuildSpec {
-                mutant: OnePassMutant::None,
-                phases: Phases::All,
                 min_blocks,
                 shape,
                 options,
-                cumsum: None,
-                trace: false,
                 timed,
+                ..BuildSpec::ENGINE
             },
         )
     }
@@ -957,39 +1000,14 @@ impl OnePassSum {
     /// Compiles the kernel with `mutant` (a verification build: every mutant but `None` gives
     /// wrong totals on purpose).
     pub fn with_mutant(gpu: &Gpu, mutant: OnePassMutant) -> Result<OnePassSum> {
-        Ok(Self::build(
-            gpu,
-            BuildSpec {
-                mutant,
-                phases: Phases::All,
-                min_blocks: MIN_BLOCKS,
-                shape: TileShape::DEFAULT,
-                options: mutant.options(),
-                cumsum: None,
-                trace: false,
-                timed: TimedSchedules::NONE,
-            },
-        )?
-        .with_schedule(mutant.schedule()))
+        Ok(Self::build(gpu, BuildSpec::with_mutant(mutant))?.with_schedule(mutant.schedule()))
     }
 
     /// The running-sum build of the correct engine (`BINADE_OP_CUMSUM 1`) with the running
     /// sums' own mutant of code `cum_mutant` (0: none): every launch also writes each
     /// position's running sum ([`Self::launch_cumsum`]). Its totals are the engine's.
     pub fn running_sums(gpu: &Gpu, cum_mutant: u32) -> Result<OnePassSum> {
-        Self::build(
-            gpu,
-            BuildSpec {
-                mutant: OnePassMutant::None,
-                phases: Phases::All,
-                min_blocks: MIN_BLOCKS,
-                shape: TileShape::DEFAULT,
-                options: EngineOptions::DEFAULT,
-                cumsum: Some(cum_mutant),
-                trace: false,
-                timed: RUNNING_SUM_SCHEDULES,
-            },
-        )
+        Self::build(gpu, BuildSpec::running_sums(cum_mutant))
     }
 
     /// A timing build of the correct engine that stops after `phases` (its totals are sums
@@ -998,14 +1016,8 @@ impl OnePassSum {
         Self::build(
             gpu,
             BuildSpec {
-                mutant: OnePassMutant::None,
                 phases,
-                min_blocks: MIN_BLOCKS,
-                shape: TileShape::DEFAULT,
-                options: EngineOptions::DEFAULT,
-                cumsum: None,
-                trace: false,
-                timed: TimedSchedules::NONE,
+                ..BuildSpec::ENGINE
             },
         )
     }
@@ -1019,49 +1031,21 @@ impl OnePassSum {
         Self::build(
             gpu,
             BuildSpec {
-                mutant: OnePassMutant::None,
-                phases: Phases::All,
-                min_blocks: MIN_BLOCKS,
-                shape: TileShape::DEFAULT,
-                options: EngineOptions::DEFAULT,
-                cumsum: None,
-                timed: TimedSchedules::NONE,
                 trace: true,
+                ..BuildSpec::ENGINE
             },
         )
     }
 
     fn build(gpu: &Gpu, spec: BuildSpec) -> Result<OnePassSum> {
+        let (timed, defines) = spec.defines();
         let BuildSpec {
             mutant,
-            phases,
-            min_blocks,
             shape,
-            options,
             cumsum,
-            timed,
             trace,
+            ..
         } = spec;
-        // Sum builds always compile the engine's schedule; the held kernel has no running
-        // sums (the kernel refuses BINADE_OP_HELD with BINADE_OP_CUMSUM).
-        let timed = match cumsum {
-            None => timed.and(ENGINE_SCHEDULES),
-            Some(_) => timed,
-        }
-        .and_those_of(mutant);
-        let mut defines = kernel_defines(mutant, options, timed);
-        for (name, value) in shape.defines() {
-            if let Some(d) = defines.iter_mut().find(|d| d.0 == name) {
-                d.1 = value;
-            }
-        }
-        defines.push(("BINADE_OP_UNTIL", phases.code().to_string()));
-        defines.push(("BINADE_OP_MIN_BLOCKS", min_blocks.to_string()));
-        defines.push(("BINADE_OP_TRACE", u32::from(trace).to_string()));
-        if let Some(code) = cumsum {
-            defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
-            defines.push(("BINADE_OP_CUM_MUTANT", code.to_string()));
-        }
         let m: Module = gpu.load("ordered_sum_onepass", &[HEADER, "\n", SOURCE], &defines)?;
         let k_sums = m.function("onepass_sums")?;
         let resident = one_tile_residency(&k_sums, shape, "onepass_sums")?;
@@ -1566,25 +1550,26 @@ mod tests {
         d.iter().find(|x| x.0 == name).map(|x| x.1.as_str())
     }
 
-    /// The held kernel refuses running sums (`#error` in the kernel): a running-sum build
-    /// must not ask for it, whatever the engine's schedule; sum builds of every mutant must
-    /// compile the engine's schedule and the mutant's own.
+    /// The held kernel refuses running sums (`#error` in the kernel): the running-sum
+    /// build must not ask for it, whatever the engine's schedule; the build of every mutant
+    /// must compile the engine's schedule and the mutant's own. Checked on the defines the
+    /// device builds and the compile checks both use ([`BuildSpec::defines`]).
     #[test]
     fn running_sum_builds_never_compile_the_held_schedule() {
-        assert_eq!(define(&running_sum_defines(0), "BINADE_OP_HELD"), Some("0"));
-        assert_eq!(
-            define(&running_sum_defines(0), "BINADE_OP_CUMSUM"),
-            Some("1")
-        );
+        let (timed, d) = BuildSpec::running_sums(0).defines();
+        assert!(!timed.held);
+        assert_eq!(define(&d, "BINADE_OP_HELD"), Some("0"));
+        assert_eq!(define(&d, "BINADE_OP_CUMSUM"), Some("1"));
         for m in OnePassMutant::ALL {
-            let d = kernel_defines(m, m.options(), ENGINE_SCHEDULES);
-            let t = ENGINE_SCHEDULES.and_those_of(m);
+            let (t, d) = BuildSpec::with_mutant(m).defines();
             assert!(t.runs(SCHEDULE) && t.runs(m.schedule()), "{m:?}");
+            let held = ENGINE_SCHEDULES.held || m.own_schedule() == Some(Schedule::Held);
             assert_eq!(
                 define(&d, "BINADE_OP_HELD"),
-                Some(if t.held { "1" } else { "0" }),
+                Some(if held { "1" } else { "0" }),
                 "{m:?}"
             );
+            assert_eq!(define(&d, "BINADE_OP_CUMSUM"), None, "{m:?}");
         }
     }
 
