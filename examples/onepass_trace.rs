@@ -10,7 +10,8 @@
 //! made on the device (`fill_distribution`, seed 2026). One untimed launch, then the traced
 //! one; its total must be the CPU loop's bits (else exit 1). Prints a Markdown table to
 //! stdout (medians and percentiles in ns of: the plan's wait after the tile's tree sum, the
-//! unit, the wait for the exact sum, and a block's round from one tile's take to the next)
+//! unit, the wait for the exact sum, a block's round from one tile's take to the next, the
+//! wait for the next tile's copy and the exact look-back after the take)
 //! and, with CSV, writes every tile's record there (ns from the launch's first take).
 //! The stamps add a few stores per tile: the traced launch's time is not the engine's.
 
@@ -80,15 +81,16 @@ fn main() -> Result<()> {
     let tiles = job.tiles() as usize;
     let mut words: CudaSlice<u64> = s.alloc_zeros(tiles * TRACE_WORDS)?;
     op.launch_traced(&mut job, &mut words)?;
+    s.memset_zeros(&mut words)?;
     op.launch_traced(&mut job, &mut words)?;
     let got = op.results(&job)?[0];
     let trace = TileTrace::from_words(&s.clone_dtoh(&words)?, tiles);
     let exact = same_result::<F64>(got.total.to_bits(), want);
-    let start = trace.iter().map(|t| t.taken).min().unwrap_or(0);
+    let start = trace.iter().map(|t| t.landed).min().unwrap_or(0);
     let end = trace.iter().map(|t| t.exact).max().unwrap_or(0);
     let out_of_order = trace.iter().filter(|t| !t.in_order()).count();
     println!(
-        "{n} terms ({dist:?}), {tiles} tiles, commit {}: total {:#018x}, the CPU loop's {want:#018x} ({}); {} finished lane by lane, {} risky; first take to last exact sum {:.3} ms; {out_of_order} tiles with steps out of order\n",
+        "{n} terms ({dist:?}), {tiles} tiles, commit {}: total {:#018x}, the CPU loop's {want:#018x} ({}); {} finished lane by lane, {} risky; first copy landed to last exact sum {:.3} ms; {out_of_order} tiles with steps out of order\n",
         binade::provenance::commit(),
         got.total.to_bits(),
         if exact { "equal" } else { "DIFFERENT" },
@@ -112,6 +114,7 @@ fn main() -> Result<()> {
             "sm",
             "block",
             "round",
+            "landed_ns",
         ])?;
         for (i, t) in trace.iter().enumerate() {
             w.write_record([
@@ -123,6 +126,7 @@ fn main() -> Result<()> {
                 t.sm.to_string(),
                 t.block.to_string(),
                 t.round.to_string(),
+                (t.landed.saturating_sub(start)).to_string(),
             ])?;
         }
         w.flush()?;

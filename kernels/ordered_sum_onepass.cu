@@ -111,22 +111,25 @@ typedef unsigned long long u64;
  * at cum_out (read as u64) + OP_TRACE_WORDS * t: the device's %globaltimer (ns) when the
  * tile's tree sum was published (taken), when its plan was known, when its unit was
  * published and when its exact sum was (or it was finished), then the multiprocessor and
- * block that ran it (smid << 32 | blockIdx.x) and the block's round (its tiles before this
- * one). A segment's first tile, finished at once, has its unit time equal to its plan time.
- * Not with the running sums (they use cum_out). */
+ * block that ran it (smid << 32 | blockIdx.x), the block's round (its tiles before this
+ * one), and when its copy had landed in the block's buffer (before it was read out: the take
+ * waits for the copy from there back to the stamp before). A segment's first tile, finished
+ * at once, has its unit time equal to its plan time. Not with the running sums (they use
+ * cum_out). */
 #ifndef BINADE_OP_TRACE
 #define BINADE_OP_TRACE 0
 #endif
 #if BINADE_OP_TRACE && BINADE_OP_CUMSUM
 #error "a trace build has no running sums"
 #endif
-#define OP_TRACE_WORDS 6
+#define OP_TRACE_WORDS 7
 #define OP_TR_TAKEN 0
 #define OP_TR_PLANNED 1
 #define OP_TR_UNIT 2
 #define OP_TR_EXACT 3
 #define OP_TR_WHERE 4
 #define OP_TR_ROUND 5
+#define OP_TR_LANDED 6
 #if BINADE_OP_TRACE
 __device__ static inline u64 op_now() {
     u64 t;
@@ -1198,12 +1201,14 @@ struct op_draw {
  * into the buffer, then publishes tile k's tree sum, formed from the registers. The buffer is
  * free again once every thread has read its row, which the barrier before the draw ensures:
  * the copy of the next tile starts after it. Returns tile k's tree sum (valid on thread 0).
- * Every thread calls it. */
+ * Every thread calls it. A trace build stamps there when tile k's copy had landed (`trace`:
+ * the kernel's cum_out, unused otherwise). */
 __device__ static inline double op_held_take(const op_records &r, op_shared &sh, double *buf, op_global_terms &held,
                                              u64 k, const op_tile_span &ksp, const op_draw &dr, unsigned int epoch,
-                                             u64 *next, op_tile_span *next_sp) {
+                                             u64 *next, op_tile_span *next_sp, double *trace) {
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncthreads();
+    OP_TRACE(trace, k, OP_TR_LANDED);
 #if BINADE_OP_MUTANT == OP_M_HELD_BUFFER_REUSED
     /* The fault: the next tile is drawn and copied into the buffer first (and waited for, so
      * that timing never hides it); the registers then get the next tile's terms. */
@@ -1268,7 +1273,7 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
     op_global_terms held;
     u64 tn = 0;
     op_tile_span nsp = sp;
-    double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp);
+    double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp, cum_out);
 #if BINADE_OP_TRACE
     u64 round = 0;
     OP_TRACE(cum_out, t, OP_TR_TAKEN);
@@ -1298,7 +1303,7 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
         const int finished = pend.done;
 #endif
         if (tn < dr.ntiles) {
-            ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp);
+            ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp, cum_out);
             OP_TRACE(cum_out, tn, OP_TR_TAKEN);
         }
         if (!pend.done) {

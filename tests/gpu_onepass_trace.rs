@@ -36,6 +36,8 @@ fn trace_build_records_every_tile_in_order_and_sums_exactly() {
         let tiles = job.tiles() as usize;
         let mut words: CudaSlice<u64> = s.alloc_zeros(tiles * TRACE_WORDS).unwrap();
         for launch in 0..2 {
+            // Zeroed before each launch, so that a stamp the launch did not write reads 0.
+            s.memset_zeros(&mut words).unwrap();
             op.launch_traced(&mut job, &mut words).unwrap();
             let got = op.results(&job).unwrap()[0].total;
             assert!(
@@ -46,7 +48,7 @@ fn trace_build_records_every_tile_in_order_and_sums_exactly() {
             let trace = TileTrace::from_words(&s.clone_dtoh(&words).unwrap(), tiles);
             // A stamp never written reads 0 (the buffer starts zeroed): every tile was stamped.
             let bad: Vec<usize> = (0..tiles)
-                .filter(|&i| trace[i].taken == 0 || !trace[i].in_order())
+                .filter(|&i| trace[i].landed == 0 || !trace[i].in_order())
                 .collect();
             assert!(
                 bad.is_empty(),

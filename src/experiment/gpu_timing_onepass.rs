@@ -70,8 +70,8 @@ pub struct DistRow {
     /// Every relaunch of the first window, and every variant, gave the same bits.
     pub identical: bool,
     /// The trace build's launch on the first window: the median ns of each of
-    /// [`TRACE_STEPS`], and the tiles stamped out of order.
-    pub trace: ([f64; 5], usize),
+    /// [`TRACE_STEPS`], and the tiles unstamped or stamped out of order.
+    pub trace: ([f64; TRACE_STEPS.len()], usize),
 }
 
 /// Uniform terms for one size: the engine's median ms over `jobs` (the caller's windows),
@@ -373,7 +373,7 @@ pub fn measure_distribution(
 }
 
 /// One traced launch (after an untimed one) of `window` of `pool`: the median ns of each of
-/// [`TRACE_STEPS`] and the tiles stamped out of order, and whether its total's bits are
+/// [`TRACE_STEPS`] and the tiles unstamped or stamped out of order, and whether its total's bits are
 /// `total`.
 fn trace_of(
     op: &OnePassSum,
@@ -381,16 +381,20 @@ fn trace_of(
     count: usize,
     window: &std::ops::Range<usize>,
     total: u64,
-) -> Result<(([f64; 5], usize), bool)> {
+) -> Result<(([f64; TRACE_STEPS.len()], usize), bool)> {
     let mut job = op.job(pool.slice(0..count), std::slice::from_ref(window))?;
     let tiles = job.tiles() as usize;
     let s = op.gpu().stream();
     let mut words: CudaSlice<u64> = s.alloc_zeros((tiles * TRACE_WORDS).max(1))?;
     op.launch_traced(&mut job, &mut words)?;
+    s.memset_zeros(&mut words)?;
     op.launch_traced(&mut job, &mut words)?;
     let same = op.results(&job)?[0].total.to_bits() == total;
     let trace = TileTrace::from_words(&s.clone_dtoh(&words)?, tiles);
-    let out_of_order = trace.iter().filter(|t| !t.in_order()).count();
+    let out_of_order = trace
+        .iter()
+        .filter(|t| t.landed == 0 || !t.in_order())
+        .count();
     let medians = trace_steps(&trace).map(|mut d| {
         d.sort_unstable();
         d.get(d.len() / 2).map_or(f64::NAN, |&x| x as f64)
@@ -402,7 +406,7 @@ fn trace_of(
 pub fn trace_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(TRACE_STEPS.iter().map(|s| s.0));
-    headers.push("tiles stamped out of order");
+    headers.push("tiles unstamped or stamped out of order");
     let steps: Vec<String> = TRACE_STEPS
         .iter()
         .map(|(name, what)| format!("{name}: from {what}"))

@@ -420,7 +420,7 @@ pub struct KernelUse {
 }
 
 /// Words a trace build records per tile (`OP_TRACE_WORDS` of the kernel).
-pub const TRACE_WORDS: usize = 6;
+pub const TRACE_WORDS: usize = 7;
 
 /// One tile's record in a trace build ([`OnePassSum::launch_traced`]): times in ns of the
 /// device's `%globaltimer` (one clock for the whole device).
@@ -440,6 +440,9 @@ pub struct TileTrace {
     pub block: u32,
     /// Tiles its block ran before it.
     pub round: u64,
+    /// Its copy had landed in its block's buffer (the take's wait for it over; before
+    /// `taken`).
+    pub landed: u64,
 }
 
 impl TileTrace {
@@ -457,18 +460,22 @@ impl TileTrace {
                 sm: (w[4] >> 32) as u32,
                 block: w[4] as u32,
                 round: w[5],
+                landed: w[6],
             })
             .collect()
     }
 
-    /// Whether its steps are recorded in their order (taken, planned, unit, exact).
+    /// Whether its steps are recorded in their order (landed, taken, planned, unit, exact).
     pub fn in_order(&self) -> bool {
-        self.taken <= self.planned && self.planned <= self.unit && self.unit <= self.exact
+        self.landed <= self.taken
+            && self.taken <= self.planned
+            && self.planned <= self.unit
+            && self.unit <= self.exact
     }
 }
 
 /// The steps [`trace_steps`] measures: a name, and the two stamps it runs between.
-pub const TRACE_STEPS: [(&str, &str); 5] = [
+pub const TRACE_STEPS: [(&str, &str); 7] = [
     ("plan", "its tree sum published, its plan known"),
     ("unit", "its plan known, its unit published"),
     (
@@ -480,17 +487,29 @@ pub const TRACE_STEPS: [(&str, &str); 5] = [
         "the previous tile's exact sum, this tile's",
     ),
     ("round", "a block's take of one tile, its take of its next"),
+    (
+        "copy wait",
+        "a tile's last stamp before its block's next take (its unit, or its exact sum if it was resolved before the take), the next tile's copy landed",
+    ),
+    (
+        "exact look-back",
+        "the next tile taken, this tile's exact sum (tiles resolved after the take)",
+    ),
 ];
 
 /// The durations (ns, later stamp minus earlier, negative where the later came first) of
 /// each of [`TRACE_STEPS`] over the tiles of one sum's trace (in tile order): the first
 /// three for every tile but the first (a sum's first tile is finished at once), the fourth
-/// for every tile after the first, the fifth for every pair of tiles one block ran in turn.
-pub fn trace_steps(trace: &[TileTrace]) -> [Vec<i64>; 5] {
+/// for every tile after the first, the fifth and sixth for every pair of tiles one block ran
+/// in turn, the seventh for those pairs whose first tile's exact sum came after the take of
+/// the second. The exact step of a tile resolved after the take is its copy wait, the take
+/// (read-out, draw, tree sum) and its exact look-back.
+pub fn trace_steps(trace: &[TileTrace]) -> [Vec<i64>; 7] {
     let diff = |later: u64, earlier: u64| later as i64 - earlier as i64;
     let rest = || trace.iter().skip(1);
     let mut by_block: Vec<&TileTrace> = trace.iter().collect();
     by_block.sort_unstable_by_key(|t| (t.block, t.round));
+    let in_turn = || by_block.windows(2).filter(|w| w[0].block == w[1].block);
     [
         rest().map(|t| diff(t.planned, t.taken)).collect(),
         rest().map(|t| diff(t.unit, t.planned)).collect(),
@@ -499,10 +518,20 @@ pub fn trace_steps(trace: &[TileTrace]) -> [Vec<i64>; 5] {
             .windows(2)
             .map(|w| diff(w[1].exact, w[0].exact))
             .collect(),
-        by_block
-            .windows(2)
-            .filter(|w| w[0].block == w[1].block)
-            .map(|w| diff(w[1].taken, w[0].taken))
+        in_turn().map(|w| diff(w[1].taken, w[0].taken)).collect(),
+        in_turn()
+            .map(|w| {
+                let before = if w[0].exact <= w[1].landed {
+                    w[0].exact.max(w[0].unit)
+                } else {
+                    w[0].unit
+                };
+                diff(w[1].landed, before)
+            })
+            .collect(),
+        in_turn()
+            .filter(|w| w[0].exact > w[1].taken)
+            .map(|w| diff(w[0].exact, w[1].taken))
             .collect(),
     ]
 }
@@ -1578,26 +1607,38 @@ mod tests {
     /// between tiles one block ran in turn, the first tile left out of its own steps.
     #[test]
     fn trace_steps_measure_between_the_stamps_they_name() {
-        // Tile: taken, planned, unit, exact, (sm << 32 | block), round.
+        // Tile: taken, planned, unit, exact, (sm << 32 | block), round, landed.
         let words: Vec<u64> = [
-            [100, 100, 100, 100, (3 << 32) | 7, 0],
-            [110, 130, 135, 180, (4 << 32) | 8, 0],
-            [120, 150, 160, 170, (3 << 32) | 7, 1],
-            [200, 210, 220, 260, (4 << 32) | 8, 1],
+            [100, 100, 100, 100, (3 << 32) | 7, 0, 90],
+            [110, 130, 135, 180, (4 << 32) | 8, 0, 105],
+            [120, 150, 160, 170, (3 << 32) | 7, 1, 112],
+            [160, 210, 220, 260, (4 << 32) | 8, 1, 150],
         ]
         .concat();
         let t = TileTrace::from_words(&words, 4);
-        assert_eq!((t[1].sm, t[1].block, t[1].round), (4, 8, 0));
+        assert_eq!(
+            (t[1].sm, t[1].block, t[1].round, t[1].landed),
+            (4, 8, 0, 105)
+        );
         assert!(t.iter().all(TileTrace::in_order));
         let bad = TileTrace { unit: 90, ..t[0] };
         assert!(!bad.in_order());
-        let [plan, unit, exact, after, round] = trace_steps(&t);
-        assert_eq!(plan, [20, 30, 10]);
+        let late = TileTrace {
+            landed: 101,
+            ..t[0]
+        };
+        assert!(!late.in_order());
+        let [plan, unit, exact, after, round, copy, lookback] = trace_steps(&t);
+        assert_eq!(plan, [20, 30, 50]);
         assert_eq!(unit, [5, 10, 10]);
         assert_eq!(exact, [45, 10, 40]);
         assert_eq!(after, [80, -10, 90]);
         // Block 7 ran tiles 0 then 2, block 8 tiles 1 then 3.
-        assert_eq!(round, [20, 90]);
-        assert_eq!(TRACE_STEPS.len(), 5);
+        assert_eq!(round, [20, 50]);
+        // Tile 0's exact sum came before tile 2 landed (from it, 12); tile 1's after tile 3's
+        // take (from its unit, 15), and its look-back from that take (20).
+        assert_eq!(copy, [12, 15]);
+        assert_eq!(lookback, [20]);
+        assert_eq!(TRACE_STEPS.len(), 7);
     }
 }
