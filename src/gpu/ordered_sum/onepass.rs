@@ -80,11 +80,19 @@ pub enum OnePassMutant {
     /// threads have read out the tile in it (run by [`Schedule::Held`]; the mutant waits for
     /// that copy, so the fault is never hidden by timing).
     HeldBufferReused,
+    /// The held schedule's ticket drawn ahead ([`EngineOptions::draw_ahead`]): the take
+    /// copies the next tile from the span of the tile it takes, not from the drawn tile's
+    /// (run by [`Schedule::Held`]).
+    HeldDrawnSpanStale,
+    /// The held schedule's paired look-back ([`EngineOptions::paired`]) publishes a tile's
+    /// exact sum from its unit without the apply's check (run by [`Schedule::Held`] with
+    /// every tile released, so that tiles that leave their binade are paired too).
+    PairedApplyUnchecked,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 15] = [
+    pub const ALL: [OnePassMutant; 17] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -100,6 +108,8 @@ impl OnePassMutant {
         OnePassMutant::DeferredUnitOfNext,
         OnePassMutant::HeldFinishFromRegisters,
         OnePassMutant::HeldBufferReused,
+        OnePassMutant::HeldDrawnSpanStale,
+        OnePassMutant::PairedApplyUnchecked,
     ];
 
     /// The schedule a mutant is run by: the engine's, except the schedules' own mutants,
@@ -117,9 +127,10 @@ impl OnePassMutant {
             OnePassMutant::DeferredFromBuffer | OnePassMutant::DeferredUnitOfNext => {
                 Some(Schedule::Deferred)
             }
-            OnePassMutant::HeldFinishFromRegisters | OnePassMutant::HeldBufferReused => {
-                Some(Schedule::Held)
-            }
+            OnePassMutant::HeldFinishFromRegisters
+            | OnePassMutant::HeldBufferReused
+            | OnePassMutant::HeldDrawnSpanStale
+            | OnePassMutant::PairedApplyUnchecked => Some(Schedule::Held),
             _ => None,
         }
     }
@@ -134,12 +145,15 @@ impl OnePassMutant {
                 plan_waits: false,
                 ..EngineOptions::DEFAULT
             },
-            // Its fault is in the late finish of the held schedule, which risky tiles skip
-            // where they are resolved before the take: every tile takes the late path.
-            OnePassMutant::HeldFinishFromRegisters => EngineOptions {
-                hold_risky: false,
-                ..EngineOptions::DEFAULT
-            },
+            // Their faults are in the late finish and the paired look-back of the held
+            // schedule, which risky tiles skip where they are resolved before the take: every
+            // tile takes the late path.
+            OnePassMutant::HeldFinishFromRegisters | OnePassMutant::PairedApplyUnchecked => {
+                EngineOptions {
+                    hold_risky: false,
+                    ..EngineOptions::DEFAULT
+                }
+            }
             _ => EngineOptions::DEFAULT,
         }
     }
@@ -184,6 +198,10 @@ impl OnePassMutant {
                 "held tile finished with the next tile's terms"
             }
             OnePassMutant::HeldBufferReused => "held: next copy before the buffer is read out",
+            OnePassMutant::HeldDrawnSpanStale => {
+                "held: drawn-ahead tile copied from the taken tile's span"
+            }
+            OnePassMutant::PairedApplyUnchecked => "held: paired tile's unit applied unchecked",
         }
     }
 }
@@ -476,7 +494,10 @@ impl TileTrace {
 
 /// The steps [`trace_steps`] measures: a name, and the two stamps it runs between.
 pub const TRACE_STEPS: [(&str, &str); 7] = [
-    ("plan", "its tree sum published, its plan known"),
+    (
+        "plan",
+        "its tree sum published, its plan known (in the held loop this includes the exact look-back of the block's tile before, which runs between the take and the plan, alone or paired with it)",
+    ),
     ("unit", "its plan known, its unit published"),
     (
         "exact",
@@ -765,6 +786,12 @@ pub struct EngineOptions {
     /// shared memory through the exact look-back (`BINADE_OP_HOLD_RISKY`); `false`: every
     /// tile releases its buffer once its unit is published.
     pub hold_risky: bool,
+    /// The held schedule draws a block's next ticket and its tile's span in an idle warp
+    /// while the current tile is planned (`BINADE_OP_DRAW_AHEAD`); `false`: in the take.
+    pub draw_ahead: bool,
+    /// The held schedule runs a tile's exact look-back in warp 1 beside the plan of the
+    /// block's next tile (`BINADE_OP_PAIRED`); `false`: after the take, alone.
+    pub paired: bool,
 }
 
 impl EngineOptions {
@@ -778,9 +805,11 @@ impl EngineOptions {
         plan_waits: true,
         lane_fast: true,
         hold_risky: true,
+        draw_ahead: true,
+        paired: true,
     };
 
-    fn defines(self) -> [(&'static str, String); 4] {
+    fn defines(self) -> [(&'static str, String); 6] {
         [
             ("BINADE_OP_LB_WAYS", self.ways.to_string()),
             (
@@ -792,6 +821,11 @@ impl EngineOptions {
                 "BINADE_OP_HOLD_RISKY",
                 u32::from(self.hold_risky).to_string(),
             ),
+            (
+                "BINADE_OP_DRAW_AHEAD",
+                u32::from(self.draw_ahead).to_string(),
+            ),
+            ("BINADE_OP_PAIRED", u32::from(self.paired).to_string()),
         ]
     }
 }
