@@ -1394,9 +1394,10 @@ __device__ static inline void op_held_draw(op_shared &sh, const op_draw &dr) {
  *   plan and unit of t; if t is risky, its exact look-back; take t+ (wait for its copy, read
  *   it out, draw and start copying t++, publish t+'s tree sum); if t is not risky, its exact
  *   look-back, its unit applied or t finished.
- * Two options shorten the round (gpu-timing's trace at 9a58529, 2^30 uniform terms: a round
- * of 7.7 µs, of which the exact look-back 2.6, the plan 1.6, the unit 1.2 and the take 2.1,
- * the copy waited for 0.1):
+ * Two options meant to shorten the round (gpu-timing's trace at 9a58529, 2^30 uniform terms:
+ * a round of 7.7 µs, of which the exact look-back 2.6, the plan 1.6, the unit 1.2 and the
+ * take 2.1, the copy waited for 0.1); measured slower together (a trace build at 720697e:
+ * 7.25 against 3.81 ms) and not the engine's (gpu-timing's history says why, as a model):
  * - BINADE_OP_DRAW_AHEAD: t++ is drawn (ticket and span, op_held_draw) by a thread of an
  *   idle warp as t's plan starts, so the take only starts its copy;
  * - BINADE_OP_PAIRED: a tile t that is not risky and not the block's last is paired: its

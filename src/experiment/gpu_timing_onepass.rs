@@ -198,16 +198,16 @@ pub const VARIANTS: [Variant; 11] = [
         options: ways(1),
     },
     Variant {
-        name: "(18) off: the next ticket drawn in the take",
+        name: "(18) on: the next ticket drawn ahead, while the tile is planned",
         ..held(EngineOptions {
-            draw_ahead: false,
+            draw_ahead: true,
             ..EngineOptions::DEFAULT
         })
     },
     Variant {
-        name: "(19) off: the exact look-back alone after the take",
+        name: "(19) on: the exact look-back beside the next tile's plan (paired)",
         ..held(EngineOptions {
-            paired: false,
+            paired: true,
             ..EngineOptions::DEFAULT
         })
     },
@@ -604,12 +604,12 @@ pub const IDEAS: [(&str, usize, bool); 10] = [
     (
         "(18) the next ticket drawn ahead, while the tile is planned",
         9,
-        true,
+        false,
     ),
     (
         "(19) the exact look-back beside the next tile's plan (paired)",
         10,
-        true,
+        false,
     ),
     (
         "all that the engine takes, against the look-backs before",

@@ -148,12 +148,20 @@ impl OnePassMutant {
             // Their faults are in the late finish and the paired look-back of the held
             // schedule, which risky tiles skip where they are resolved before the take: every
             // tile takes the late path.
-            OnePassMutant::HeldFinishFromRegisters | OnePassMutant::PairedApplyUnchecked => {
-                EngineOptions {
-                    hold_risky: false,
-                    ..EngineOptions::DEFAULT
-                }
-            }
+            OnePassMutant::HeldFinishFromRegisters => EngineOptions {
+                hold_risky: false,
+                ..EngineOptions::DEFAULT
+            },
+            OnePassMutant::PairedApplyUnchecked => EngineOptions {
+                hold_risky: false,
+                paired: true,
+                ..EngineOptions::DEFAULT
+            },
+            // Built with the option whose shortcut it breaks (not the engine's).
+            OnePassMutant::HeldDrawnSpanStale => EngineOptions {
+                draw_ahead: true,
+                ..EngineOptions::DEFAULT
+            },
             _ => EngineOptions::DEFAULT,
         }
     }
@@ -805,8 +813,8 @@ impl EngineOptions {
         plan_waits: true,
         lane_fast: true,
         hold_risky: true,
-        draw_ahead: true,
-        paired: true,
+        draw_ahead: false,
+        paired: false,
     };
 
     fn defines(self) -> [(&'static str, String); 6] {
@@ -1091,10 +1099,17 @@ impl OnePassSum {
     /// ran ([`TileTrace`]). Its totals are the engine's; the recording adds a few stores per
     /// tile, so its times are not the engine's times.
     pub fn traced(gpu: &Gpu) -> Result<OnePassSum> {
+        Self::traced_with(gpu, EngineOptions::DEFAULT)
+    }
+
+    /// A trace build as [`OnePassSum::traced`] with `options` in place of the engine's (a
+    /// probe of an option's effect on a tile's steps).
+    pub fn traced_with(gpu: &Gpu, options: EngineOptions) -> Result<OnePassSum> {
         Self::build(
             gpu,
             BuildSpec {
                 trace: true,
+                options,
                 ..BuildSpec::ENGINE
             },
         )
