@@ -4,10 +4,8 @@
 //! The phase builds of `gpu-timing` stop tiles early and at 2^30 terms they run slower than
 //! the whole engine (commit 41044425), so they do not say this; a trace of the engine does.
 //!
-//!     onepass_trace [N] [DISTRIBUTION] [CSV] [OPTIONS]
+//!     onepass_trace [N] [DISTRIBUTION] [CSV]
 //!
-//! OPTIONS: `engine` (default), `draw-ahead`, `paired` or `both` (the held schedule's options
-//! `EngineOptions::draw_ahead` and `paired` switched on; CSV `-` for none).
 //! N terms (default 2^28) of `uniform`, `log-normal`, `ties` or `geometric` (default uniform),
 //! made on the device (`fill_distribution`, seed 2026). One untimed launch, then the traced
 //! one; its total must be the CPU loop's bits (else exit 1). Prints a Markdown table to
@@ -20,7 +18,7 @@
 use anyhow::{bail, Context as _, Result};
 use binade::format::{same_result, F64};
 use binade::gpu::ordered_sum::onepass::{
-    trace_steps, Distribution, EngineOptions, TileTrace, TRACE_STEPS, TRACE_WORDS,
+    trace_steps, Distribution, TileTrace, TRACE_STEPS, TRACE_WORDS,
 };
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
@@ -35,23 +33,6 @@ fn distribution(name: &str) -> Result<Distribution> {
         "ties" => Distribution::SsimTies,
         "geometric" => Distribution::Geometric,
         _ => bail!("DISTRIBUTION is uniform, log-normal, ties or geometric, not {name:?}"),
-    })
-}
-
-/// The build's options: the engine's, or the engine's with the held schedule's ticket drawn
-/// ahead, its look-backs paired, or both.
-fn options(name: &str) -> Result<EngineOptions> {
-    let (draw_ahead, paired) = match name {
-        "engine" => return Ok(EngineOptions::DEFAULT),
-        "draw-ahead" => (true, false),
-        "paired" => (false, true),
-        "both" => (true, true),
-        _ => bail!("OPTIONS is engine, draw-ahead, paired or both, not {name:?}"),
-    };
-    Ok(EngineOptions {
-        draw_ahead,
-        paired,
-        ..EngineOptions::DEFAULT
     })
 }
 
@@ -91,8 +72,7 @@ fn main() -> Result<()> {
     };
     let dist = distribution(args.get(1).map_or("uniform", String::as_str))?;
     let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
-    let options = options(args.get(3).map_or("engine", String::as_str))?;
-    let op = OnePassSum::traced_with(&gpu, options)?;
+    let op = OnePassSum::traced(&gpu)?;
     let s = gpu.stream();
     let mut pool: CudaSlice<f64> = s.alloc_zeros(n)?;
     op.fill(&mut pool, SEED, dist)?;
@@ -123,7 +103,7 @@ fn main() -> Result<()> {
     for ((name, what), d) in TRACE_STEPS.iter().zip(trace_steps(&trace)) {
         println!("{}", row(name, what, d));
     }
-    if let Some(path) = args.get(2).filter(|p| p.as_str() != "-") {
+    if let Some(path) = args.get(2) {
         let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {path}"))?;
         w.write_record([
             "tile",

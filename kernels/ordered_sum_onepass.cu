@@ -41,7 +41,7 @@
 #error "inconsistent one-pass layout"
 #endif
 #if !defined(BINADE_OP_LB_WAYS) || !defined(BINADE_OP_PLAN_WAITS) || !defined(BINADE_OP_LANE_FAST) || \
-    !defined(BINADE_OP_HOLD_RISKY) || !defined(BINADE_OP_DRAW_AHEAD) || !defined(BINADE_OP_PAIRED)
+    !defined(BINADE_OP_HOLD_RISKY)
 #error "compile with the defines of EngineOptions in src/gpu/ordered_sum/onepass.rs"
 #endif
 #ifndef BINADE_OP_MUTANT
@@ -61,8 +61,6 @@
 #define OP_M_DEFERRED_UNIT_OF_NEXT 12 /* a deferred tile applies the unit of the block's next tile */
 #define OP_M_HELD_FINISH_FROM_REGISTERS 13 /* a held tile finishes with the terms the block holds: the next tile's */
 #define OP_M_HELD_BUFFER_REUSED 14 /* the next tile's copy starts before the buffer's tile is read out */
-#define OP_M_HELD_DRAWN_SPAN_STALE 15 /* a ticket drawn ahead: the copy takes the span of the tile being taken */
-#define OP_M_PAIRED_APPLY_UNCHECKED 16 /* a paired tile's unit applied without the apply's check */
 /* BINADE_OP_CUMSUM 1 builds the running-sum kernel: every tile also writes the loop's running
  * sum at each of its positions (onepass_sums' cum_out). BINADE_OP_CUM_MUTANT selects one
  * deliberate defect of its own steps (0: none), the codes of CumsumMutant in
@@ -149,16 +147,6 @@ __device__ static inline u64 op_now() {
     } while (0)
 #endif
 #define OP_WARPS (BINADE_OP_THREADS / 32)
-/* BINADE_OP_DRAW_AHEAD 1: a held block draws its next ticket (and that tile's span) while its
- * current tile is planned, off the take's path (op_held_loop). BINADE_OP_PAIRED 1: a held
- * tile's exact look-back runs in warp 1 beside the plan of the block's next tile, in warp 0
- * (op_held_loop); the plan then waits at most OP_PAIRED_PLAN_WAITS rounds before it estimates
- * (about 20 ns of sleep and one read each; a plan waits for a round of tiles at most in
- * practice, tens of rounds). Both only in the held schedule. */
-#if BINADE_OP_PAIRED && OP_WARPS < 2
-#error "paired look-backs need two warps"
-#endif
-#define OP_PAIRED_PLAN_WAITS 256u
 #define OP_PER BINADE_OP_PER_THREAD
 /* A tile lives in shared memory as OP_TILE/2 pairs of doubles (16-byte chunks, the unit of
  * cp.async). Row r is thread r's OP_PER consecutive terms (OP_PAIRS pairs); inside a row the
@@ -817,30 +805,11 @@ __device__ static inline void op_copy_tile(double *buf, const double *src, unsig
 #define OP_PATH_CUM_MISMATCH 32u
 
 /* Per-block shared state of the tile being processed. */
-/* Where tile t's terms are: its segment k, the segment's first tile, its count and source. */
-struct op_tile_span {
-    unsigned int k;
-    u64 seg_first;
-    unsigned int count;
-    const double *src;
-};
-
-/* A held tile whose exact look-back runs beside its block's next plan (BINADE_OP_PAIRED; see
- * op_held_loop): its index, span, unit for its planned binade b, path bits so far. */
-struct op_paired_tile {
-    u64 t;
-    op_tile_span sp;
-    binade_unit unit;
-    unsigned int b, path, live;
-};
-
 struct op_shared {
     double dscratch[OP_WARPS];
     binade_unit uscratch[OP_WARPS];
     u64 tile, next, s;
     unsigned int b, from, fail, native, planned, missed;
-    op_tile_span next_sp; /* the span of a tile drawn ahead (BINADE_OP_DRAW_AHEAD) */
-    op_paired_tile prev;  /* BINADE_OP_PAIRED */
 #if BINADE_OP_CUMSUM
     u64 lane_start[BINADE_OP_THREADS]; /* each lane's exact start, for the running sums */
     u64 before;                       /* the tile's exact start */
@@ -921,6 +890,12 @@ __device__ static inline unsigned int op_cum_write(const T &terms, unsigned int 
 
 
 /* Where tile t's terms are: segment k, its first tile, and the tile's count and source. */
+struct op_tile_span {
+    unsigned int k;
+    u64 seg_first;
+    unsigned int count;
+    const double *src;
+};
 __device__ static inline op_tile_span op_span(const double *terms, const u64 *seg_start, const u64 *seg_len,
                                               const u64 *tile_base, unsigned int nseg, u64 t) {
     op_tile_span sp;
@@ -956,77 +931,14 @@ __device__ static inline double op_publish_tree_sum(const op_records &r, op_shar
     return ts;
 }
 
-/* The paired exact look-back (BINADE_OP_PAIRED), by one warp while warp 0 plans the block's
- * next tile: the exact sum before the block's paired tile sh.prev, and, where the tile's unit
- * applies to it, the tile's exact sum published at once, so that no successor waits for the
- * plan beside it. Leaves sh.s, sh.from, sh.missed, sh.native as op_exact's look-back does.
- * Every lane of the warp calls it. */
-__device__ static inline void op_paired_lookback(const op_records &r, op_shared &sh, const u64 *tile_base,
-                                                 unsigned int epoch, double *totals, double *cum_out) {
-    const u64 t = sh.prev.t;
-    const u64 before = op_lookback_exact(r, t, sh.prev.sp.seg_first, epoch);
-    if ((threadIdx.x & 31u) != 0u) return;
-    const unsigned int b = sh.prev.b;
-    u64 out = 0ull;
-    int ok = b != 0u && binade_apply_f64(sh.prev.unit, b, before, &out);
-#if BINADE_OP_MUTANT == OP_M_PAIRED_APPLY_UNCHECKED
-    ok = 1; /* the fault: out is trusted where the apply refused (the tile leaves b or b missed) */
-#endif
-    sh.native = 0u;
-    sh.s = ok ? out : before;
-    sh.from = ok ? 1u : 0u;
-    sh.missed = binade_of_f64(before) != b ? OP_PATH_MISSED : 0u;
-    if (ok) {
-        op_write(r.exact + t, out, op_tag(epoch, OP_EXACT));
-        if (t + 1 == tile_base[sh.prev.sp.k + 1]) totals[sh.prev.sp.k] = __longlong_as_double((long long)out);
-#if BINADE_OP_TRACE
-        ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_EXACT] = op_now();
-#endif
-    }
-}
-
-/* The rest of the paired tile after op_paired_lookback and a barrier: where its unit did not
- * apply, it finishes lane by lane from global memory (`held` holds the block's next tile)
- * and publishes its exact sum; its path is recorded. Every thread calls it. */
-template <class T>
-__device__ static inline void op_paired_rest(const op_records &r, op_shared &sh, const T &held,
-                                             const u64 *tile_base, unsigned int epoch, double *totals,
-                                             double *cum_out) {
-    const u64 t = sh.prev.t;
-    const op_tile_span sp = sh.prev.sp;
-    unsigned int path = sh.prev.path;
-    if (sh.from == 0u) {
-        path |= sh.missed | OP_PATH_FINISH;
-        const u64 start = sh.s;
-        __syncthreads(); /* every thread has read sh.s and sh.from */
-#if BINADE_OP_MUTANT == OP_M_HELD_FINISH_FROM_REGISTERS
-        const u64 s_end = op_finish(held, sp.count, start, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native,
-                                    OP_LANE_STARTS(sh));
-#else
-        (void)held;
-        op_streamed_terms st = {sp.src, sp.count};
-        const u64 s_end = op_finish(st, sp.count, start, sh.uscratch, &sh.s, &sh.from, &sh.fail, &sh.native,
-                                    OP_LANE_STARTS(sh));
-#endif
-        if (threadIdx.x == 0) {
-            op_write(r.exact + t, s_end, op_tag(epoch, OP_EXACT));
-            if (t + 1 == tile_base[sp.k + 1]) totals[sp.k] = __longlong_as_double((long long)s_end);
-        }
-        OP_TRACE(cum_out, t, OP_TR_EXACT);
-    }
-    if (threadIdx.x == 0) r.path[t] = path | (sh.native << 8);
-}
-
 /* Tile t after its tree sum ts (valid on thread 0) is published, its terms in `terms`
  * (its buffer, or held in registers), up to its published unit: plan, unit. A segment's
- * first tile is finished here from +0 and its exact sum published. With `pair` (the held
- * loop) and a live paired tile sh.prev, that tile is resolved here too: its exact look-back
- * beside the plan, its rest after it (BINADE_OP_PAIRED). Every thread calls it. */
+ * first tile is finished here from +0 and its exact sum published. Every thread calls it. */
 template <class T>
 __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_shared &sh, const T &terms,
                                                         double ts, u64 t, const op_tile_span &sp,
                                                         const u64 *tile_base, unsigned int epoch, double *totals,
-                                                        u64 start, double *cum_out, unsigned int pair) {
+                                                        u64 start, double *cum_out) {
     const u64 local = t - sp.seg_first;
     const unsigned int count = sp.count, k = sp.k;
     op_pending out;
@@ -1036,27 +948,12 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
     out.done = 0;
     out.risky = 0;
     out.s_end = 0ull;
-#if BINADE_OP_PAIRED
-    /* The block's paired tile, whose exact look-back runs beside this plan (op_held_loop);
-     * read by every thread before the plan's barrier, after which sh.prev may be rewritten. */
-    const unsigned int paired = pair && sh.prev.live;
-#else
-    (void)pair;
-#endif
 #if BINADE_OP_UNTIL == 0
     if (threadIdx.x == 0 && t + 1 == tile_base[k + 1]) totals[k] = ts;
     out.done = 1;
     return out;
 #endif
     if (local == 0) {
-#if BINADE_OP_PAIRED
-        if (paired) { /* no plan to pair with: the paired tile first, alone */
-            if (threadIdx.x < 32) op_paired_lookback(r, sh, tile_base, epoch, totals, cum_out);
-            __syncthreads();
-            op_paired_rest(r, sh, terms, tile_base, epoch, totals, cum_out);
-            __syncthreads(); /* every thread is done with the paired tile's shared state */
-        }
-#endif
         if (threadIdx.x == 0) sh.native = 0; /* ordered before the counts by op_finish's first barrier */
         /* The segment's first tile starts from `start` (+0 or -0), in no binade: finish
          * directly. */
@@ -1083,13 +980,7 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
     if (threadIdx.x < 32) {
         double est = 0.0;
         double own = __shfl_sync(OP_FULL, ts, 0);
-        op_records rp = r;
-#if BINADE_OP_PAIRED
-        /* Beside a paired look-back the plan's waits are bounded (op_held_loop's argument:
-         * the paired tile's exact sum may wait for this barrier). */
-        if (paired) rp.plan_wait_max = OP_PAIRED_PLAN_WAITS;
-#endif
-        double prefix = op_lookback_plan(rp, t, sp.seg_first, epoch, own, &est);
+        double prefix = op_lookback_plan(r, t, sp.seg_first, epoch, own, &est);
         if (threadIdx.x == 0) {
             double end = __dadd_rn(prefix, ts);
             if (est == 0.0) op_write(r.plan + t, (u64)__double_as_longlong(end), op_tag(epoch, OP_APPROX));
@@ -1103,13 +994,7 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
             sh.planned = (est == 0.0 ? 0u : OP_PATH_ESTIMATED) | (BINADE_OP_HOLD_RISKY && (lo != hi || sh.b == 0u) ? OP_PATH_RISKY : 0u);
         }
     }
-#if BINADE_OP_PAIRED
-    else if (paired && threadIdx.x < 64) op_paired_lookback(r, sh, tile_base, epoch, totals, cum_out);
-#endif
     __syncthreads();
-#if BINADE_OP_PAIRED
-    if (paired) op_paired_rest(r, sh, terms, tile_base, epoch, totals, cum_out);
-#endif
     OP_TRACE(cum_out, t, OP_TR_PLANNED);
     const unsigned int b = sh.b;
     out.b = b;
@@ -1162,7 +1047,7 @@ __device__ static inline op_pending op_plan_and_unit(const op_records &r, op_sha
                                                      unsigned int epoch, double *totals, u64 start, double *cum_out) {
     op_shared_terms terms = {buf};
     double ts = op_publish_tree_sum(r, sh, terms, t, sp, epoch);
-    return op_plan_and_unit_of(r, sh, terms, ts, t, sp, tile_base, epoch, totals, start, cum_out, 0u);
+    return op_plan_and_unit_of(r, sh, terms, ts, t, sp, tile_base, epoch, totals, start, cum_out);
 }
 
 /* The rest of tile t after op_plan_and_unit: the exact sum before it by look-back, its unit
@@ -1317,22 +1202,21 @@ struct op_draw {
  * free again once every thread has read its row, which the barrier before the draw ensures:
  * the copy of the next tile starts after it. Returns tile k's tree sum (valid on thread 0).
  * Every thread calls it. A trace build stamps there when tile k's copy had landed (`trace`:
- * the kernel's cum_out, unused otherwise). With `drawn` the next ticket and its span were
- * drawn ahead into sh.next and sh.next_sp (op_held_draw), before a barrier before this. */
+ * the kernel's cum_out, unused otherwise). */
 __device__ static inline double op_held_take(const op_records &r, op_shared &sh, double *buf, op_global_terms &held,
                                              u64 k, const op_tile_span &ksp, const op_draw &dr, unsigned int epoch,
-                                             u64 *next, op_tile_span *next_sp, double *trace, int drawn) {
+                                             u64 *next, op_tile_span *next_sp, double *trace) {
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncthreads();
     OP_TRACE(trace, k, OP_TR_LANDED);
 #if BINADE_OP_MUTANT == OP_M_HELD_BUFFER_REUSED
     /* The fault: the next tile is drawn and copied into the buffer first (and waited for, so
      * that timing never hides it); the registers then get the next tile's terms. */
-    if (threadIdx.x == 0 && !drawn) sh.next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
+    if (threadIdx.x == 0) sh.next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
     __syncthreads();
     *next = sh.next;
     if (*next < dr.ntiles) {
-        *next_sp = drawn ? sh.next_sp : op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, *next);
+        *next_sp = op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, *next);
         op_copy_tile(buf, next_sp->src, next_sp->count);
     }
     asm volatile("cp.async.wait_group 0;" ::: "memory");
@@ -1347,34 +1231,15 @@ __device__ static inline double op_held_take(const op_records &r, op_shared &sh,
     held.src = ksp.src;
     held.count = ksp.count;
 #if BINADE_OP_MUTANT != OP_M_HELD_BUFFER_REUSED
-    if (threadIdx.x == 0 && !drawn) sh.next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
+    if (threadIdx.x == 0) sh.next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
     __syncthreads(); /* every thread has read its row: the buffer is free */
     *next = sh.next;
     if (*next < dr.ntiles) {
-        *next_sp = drawn ? sh.next_sp : op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, *next);
-#if BINADE_OP_MUTANT == OP_M_HELD_DRAWN_SPAN_STALE
-        /* The fault: the copy of a tile drawn ahead reads the span of the tile being taken. */
-        op_copy_tile(buf, drawn ? ksp.src : next_sp->src, next_sp->count);
-#else
+        *next_sp = op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, *next);
         op_copy_tile(buf, next_sp->src, next_sp->count);
-#endif
     }
 #endif
     return op_publish_tree_sum(r, sh, held, k, ksp, epoch);
-}
-
-/* The thread that draws a held block's next ticket ahead: in a warp idle during the plan and,
- * with paired look-backs, the paired look-back (warp 2 where there is one). */
-#define OP_DRAW_THREAD (OP_WARPS > 2 ? 64u : 32u * (OP_WARPS - 1u))
-
-/* Draws the block's next ticket into sh.next and, where it is a tile, that tile's span into
- * sh.next_sp (BINADE_OP_DRAW_AHEAD), by one thread; read by op_held_take after its barriers.
- * Every thread calls it. */
-__device__ static inline void op_held_draw(op_shared &sh, const op_draw &dr) {
-    if (threadIdx.x != OP_DRAW_THREAD) return;
-    const u64 next = atomicAdd(dr.ticket, 1ull) - dr.ticket_base;
-    sh.next = next;
-    if (next < dr.ntiles) sh.next_sp = op_span(dr.terms, dr.seg_start, dr.seg_len, dr.tile_base, dr.nseg, next);
 }
 
 /* The held schedule (onepass_sums_held): resident blocks, one tile buffer each, used only as the
@@ -1394,39 +1259,21 @@ __device__ static inline void op_held_draw(op_shared &sh, const op_draw &dr) {
  *   plan and unit of t; if t is risky, its exact look-back; take t+ (wait for its copy, read
  *   it out, draw and start copying t++, publish t+'s tree sum); if t is not risky, its exact
  *   look-back, its unit applied or t finished.
- * Two options meant to shorten the round (gpu-timing's trace at 9a58529, 2^30 uniform terms:
- * a round of 7.7 µs, of which the exact look-back 2.6, the plan 1.6, the unit 1.2 and the
- * take 2.1, the copy waited for 0.1); measured slower together (a trace build at 720697e:
- * 7.25 against 3.81 ms) and not the engine's (gpu-timing's history says why, as a model):
- * - BINADE_OP_DRAW_AHEAD: t++ is drawn (ticket and span, op_held_draw) by a thread of an
- *   idle warp as t's plan starts, so the take only starts its copy;
- * - BINADE_OP_PAIRED: a tile t that is not risky and not the block's last is paired: its
- *   exact look-back runs in warp 1 beside the plan of t+ in warp 0, in the next round, and
- *   where its unit applies warp 1 publishes its exact sum at once; otherwise it finishes
- *   after the plan's barrier (op_paired_rest). Its terms come from global memory as before.
- * Forward progress: a block holds its current tile, at most one paired tile below it and at
- * most two drawn tiles above it, whose tree sums it publishes at its next takes, each
- * waiting for nothing but its own copy, the current tile's plan, unit and, if risky, exact
- * look-back, and a paired tile's look-back. Exact look-backs wait on units, published after
- * plans, and on exact sums of lower tiles: the lowest unfinished tile u has every
- * predecessor exact, so its look-back ends; its exact sum is then published at once, or
- * after the plan beside it (paired), which waits boundedly there (OP_PAIRED_PLAN_WAITS),
- * or after its own finish; so u finishes, and every exact look-back ends. Plans wait only on
- * tree sums: the lowest tile w without one is drawn by a block whose current tile c is below
- * w and has every tree sum it waits for, and whose paired tile (below c) ends as just said,
- * so that block reaches its take; a drawn-ahead w needs a second take, reached the same way
- * with c's successor, also below w. Every block draws exactly one ticket past the last tile
- * (it draws no more once a draw is past it). */
+ * Forward progress: a block holds its current tile and at most one drawn tile, whose tree
+ * sum it publishes without waiting for anything but its own copy and, for a risky current
+ * tile, that tile's exact look-back. Exact look-backs wait on units, published after plans,
+ * and on exact sums of lower tiles; the lowest unfinished tile's predecessors are all exact,
+ * so it finishes, and so every exact look-back ends. Plans wait only on tree sums: the
+ * lowest tile without one is a drawn tile whose block's current tile is below it and has
+ * every tree sum it waits for, so that block reaches the take (its risky exact look-back, if
+ * any, ends as just said). Every block draws exactly one ticket past the last tile. */
 __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, double *buf, u64 t, op_tile_span sp,
                                            const op_draw &dr, unsigned int epoch, double *totals, u64 start,
                                            double *cum_out) {
     op_global_terms held;
     u64 tn = 0;
     op_tile_span nsp = sp;
-#if BINADE_OP_PAIRED
-    if (threadIdx.x == 0) sh.prev.live = 0u; /* ordered before its reads by the take's barriers */
-#endif
-    double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp, cum_out, 0);
+    double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp, cum_out);
 #if BINADE_OP_TRACE
     u64 round = 0;
     OP_TRACE(cum_out, t, OP_TR_TAKEN);
@@ -1440,11 +1287,7 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
             ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_ROUND] = round++;
         }
 #endif
-        /* Drawn ahead only while the block has a next tile (a draw past the last ends it). */
-        const int drawn = BINADE_OP_DRAW_AHEAD && tn < dr.ntiles;
-        if (drawn) op_held_draw(sh, dr);
-        op_pending pend =
-            op_plan_and_unit_of(r, sh, held, ts, t, sp, dr.tile_base, epoch, totals, start, cum_out, 1u);
+        op_pending pend = op_plan_and_unit_of(r, sh, held, ts, t, sp, dr.tile_base, epoch, totals, start, cum_out);
         if (!pend.done && pend.risky) {
             /* Before the take, with its terms still in the registers (risky is set only with
              * BINADE_OP_HOLD_RISKY). */
@@ -1460,25 +1303,9 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
         const int finished = pend.done;
 #endif
         if (tn < dr.ntiles) {
-            ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp, cum_out, drawn);
+            ts = op_held_take(r, sh, buf, held, tn, nsp, dr, epoch, &tnn, &nnsp, cum_out);
             OP_TRACE(cum_out, tn, OP_TR_TAKEN);
         }
-#if BINADE_OP_PAIRED
-        /* Paired with the next tile's plan where there is one (the take's barriers ordered
-         * every read of the last paired tile before this write). */
-        const int pairs = !pend.done && tn < dr.ntiles;
-        if (threadIdx.x == 0) {
-            sh.prev.live = pairs ? 1u : 0u;
-            if (pairs) {
-                sh.prev.t = t;
-                sh.prev.sp = sp;
-                sh.prev.unit = pend.unit;
-                sh.prev.b = pend.b;
-                sh.prev.path = pend.path;
-            }
-        }
-        if (pairs) pend.done = 1;
-#endif
         if (!pend.done) {
 #if BINADE_OP_MUTANT == OP_M_HELD_FINISH_FROM_REGISTERS
             op_exact(r, sh, held, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
@@ -1490,7 +1317,7 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
         }
 #if BINADE_OP_TRACE
         /* A segment's first tile (finished in its plan and unit): its exact time is its unit's
-         * (a risky tile's was recorded before the take, a paired tile's when it is resolved). */
+         * (a risky tile's was recorded before the take). */
         if (threadIdx.x == 0 && finished && !(pend.path & OP_PATH_RISKY))
             ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_EXACT] = ((u64 *)cum_out)[OP_TRACE_WORDS * t + OP_TR_UNIT];
 #endif
@@ -1584,17 +1411,8 @@ extern "C" __global__ void OP_BOUNDS
 #if BINADE_OP_HELD
 /* The held schedule's kernel (op_held_loop): resident blocks, one tile buffer of dynamic
  * shared memory each. Same arguments as onepass_sums (prefetch unused) and the same
- * BINADE_OP_MIN_BLOCKS, except that with paired look-backs and no cap asked for it is capped
- * for two blocks: left free, ptxas (CUDA 13.0, sm_90) gives the paired kernel 254 registers,
- * one block per multiprocessor, where the held kernel without pairing takes 128 of its own
- * choice (two blocks, 240 bytes of spill stores); capped, the paired one takes 128 with 232
- * bytes of spill stores. */
-#if BINADE_OP_PAIRED && BINADE_OP_MIN_BLOCKS == 0
-#define OP_HELD_BOUNDS __launch_bounds__(BINADE_OP_THREADS, 2)
-#else
-#define OP_HELD_BOUNDS OP_BOUNDS
-#endif
-extern "C" __global__ void OP_HELD_BOUNDS
+ * BINADE_OP_MIN_BLOCKS. */
+extern "C" __global__ void OP_BOUNDS
     onepass_sums_held(const double *__restrict__ terms, const u64 *seg_start, const u64 *seg_len,
                       const u64 *tile_base, unsigned int nseg, op_word *plan, op_word *exact, unsigned int *paths,
                       u64 *ticket, u64 ticket_base, unsigned int epoch, unsigned int prefetch,

@@ -23,8 +23,7 @@ lib = ctypes.CDLL(os.environ.get("NVRTC_LIB", "libnvrtc.so"))
 src = "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n"
               for f in ("binade.cuh", "ordered_sum_onepass.cu"))
 BASE = dict(BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192, BINADE_OP_MUTANT=0,
-            BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1, BINADE_OP_HOLD_RISKY=1,
-            BINADE_OP_DRAW_AHEAD=1, BINADE_OP_PAIRED=1)
+            BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1, BINADE_OP_HOLD_RISKY=1)
 
 def print_registers(lib, prog):
     """Assembles the program's PTX for sm_90 with $PTXAS -v and prints one line per kernel."""

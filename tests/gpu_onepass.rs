@@ -27,17 +27,12 @@ fn onepass_compiles_for_every_mutant() {
         .map(|m| (format!("mutant {}", m.name()), m.options(), Some(m)))
         .collect();
     for ways in 1..=8 {
-        for (plan_waits, lane_fast, hold_risky, draw_ahead, paired) in [
-            (false, true, false, false, true),
-            (true, false, true, true, false),
-        ] {
+        for (plan_waits, lane_fast, hold_risky) in [(false, true, false), (true, false, true)] {
             let options = EngineOptions {
                 ways,
                 plan_waits,
                 lane_fast,
                 hold_risky,
-                draw_ahead,
-                paired,
             };
             builds.push((format!("options {options:?}"), options, None));
         }
@@ -391,43 +386,27 @@ fn onepass_option_variants_equal_the_loop() {
     };
     let seed = 0x10b4c4u64;
     // One block per tile, resident blocks with one buffer, with two, with exact look-backs a
-    // round late, and holding their tiles in registers: the schedules meet estimated and
-    // waited plans, both lane units, held and released tiles; the held schedule with its
-    // ticket drawn ahead or in the take, and look-backs paired or alone (paired with every
-    // tile released: tiles that leave their binade are paired too).
+    // round late, and holding their tiles in registers: the schedules meet estimated and waited plans, both lane units, held and
+    // released tiles.
     let variants = [
-        (
-            1u32,
-            false,
-            true,
-            true,
-            Schedule::OneBlockPerTile,
-            true,
-            true,
-        ),
-        (2, true, true, true, Schedule::Resident, true, true),
-        (4, false, false, false, Schedule::Staged, true, true),
-        (8, true, true, false, Schedule::Staged, true, true),
-        (8, true, true, true, Schedule::Deferred, true, true),
-        (4, false, true, false, Schedule::Deferred, true, true),
-        (1, true, true, true, Schedule::Held, true, true),
-        (4, false, false, false, Schedule::Held, false, true),
-        (1, true, true, false, Schedule::Held, true, true),
-        (2, true, true, true, Schedule::Held, true, false),
+        (1u32, false, true, true, Schedule::OneBlockPerTile),
+        (2, true, true, true, Schedule::Resident),
+        (4, false, false, false, Schedule::Staged),
+        (8, true, true, false, Schedule::Staged),
+        (8, true, true, true, Schedule::Deferred),
+        (4, false, true, false, Schedule::Deferred),
+        (1, true, true, true, Schedule::Held),
+        (4, false, false, false, Schedule::Held),
     ]
-    .map(
-        |(ways, plan_waits, lane_fast, hold_risky, schedule, draw_ahead, paired)| {
-            let options = EngineOptions {
-                ways,
-                plan_waits,
-                lane_fast,
-                hold_risky,
-                draw_ahead,
-                paired,
-            };
-            (options, schedule)
-        },
-    );
+    .map(|(ways, plan_waits, lane_fast, hold_risky, schedule)| {
+        let options = EngineOptions {
+            ways,
+            plan_waits,
+            lane_fast,
+            hold_risky,
+        };
+        (options, schedule)
+    });
     let builds = in_parallel(&variants, |&(options, schedule)| {
         OnePassSum::variant(
             &gpu,

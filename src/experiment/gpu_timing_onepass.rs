@@ -137,7 +137,7 @@ const fn held(options: EngineOptions) -> Variant {
 /// all of them). Variants of earlier versions that measured slower and are not listed here
 /// (one block per tile at every size, resident blocks at every size, two tile buffers, the
 /// deferred schedule uncapped) have their last figures in `reports/gpu-timing-history/db03199`.
-pub const VARIANTS: [Variant; 11] = [
+pub const VARIANTS: [Variant; 9] = [
     Variant {
         name: "the look-backs before: 256 x 16 tiles, one block per tile, pair lane units, registers capped",
         shape: shape(256, 16),
@@ -196,20 +196,6 @@ pub const VARIANTS: [Variant; 11] = [
         min_blocks: 2,
         schedule: Schedule::Deferred,
         options: ways(1),
-    },
-    Variant {
-        name: "(18) on: the next ticket drawn ahead, while the tile is planned",
-        ..held(EngineOptions {
-            draw_ahead: true,
-            ..EngineOptions::DEFAULT
-        })
-    },
-    Variant {
-        name: "(19) on: the exact look-back beside the next tile's plan (paired)",
-        ..held(EngineOptions {
-            paired: true,
-            ..EngineOptions::DEFAULT
-        })
     },
 ];
 
@@ -581,7 +567,7 @@ pub fn phase_table(rows: &[DistRow]) -> Table {
 
 /// The ideas tried in this version: the name, the index in [`VARIANTS`] of the engine
 /// without (or, for an idea the engine does not take, with) it, and whether the engine takes it.
-pub const IDEAS: [(&str, usize, bool); 10] = [
+pub const IDEAS: [(&str, usize, bool); 8] = [
     (
         "(5) the plan never waits (estimates missing tree sums)",
         3,
@@ -601,16 +587,6 @@ pub const IDEAS: [(&str, usize, bool); 10] = [
         false,
     ),
     ("(17) tiles held in registers at every size", 1, true),
-    (
-        "(18) the next ticket drawn ahead, while the tile is planned",
-        9,
-        false,
-    ),
-    (
-        "(19) the exact look-back beside the next tile's plan (paired)",
-        10,
-        false,
-    ),
     (
         "all that the engine takes, against the look-backs before",
         0,

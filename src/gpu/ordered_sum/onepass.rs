@@ -80,19 +80,11 @@ pub enum OnePassMutant {
     /// threads have read out the tile in it (run by [`Schedule::Held`]; the mutant waits for
     /// that copy, so the fault is never hidden by timing).
     HeldBufferReused,
-    /// The held schedule's ticket drawn ahead ([`EngineOptions::draw_ahead`]): the take
-    /// copies the next tile from the span of the tile it takes, not from the drawn tile's
-    /// (run by [`Schedule::Held`]).
-    HeldDrawnSpanStale,
-    /// The held schedule's paired look-back ([`EngineOptions::paired`]) publishes a tile's
-    /// exact sum from its unit without the apply's check (run by [`Schedule::Held`] with
-    /// every tile released, so that tiles that leave their binade are paired too).
-    PairedApplyUnchecked,
 }
 
 impl OnePassMutant {
     /// Every variant, `None` first; the index is the code in the kernel.
-    pub const ALL: [OnePassMutant; 17] = [
+    pub const ALL: [OnePassMutant; 15] = [
         OnePassMutant::None,
         OnePassMutant::TieIgnored,
         OnePassMutant::LookbackTrustsUnfinished,
@@ -108,8 +100,6 @@ impl OnePassMutant {
         OnePassMutant::DeferredUnitOfNext,
         OnePassMutant::HeldFinishFromRegisters,
         OnePassMutant::HeldBufferReused,
-        OnePassMutant::HeldDrawnSpanStale,
-        OnePassMutant::PairedApplyUnchecked,
     ];
 
     /// The schedule a mutant is run by: the engine's, except the schedules' own mutants,
@@ -127,10 +117,9 @@ impl OnePassMutant {
             OnePassMutant::DeferredFromBuffer | OnePassMutant::DeferredUnitOfNext => {
                 Some(Schedule::Deferred)
             }
-            OnePassMutant::HeldFinishFromRegisters
-            | OnePassMutant::HeldBufferReused
-            | OnePassMutant::HeldDrawnSpanStale
-            | OnePassMutant::PairedApplyUnchecked => Some(Schedule::Held),
+            OnePassMutant::HeldFinishFromRegisters | OnePassMutant::HeldBufferReused => {
+                Some(Schedule::Held)
+            }
             _ => None,
         }
     }
@@ -145,21 +134,10 @@ impl OnePassMutant {
                 plan_waits: false,
                 ..EngineOptions::DEFAULT
             },
-            // Their faults are in the late finish and the paired look-back of the held
-            // schedule, which risky tiles skip where they are resolved before the take: every
-            // tile takes the late path.
+            // Its fault is in the late finish of the held schedule, which risky tiles skip
+            // where they are resolved before the take: every tile takes the late path.
             OnePassMutant::HeldFinishFromRegisters => EngineOptions {
                 hold_risky: false,
-                ..EngineOptions::DEFAULT
-            },
-            OnePassMutant::PairedApplyUnchecked => EngineOptions {
-                hold_risky: false,
-                paired: true,
-                ..EngineOptions::DEFAULT
-            },
-            // Built with the option whose shortcut it breaks (not the engine's).
-            OnePassMutant::HeldDrawnSpanStale => EngineOptions {
-                draw_ahead: true,
                 ..EngineOptions::DEFAULT
             },
             _ => EngineOptions::DEFAULT,
@@ -206,10 +184,6 @@ impl OnePassMutant {
                 "held tile finished with the next tile's terms"
             }
             OnePassMutant::HeldBufferReused => "held: next copy before the buffer is read out",
-            OnePassMutant::HeldDrawnSpanStale => {
-                "held: drawn-ahead tile copied from the taken tile's span"
-            }
-            OnePassMutant::PairedApplyUnchecked => "held: paired tile's unit applied unchecked",
         }
     }
 }
@@ -504,7 +478,7 @@ impl TileTrace {
 pub const TRACE_STEPS: [(&str, &str); 7] = [
     (
         "plan",
-        "its tree sum published, its plan known (in the held loop this includes the exact look-back of the block's tile before, which runs between the take and the plan, alone or paired with it)",
+        "its tree sum published, its plan known (in the held loop this includes the exact look-back of the block's tile before, which runs between the take and the plan)",
     ),
     ("unit", "its plan known, its unit published"),
     (
@@ -794,12 +768,6 @@ pub struct EngineOptions {
     /// shared memory through the exact look-back (`BINADE_OP_HOLD_RISKY`); `false`: every
     /// tile releases its buffer once its unit is published.
     pub hold_risky: bool,
-    /// The held schedule draws a block's next ticket and its tile's span in an idle warp
-    /// while the current tile is planned (`BINADE_OP_DRAW_AHEAD`); `false`: in the take.
-    pub draw_ahead: bool,
-    /// The held schedule runs a tile's exact look-back in warp 1 beside the plan of the
-    /// block's next tile (`BINADE_OP_PAIRED`); `false`: after the take, alone.
-    pub paired: bool,
 }
 
 impl EngineOptions {
@@ -813,11 +781,9 @@ impl EngineOptions {
         plan_waits: true,
         lane_fast: true,
         hold_risky: true,
-        draw_ahead: false,
-        paired: false,
     };
 
-    fn defines(self) -> [(&'static str, String); 6] {
+    fn defines(self) -> [(&'static str, String); 4] {
         [
             ("BINADE_OP_LB_WAYS", self.ways.to_string()),
             (
@@ -829,11 +795,6 @@ impl EngineOptions {
                 "BINADE_OP_HOLD_RISKY",
                 u32::from(self.hold_risky).to_string(),
             ),
-            (
-                "BINADE_OP_DRAW_AHEAD",
-                u32::from(self.draw_ahead).to_string(),
-            ),
-            ("BINADE_OP_PAIRED", u32::from(self.paired).to_string()),
         ]
     }
 }
@@ -1099,17 +1060,10 @@ impl OnePassSum {
     /// ran ([`TileTrace`]). Its totals are the engine's; the recording adds a few stores per
     /// tile, so its times are not the engine's times.
     pub fn traced(gpu: &Gpu) -> Result<OnePassSum> {
-        Self::traced_with(gpu, EngineOptions::DEFAULT)
-    }
-
-    /// A trace build as [`OnePassSum::traced`] with `options` in place of the engine's (a
-    /// probe of an option's effect on a tile's steps).
-    pub fn traced_with(gpu: &Gpu, options: EngineOptions) -> Result<OnePassSum> {
         Self::build(
             gpu,
             BuildSpec {
                 trace: true,
-                options,
                 ..BuildSpec::ENGINE
             },
         )
