@@ -12,7 +12,8 @@
 //! stdout (medians and percentiles in ns of: the plan's wait after the tile's tree sum, the
 //! unit, the wait for the exact sum, a block's round from one tile's take to the next, the
 //! wait for the next tile's copy and the exact look-back after the take)
-//! and, with CSV, writes every tile's record there (ns from the launch's first take).
+//! and, with CSV, writes every tile's record there (ns from the launch's first copy landed;
+//! `scripts/trace-round.py` reads it).
 //! The stamps add a few stores per tile: the traced launch's time is not the engine's.
 
 use anyhow::{bail, Context as _, Result};
@@ -88,9 +89,9 @@ fn main() -> Result<()> {
     let exact = same_result::<F64>(got.total.to_bits(), want);
     let start = trace.iter().map(|t| t.landed).min().unwrap_or(0);
     let end = trace.iter().map(|t| t.exact).max().unwrap_or(0);
-    let out_of_order = trace.iter().filter(|t| !t.in_order()).count();
+    let out_of_order = trace.iter().filter(|t| !t.stamped_in_order()).count();
     println!(
-        "{n} terms ({dist:?}), {tiles} tiles, commit {}: total {:#018x}, the CPU loop's {want:#018x} ({}); {} finished lane by lane, {} risky; first copy landed to last exact sum {:.3} ms; {out_of_order} tiles with steps out of order\n",
+        "{n} terms ({dist:?}), {tiles} tiles, commit {}: total {:#018x}, the CPU loop's {want:#018x} ({}); {} finished lane by lane, {} risky; first copy landed to last exact sum {:.3} ms; {out_of_order} tiles unstamped or with steps out of order\n",
         binade::provenance::commit(),
         got.total.to_bits(),
         if exact { "equal" } else { "DIFFERENT" },

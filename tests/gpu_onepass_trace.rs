@@ -46,9 +46,9 @@ fn trace_build_records_every_tile_in_order_and_sums_exactly() {
                 got.to_bits()
             );
             let trace = TileTrace::from_words(&s.clone_dtoh(&words).unwrap(), tiles);
-            // A stamp never written reads 0 (the buffer starts zeroed): every tile was stamped.
+            // A stamp never written reads 0 (the buffer is zeroed): every tile was stamped.
             let bad: Vec<usize> = (0..tiles)
-                .filter(|&i| trace[i].landed == 0 || !trace[i].in_order())
+                .filter(|&i| !trace[i].stamped_in_order())
                 .collect();
             assert!(
                 bad.is_empty(),

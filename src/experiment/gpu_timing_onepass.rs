@@ -391,10 +391,7 @@ fn trace_of(
     op.launch_traced(&mut job, &mut words)?;
     let same = op.results(&job)?[0].total.to_bits() == total;
     let trace = TileTrace::from_words(&s.clone_dtoh(&words)?, tiles);
-    let out_of_order = trace
-        .iter()
-        .filter(|t| t.landed == 0 || !t.in_order())
-        .count();
+    let out_of_order = trace.iter().filter(|t| !t.stamped_in_order()).count();
     let medians = trace_steps(&trace).map(|mut d| {
         d.sort_unstable();
         d.get(d.len() / 2).map_or(f64::NAN, |&x| x as f64)

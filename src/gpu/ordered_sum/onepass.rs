@@ -465,6 +465,13 @@ impl TileTrace {
             .collect()
     }
 
+    /// Whether the launch stamped it (a trace buffer zeroed before the launch reads 0 where
+    /// no stamp was written; the first stamp, `landed`, is never 0 on the device's clock) with
+    /// its steps in their order.
+    pub fn stamped_in_order(&self) -> bool {
+        self.landed != 0 && self.in_order()
+    }
+
     /// Whether its steps are recorded in their order (landed, taken, planned, unit, exact).
     pub fn in_order(&self) -> bool {
         self.landed <= self.taken
@@ -524,8 +531,10 @@ pub fn trace_steps(trace: &[TileTrace]) -> [Vec<i64>; 7] {
         in_turn().map(|w| diff(w[1].taken, w[0].taken)).collect(),
         in_turn()
             .map(|w| {
+                // Resolved before the take (risky, or finished at once): its exact sum;
+                // otherwise its unit (an in-order tile's exact sum is never before its unit).
                 let before = if w[0].exact <= w[1].landed {
-                    w[0].exact.max(w[0].unit)
+                    w[0].exact
                 } else {
                     w[0].unit
                 };
@@ -1631,6 +1640,9 @@ mod tests {
             ..t[0]
         };
         assert!(!late.in_order());
+        assert!(t.iter().all(TileTrace::stamped_in_order));
+        let unstamped = TileTrace { landed: 0, ..t[0] };
+        assert!(unstamped.in_order() && !unstamped.stamped_in_order());
         let [plan, unit, exact, after, round, copy, lookback] = trace_steps(&t);
         assert_eq!(plan, [20, 30, 50]);
         assert_eq!(unit, [5, 10, 10]);
