@@ -19,7 +19,7 @@
 use anyhow::{bail, Context as _, Result};
 use binade::format::{same_result, F64};
 use binade::gpu::ordered_sum::onepass::{
-    trace_steps, Distribution, TileTrace, TRACE_STEPS, TRACE_WORDS,
+    trace_steps, trip_means, Distribution, TileTrace, TRACE_STEPS, TRACE_WORDS, TRIP_NAMES,
 };
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
@@ -104,8 +104,22 @@ fn main() -> Result<()> {
     for ((name, what), d) in TRACE_STEPS.iter().zip(trace_steps(&trace)) {
         println!("{}", row(name, what, d));
     }
+    println!();
+    println!(
+        "| look-back trips a tile (mean, every tile but the first) | {} |",
+        TRIP_NAMES.join(" | ")
+    );
+    println!("| --- |{}", " --- |".repeat(TRIP_NAMES.len()));
+    let means: Vec<String> = trip_means(&trace)
+        .iter()
+        .map(|m| format!("{m:.2}"))
+        .collect();
+    println!("| {n} terms ({dist:?}) | {} |", means.join(" | "));
     if let Some(path) = args.get(2) {
-        let mut w = csv::Writer::from_path(path).with_context(|| format!("writing {path}"))?;
+        // Written beside its place and renamed into it: a failed run leaves no half file.
+        let partial = format!("{path}.partial");
+        let mut w =
+            csv::Writer::from_path(&partial).with_context(|| format!("writing {partial}"))?;
         w.write_record([
             "tile",
             "taken_ns",
@@ -116,6 +130,10 @@ fn main() -> Result<()> {
             "block",
             "round",
             "landed_ns",
+            "plan_reads",
+            "plan_sleeps",
+            "exact_reads",
+            "exact_sleeps",
         ])?;
         for (i, t) in trace.iter().enumerate() {
             w.write_record([
@@ -128,9 +146,15 @@ fn main() -> Result<()> {
                 t.block.to_string(),
                 t.round.to_string(),
                 (t.landed.saturating_sub(start)).to_string(),
+                t.trips.plan_reads.to_string(),
+                t.trips.plan_sleeps.to_string(),
+                t.trips.exact_reads.to_string(),
+                t.trips.exact_sleeps.to_string(),
             ])?;
         }
         w.flush()?;
+        drop(w);
+        std::fs::rename(&partial, path).with_context(|| format!("renaming {partial} to {path}"))?;
     }
     if !exact || out_of_order > 0 {
         bail!("the traced total differs from the loop's, or steps were stamped out of order");

@@ -113,16 +113,24 @@ typedef unsigned long long u64;
  * published and when its exact sum was (or it was finished), then the multiprocessor and
  * block that ran it (smid << 32 | blockIdx.x), the block's round (its tiles before this
  * one), and when its copy had landed in the block's buffer (before it was read out: the take
- * waits for the copy from there back to the stamp before). A segment's first tile, finished
- * at once, has its unit time equal to its plan time. Not with the running sums (they use
- * cum_out). */
+ * waits for the copy from there back to the stamp before), and the trips of its two
+ * look-backs (OP_TR_TRIPS: as two 32-bit halves, the plan's in the low half, the exact
+ * look-back's in the high; each half counts reads in its low 16 bits, one read being one
+ * OP_WAYS x 32-word load of the records by warp 0, and sleeps of a wait in its high 16
+ * bits, both saturating at 65,535). A segment's first tile, finished at once, has its unit
+ * time equal to its plan time and no trips. Not with the running sums (they use cum_out).
+ * The host gives the words per tile (BINADE_OP_TRACE_WORDS, crate::gpu::ordered_sum::
+ * onepass::TRACE_WORDS), the slots below must fit in them. */
 #ifndef BINADE_OP_TRACE
 #define BINADE_OP_TRACE 0
 #endif
 #if BINADE_OP_TRACE && BINADE_OP_CUMSUM
 #error "a trace build has no running sums"
 #endif
-#define OP_TRACE_WORDS 7
+#if BINADE_OP_TRACE && (!defined(BINADE_OP_TRACE_WORDS) || BINADE_OP_TRACE_WORDS != 8)
+#error "a trace build needs BINADE_OP_TRACE_WORDS 8 (the slots OP_TR_* below)"
+#endif
+#define OP_TRACE_WORDS BINADE_OP_TRACE_WORDS
 #define OP_TR_TAKEN 0
 #define OP_TR_PLANNED 1
 #define OP_TR_UNIT 2
@@ -130,7 +138,22 @@ typedef unsigned long long u64;
 #define OP_TR_WHERE 4
 #define OP_TR_ROUND 5
 #define OP_TR_LANDED 6
+#define OP_TR_TRIPS 7
 #if BINADE_OP_TRACE
+/* The trips of the block's look-backs since their last record (only thread 0, lane 0 of the
+ * look-back warp, touches them): plan reads, plan sleeps, exact reads, exact sleeps. */
+__shared__ unsigned int op_trips[4];
+__device__ static inline void op_trip(unsigned int k) {
+    if (threadIdx.x == 0 && op_trips[k] < 0xffffu) op_trips[k]++;
+}
+/* Thread 0 records trips k and k + 1 (a look-back's reads and sleeps) as half `half` of tile
+ * t's OP_TR_TRIPS word, and starts them again from 0. */
+__device__ static inline void op_trips_record(double *out, u64 t, unsigned int k, unsigned int half) {
+    if (threadIdx.x != 0) return;
+    ((unsigned int *)((u64 *)out + OP_TRACE_WORDS * t + OP_TR_TRIPS))[half] = op_trips[k] | (op_trips[k + 1] << 16);
+    op_trips[k] = 0u;
+    op_trips[k + 1] = 0u;
+}
 __device__ static inline u64 op_now() {
     u64 t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -145,6 +168,8 @@ __device__ static inline u64 op_now() {
 #define OP_TRACE(out, t, slot) \
     do { \
     } while (0)
+__device__ static inline void op_trip(unsigned int) {}
+__device__ static inline void op_trips_record(double *, u64, unsigned int, unsigned int) {}
 #endif
 #define OP_WARPS (BINADE_OP_THREADS / 32)
 #define OP_PER BINADE_OP_PER_THREAD
@@ -560,6 +585,7 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
     unsigned int waited = 0u;
     while (true) {
         op_word pw[OP_WAYS], ew[OP_WAYS];
+        op_trip(0);
         op_load_ways(r.plan, hi, seg_first, pw);
         op_load_ways(r.exact, hi, seg_first, ew);
         int wait = 0;
@@ -601,6 +627,7 @@ __device__ static inline double op_lookback_plan(const op_records &r, u64 t, u64
         }
         if (wait) {
             waited++;
+            op_trip(1);
             __nanosleep(20);
             continue;
         }
@@ -633,6 +660,7 @@ __device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 s
     long long hi = (long long)t - 1;
     while (true) {
         op_word ew[OP_WAYS];
+        op_trip(2);
         op_load_ways(r.exact, hi, seg_first, ew);
         int wait = 0;
 #pragma unroll
@@ -672,6 +700,7 @@ __device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 s
                 op_word prev = op_read(r.exact + (t - 1));
 #if BINADE_OP_MUTANT != OP_M_LOOKBACK_TRUSTS_UNFINISHED
                 while (!op_has(prev, epoch, OP_EXACT)) {
+                    op_trip(3);
                     __nanosleep(20);
                     prev = op_read(r.exact + (t - 1));
                 }
@@ -681,6 +710,7 @@ __device__ static inline u64 op_lookback_exact(const op_records &r, u64 t, u64 s
             return out;
         }
         if (wait) {
+            op_trip(3);
             __nanosleep(20);
             continue;
         }
@@ -996,6 +1026,7 @@ __device__ static inline op_pending op_plan_and_unit_of(const op_records &r, op_
     }
     __syncthreads();
     OP_TRACE(cum_out, t, OP_TR_PLANNED);
+    op_trips_record(cum_out, t, 0u, 0u);
     const unsigned int b = sh.b;
     out.b = b;
     out.path = sh.planned;
@@ -1273,6 +1304,10 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
     op_global_terms held;
     u64 tn = 0;
     op_tile_span nsp = sp;
+#if BINADE_OP_TRACE
+    if (threadIdx.x == 0)
+        for (unsigned int k = 0; k < 4u; k++) op_trips[k] = 0u;
+#endif
     double ts = op_held_take(r, sh, buf, held, t, sp, dr, epoch, &tn, &nsp, cum_out);
 #if BINADE_OP_TRACE
     u64 round = 0;
@@ -1294,6 +1329,7 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
             op_held_view hv = {&held};
             op_exact(r, sh, hv, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
             OP_TRACE(cum_out, t, OP_TR_EXACT);
+            op_trips_record(cum_out, t, 2u, 1u);
             pend.done = 1;
             __syncthreads(); /* every thread is done with tile t's shared state */
         }
@@ -1314,6 +1350,7 @@ __device__ static inline void op_held_loop(const op_records &r, op_shared &sh, d
             op_exact(r, sh, st, t, sp, dr.tile_base, epoch, totals, pend, cum_out);
 #endif
             OP_TRACE(cum_out, t, OP_TR_EXACT);
+            op_trips_record(cum_out, t, 2u, 1u);
         }
 #if BINADE_OP_TRACE
         /* A segment's first tile (finished in its plan and unit): its exact time is its unit's

@@ -9,7 +9,12 @@ stack frame and spill bytes are printed: what the device will report, without a 
 Usage: NVRTC_LIB=/path/libnvrtc.so scripts/nvrtc-build-times.py "BINADE_OP_STAGED=1" \
            "BINADE_OP_DEFERRED=1,BINADE_OP_MUTANT=11" "BINADE_OP_CUMSUM=1"
 Each argument is a comma-separated list of NAME=VALUE on top of the layout's defaults below
-(the engine's tile: 256 threads x 32 terms); an empty argument is the engine's own build."""
+(the engine's tile: 256 threads x 32 terms); an empty argument is the engine's own build.
+With AGAINST=REV (a git revision) each build is also compiled from REV's sources with the same
+defines, and the line says whether the two PTX texts are byte for byte the same: a change meant
+for trace or timing builds only (BINADE_OP_TRACE, BINADE_OP_UNTIL) must leave the engine's PTX
+as it was, so that the engine's device results at REV still describe it. The exit status is 1
+if any build fails or differs from REV's."""
 import ctypes
 import os
 import re
@@ -20,9 +25,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 lib = ctypes.CDLL(os.environ.get("NVRTC_LIB", "libnvrtc.so"))
-src = "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n"
-              for f in ("binade.cuh", "ordered_sum_onepass.cu"))
-BASE = dict(BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192, BINADE_OP_MUTANT=0,
+FILES = ("binade.cuh", "ordered_sum_onepass.cu")
+src = "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n" for f in FILES)
+AGAINST = os.environ.get("AGAINST")
+old_src = AGAINST and "".join(
+    subprocess.run(["git", "-C", ROOT, "show", f"{AGAINST}:kernels/{f}"], check=True, capture_output=True,
+                   text=True).stdout + "\n" for f in FILES)
+BASE = dict(BINADE_OP_TRACE_WORDS=8, BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192, BINADE_OP_MUTANT=0,
             BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1, BINADE_OP_HOLD_RISKY=1)
 
 def print_registers(lib, prog):
@@ -52,13 +61,18 @@ def print_registers(lib, prog):
         print("\tptxas failed: " + r.stderr.strip().splitlines()[-1], flush=True)
 
 
-for arg in sys.argv[1:] or [""]:
-    defines = dict(BASE)
-    for kv in filter(None, arg.split(",")):
-        k, v = kv.split("=")
-        defines[k] = v
+def program_ptx(lib, prog):
+    size = ctypes.c_size_t()
+    lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
+    ptx = ctypes.create_string_buffer(size.value)
+    lib.nvrtcGetPTX(prog, ptx)
+    return ptx.value
+
+
+def build(lib, text, defines):
+    """Compiles text with defines: (status, seconds, error lines, the program)."""
     prog = ctypes.c_void_p()
-    lib.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), b"ordered_sum_onepass.cu", 0, None, None)
+    lib.nvrtcCreateProgram(ctypes.byref(prog), text.encode(), b"ordered_sum_onepass.cu", 0, None, None)
     opts = [b"-arch=compute_90", b"-std=c++17", b"--fmad=false"] + [f"-D{k}={v}".encode() for k, v in defines.items()]
     arr = (ctypes.c_char_p * len(opts))(*opts)
     started = time.time()
@@ -69,7 +83,26 @@ for arg in sys.argv[1:] or [""]:
     log = ctypes.create_string_buffer(size.value)
     lib.nvrtcGetProgramLog(prog, log)
     errors = [line for line in log.value.decode().splitlines() if "error" in line]
-    print(f"{arg or '(engine)'}\tstatus {status}\t{seconds:.1f} s\t{' | '.join(errors[:3])}", flush=True)
+    return status, seconds, errors, prog
+
+
+failed = 0
+for arg in sys.argv[1:] or [""]:
+    defines = dict(BASE)
+    for kv in filter(None, arg.split(",")):
+        k, v = kv.split("=")
+        defines[k] = v
+    status, seconds, errors, prog = build(lib, src, defines)
+    failed += status != 0
+    same = ""
+    if AGAINST and status == 0:
+        old_status, _, _, old_prog = build(lib, old_src, defines)
+        identical = old_status == 0 and program_ptx(lib, old_prog) == program_ptx(lib, prog)
+        lib.nvrtcDestroyProgram(ctypes.byref(old_prog))
+        failed += not identical
+        same = f"PTX {'identical to' if identical else 'DIFFERENT from'} {AGAINST}'s"
+    print(f"{arg or '(engine)'}\tstatus {status}\t{seconds:.1f} s\t{same}\t{' | '.join(errors[:3])}", flush=True)
     if status == 0 and os.environ.get("PTXAS"):
         print_registers(lib, prog)
     lib.nvrtcDestroyProgram(ctypes.byref(prog))
+sys.exit(1 if failed else 0)

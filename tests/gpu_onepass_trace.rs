@@ -1,13 +1,14 @@
 //! The one-pass engine's trace build (`OnePassSum::traced`, `examples/onepass_trace`): its
-//! totals are the CPU loop's bits, every tile's steps are stamped in their order, each
-//! block's rounds count up from 0 without a gap, and it refuses the launches it cannot
+//! totals are the CPU loop's bits, every tile's steps are stamped in their order, every tile
+//! after the first records at least one read in each look-back, each block's rounds count up
+//! from 0 without a gap, and it refuses the launches it cannot
 //! record. Without NVRTC or a device the tests print `skipped: REASON`; with
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
 
 use std::collections::BTreeMap;
 
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::onepass::{Schedule, TileTrace, TRACE_WORDS};
+use binade::gpu::ordered_sum::onepass::{LookbackTrips, Schedule, TileTrace, TRACE_WORDS};
 use binade::gpu::require::open_or_skip;
 use binade::gpu::OnePassSum;
 use binade::verify::inputs::InputKind;
@@ -55,6 +56,17 @@ fn trace_build_records_every_tile_in_order_and_sums_exactly() {
                 "seed {seed:#x} kind {kind:?} n {n} launch {launch}: tiles {:?} unstamped or stamped out of order, first {:?}",
                 &bad[..bad.len().min(8)],
                 trace[bad[0]]
+            );
+            // Every tile but the first (finished at once) read the records at least once in
+            // each look-back; the first none.
+            let unread: Vec<usize> = (1..tiles)
+                .filter(|&i| trace[i].trips.plan_reads == 0 || trace[i].trips.exact_reads == 0)
+                .collect();
+            assert!(
+                unread.is_empty() && trace[0].trips == LookbackTrips::default(),
+                "seed {seed:#x} kind {kind:?} n {n} launch {launch}: look-back trips unrecorded for tiles {:?}, tile 0 {:?}",
+                &unread[..unread.len().min(8)],
+                trace[0].trips
             );
             let mut rounds: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
             for t in &trace {

@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use crate::format::{same_result, F64};
 use crate::gpu::ordered_sum::onepass::{
-    trace_steps, Distribution, EngineOptions, OnePassJob, Phases, Schedule, TileShape, TileTrace,
-    TRACE_STEPS, TRACE_WORDS,
+    trace_steps, trip_means, Distribution, EngineOptions, OnePassJob, Phases, Schedule, TileShape,
+    TileTrace, TRACE_STEPS, TRACE_WORDS, TRIP_NAMES,
 };
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
@@ -69,9 +69,19 @@ pub struct DistRow {
     pub exact: bool,
     /// Every relaunch of the first window, and every variant, gave the same bits.
     pub identical: bool,
-    /// The trace build's launch on the first window: the median ns of each of
-    /// [`TRACE_STEPS`], and the tiles unstamped or stamped out of order.
-    pub trace: ([f64; TRACE_STEPS.len()], usize),
+    /// The trace build's launch on the first window.
+    pub trace: TraceSummary,
+}
+
+/// One traced launch, summed up.
+#[derive(Clone, Debug)]
+pub struct TraceSummary {
+    /// The median ns of each of [`TRACE_STEPS`].
+    pub medians: [f64; TRACE_STEPS.len()],
+    /// Tiles unstamped or stamped out of order.
+    pub out_of_order: usize,
+    /// The mean look-back trips a tile ([`trip_means`], [`TRIP_NAMES`]).
+    pub trips: [f64; 4],
 }
 
 /// Uniform terms for one size: the engine's median ms over `jobs` (the caller's windows),
@@ -372,16 +382,15 @@ pub fn measure_distribution(
     })
 }
 
-/// One traced launch (after an untimed one) of `window` of `pool`: the median ns of each of
-/// [`TRACE_STEPS`] and the tiles unstamped or stamped out of order, and whether its total's bits are
-/// `total`.
+/// One traced launch (after an untimed one) of `window` of `pool`, summed up, and whether its
+/// total's bits are `total`.
 fn trace_of(
     op: &OnePassSum,
     pool: &CudaSlice<f64>,
     count: usize,
     window: &std::ops::Range<usize>,
     total: u64,
-) -> Result<(([f64; TRACE_STEPS.len()], usize), bool)> {
+) -> Result<(TraceSummary, bool)> {
     let mut job = op.job(pool.slice(0..count), std::slice::from_ref(window))?;
     let tiles = job.tiles() as usize;
     let s = op.gpu().stream();
@@ -396,13 +405,20 @@ fn trace_of(
         d.sort_unstable();
         d.get(d.len() / 2).map_or(f64::NAN, |&x| x as f64)
     });
-    Ok(((medians, out_of_order), same))
+    let summary = TraceSummary {
+        medians,
+        out_of_order,
+        trips: trip_means(&trace),
+    };
+    Ok((summary, same))
 }
 
 /// The trace table: per distribution and size, the median of each traced step.
 pub fn trace_table(rows: &[DistRow]) -> Table {
     let mut headers = vec!["distribution", "terms"];
     headers.extend(TRACE_STEPS.iter().map(|s| s.0));
+    let trips: Vec<String> = TRIP_NAMES.iter().map(|n| format!("{n} a tile")).collect();
+    headers.extend(trips.iter().map(String::as_str));
     headers.push("tiles unstamped or stamped out of order");
     let steps: Vec<String> = TRACE_STEPS
         .iter()
@@ -411,15 +427,16 @@ pub fn trace_table(rows: &[DistRow]) -> Table {
     let mut t = Table::new(
         "onepass_trace",
         &format!(
-            "Where a tile's time goes in the engine: one launch of its trace build (`BINADE_OP_TRACE`, each tile's steps stamped by the device's %globaltimer; the stamps add a few stores per tile), the median over the tiles of each step, ns ({})",
+            "Where a tile's time goes in the engine: one launch of its trace build (`BINADE_OP_TRACE`, each tile's steps stamped by the device's %globaltimer; the stamps add a few stores per tile), the median over the tiles of each step, ns ({}); and the mean over the tiles of each look-back's trips: its reads (one load of the records by the look-back warp, 32 tiles a read) and its sleeps (one pause of a wait for a record not yet published)",
             steps.join("; ")
         ),
         &headers,
     );
     for r in rows {
         let mut cells = vec![r.dist.name().to_string(), thousands(r.n as u64)];
-        cells.extend(r.trace.0.iter().map(|x| format!("{x:.0}")));
-        cells.push(r.trace.1.to_string());
+        cells.extend(r.trace.medians.iter().map(|x| format!("{x:.0}")));
+        cells.extend(r.trace.trips.iter().map(|x| format!("{x:.2}")));
+        cells.push(r.trace.out_of_order.to_string());
         t.row(cells);
     }
     t

@@ -319,6 +319,7 @@ impl BuildSpec {
         defines.push(("BINADE_OP_UNTIL", self.phases.code().to_string()));
         defines.push(("BINADE_OP_MIN_BLOCKS", self.min_blocks.to_string()));
         defines.push(("BINADE_OP_TRACE", u32::from(self.trace).to_string()));
+        defines.push(("BINADE_OP_TRACE_WORDS", TRACE_WORDS.to_string()));
         if let Some(code) = self.cumsum {
             defines.push(("BINADE_OP_CUMSUM", "1".to_string()));
             defines.push(("BINADE_OP_CUM_MUTANT", code.to_string()));
@@ -419,8 +420,38 @@ pub struct KernelUse {
     pub fitting_blocks: u32,
 }
 
-/// Words a trace build records per tile (`OP_TRACE_WORDS` of the kernel).
-pub const TRACE_WORDS: usize = 7;
+/// Words a trace build records per tile: the kernel's `OP_TRACE_WORDS`, given to it as
+/// `BINADE_OP_TRACE_WORDS` (it refuses a trace build with another count).
+pub const TRACE_WORDS: usize = 8;
+
+/// The trips of a tile's two look-backs in a trace build (each saturating at 65,535): a read
+/// is one load of the records by the look-back warp (`OP_WAYS` words a lane, 32 tiles a
+/// way), a sleep one pause of a wait for a record not yet published.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LookbackTrips {
+    /// Reads of the plan look-back.
+    pub plan_reads: u16,
+    /// Sleeps of the plan look-back (waiting for predecessors' tree sums).
+    pub plan_sleeps: u16,
+    /// Reads of the exact look-back.
+    pub exact_reads: u16,
+    /// Sleeps of the exact look-back (waiting for a predecessor's unit or exact sum).
+    pub exact_sleeps: u16,
+}
+
+impl LookbackTrips {
+    /// The kernel's `OP_TR_TRIPS` word: the plan's half low, the exact look-back's high,
+    /// each half reads in its low 16 bits and sleeps in its high 16.
+    pub fn from_word(w: u64) -> LookbackTrips {
+        let field = |shift: u32| (w >> shift) as u16;
+        LookbackTrips {
+            plan_reads: field(0),
+            plan_sleeps: field(16),
+            exact_reads: field(32),
+            exact_sleeps: field(48),
+        }
+    }
+}
 
 /// One tile's record in a trace build ([`OnePassSum::launch_traced`]): times in ns of the
 /// device's `%globaltimer` (one clock for the whole device).
@@ -443,6 +474,8 @@ pub struct TileTrace {
     /// Its copy had landed in its block's buffer (the take's wait for it over; before
     /// `taken`).
     pub landed: u64,
+    /// The trips of its look-backs (all 0 for a segment's first tile, finished at once).
+    pub trips: LookbackTrips,
 }
 
 impl TileTrace {
@@ -461,6 +494,7 @@ impl TileTrace {
                 block: w[4] as u32,
                 round: w[5],
                 landed: w[6],
+                trips: LookbackTrips::from_word(w[7]),
             })
             .collect()
     }
@@ -545,6 +579,25 @@ pub fn trace_steps(trace: &[TileTrace]) -> [Vec<i64>; 7] {
             .filter(|w| w[0].exact > w[1].taken)
             .map(|w| diff(w[0].exact, w[1].taken))
             .collect(),
+    ]
+}
+
+/// The names of [`LookbackTrips`]' four counts, in the order [`trip_means`] gives them.
+pub const TRIP_NAMES: [&str; 4] = ["plan reads", "plan sleeps", "exact reads", "exact sleeps"];
+
+/// The mean of each of [`LookbackTrips`]' counts ([`TRIP_NAMES`]) over the tiles of one
+/// sum's trace but the first (finished at once, no look-backs); NaN for a trace of one tile.
+pub fn trip_means(trace: &[TileTrace]) -> [f64; 4] {
+    let rest = trace.get(1..).unwrap_or(&[]);
+    let mean = |f: fn(&LookbackTrips) -> u16| {
+        let total: u64 = rest.iter().map(|t| u64::from(f(&t.trips))).sum();
+        total as f64 / rest.len() as f64
+    };
+    [
+        mean(|t| t.plan_reads),
+        mean(|t| t.plan_sleeps),
+        mean(|t| t.exact_reads),
+        mean(|t| t.exact_sleeps),
     ]
 }
 
@@ -1619,19 +1672,44 @@ mod tests {
     /// between tiles one block ran in turn, the first tile left out of its own steps.
     #[test]
     fn trace_steps_measure_between_the_stamps_they_name() {
-        // Tile: taken, planned, unit, exact, (sm << 32 | block), round, landed.
+        // Tile: taken, planned, unit, exact, (sm << 32 | block), round, landed, trips (the
+        // exact look-back's sleeps, reads, the plan's sleeps, reads; 16 bits each).
+        let trips = (9 << 48) | (3 << 32) | (2 << 16) | 1;
         let words: Vec<u64> = [
-            [100, 100, 100, 100, (3 << 32) | 7, 0, 90],
-            [110, 130, 135, 180, (4 << 32) | 8, 0, 105],
-            [120, 150, 160, 170, (3 << 32) | 7, 1, 112],
-            [160, 210, 220, 260, (4 << 32) | 8, 1, 150],
+            [100, 100, 100, 100, (3 << 32) | 7, 0, 90, 0],
+            [110, 130, 135, 180, (4 << 32) | 8, 0, 105, trips],
+            [120, 150, 160, 170, (3 << 32) | 7, 1, 112, u64::MAX],
+            [160, 210, 220, 260, (4 << 32) | 8, 1, 150, 1 << 32],
         ]
         .concat();
+        assert_eq!(words.len(), 4 * TRACE_WORDS);
         let t = TileTrace::from_words(&words, 4);
         assert_eq!(
             (t[1].sm, t[1].block, t[1].round, t[1].landed),
             (4, 8, 0, 105)
         );
+        let want = |plan_reads, plan_sleeps, exact_reads, exact_sleeps| LookbackTrips {
+            plan_reads,
+            plan_sleeps,
+            exact_reads,
+            exact_sleeps,
+        };
+        assert_eq!(t[0].trips, LookbackTrips::default());
+        assert_eq!(t[1].trips, want(1, 2, 3, 9));
+        assert_eq!(t[2].trips, want(u16::MAX, u16::MAX, u16::MAX, u16::MAX));
+        assert_eq!(t[3].trips, want(0, 0, 1, 0));
+        let m = trip_means(&t);
+        let max = f64::from(u16::MAX);
+        assert_eq!(
+            m,
+            [
+                (1.0 + max) / 3.0,
+                (2.0 + max) / 3.0,
+                (4.0 + max) / 3.0,
+                (9.0 + max) / 3.0
+            ]
+        );
+        assert!(trip_means(&t[..1]).iter().all(|x| x.is_nan()));
         assert!(t.iter().all(TileTrace::in_order));
         let bad = TileTrace { unit: 90, ..t[0] };
         assert!(!bad.in_order());
