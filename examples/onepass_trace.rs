@@ -4,8 +4,12 @@
 //! The phase builds of `gpu-timing` stop tiles early and at 2^30 terms they run slower than
 //! the whole engine (commit 41044425), so they do not say this; a trace of the engine does.
 //!
-//!     onepass_trace [N] [DISTRIBUTION] [CSV]
+//!     onepass_trace [N] [DISTRIBUTION] [CSV] [WAYS] [MIN_BLOCKS]
 //!
+//! WAYS (1 to 8, default the engine's) sets the look-backs' words a lane per read
+//! (`EngineOptions::ways`): the other options stay the engine's. MIN_BLOCKS (0 to 8, default
+//! 0: the compiler's choice, as the engine's) caps the registers for that many resident blocks
+//! a multiprocessor (`OnePassSum::traced_with`). CSV `-` writes no file.
 //! N terms (default 2^28) of `uniform`, `log-normal`, `ties` or `geometric` (default uniform),
 //! made on the device (`fill_distribution`, seed 2026). One untimed launch, then the traced
 //! one; its total must be the CPU loop's bits (else exit 1). Prints a Markdown table to
@@ -19,7 +23,8 @@
 use anyhow::{bail, Context as _, Result};
 use binade::format::{same_result, F64};
 use binade::gpu::ordered_sum::onepass::{
-    trace_steps, trip_means, Distribution, TileTrace, TRACE_STEPS, TRACE_WORDS, TRIP_NAMES,
+    self, trace_steps, trip_means, Distribution, EngineOptions, TileTrace, TRACE_STEPS,
+    TRACE_WORDS, TRIP_NAMES,
 };
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
@@ -72,14 +77,34 @@ fn main() -> Result<()> {
         None => 1 << 28,
     };
     let dist = distribution(args.get(1).map_or("uniform", String::as_str))?;
-    let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
-    let op = OnePassSum::traced(&gpu)?;
+    let options = match args.get(3) {
+        Some(a) => EngineOptions {
+            ways: a
+                .parse()
+                .ok()
+                .filter(|w| (1..=8).contains(w))
+                .with_context(|| format!("WAYS must be 1 to 8, not {a:?}"))?,
+            ..EngineOptions::DEFAULT
+        },
+        None => EngineOptions::DEFAULT,
+    };
+    let min_blocks: u32 = match args.get(4) {
+        Some(a) => a
+            .parse()
+            .ok()
+            .filter(|b| *b <= 8)
+            .with_context(|| format!("MIN_BLOCKS must be 0 to 8, not {a:?}"))?,
+        None => onepass::MIN_BLOCKS,
+    };
+    let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let op = OnePassSum::traced_with(&gpu, options, min_blocks)?;
     let s = gpu.stream();
     let mut pool: CudaSlice<f64> = s.alloc_zeros(n)?;
     op.fill(&mut pool, SEED, dist)?;
     let want = loop_sum::<F64>(&s.clone_dtoh(&pool)?).to_bits();
     let mut job = op.job(pool.slice(0..n), std::slice::from_ref(&(0..n)))?;
     let tiles = job.tiles() as usize;
+    let used = op.kernel_use(job.tiles())?;
     let mut words: CudaSlice<u64> = s.alloc_zeros(tiles * TRACE_WORDS)?;
     op.launch_traced(&mut job, &mut words)?;
     s.memset_zeros(&mut words)?;
@@ -91,7 +116,11 @@ fn main() -> Result<()> {
     let end = trace.iter().map(|t| t.exact).max().unwrap_or(0);
     let out_of_order = trace.iter().filter(|t| !t.stamped_in_order()).count();
     println!(
-        "{n} terms ({dist:?}), {tiles} tiles, commit {}: total {:#018x}, the CPU loop's {want:#018x} ({}); {} finished lane by lane, {} risky; first copy landed to last exact sum {:.3} ms; {out_of_order} tiles unstamped or with steps out of order\n",
+        "{n} terms ({dist:?}), {tiles} tiles, look-backs of {} ways, registers capped for {} blocks (0: free; {} registers, {} blocks resident), commit {}: total {:#018x}, the CPU loop's {want:#018x} ({}); {} finished lane by lane, {} risky; first copy landed to last exact sum {:.3} ms; {out_of_order} tiles unstamped or with steps out of order\n",
+        options.ways,
+        min_blocks,
+        used.registers,
+        used.resident_blocks,
         binade::provenance::commit(),
         got.total.to_bits(),
         if exact { "equal" } else { "DIFFERENT" },
@@ -115,7 +144,7 @@ fn main() -> Result<()> {
         .map(|m| format!("{m:.2}"))
         .collect();
     println!("| {n} terms ({dist:?}) | {} |", means.join(" | "));
-    if let Some(path) = args.get(2) {
+    if let Some(path) = args.get(2).filter(|p| p.as_str() != "-") {
         // Written beside its place and renamed into it: a failed run leaves no half file.
         let partial = format!("{path}.partial");
         let mut w =

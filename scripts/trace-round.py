@@ -11,7 +11,11 @@ block and its round. Prints a Markdown table of means and medians, ns:
   take to plan     the next tile taken -> its plan known (same pairs: look-back and plan, in
                    series or, in a paired build, side by side)
 The first three over every tile but a sum's first (take, unit) or every pair a block ran in
-turn (round); the rest over pairs a block ran in turn.   Usage: trace-round.py TRACE.csv[.gz]"""
+turn (round); the rest over pairs a block ran in turn. Where the CSV has the look-backs' trips
+(commit 9f1da0e on), a second table: for the exact look-backs after the take that never slept,
+their count and median ns by the reads they took (what one read of the records costs when
+nothing is waited for), and the share of tiles whose exact look-back slept at all.
+Usage: trace-round.py TRACE.csv[.gz]"""
 import csv
 import gzip
 import statistics
@@ -46,6 +50,21 @@ def main(path):
     print("| --- | --- | --- | --- |")
     for name, v in parts:
         print(f"| {name} | {len(v)} | {statistics.mean(v):,.0f} | {statistics.median(v):,.0f} |")
+    if "exact_reads" not in tiles[0]:
+        return
+    slept = sum(t["exact_sleeps"] > 0 for t in rest)
+    print(f"\nExact look-backs that slept: {slept:,} of {len(rest):,} tiles after the first "
+          f"({100 * slept / len(rest):.1f}%). Those after the take that never slept, by reads:\n")
+    print("| exact reads | look-backs | median ns | median ns a read |")
+    print("| --- | --- | --- | --- |")
+    by_reads = {}
+    for a, b in late:
+        if a["exact_sleeps"] == 0:
+            by_reads.setdefault(a["exact_reads"], []).append(a["exact_ns"] - b["taken_ns"])
+    for reads in sorted(by_reads)[:6]:
+        v = by_reads[reads]
+        med = statistics.median(v)
+        print(f"| {reads} | {len(v):,} | {med:,.0f} | {med / reads:,.0f} |")
 
 
 if __name__ == "__main__":

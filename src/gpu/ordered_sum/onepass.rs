@@ -1122,10 +1122,21 @@ impl OnePassSum {
     /// ran ([`TileTrace`]). Its totals are the engine's; the recording adds a few stores per
     /// tile, so its times are not the engine's times.
     pub fn traced(gpu: &Gpu) -> Result<OnePassSum> {
+        Self::traced_with(gpu, EngineOptions::DEFAULT, MIN_BLOCKS)
+    }
+
+    /// The trace build ([`Self::traced`]) with `options` in place of the engine's and the
+    /// registers capped for `min_blocks` resident blocks a multiprocessor (0: the compiler's
+    /// choice, as the engine's): a probe of an option's steps and look-back trips at a pinned
+    /// residency (a trace build with 2 look-back ways takes 246 registers by ptxas when free,
+    /// one block where the engine keeps two). Its totals are the engine's bits all the same.
+    pub fn traced_with(gpu: &Gpu, options: EngineOptions, min_blocks: u32) -> Result<OnePassSum> {
         Self::build(
             gpu,
             BuildSpec {
                 trace: true,
+                options,
+                min_blocks,
                 ..BuildSpec::ENGINE
             },
         )
