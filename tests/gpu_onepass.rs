@@ -48,6 +48,15 @@ fn onepass_compiles_for_every_mutant() {
         })
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // The engine's build also assembles for sm_90 in NVRTC (a CUBIN, what
+    // `BINADE_MODULE_FORM=cubin` loads): an ELF image.
+    let cubin =
+        onepass::cubin_for("sm_90", OnePassMutant::None).expect("the engine's build as a CUBIN");
+    assert_eq!(
+        &cubin[..4],
+        b"\x7fELF",
+        "the engine's CUBIN is not an ELF image"
+    );
 }
 
 /// Sizes around the tile and lane boundaries, and a few thousand tiles.

@@ -133,17 +133,77 @@ impl Gpu {
     }
 
     /// Compiles the concatenation of `sources` with NVRTC for this device (see [`compile`])
-    /// and loads it. On a compile error the message holds the compiler's log.
+    /// and loads it, in the form [`ModuleForm::from_env`] names (PTX unless
+    /// `BINADE_MODULE_FORM=cubin`). On a compile error the message holds the compiler's log.
     pub fn load(&self, name: &str, sources: &[&str], defines: &[(&str, String)]) -> Result<Module> {
-        let ptx = compile(name, sources, defines, &self.arch)?;
+        let image = ModuleForm::from_env()?.compile(name, sources, defines, &self.arch)?;
+        self.load_image(name, image)
+    }
+
+    /// Loads a module compiled for this device by [`ModuleForm::compile`] (a PTX image is
+    /// assembled by the driver here, a CUBIN is not).
+    pub fn load_image(&self, name: &str, image: Ptx) -> Result<Module> {
         let module = self
             .ctx
-            .load_module(ptx)
+            .load_module(image)
             .with_context(|| format!("loading module {name} on {}", self.name))?;
         Ok(Module {
             module,
             name: name.to_string(),
         })
+    }
+}
+
+/// The environment variable that picks the form [`Gpu::load`] hands modules to the driver in.
+pub const MODULE_FORM_VAR: &str = "BINADE_MODULE_FORM";
+
+/// The form a module reaches the driver in. Both run the same PTX through the same kind of
+/// assembler; they differ in where it runs: PTX is assembled by the driver as the module is
+/// loaded (its results cached on disk by the driver, keyed by the PTX), CUBIN by NVRTC in the
+/// compiling thread (nothing cached). Which is faster for many distinct builds loaded from
+/// many threads at once is what `examples/load_probe` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModuleForm {
+    /// NVRTC's PTX, assembled by the driver at load (the default).
+    Ptx,
+    /// NVRTC's machine code for the device's own architecture (`sm_XY`).
+    Cubin,
+}
+
+impl ModuleForm {
+    /// From [`MODULE_FORM_VAR`]: unset or `ptx` gives [`ModuleForm::Ptx`], `cubin`
+    /// [`ModuleForm::Cubin`]; anything else is an error naming the variable.
+    pub fn from_env() -> Result<ModuleForm> {
+        match std::env::var(MODULE_FORM_VAR) {
+            Err(std::env::VarError::NotPresent) => Ok(ModuleForm::Ptx),
+            Ok(v) => Self::parse(&v),
+            Err(e) => Err(anyhow!("{MODULE_FORM_VAR}: {e}")),
+        }
+    }
+
+    /// `ptx` or `cubin`.
+    pub fn parse(s: &str) -> Result<ModuleForm> {
+        match s {
+            "ptx" => Ok(ModuleForm::Ptx),
+            "cubin" => Ok(ModuleForm::Cubin),
+            other => Err(anyhow!(
+                "{MODULE_FORM_VAR} must be ptx or cubin, not {other:?}"
+            )),
+        }
+    }
+
+    /// Compiles `sources` in this form ([`compile`] or [`compile_cubin`]).
+    pub fn compile(
+        self,
+        name: &str,
+        sources: &[&str],
+        defines: &[(&str, String)],
+        arch: &str,
+    ) -> Result<Ptx> {
+        match self {
+            ModuleForm::Ptx => compile(name, sources, defines, arch),
+            ModuleForm::Cubin => compile_cubin(name, sources, defines, arch).map(Ptx::from_binary),
+        }
     }
 }
 
@@ -164,15 +224,83 @@ pub fn compile(
     arch: &str,
 ) -> Result<Ptx> {
     let src: String = sources.concat();
-    let mut options = vec![format!("-arch={arch}"), "-std=c++17".to_string()];
-    options.extend(defines.iter().map(|(k, v)| format!("-D{k}={v}")));
     let opts = CompileOptions {
         fmad: Some(false),
-        options,
+        options: nvrtc_options(defines, arch),
         name: Some(format!("{name}.cu")),
         ..Default::default()
     };
     compile_ptx_with_opts(&src, opts).map_err(|e| compile_error(name, e))
+}
+
+/// The NVRTC options of every build but `--fmad=false`: the target, the language and the
+/// defines.
+fn nvrtc_options(defines: &[(&str, String)], arch: &str) -> Vec<String> {
+    let mut options = vec![format!("-arch={arch}"), "-std=c++17".to_string()];
+    options.extend(defines.iter().map(|(k, v)| format!("-D{k}={v}")));
+    options
+}
+
+/// As [`compile`], but NVRTC also assembles the PTX for `arch` (which must name a real
+/// architecture, `sm_XY`) and the result is that machine code (a CUBIN, an ELF image), which
+/// the driver loads without assembling it (`Ptx::from_binary`, [`Gpu::load_image`]). Needs no
+/// device.
+pub fn compile_cubin(
+    name: &str,
+    sources: &[&str],
+    defines: &[(&str, String)],
+    arch: &str,
+) -> Result<Vec<u8>> {
+    use cudarc::nvrtc::{result, sys};
+    if !arch.starts_with("sm_") {
+        anyhow::bail!("a CUBIN needs a real architecture (sm_XY), not {arch}");
+    }
+    let src = std::ffi::CString::new(sources.concat())
+        .map_err(|_| anyhow!("module {name}: its source holds a NUL byte"))?;
+    let file = std::ffi::CString::new(format!("{name}.cu"))
+        .map_err(|_| anyhow!("module {name}: its name holds a NUL byte"))?;
+    let mut options = nvrtc_options(defines, arch);
+    options.push("--fmad=false".to_string());
+    let prog = result::create_program(&src, Some(&file))
+        .map_err(|e| anyhow!("NVRTC could not create module {name}: {e:?}"))?;
+    // SAFETY: `prog` was created above and is destroyed once, below; `src` and `file` outlive
+    // it; the CUBIN buffer is sized by NVRTC's own report before it is written.
+    let built = unsafe {
+        let compiled = result::compile_program(prog, &options);
+        let out = match compiled {
+            Ok(()) => {
+                let mut size = 0usize;
+                sys::nvrtcGetCUBINSize(prog, &mut size)
+                    .result()
+                    .and_then(|()| {
+                        let mut image = vec![0u8; size];
+                        sys::nvrtcGetCUBIN(prog, image.as_mut_ptr().cast())
+                            .result()
+                            .map(|()| image)
+                    })
+                    .map_err(|e| anyhow!("NVRTC built module {name} but gave no CUBIN: {e:?}"))
+            }
+            Err(e) => {
+                let log = result::get_program_log(prog)
+                    .map(|l| {
+                        std::ffi::CStr::from_ptr(l.as_ptr())
+                            .to_string_lossy()
+                            .into_owned()
+                    })
+                    .unwrap_or_default();
+                Err(anyhow::Error::new(KernelCompileError {
+                    module: name.to_string(),
+                    status: format!("{e:?}"),
+                    options: options.join(" "),
+                    log,
+                }))
+            }
+        };
+        // A failure to free the program is not the build's failure.
+        let _ = result::destroy_program(prog);
+        out
+    };
+    built
 }
 
 fn compile_error(name: &str, e: CompileError) -> anyhow::Error {
@@ -188,5 +316,40 @@ fn compile_error(name: &str, e: CompileError) -> anyhow::Error {
             log: log.to_string_lossy().into_owned(),
         }),
         other => anyhow!("NVRTC failed on {name}: {other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_forms_parse_and_refuse_others() {
+        assert_eq!(ModuleForm::parse("ptx").unwrap(), ModuleForm::Ptx);
+        assert_eq!(ModuleForm::parse("cubin").unwrap(), ModuleForm::Cubin);
+        let e = ModuleForm::parse("CUBIN").unwrap_err().to_string();
+        assert!(
+            e.contains(MODULE_FORM_VAR) && e.contains("\"CUBIN\""),
+            "{e}"
+        );
+    }
+
+    /// A CUBIN is an ELF image for the real architecture asked for; a virtual one is refused;
+    /// a module that does not compile gives the compiler's log, as for PTX.
+    #[test]
+    fn cubin_is_machine_code_and_keeps_the_compile_log() {
+        if !require::nvrtc_or_skip("cubin_is_machine_code_and_keeps_the_compile_log") {
+            return;
+        }
+        let src = ordered_cumsum::DIFF_SOURCE;
+        let image = compile_cubin("first_difference", &[src], &[], "sm_90").unwrap();
+        assert_eq!(&image[..4], b"\x7fELF", "not an ELF image");
+        assert!(compile_cubin("first_difference", &[src], &[], "compute_90").is_err());
+        let e = compile_cubin("broken", &["this is not C++"], &[], "sm_90").unwrap_err();
+        let e = e
+            .downcast::<KernelCompileError>()
+            .expect("a compile error, not another failure");
+        assert!(e.log.contains("error"), "{}", e.log);
+        assert!(e.options.contains("--fmad=false"), "{}", e.options);
     }
 }

@@ -936,7 +936,34 @@ pub fn kernel_defines(
 /// Compiles the one-pass kernel for `arch` as the engine's build with `mutant` (the engine's
 /// schedule and the one `mutant` runs by; no device needed; for checks).
 pub fn compile_for(arch: &str, mutant: OnePassMutant) -> Result<cudarc::nvrtc::Ptx> {
-    super::super::compile(
+    compile_form_for(super::super::ModuleForm::Ptx, arch, mutant)
+}
+
+/// As [`compile_for`], in `form` (a CUBIN needs a real architecture): the build
+/// [`OnePassSum::with_mutant`] loads, for a caller that loads it itself
+/// ([`Gpu::load_image`], `examples/load_probe`).
+pub fn compile_form_for(
+    form: super::super::ModuleForm,
+    arch: &str,
+    mutant: OnePassMutant,
+) -> Result<cudarc::nvrtc::Ptx> {
+    match form {
+        super::super::ModuleForm::Cubin => {
+            cubin_for(arch, mutant).map(cudarc::nvrtc::Ptx::from_binary)
+        }
+        super::super::ModuleForm::Ptx => super::super::compile(
+            "ordered_sum_onepass",
+            &[HEADER, "\n", SOURCE],
+            &BuildSpec::with_mutant(mutant).defines().1,
+            arch,
+        ),
+    }
+}
+
+/// The build of [`compile_for`] assembled by NVRTC for `arch` (`sm_XY`): its CUBIN, an ELF
+/// image ([`super::super::compile_cubin`]).
+pub fn cubin_for(arch: &str, mutant: OnePassMutant) -> Result<Vec<u8>> {
+    super::super::compile_cubin(
         "ordered_sum_onepass",
         &[HEADER, "\n", SOURCE],
         &BuildSpec::with_mutant(mutant).defines().1,
