@@ -57,53 +57,22 @@ fn main() -> Result<()> {
         "alone: `{}` compiled in {c:.2} s, loaded in {l:.2} s\n",
         alone.name()
     );
+    let arch = gpu.arch.clone();
     let started = Instant::now();
-    let built: Vec<Result<(cudarc::nvrtc::Ptx, f64)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = rest
-            .iter()
-            .map(|&m| {
-                let arch = gpu.arch.clone();
-                s.spawn(move || {
-                    let t = Instant::now();
-                    let image = onepass::compile_form_for(form, &arch, m)?;
-                    Ok((image, t.elapsed().as_secs_f64()))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| bail!("a compiling thread panicked"))
-            })
-            .collect()
-    });
+    let built = at_once(rest.to_vec(), |m| {
+        let t = Instant::now();
+        let image = onepass::compile_form_for(form, &arch, m)?;
+        Ok((image, t.elapsed().as_secs_f64()))
+    })?;
     let compile_wall = started.elapsed().as_secs_f64();
-    let built: Vec<(cudarc::nvrtc::Ptx, f64)> = built.into_iter().collect::<Result<_>>()?;
     let compile_secs: Vec<f64> = built.iter().map(|b| b.1).collect();
     let started = Instant::now();
-    let loaded: Vec<Result<f64>> = std::thread::scope(|s| {
-        let handles: Vec<_> = built
-            .into_iter()
-            .map(|(image, _)| {
-                let gpu = &gpu;
-                s.spawn(move || {
-                    let t = Instant::now();
-                    gpu.load_image("ordered_sum_onepass", image)?;
-                    Ok(t.elapsed().as_secs_f64())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| bail!("a loading thread panicked"))
-            })
-            .collect()
-    });
+    let load_secs = at_once(built, |(image, _)| {
+        let t = Instant::now();
+        gpu.load_image("ordered_sum_onepass", image)?;
+        Ok(t.elapsed().as_secs_f64())
+    })?;
     let load_wall = started.elapsed().as_secs_f64();
-    let load_secs: Vec<f64> = loaded.into_iter().collect::<Result<_>>()?;
     println!("| mutant | compile s | load s |");
     println!("| --- | --- | --- |");
     for ((m, c), l) in rest.iter().zip(&compile_secs).zip(&load_secs) {
@@ -126,4 +95,15 @@ fn compile_and_load(gpu: &Gpu, form: ModuleForm, m: OnePassMutant) -> Result<(f6
     let t = Instant::now();
     gpu.load_image("ordered_sum_onepass", image)?;
     Ok((c, t.elapsed().as_secs_f64()))
+}
+
+/// `f` on every item, each on a thread of its own, all started at once; the results in order.
+fn at_once<I: Send, T: Send>(items: Vec<I>, f: impl Fn(I) -> Result<T> + Sync) -> Result<Vec<T>> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.into_iter().map(|i| s.spawn(|| f(i))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| bail!("a thread panicked")))
+            .collect()
+    })
 }
