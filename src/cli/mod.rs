@@ -334,6 +334,13 @@ fn run(args: &RunArgs) -> i32 {
         format!("{:.1} s", started.elapsed().as_secs_f64()),
     );
     prov.setting("seed", ctx.seed);
+    // The form kernels reach the driver in may change their machine code (never their bits).
+    if let Ok(form) = std::env::var(crate::gpu::MODULE_FORM_VAR) {
+        prov.setting(
+            "kernel modules",
+            format!("{}={form}", crate::gpu::MODULE_FORM_VAR),
+        );
+    }
     if let Some(n) = ctx.samples {
         prov.setting("samples (override)", n);
     }

@@ -157,11 +157,14 @@ impl Gpu {
 /// The environment variable that picks the form [`Gpu::load`] hands modules to the driver in.
 pub const MODULE_FORM_VAR: &str = "BINADE_MODULE_FORM";
 
-/// The form a module reaches the driver in. Both run the same PTX through the same kind of
-/// assembler; they differ in where it runs: PTX is assembled by the driver as the module is
-/// loaded (its results cached on disk by the driver, keyed by the PTX), CUBIN by NVRTC in the
-/// compiling thread (nothing cached). Which is faster for many distinct builds loaded from
-/// many threads at once is what `examples/load_probe` measures.
+/// The form a module reaches the driver in. Both assemble the same PTX, but in different
+/// places and possibly by assemblers of different versions: PTX is assembled by the driver as
+/// the module is loaded (its results cached on disk by the driver, keyed by the PTX), CUBIN by
+/// NVRTC's own assembler in the compiling thread (nothing cached). The bits of every sum are
+/// the same either way (the kernels' arithmetic is fixed by the PTX); the machine code, and so
+/// its timings, may differ, which is why a report made with [`MODULE_FORM_VAR`] set records
+/// it. Which form is faster for many distinct builds loaded from many threads at once is what
+/// `examples/load_probe` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModuleForm {
     /// NVRTC's PTX, assembled by the driver at load (the default).

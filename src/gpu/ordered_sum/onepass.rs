@@ -947,21 +947,17 @@ pub fn compile_form_for(
     arch: &str,
     mutant: OnePassMutant,
 ) -> Result<cudarc::nvrtc::Ptx> {
-    match form {
-        super::super::ModuleForm::Cubin => {
-            cubin_for(arch, mutant).map(cudarc::nvrtc::Ptx::from_binary)
-        }
-        super::super::ModuleForm::Ptx => super::super::compile(
-            "ordered_sum_onepass",
-            &[HEADER, "\n", SOURCE],
-            &BuildSpec::with_mutant(mutant).defines().1,
-            arch,
-        ),
-    }
+    form.compile(
+        "ordered_sum_onepass",
+        &[HEADER, "\n", SOURCE],
+        &BuildSpec::with_mutant(mutant).defines().1,
+        arch,
+    )
 }
 
-/// The build of [`compile_for`] assembled by NVRTC for `arch` (`sm_XY`): its CUBIN, an ELF
-/// image ([`super::super::compile_cubin`]).
+/// The build of [`compile_for`] assembled by NVRTC for `arch` (`sm_XY`): its CUBIN's bytes,
+/// an ELF image ([`super::super::compile_cubin`]; what [`compile_form_for`] hands the driver
+/// as `ModuleForm::Cubin`, whose bytes cudarc does not give back).
 pub fn cubin_for(arch: &str, mutant: OnePassMutant) -> Result<Vec<u8>> {
     super::super::compile_cubin(
         "ordered_sum_onepass",
