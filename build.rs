@@ -3,7 +3,8 @@
 //!    environment variables `BINADE_BUILD_COMMIT` and `BINADE_BUILD_DIRTY` (reports record
 //!    them, wherever the binary later runs).
 //! 2. Compiles kernels/binade.cuh as host C++ once per mutant code (the shim in
-//!    kernels/host_shim.cpp with `-DBINADE_MUTANT=k`), plus a dispatch table, so tests compare
+//!    kernels/host_shim.cpp with `-DBINADE_MUTANT=k`, and kernels/host_shim_signed.cpp once per
+//!    signed mutant code), plus a dispatch table, so tests compare
 //!    the device algebra with the Rust one without a GPU; and the float VIF and SSIMULACRA2
 //!    headers likewise. These are rebuilt only when their sources change (a stamp in OUT_DIR),
 //!    because job 1 makes this script run again after every edit of the tree.
@@ -16,6 +17,9 @@ use std::process::Command;
 
 /// Mutant codes compiled: the length of `Mutant::ALL` (a test checks they agree).
 const MUTANT_CODES: u32 = 13;
+
+/// Signed mutant codes compiled: the length of `SignedFault::ALL` (a test checks they agree).
+const SIGNED_CODES: u32 = 4;
 
 fn main() {
     embed_commit();
@@ -52,6 +56,7 @@ fn sources_key() -> String {
         "kernels/binade.cuh",
         "kernels/host_shim.cpp",
         "kernels/host_shim_dispatch.cpp",
+        "kernels/host_shim_signed.cpp",
         "kernels/float_vif.cuh",
         "kernels/float_vif_host.cpp",
         "kernels/ssimulacra2_terms.cuh",
@@ -181,9 +186,14 @@ fn build_algebra(out: &Path) {
         ("BINADE_OP_THREADS", layout::OP_THREADS),
         ("BINADE_OP_PER_THREAD", layout::OP_PER_THREAD),
         ("BINADE_OP_TILE", layout::OP_TILE),
+        ("BINADE_SIGNED_STAGE", layout::SIGNED_STAGE),
     ] {
         build.define(name, Some(value.to_string().as_str()));
     }
+    build.define(
+        "BINADE_PLAN_NEGATIVE",
+        Some(format!("{:#x}u", layout::PLAN_NEGATIVE).as_str()),
+    );
     let mut list = String::new();
     for k in 0..MUTANT_CODES {
         let wrapper = out.join(format!("host_shim_m{k}.cpp"));
@@ -194,6 +204,15 @@ fn build_algebra(out: &Path) {
         std::fs::write(&wrapper, text).expect("writing a shim wrapper into OUT_DIR");
         build.file(&wrapper);
         let _ = write!(list, "X({k}) ");
+    }
+    for k in 0..SIGNED_CODES {
+        let wrapper = out.join(format!("host_shim_s{k}.cpp"));
+        let text = format!(
+            "#define BINADE_SIGNED_MUTANT {k}\n#define BINADE_SHIM_SUFFIX _s{k}\n#include \"{}\"\n",
+            kernels.join("host_shim_signed.cpp").display()
+        );
+        std::fs::write(&wrapper, text).expect("writing a shim wrapper into OUT_DIR");
+        build.file(&wrapper);
     }
     build.file(kernels.join("host_shim_dispatch.cpp"));
     build.define("BINADE_SHIM_LIST(X)", Some(list.trim_end()));

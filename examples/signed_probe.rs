@@ -10,17 +10,12 @@ use std::time::Instant;
 use anyhow::{bail, Context as _, Result};
 use binade::fast::{ordered_sum_par_with, Checks, FastSum, Shape};
 use binade::format::F64;
+use binade::verify::signed_inputs::normal;
 use binade::walk::loop_sum;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 const SEED: u64 = 2026;
-
-/// Standard normal deviates (Box-Muller on two uniforms).
-fn normal(rng: &mut Xoshiro256PlusPlus) -> f64 {
-    let (u1, u2): (f64, f64) = (rng.random(), rng.random());
-    (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
 
 /// The signed streams: name and terms.
 fn streams(n: usize) -> Vec<(&'static str, Vec<f64>)> {

@@ -25,6 +25,8 @@ pub fn defines() -> Vec<(&'static str, String)> {
         ("BINADE_OP_THREADS", OP_THREADS.to_string()),
         ("BINADE_OP_PER_THREAD", OP_PER_THREAD.to_string()),
         ("BINADE_OP_TILE", OP_TILE.to_string()),
+        ("BINADE_SIGNED_STAGE", SIGNED_STAGE.to_string()),
+        ("BINADE_PLAN_NEGATIVE", format!("{PLAN_NEGATIVE:#x}u")),
     ]
 }
 

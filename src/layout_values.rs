@@ -20,3 +20,10 @@ pub const OP_THREADS: usize = 256;
 pub const OP_PER_THREAD: usize = 32;
 /// Terms per tile of the one-pass engine: `OP_THREADS * OP_PER_THREAD`.
 pub const OP_TILE: usize = OP_THREADS * OP_PER_THREAD;
+/// Chunks whose signed units the device's signed walks stage per round (a signed unit is 7
+/// words, against an unsigned one's 2).
+pub const SIGNED_STAGE: usize = 256;
+/// The bit a signed plan's code sets for a negative prefix (above every f64 exponent field,
+/// whose largest normal value is 0x7fe): the chunk's terms and the sum are negated around its
+/// unit.
+pub const PLAN_NEGATIVE: u32 = 0x800;

@@ -83,6 +83,13 @@ fn sat(v: i64) -> i64 {
     v.clamp(-SAT, SAT)
 }
 
+/// `a + b` clamped to `[-SAT, SAT]`, for `|a|, |b| <= SAT`: `SAT + SAT = 2^63` does not fit an
+/// `i64`, so the add saturates before the clamp (a saturated increment composed with the empty
+/// run's `lo = SAT` reaches it).
+fn sat_add(a: i64, b: i64) -> i64 {
+    sat(a.saturating_add(b))
+}
+
 impl SignedUnit {
     /// The empty run: the identity of [`compose`].
     pub const ZERO: SignedUnit = SignedUnit {
@@ -160,19 +167,19 @@ pub fn compose_with(a: SignedUnit, b: SignedUnit, fault: SignedFault) -> SignedU
     let one = |ra: Reach, p: i64| {
         let rb = b.pick(p + ra.inc);
         let (lo, hi) = (
-            ra.lo.min(sat(ra.inc + rb.lo)),
-            ra.hi.max(sat(ra.inc + rb.hi)),
+            ra.lo.min(sat_add(ra.inc, rb.lo)),
+            ra.hi.max(sat_add(ra.inc, rb.hi)),
         );
         let (lo, hi) = if fault == SignedFault::MinMaxSwapped && rb.lo != SAT {
             (
-                ra.lo.min(sat(ra.inc + rb.hi)),
-                ra.hi.max(sat(ra.inc + rb.lo)),
+                ra.lo.min(sat_add(ra.inc, rb.hi)),
+                ra.hi.max(sat_add(ra.inc, rb.lo)),
             )
         } else {
             (lo, hi)
         };
         Reach {
-            inc: sat(ra.inc + rb.inc),
+            inc: sat_add(ra.inc, rb.inc),
             lo,
             hi,
         }
@@ -225,4 +232,52 @@ pub fn apply_with<F: Format>(
         (r.lo == SAT || m + r.lo > bottom) && (r.hi == -SAT || m + r.hi < top)
     };
     inside.then(|| unit::assemble::<F>(b, end as u64))
+}
+
+/// The code a signed plan gives a chunk whose start is planned near `prefix` (the device's
+/// signed pipeline, `binade_plan_code_f64`): the binade field of `|prefix|` for a normal
+/// finite prefix, with [`crate::layout::PLAN_NEGATIVE`] set where it is negative; 0 (term by
+/// term) for zeros, subnormals, infinities and NaN.
+pub fn plan_code_f64(prefix: u64) -> u32 {
+    use crate::format::F64;
+    match Binade::of::<F64>(prefix & !F64::SIGN) {
+        None => 0,
+        Some(b) if is_negative::<F64>(prefix) => b.0 | crate::layout::PLAN_NEGATIVE,
+        Some(b) => b.0,
+    }
+}
+
+/// The sign bit a plan code flips: a run from `-|s|` is the negation of the run from `|s|`
+/// over the negated terms (rounding to nearest, ties to even, commutes with negation).
+pub fn plan_flip_f64(code: u32) -> u64 {
+    if code & crate::layout::PLAN_NEGATIVE != 0 {
+        crate::format::F64::SIGN
+    } else {
+        0
+    }
+}
+
+/// The signed unit of f64 `terms` under plan `code` (its binade, the terms' signs flipped
+/// for a negative code); invalid for code 0.
+pub fn run_unit_planned_f64(code: u32, terms: &[u64]) -> SignedUnit {
+    let flip = plan_flip_f64(code);
+    let b = code & !crate::layout::PLAN_NEGATIVE;
+    if b == 0 {
+        return SignedUnit {
+            valid: false,
+            ..SignedUnit::ZERO
+        };
+    }
+    let flipped: Vec<u64> = terms.iter().map(|&x| x ^ flip).collect();
+    run_unit::<crate::format::F64>(Binade(b), &flipped)
+}
+
+/// [`apply`] for a unit of [`run_unit_planned_f64`]: the sum's sign flipped around it.
+pub fn apply_planned_f64(unit: SignedUnit, code: u32, s: u64) -> Option<u64> {
+    let flip = plan_flip_f64(code);
+    let b = code & !crate::layout::PLAN_NEGATIVE;
+    if b == 0 {
+        return None;
+    }
+    apply::<crate::format::F64>(unit, Binade(b), s ^ flip).map(|r| r ^ flip)
 }

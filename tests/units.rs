@@ -84,7 +84,7 @@ fn a_term_equal_to_the_start_lands_on_the_next_power() {
 fn the_layout_is_one_set_of_numbers_given_to_the_kernels() {
     use binade::layout::{
         chunk_count, defines, CHUNK, GROUP, LANES, OP_PER_THREAD, OP_THREADS, OP_TILE, PER_LANE,
-        STAGE,
+        PLAN_NEGATIVE, SIGNED_STAGE, STAGE,
     };
     let want: Vec<(&str, String)> = [
         ("BINADE_LANES", LANES),
@@ -98,8 +98,14 @@ fn the_layout_is_one_set_of_numbers_given_to_the_kernels() {
     ]
     .into_iter()
     .map(|(k, v)| (k, v.to_string()))
+    .chain([
+        ("BINADE_SIGNED_STAGE", SIGNED_STAGE.to_string()),
+        ("BINADE_PLAN_NEGATIVE", format!("{PLAN_NEGATIVE:#x}u")),
+    ])
     .collect();
     assert_eq!(defines(), want);
+    // Every f64 exponent field lies below the negative-plan bit.
+    assert!(PLAN_NEGATIVE > 0x7ff && PLAN_NEGATIVE.is_power_of_two());
     assert_eq!(CHUNK, LANES * PER_LANE);
     assert_eq!(OP_TILE, OP_THREADS * OP_PER_THREAD);
     // The one-pass kernel refuses to compile without its own.
@@ -107,13 +113,13 @@ fn the_layout_is_one_set_of_numbers_given_to_the_kernels() {
         .lines()
         .find(|l| l.starts_with("#if !defined(BINADE_OP_THREADS)"))
         .expect("kernels/ordered_sum_onepass.cu guards its layout defines");
-    for (name, _) in &want[5..] {
+    for (name, _) in &want[5..8] {
         assert!(
             op_guard.contains(&format!("!defined({name})")),
             "{name} unguarded in the one-pass kernel"
         );
     }
-    let want = &want[..5];
+    let want: Vec<_> = want[..5].iter().chain(&want[8..]).collect();
     // The kernels refuse to compile without each of them.
     let guard = binade::gpu::ordered_sum::SOURCE
         .lines()

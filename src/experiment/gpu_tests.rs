@@ -189,12 +189,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         failures += 1;
         problems.push(format!("{manifest} lists no test binary"));
     }
+    let form_name: String = ctx.get_or("module_form", "ptx".to_string())?;
+    let form = crate::gpu::ModuleForm::parse(&form_name)
+        .with_context(|| format!("gpu-tests: module_form {form_name:?}"))?;
     let jobs: usize = ctx.get_or("jobs", 4usize)?;
     if jobs == 0 {
         bail!("gpu-tests: jobs is 0: no binary would run (at least 1)");
     }
     let bar = ctx.progress(staged.len() as u64, "test binaries");
-    let ran = run_binaries(&staged, jobs, &root, &bin, &bar)?;
+    let ran = run_binaries(&staged, jobs, &root, &bin, form, &bar)?;
     bar.finish_and_clear();
     let mut times: Vec<(String, String, f64)> = Vec::new();
     for (s, Ran { out, secs }) in staged.iter().zip(ran) {
@@ -254,8 +257,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          doc tests are compiled at test time and are not among them) ran from the project root on the GPU machine with `{REQUIRE_GPU_VAR}=1`: \
          a GPU test that finds no device, no NVRTC or a kernel that does not compile fails instead of printing `skipped:`. \
          `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks). \
-         Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time.",
-        gpu.name, gpu.arch
+         Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time. \
+         Kernel modules reached the driver as {} (`{}={}` for every binary): {}",
+        gpu.name, gpu.arch, form.describe(), crate::gpu::MODULE_FORM_VAR, form.name(), FORM_NOTE
     ));
     report.table(table);
     times.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -295,6 +299,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     Ok(Outcome { report, failures })
 }
 
+/// Why the test binaries may load CUBINs: measured, not assumed (`examples/load_probe`).
+const FORM_NOTE: &str = "on the H200 at dbe033a one one-pass build's PTX took 5.7 s to load alone (the driver assembling it, its disk cache off) and 8 distinct builds loaded at once 46.9 s, while NVRTC compiled and assembled the same 8 to CUBINs in 12.8 s (`reports/load-probe`). The bits of a sum are fixed by the PTX either way; the experiments (gpu-parity, mutations, the timings) load PTX, the default, so that form is checked there.";
+
 /// Tests listed in the slowest-tests table.
 const SLOWEST: usize = 15;
 
@@ -311,6 +318,7 @@ fn run_binaries(
     jobs: usize,
     root: &Path,
     bin: &Path,
+    form: crate::gpu::ModuleForm,
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<Ran>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -330,6 +338,7 @@ fn run_binaries(
                     .current_dir(root)
                     .env(REQUIRE_GPU_VAR, "1")
                     .env("BINADE_BIN", bin)
+                    .env(crate::gpu::MODULE_FORM_VAR, form.name())
                     .output()
                     .with_context(|| format!("starting {}", s.file.display()))
                     .map(|out| Ran {
@@ -402,7 +411,15 @@ mod tests {
         })
         .collect();
         let bar = indicatif::ProgressBar::hidden();
-        let ran = run_binaries(&staged, 2, Path::new("."), Path::new("/bin/true"), &bar).unwrap();
+        let ran = run_binaries(
+            &staged,
+            2,
+            Path::new("."),
+            Path::new("/bin/true"),
+            crate::gpu::ModuleForm::Ptx,
+            &bar,
+        )
+        .unwrap();
         let outs: Vec<(String, bool)> = ran
             .iter()
             .map(|r| {
@@ -428,7 +445,15 @@ mod tests {
             file: PathBuf::from("/no/such/binary"),
             commit: "c".into(),
         }];
-        assert!(run_binaries(&missing, 3, Path::new("."), Path::new("/bin/true"), &bar).is_err());
+        assert!(run_binaries(
+            &missing,
+            3,
+            Path::new("."),
+            Path::new("/bin/true"),
+            crate::gpu::ModuleForm::Ptx,
+            &bar
+        )
+        .is_err());
     }
 
     #[test]

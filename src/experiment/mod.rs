@@ -16,6 +16,7 @@ pub mod float_vif_tables;
 pub mod float_vif_timing;
 pub mod gpu_cumsum_timing;
 pub mod gpu_parity;
+pub mod gpu_signed;
 pub mod gpu_tests;
 pub mod gpu_timing;
 pub mod gpu_timing_onepass;
@@ -349,6 +350,7 @@ pub fn overrides(name: &str) -> Overrides {
             | "gpu-parity"
             | "gpu-timing"
             | "gpu-cumsum-timing"
+            | "gpu-signed"
             | "float-vif-parity"
             | "float-vif-replay"
             | "float-vif-replay-host"
@@ -359,7 +361,7 @@ pub fn overrides(name: &str) -> Overrides {
 }
 
 /// Every runner name [`runner`] knows.
-pub const RUNNERS: [&str; 17] = [
+pub const RUNNERS: [&str; 18] = [
     "one-term-rule",
     "pipeline-plans",
     "cpu-timing",
@@ -368,6 +370,7 @@ pub const RUNNERS: [&str; 17] = [
     "gpu-parity",
     "gpu-timing",
     "gpu-cumsum-timing",
+    "gpu-signed",
     "gpu-tests",
     "float-vif-parity",
     "float-vif-replay",
@@ -390,6 +393,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
         "gpu-cumsum-timing" => gpu_cumsum_timing::run,
+        "gpu-signed" => gpu_signed::run,
         "gpu-tests" => gpu_tests::run,
         "float-vif-parity" => float_vif_parity::run,
         "float-vif-replay" => float_vif_replay::run,

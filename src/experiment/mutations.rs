@@ -90,8 +90,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text("The CPU orders' engine (`binade::order::ordered_sum_in`: each accumulator or row an exact sequential sum, then the order's own adds) with each of its shortcuts broken alone (`order::Fault`, `verify::order_mutants`): every input kind at 10,007 f64 terms under interleaved:2, 4, 8 and 16, rows:7, rows:1000 and numpy, each total compared by bits with the order's loop written out term by term; the first wrong input is named.".to_string());
     out.report.table(table);
     out.failures += failures;
-    let (table, failures) = super::mutations_extra::signed_rows();
-    out.report.text(format!("The signed units (`binade::signed_unit`: each start parity's increment and lowest and highest running offsets) with each rule broken alone (`signed_unit::SignedFault`, `verify::signed_mutants`): every triple of e4m3 terms, composed right-nested, from every start of binade field {}, each applied result compared by bits with the loop of the format's own adds; the first wrong one is named.", crate::verify::signed_mutants::KILL_BINADE));
+    let (table, failures, device_note) = super::mutations_extra::signed_rows(b.seed);
+    out.report.text(format!("The signed units (`binade::signed_unit`: each start parity's increment and lowest and highest running offsets) with each rule broken alone (`signed_unit::SignedFault`, `verify::signed_mutants`), in Rust and in `kernels/binade.cuh` compiled for the host (`BINADE_SIGNED_MUTANT`, `verify::device_header_signed`): every triple of e4m3 terms, composed right-nested, from every start of binade field {}, each applied result compared by bits with the loop of the format's own adds; the first wrong one is named. {device_note}", crate::verify::signed_mutants::KILL_BINADE));
     out.report.table(table);
     out.failures += failures;
     // The headline counts the kill matrix; the engines' own tables below it say theirs here.

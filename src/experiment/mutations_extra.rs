@@ -424,25 +424,71 @@ pub fn order_rows(seed: u64) -> (Table, u64) {
     (t, failures)
 }
 
-/// The signed units' kill rows (`verify::signed_mutants`): the table and its failures (the
-/// algebra wrong anywhere, or a fault with the loop's bits on every applied triple).
-pub fn signed_rows() -> (Table, u64) {
+/// The signed units' kill rows (`verify::signed_mutants`, `gpu::ordered_sum::signed_kill`):
+/// each fault in the Rust algebra and in the header's host build (every e4m3 triple), and in
+/// the device pipeline carrying signed units (every signed stream) where a GPU opens; the
+/// table, its failures (the correct build wrong anywhere, or a fault with no wrong result) and
+/// a note on the device rows.
+pub fn signed_rows(seed: u64) -> (Table, u64, String) {
     use crate::signed_unit::SignedFault;
-    use crate::verify::signed_mutants::{first_wrong_triple, name};
+    use crate::verify::signed_mutants::{first_wrong_triple, first_wrong_triple_header, name};
     let mut t = Table::new(
         "signed-unit-mutants",
-        "The signed units' own rules, each broken alone (host, every e4m3 triple)",
-        &["mutant", "first wrong result", "result"],
+        "The signed units' own rules, each broken alone: Rust and the header's host build (every e4m3 triple), the device pipeline (signed streams)",
+        &["mutant", "implementation", "first wrong result", "result"],
     );
-    let failures = kill_table_rows(
-        &mut t,
-        "exact wherever it applies",
-        SignedFault::ALL.into_iter().map(|f| {
-            let wrong = first_wrong_triple(f);
-            let correct = f == SignedFault::None;
-            let ok = wrong.is_some() != correct;
-            (name(f), wrong, correct, ok)
-        }),
-    );
-    (t, failures)
+    let mut failures = 0;
+    // One row; 1 where it is a failure.
+    let row = |t: &mut Table, f: SignedFault, imp: &str, wrong: Option<String>| -> u64 {
+        let correct = f == SignedFault::None;
+        let ok = wrong.is_some() != correct;
+        let result = match (correct, ok) {
+            (true, true) => "exact wherever it applies",
+            (true, false) => "WRONG (the correct build)",
+            (false, true) => "killed by a wrong result",
+            (false, false) => "SURVIVED",
+        };
+        t.row(vec![
+            name(f).to_string(),
+            imp.to_string(),
+            wrong.unwrap_or_else(|| "-".into()),
+            result.to_string(),
+        ]);
+        u64::from(!ok)
+    };
+    for f in SignedFault::ALL {
+        failures += row(&mut t, f, "rust", first_wrong_triple(f));
+        failures += row(&mut t, f, "header (host)", first_wrong_triple_header(f));
+    }
+    let note = match Gpu::open() {
+        Err(e) => format!("Signed units on the device: not run on this machine ({e})."),
+        Ok(gpu) => {
+            let sizes = crate::gpu::ordered_sum::signed_kill::KILL_SIZES;
+            for f in SignedFault::ALL {
+                let label = format!("device pipeline ({})", gpu.name);
+                match GpuOrderedSum::with_mutants(&gpu, Mutant::None, f).and_then(|sum| {
+                    crate::gpu::ordered_sum::first_wrong_signed(
+                        &sum.with_units(crate::gpu::UnitKind::Signed),
+                        seed,
+                    )
+                }) {
+                    Ok(wrong) => failures += row(&mut t, f, &label, wrong),
+                    Err(e) => {
+                        failures += 1;
+                        t.row(vec![
+                            name(f).to_string(),
+                            label,
+                            format!("error: {}", format!("{e:#}").lines().next().unwrap_or("")),
+                            "ERROR".into(),
+                        ]);
+                    }
+                }
+            }
+            format!(
+                "Signed units on the device ({}): each fault compiled into the pipeline carrying signed units (`BINADE_SIGNED_MUTANT`), every signed stream (`verify::signed_inputs`) at {} and {} terms, both walks, under the device's signed plan and under its codes moved by up to one binade with one sign in four flipped; each total compared by bits with the loop.",
+                gpu.name, sizes[0], sizes[1]
+            )
+        }
+    };
+    (t, failures, note)
 }

@@ -43,7 +43,7 @@ pub struct KernelCompileError {
 pub use ordered_cumsum::{CumsumMutant, Difference, GpuCumsum};
 pub use ordered_sum::{
     GpuOrderedSum, GpuSum, OnePassJob, OnePassMutant, OnePassSum, OnePassTotal, Stages, SumJob,
-    WalkKind,
+    UnitKind, WalkKind,
 };
 
 /// An open device: its context, one stream all work goes on, and what it is.
@@ -192,6 +192,22 @@ impl ModuleForm {
             other => Err(anyhow!(
                 "{MODULE_FORM_VAR} must be ptx or cubin, not {other:?}"
             )),
+        }
+    }
+
+    /// The value of [`MODULE_FORM_VAR`] that selects this form.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModuleForm::Ptx => "ptx",
+            ModuleForm::Cubin => "cubin",
+        }
+    }
+
+    /// Where the module is assembled, in words for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ModuleForm::Ptx => "PTX (assembled by the driver at load)",
+            ModuleForm::Cubin => "CUBIN (assembled by NVRTC in the compiling thread)",
         }
     }
 

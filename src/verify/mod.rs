@@ -7,6 +7,7 @@
 pub mod battery;
 pub mod cumsum_mutants;
 pub mod device_header;
+pub mod device_header_signed;
 pub mod fast_mutants;
 pub mod inputs;
 pub mod kill;
@@ -14,4 +15,5 @@ pub mod mutant;
 pub mod oracle;
 pub mod order_mutants;
 pub mod sampler;
+pub mod signed_inputs;
 pub mod signed_mutants;

@@ -358,6 +358,7 @@ mod tests {
             sums: vec![],
             binades: vec![],
             units: vec![],
+            signed: vec![],
             chunk_base: vec![0],
         };
         for p in pieces {

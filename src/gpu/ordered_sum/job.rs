@@ -83,6 +83,8 @@ pub struct SumJob<'a> {
     pub(super) gunits: CudaSlice<u64>,
     pub(super) totals: CudaSlice<f64>,
     pub(super) counts: CudaSlice<u64>,
+    /// Words a unit takes in `units` and `gunits` (the [`super::UnitKind`] it was made for).
+    pub(super) unit_words: usize,
 }
 
 impl SumJob<'_> {
@@ -142,14 +144,16 @@ impl GpuOrderedSum {
         let groups = first.groups() as usize;
         let s = self.gpu.stream();
         let nseg = segments.len().max(1);
+        let words = self.units.words();
         Ok(SumJob {
             terms,
             binades: s.alloc_zeros::<u32>(chunks.max(1))?,
-            units: s.alloc_zeros::<u64>(2 * chunks.max(1))?,
+            units: s.alloc_zeros::<u64>(words * chunks.max(1))?,
             gbinades: s.alloc_zeros::<u32>(groups.max(1))?,
-            gunits: s.alloc_zeros::<u64>(2 * groups.max(1))?,
+            gunits: s.alloc_zeros::<u64>(words * groups.max(1))?,
             totals: s.alloc_zeros::<f64>(nseg)?,
             counts: s.alloc_zeros::<u64>(2 * nseg)?,
+            unit_words: words,
             first,
             tree,
         })
