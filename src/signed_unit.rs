@@ -24,6 +24,15 @@
 //! rule of [`crate::unit::apply`] (its offsets only grow, and landing exactly on `2^(e+1)` at
 //! the end applies). NaN and infinite terms make the unit invalid; a term of magnitude `2^e` or
 //! more saturates, and saturated offsets never satisfy the bounds.
+//!
+//! Saturation and grouping. Without saturation every field is an exact integer sum, and
+//! composition is associative exactly, so a run's unit does not depend on how its terms are
+//! grouped (a left fold here, a lane tree on the device). Clamping at [`SAT`] breaks that only
+//! for runs some of whose offsets (or those of a part of the run, which are differences of
+//! two of its offsets) pass `2^62`: in a left fold a clamp puts `+-SAT` into `lo` or `hi` for
+//! good, and in any grouping an offset at or beyond `2^FRAC` from the start fails the bounds
+//! for every start (`m` lies in `[2^FRAC, 2^(FRAC+1))`). So two groupings of one run give
+//! equal units, or units that both apply to no start ([`SignedUnit::applies_nowhere`]).
 
 use crate::format::{is_finite, is_negative, Format, Layout};
 use crate::unit::{self, Binade, Unit};
@@ -106,6 +115,21 @@ impl SignedUnit {
         nonneg: true,
         valid: true,
     };
+
+    /// No start of format `F` can satisfy this unit's checks in [`apply`]: it is invalid, or
+    /// for both parities a non-negative run's increment passes `2^FRAC` or another run's
+    /// lowest offset is at most `-2^FRAC` or its highest at least `2^FRAC`.
+    pub fn applies_nowhere<F: Format>(&self) -> bool {
+        let span = 1i64 << F::FRAC_BITS;
+        let nowhere = |r: Reach| {
+            if self.nonneg {
+                r.inc > span || r.inc < 0
+            } else {
+                (r.lo <= -span && r.lo != SAT) || (r.hi >= span && r.hi != -SAT)
+            }
+        };
+        !self.valid || (nowhere(self.even) && nowhere(self.odd))
+    }
 
     /// The offsets for a start of parity `p` (0 even, 1 odd).
     pub fn pick(&self, p: i64) -> Reach {

@@ -71,6 +71,23 @@ pub fn chunk_unit<F: Format, A: Algebra<F>>(chunk: &[F::Value], b: Binade, alg: 
     )
 }
 
+/// A chunk's signed unit under a signed plan `code` (`signed_unit::plan_code_f64`), grouped
+/// as the device groups it: each lane composes its terms in order, then the lane tree. Equal
+/// to the left fold `signed_unit::run_unit_planned_f64` unless saturation clamped, where both
+/// apply to no start (the argument in `crate::signed_unit`); invalid for code 0.
+pub fn chunk_signed_unit(chunk: &[f64], code: u32) -> crate::signed_unit::SignedUnit {
+    use crate::signed_unit::{compose, run_unit_planned_f64, SignedUnit};
+    if code == 0 {
+        return run_unit_planned_f64(0, &[]);
+    }
+    lane_tree(
+        chunk,
+        SignedUnit::ZERO,
+        |acc, x: f64| compose(acc, run_unit_planned_f64(code, &[x.to_bits()])),
+        compose,
+    )
+}
+
 /// Stage 3: every chunk's unit under its planned binade (`Unit::INVALID` where the plan says
 /// term by term).
 pub fn chunk_units<F: Format, A: Algebra<F>>(

@@ -223,3 +223,44 @@ fn header_kill_search_matches_rust() {
         assert_eq!(header, rust, "{fault:?}");
     }
 }
+
+/// The lane tree (the device's grouping) and the left fold give equal units, or units that
+/// both apply to no start (saturation), on chunks of N(0, 1)-like terms under plans from far
+/// below to far above the terms' scale, either sign.
+#[test]
+fn lane_tree_and_left_fold_agree_or_apply_nowhere() {
+    use binade::walk::{chunk_signed_unit, CHUNK};
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED ^ 2);
+    let (mut equal, mut nowhere) = (0u32, 0u32);
+    for case in 0..600u32 {
+        let scale = 2f64.powi(rng.random_range(-30..30));
+        let terms: Vec<f64> = (0..CHUNK)
+            .map(|_| binade::verify::signed_inputs::normal(&mut rng) * scale)
+            .collect();
+        let prefix = (rng.random::<f64>() - 0.3) * 2f64.powi(rng.random_range(-40..40));
+        let code = plan_code_f64(prefix.to_bits());
+        let bits: Vec<u64> = terms.iter().map(|x| x.to_bits()).collect();
+        let fold = run_unit_planned_f64(code, &bits);
+        let tree = chunk_signed_unit(&terms, code);
+        if fold == tree {
+            equal += 1;
+        } else {
+            nowhere += 1;
+            assert!(
+                fold.applies_nowhere::<F64>() && tree.applies_nowhere::<F64>(),
+                "seed {SEED:#x} case {case} code {code:#x}: fold {fold:?} tree {tree:?}"
+            );
+        }
+        if let (Some(a), Some(b)) = (
+            apply_planned_f64(fold, code, prefix.to_bits()),
+            apply_planned_f64(tree, code, prefix.to_bits()),
+        ) {
+            assert_eq!(a, b, "seed {SEED:#x} case {case}");
+        }
+    }
+    // Both outcomes must occur, or the test did not test the saturated case.
+    assert!(
+        equal > 0 && nowhere > 0,
+        "equal {equal}, applying nowhere {nowhere}"
+    );
+}

@@ -96,7 +96,20 @@ struct Row {
     exact: bool,
 }
 
-fn measure(gpu: &Gpu, s: &Settings, kind: SignedKind, n: usize, seed: u64) -> Result<Row> {
+/// The compiled engines, once per run (a one-pass build takes about 10 s of NVRTC).
+struct Engines {
+    seed_units: GpuOrderedSum,
+    onepass: OnePassSum,
+}
+
+fn measure(
+    gpu: &Gpu,
+    s: &Settings,
+    e: &Engines,
+    kind: SignedKind,
+    n: usize,
+    seed: u64,
+) -> Result<Row> {
     let terms = kind.generate(n, seed ^ n as u64);
     let mut loop_ms = Vec::new();
     let mut want = 0.0;
@@ -114,11 +127,11 @@ fn measure(gpu: &Gpu, s: &Settings, kind: SignedKind, n: usize, seed: u64) -> Re
         fast = Some(f);
     }
     let fast = fast.ok_or_else(|| anyhow::anyhow!("cpu_reps is 0"))?;
-    let seed_units = GpuOrderedSum::new(gpu)?;
+    let seed_units = e.seed_units.clone();
     let signed = seed_units.clone().with_units(UnitKind::Signed);
     let dev = seed_units.upload(&terms)?;
     let view = || dev.slice(0..n);
-    let seg = [0..n];
+    let seg = std::slice::from_ref(&(0..n)).to_vec();
     let mut job = seed_units.job(view(), &seg)?;
     let seed_t = pipeline(gpu, s, &seed_units, &mut job)?;
     let tree = time_launch(gpu, s, || seed_units.launch_tree(&mut job))?;
@@ -126,7 +139,7 @@ fn measure(gpu: &Gpu, s: &Settings, kind: SignedKind, n: usize, seed: u64) -> Re
     let signed_groups = pipeline(gpu, s, &signed, &mut sjob)?;
     let chunk_walk = signed.clone().with_walk(WalkKind::Chunks);
     let signed_chunks = pipeline(gpu, s, &chunk_walk, &mut sjob)?;
-    let op = OnePassSum::new(gpu)?;
+    let op = &e.onepass;
     let mut ojob = op.job(view(), &seg)?;
     let op_ms = time_launch(gpu, s, || op.launch(&mut ojob))?;
     let o = op.results(&ojob)?[0];
@@ -178,10 +191,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         (SignedKind::ALL.len() * s.sizes.len()) as u64,
         "signed streams",
     );
+    let engines = Engines {
+        seed_units: GpuOrderedSum::new(&gpu)?,
+        onepass: OnePassSum::new(&gpu)?,
+    };
     let mut rows = Vec::new();
     for &n in &s.sizes {
         for kind in SignedKind::ALL {
-            rows.push(measure(&gpu, &s, kind, n, ctx.seed)?);
+            rows.push(measure(&gpu, &s, &engines, kind, n, ctx.seed)?);
             bar.inc(1);
         }
     }

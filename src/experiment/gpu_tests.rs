@@ -163,7 +163,18 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let manifest: String = ctx.get_or("manifest", ".devbin/tests/MANIFEST.tsv".to_string())?;
     let binary: String = ctx.get_or("binary", ".devbin/binade".to_string())?;
-    let staged = read_manifest(Path::new(&manifest))?;
+    let mut staged = read_manifest(Path::new(&manifest))?;
+    // `only`: run these test binaries alone (every name must be staged).
+    let only: Vec<String> = ctx.get_or("only", Vec::new())?;
+    if !only.is_empty() {
+        if let Some(missing) = only
+            .iter()
+            .find(|o| !staged.iter().any(|s| &s.target == *o))
+        {
+            bail!("gpu-tests: `only` names {missing:?}, which {manifest} does not list");
+        }
+        staged.retain(|s| only.contains(&s.target));
+    }
     let root = crate::fixtures::project_root();
     let bin = std::fs::canonicalize(&binary)
         .with_context(|| format!("{binary}: the carried binade binary is missing"))?;
@@ -257,9 +268,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          doc tests are compiled at test time and are not among them) ran from the project root on the GPU machine with `{REQUIRE_GPU_VAR}=1`: \
          a GPU test that finds no device, no NVRTC or a kernel that does not compile fails instead of printing `skipped:`. \
          `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks). \
-         Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time. \
+         {}Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time. \
          Kernel modules reached the driver as {} (`{}={}` for every binary): {}",
-        gpu.name, gpu.arch, form.describe(), crate::gpu::MODULE_FORM_VAR, form.name(), FORM_NOTE
+        gpu.name, gpu.arch, if only.is_empty() { String::new() } else { format!("Only the binaries {} ran (`only`). ", only.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")) }, form.describe(), crate::gpu::MODULE_FORM_VAR, form.name(), FORM_NOTE
     ));
     report.table(table);
     times.sort_by(|a, b| b.2.total_cmp(&a.2));

@@ -117,7 +117,7 @@ impl SignedKind {
             SignedKind::NormalMinusOne => normal(rng) - 1.0,
             SignedKind::Alternating => {
                 let x: f64 = rng.random();
-                if i % 2 == 0 {
+                if i.is_multiple_of(2) {
                     x
                 } else {
                     -x

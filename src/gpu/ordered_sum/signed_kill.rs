@@ -32,7 +32,7 @@ pub fn first_wrong_signed(sum: &GpuOrderedSum, seed: u64) -> Result<Option<Strin
             let dev = sum.upload(&terms)?;
             for walk in WalkKind::ALL {
                 let s = sum.clone().with_walk(walk);
-                let mut job = s.job(dev.slice(0..n), &[0..n])?;
+                let mut job = s.job(dev.slice(0..n), std::slice::from_ref(&(0..n)))?;
                 s.launch(&mut job, &PlanKind::TreePrefix, None)?;
                 let planned = s.stages(&job)?.binades;
                 let tree = s.results(&job)?[0].total.to_bits();
