@@ -139,6 +139,22 @@ fn measure(
     let signed_groups = pipeline(gpu, s, &signed, &mut sjob)?;
     let chunk_walk = signed.clone().with_walk(WalkKind::Chunks);
     let signed_chunks = pipeline(gpu, s, &chunk_walk, &mut sjob)?;
+    // A line per stream as it goes, so a run cut by a time limit still leaves its figures in
+    // the log (the one-pass engine, whose signed tiles finish lane by lane, comes last).
+    eprintln!(
+        "gpu-signed: {} n {n}: tree {} ms; seed units {} ms ({} of {} chunks term by term); signed units, group walk {} ms ({}), chunk walk {} ms ({}); CPU loop {} ms, fast {} ms",
+        kind.name(),
+        ms(tree),
+        ms(seed_t.ms),
+        seed_t.fallback,
+        job.chunks(),
+        ms(signed_groups.ms),
+        signed_groups.fallback,
+        ms(signed_chunks.ms),
+        signed_chunks.fallback,
+        ms(median(&loop_ms)),
+        ms(median(&fast_ms))
+    );
     let op = &e.onepass;
     let mut ojob = op.job(view(), &seg)?;
     let op_ms = time_launch(gpu, s, || op.launch(&mut ojob))?;
@@ -148,6 +164,13 @@ fn measure(
         fallback: o.finished_tiles,
         total: o.total.to_bits(),
     };
+    eprintln!(
+        "gpu-signed: {} n {n}: one-pass engine {} ms ({} of {} tiles finished lane by lane)",
+        kind.name(),
+        ms(onepass.ms),
+        onepass.fallback,
+        o.tiles
+    );
     let w = want.to_bits();
     let exact = [
         seed_t.total,
