@@ -150,6 +150,42 @@ pub fn walk<F: Format, A: Algebra<F>>(
     }
 }
 
+/// The device pipeline's chunk walk with signed units, on the host: each chunk planned by the
+/// signed code of the prefix of the chunks' tree sums (`signed_unit::plan_code_f64`, the
+/// device's `chunk_plan_signed`), its unit grouped as the device groups it
+/// ([`chunk_signed_unit`]), applied where its checks hold and added term by term otherwise.
+/// The device's chunk walk (`UnitKind::Signed`, `WalkKind::Chunks`) must give the same total
+/// and the same counts.
+///
+/// Guarantee: `total` has the bits of [`loop_sum`] (NaN as NaN) for every input.
+pub fn signed_chunk_walk(terms: &[f64]) -> Walk<f64> {
+    use crate::signed_unit::{apply_planned_f64, plan_code_f64};
+    let sums = chunk_sums::<crate::format::F64>(terms);
+    let mut prefix = 0.0f64;
+    let mut s = 0.0f64;
+    let (mut applied, mut fallback) = (0, 0);
+    for (chunk, &sum) in terms.chunks(CHUNK).zip(&sums) {
+        let code = plan_code_f64(prefix.to_bits());
+        prefix += sum;
+        let unit = chunk_signed_unit(chunk, code);
+        match apply_planned_f64(unit, code, s.to_bits()) {
+            Some(bits) => {
+                s = f64::from_bits(bits);
+                applied += 1;
+            }
+            None => {
+                s = loop_from::<crate::format::F64>(s, chunk);
+                fallback += 1;
+            }
+        }
+    }
+    Walk {
+        total: s,
+        applied,
+        fallback,
+    }
+}
+
 /// The whole pipeline with a plan of kind `kind`. `stale_sums` feeds [`PlanKind::Stale`]: the
 /// chunk sums of another input (as [`chunk_sums`] gives them), whose tree-prefix plan is
 /// reused; the device's pipeline takes the same thing.

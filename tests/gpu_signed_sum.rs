@@ -2,7 +2,8 @@
 //! every signed fault (NVRTC only), and on a device every sum equals the CPU loop's bits for
 //! every signed kind and the standard input kinds, every plan (the device's signed plan, the
 //! host's plans, plan codes with random binades and signs), both walks, in one launch
-//! sequence of many sums; its units equal the host's chunk by chunk; it takes the chunks of
+//! sequence of many sums; its units equal the host's chunk by chunk, and its chunk walk's
+//! counts those of the host model (`walk::signed_chunk_walk`); it takes the chunks of
 //! streams with a drifting sum by their units (the seed's units take none of them); and every
 //! signed fault gives a wrong sum. Without NVRTC or a device the tests print `skipped:
 //! REASON`; with `BINADE_REQUIRE_GPU=1` they fail instead. Seeds are in every message.
@@ -16,7 +17,7 @@ use binade::signed_unit::{plan_code_f64, run_unit_planned_f64, SignedFault};
 use binade::verify::inputs::InputKind;
 use binade::verify::mutant::Mutant;
 use binade::verify::signed_inputs::SignedKind;
-use binade::walk::{chunk_signed_unit, chunk_sums, loop_sum, CHUNK};
+use binade::walk::{chunk_signed_unit, chunk_sums, loop_sum, signed_chunk_walk, CHUNK};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -382,4 +383,44 @@ fn every_signed_fault_is_killed_on_the_device() {
         .with_units(UnitKind::Signed);
     let wrong = ordered_sum::first_wrong_signed(&exact, SEED).unwrap();
     assert!(wrong.is_none(), "the correct build: {wrong:?}");
+}
+
+/// The device's signed chunk walk takes exactly the chunks the host model takes
+/// (`walk::signed_chunk_walk`: the same plan codes, the same lane-tree units, the same walk),
+/// with the same bits.
+#[test]
+fn device_chunk_walk_counts_equal_the_host_model() {
+    let Some(gpu) = open_or_skip("device_chunk_walk_counts_equal_the_host_model") else {
+        return;
+    };
+    let sum = GpuOrderedSum::new(&gpu)
+        .unwrap()
+        .with_units(UnitKind::Signed)
+        .with_walk(WalkKind::Chunks);
+    for kind in SignedKind::ALL {
+        for n in [100_003usize, 1 << 20] {
+            let terms = kind.generate(n, SEED ^ n as u64);
+            let host = signed_chunk_walk(&terms);
+            let dev = sum
+                .sums_of(
+                    &terms,
+                    std::slice::from_ref(&(0..n)),
+                    &PlanKind::TreePrefix,
+                    None,
+                )
+                .unwrap()[0];
+            assert_eq!(
+                dev.total.to_bits(),
+                host.total.to_bits(),
+                "{} n {n} seed {SEED:#x}",
+                kind.name()
+            );
+            assert_eq!(
+                (dev.applied, dev.fallback),
+                (host.applied as u64, host.fallback as u64),
+                "{} n {n} seed {SEED:#x}: (applied, term by term) on the device and in the host model",
+                kind.name()
+            );
+        }
+    }
 }

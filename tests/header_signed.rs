@@ -264,3 +264,44 @@ fn lane_tree_and_left_fold_agree_or_apply_nowhere() {
         "equal {equal}, applying nowhere {nowhere}"
     );
 }
+
+/// The host model of the device's signed chunk walk has the loop's bits on every signed
+/// stream at sizes around chunk edges, and takes the drifting streams by their units.
+#[test]
+fn signed_chunk_walk_equals_the_loop() {
+    use binade::format::same_result;
+    use binade::verify::signed_inputs::SignedKind;
+    use binade::walk::{loop_sum, signed_chunk_walk, CHUNK};
+    for kind in SignedKind::ALL {
+        for n in [0usize, 1, 1023, 1025, 100_003, 1 << 20] {
+            let terms = kind.generate(n, SEED ^ n as u64);
+            let w = signed_chunk_walk(&terms);
+            let want = loop_sum::<F64>(&terms).to_bits();
+            assert!(
+                same_result::<F64>(w.total.to_bits(), want),
+                "{} n {n} seed {SEED:#x}: {:e} vs {:e}",
+                kind.name(),
+                w.total,
+                f64::from_bits(want)
+            );
+            assert_eq!(
+                w.applied + w.fallback,
+                n.div_ceil(CHUNK),
+                "{} n {n}",
+                kind.name()
+            );
+            let drifting = matches!(
+                kind,
+                SignedKind::NormalOne | SignedKind::NormalMinusOne | SignedKind::OneInTwentyNegated
+            );
+            if drifting && n == 1 << 20 {
+                assert!(
+                    w.fallback * 10 <= n.div_ceil(CHUNK),
+                    "{} n {n}: {} chunks term by term (seed {SEED:#x})",
+                    kind.name(),
+                    w.fallback
+                );
+            }
+        }
+    }
+}
