@@ -1,5 +1,6 @@
 //! Signed streams on the CPU: chunks taken term by term and the time of the fast engine with
-//! its signed chunk path and without it (`Checks::signed_path`), on one thread and on every
+//! its signed chunk path and without it (`Checks::signed_path`), and with it but no cooldown
+//! after a refused chunk (`Checks::cooldown`), on one thread and on every
 //! thread of rayon's pool, beside the loop, on the same data; every total checked against the
 //! loop's bits. Writes the CSV to the path given (the markdown table goes to stdout).
 //!
@@ -96,6 +97,8 @@ fn main() -> Result<()> {
         "chunks",
         "native_without",
         "native_with",
+        "no_cooldown_ms",
+        "native_no_cooldown",
         "exact",
     ])?;
     println!(
@@ -103,8 +106,8 @@ fn main() -> Result<()> {
         binade::provenance::BUILD_COMMIT,
         if binade::provenance::BUILD_DIRTY { " (dirty tree)" } else { "" }
     );
-    println!("| stream | threads | loop, ms | fast without the signed path, ms | with it, ms | with / without | chunks | term by term without | term by term with | every total = loop |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| stream | threads | loop, ms | fast without the signed path, ms | with it, ms | with / without | chunks | term by term without | term by term with | with it and no cooldown, ms | term by term, no cooldown | every total = loop |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (name, terms) in streams(n) {
         let (loop_ms, want) = median_ms(reps, || loop_sum::<F64>(&terms));
         for threads in [1, all_threads] {
@@ -122,11 +125,16 @@ fn main() -> Result<()> {
             };
             let (without_ms, without) = run(off);
             let (with_ms, with) = run(Checks::ALL);
-            let exact =
-                without.total.to_bits() == want.to_bits() && with.total.to_bits() == want.to_bits();
+            let (nocool_ms, nocool) = run(Checks {
+                cooldown: false,
+                ..Checks::ALL
+            });
+            let exact = [without.total, with.total, nocool.total]
+                .iter()
+                .all(|t| t.to_bits() == want.to_bits());
             println!(
-                "| {name} | {threads} | {loop_ms:.3} | {without_ms:.3} | {with_ms:.3} | {:.2} | {} | {} | {} | {exact} |",
-                with_ms / without_ms, with.chunks, without.native_chunks, with.native_chunks
+                "| {name} | {threads} | {loop_ms:.3} | {without_ms:.3} | {with_ms:.3} | {:.2} | {} | {} | {} | {nocool_ms:.3} | {} | {exact} |",
+                with_ms / without_ms, with.chunks, without.native_chunks, with.native_chunks, nocool.native_chunks
             );
             csv.write_record([
                 name.to_string(),
@@ -139,6 +147,8 @@ fn main() -> Result<()> {
                 with.chunks.to_string(),
                 without.native_chunks.to_string(),
                 with.native_chunks.to_string(),
+                format!("{nocool_ms:.3}"),
+                nocool.native_chunks.to_string(),
                 exact.to_string(),
             ])?;
         }

@@ -95,6 +95,10 @@ pub struct Checks {
     /// for the per-term bound of the rounding (off: below `2^53`, the exactness bound alone,
     /// so a term the rounding gets wrong passes: `inputs::term_past_the_rounding`).
     pub scan_bound: bool,
+    /// After a chunk whose terms left every path, the next [`COOLDOWN`] chunks go term by term
+    /// without trying one (off: every chunk tries). A timing switch: off, it may change the
+    /// time, never the bits.
+    pub cooldown: bool,
 }
 
 impl Checks {
@@ -116,6 +120,7 @@ impl Checks {
         signed_path: true,
         mirrored: true,
         scan_bound: true,
+        cooldown: true,
     };
 }
 
@@ -278,7 +283,7 @@ pub(crate) fn step<T: FastTerm>(s: T, chunk: &[T], checks: Checks, hints: &mut H
         return (add_terms(s, chunk), Step::NativeSkipped);
     }
     let (next, how) = step_once(s, chunk, checks, &mut hints.ties, &mut hints.signed);
-    if how == Step::NativeRefused {
+    if how == Step::NativeRefused && checks.cooldown {
         hints.skip = COOLDOWN;
     }
     (next, how)

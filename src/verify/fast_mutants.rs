@@ -109,6 +109,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::SameBits,
         },
         FastMutant {
+            name: "no cooldown after a refused chunk: every chunk tries a path (timing only)",
+            checks: with(|c| c.cooldown = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
             name: "scan's sum bound at 2^53 (no bound on a term's rounding)",
             checks: with(|c| c.scan_bound = false),
             expect: Expect::WrongBoth,
