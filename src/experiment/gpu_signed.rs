@@ -29,6 +29,9 @@ struct Settings {
     reps: usize,
     slow_reps: usize,
     cpu_reps: usize,
+    /// The one-pass engine runs only up to this many terms (its tiles with a negative term
+    /// finish lane by lane, one lane a round: seconds at 10^7 terms).
+    onepass_max_terms: usize,
 }
 
 fn settings(ctx: &Context) -> Result<Settings> {
@@ -46,6 +49,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
         reps: ctx.positive("reps")?,
         slow_reps: ctx.positive("slow_reps")?,
         cpu_reps: ctx.positive("cpu_reps")?,
+        onepass_max_terms: ctx.get_or("onepass_max_terms", usize::MAX)?,
     })
 }
 
@@ -90,8 +94,8 @@ struct Row {
     seed_units: Timed,
     signed_groups: Timed,
     signed_chunks: Timed,
-    onepass: Timed,
-    onepass_tiles: u64,
+    /// The one-pass engine and its tiles (`None` above `onepass_max_terms`).
+    onepass: Option<(Timed, u64)>,
     tree: f64,
     exact: bool,
 }
@@ -155,31 +159,37 @@ fn measure(
         ms(median(&loop_ms)),
         ms(median(&fast_ms))
     );
-    let op = &e.onepass;
-    let mut ojob = op.job(view(), &seg)?;
-    let op_ms = time_launch(gpu, s, || op.launch(&mut ojob))?;
-    let o = op.results(&ojob)?[0];
-    let onepass = Timed {
-        ms: op_ms,
-        fallback: o.finished_tiles,
-        total: o.total.to_bits(),
-    };
-    eprintln!(
-        "gpu-signed: {} n {n}: one-pass engine {} ms ({} of {} tiles finished lane by lane)",
-        kind.name(),
-        ms(onepass.ms),
-        onepass.fallback,
-        o.tiles
-    );
+    let mut onepass = None;
+    if n <= s.onepass_max_terms {
+        let op = &e.onepass;
+        let mut ojob = op.job(view(), &seg)?;
+        let op_ms = time_launch(gpu, s, || op.launch(&mut ojob))?;
+        let o = op.results(&ojob)?[0];
+        eprintln!(
+            "gpu-signed: {} n {n}: one-pass engine {} ms ({} of {} tiles finished lane by lane)",
+            kind.name(),
+            ms(op_ms),
+            o.finished_tiles,
+            o.tiles
+        );
+        onepass = Some((
+            Timed {
+                ms: op_ms,
+                fallback: o.finished_tiles,
+                total: o.total.to_bits(),
+            },
+            o.tiles,
+        ));
+    }
     let w = want.to_bits();
     let exact = [
         seed_t.total,
         signed_groups.total,
         signed_chunks.total,
-        onepass.total,
         fast.total.to_bits(),
     ]
     .iter()
+    .chain(onepass.as_ref().map(|o| &o.0.total))
     .all(|&b| same_result::<F64>(b, w));
     Ok(Row {
         kind,
@@ -192,7 +202,6 @@ fn measure(
         signed_groups,
         signed_chunks,
         onepass,
-        onepass_tiles: o.tiles,
         tree,
         exact,
     })
@@ -258,6 +267,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "CPU fast engine",
         ],
     );
+    let skipped = format!("not run (above onepass_max_terms, {})", s.onepass_max_terms);
     let mut failures = 0;
     for r in &rows {
         failures += u64::from(!r.exact);
@@ -268,11 +278,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             thousands(r.seed_units.fallback),
             thousands(r.signed_groups.fallback),
             thousands(r.signed_chunks.fallback),
-            format!(
-                "{} of {}",
-                thousands(r.onepass.fallback),
-                thousands(r.onepass_tiles)
-            ),
+            r.onepass.map_or(skipped.clone(), |(o, tiles)| {
+                format!("{} of {}", thousands(o.fallback), thousands(tiles))
+            }),
             thousands(r.cpu_fast_native),
             r.exact.to_string(),
         ]);
@@ -283,7 +291,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             ms(r.seed_units.ms),
             ms(r.signed_groups.ms),
             ms(r.signed_chunks.ms),
-            ms(r.onepass.ms),
+            r.onepass.map_or(skipped.clone(), |(o, _)| ms(o.ms)),
             ratio_cell(r.signed_groups.ms, r.tree),
             ratio_cell(r.seed_units.ms, r.signed_groups.ms),
             ms(r.cpu_loop),
@@ -295,8 +303,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         "Device: {} ({}). Each stream made on the host from seed {} (xoshiro256++, `verify::signed_inputs`), copied to the device once; \
          each device variant run once untimed, then timed by CUDA events ({} runs after {} warm-up, or {} runs where the untimed run took over {SLOW_MS} ms), medians. \
          At 10^7 terms and more the terms (80 MB and up) exceed the H200's L2 (60 MB); smaller sizes are not timings of memory. \
-         The seed's units (`UnitKind::Unsigned`) refuse a chunk with any negative term; signed units (`UnitKind::Signed`, `signed_unit`'s algebra in `kernels/binade.cuh`) apply where every running offset stays a quantum inside the planned binade, negative sums by symmetry (`chunk_plan_signed`).",
-        gpu.name, gpu.arch, ctx.seed, s.reps, s.warmup, s.slow_reps
+         The seed's units (`UnitKind::Unsigned`) refuse a chunk with any negative term; signed units (`UnitKind::Signed`, `signed_unit`'s algebra in `kernels/binade.cuh`) apply where every running offset stays a quantum inside the planned binade, negative sums by symmetry (`chunk_plan_signed`). The one-pass engine runs up to `onepass_max_terms` ({}) terms.",
+        gpu.name, gpu.arch, ctx.seed, s.reps, s.warmup, s.slow_reps, s.onepass_max_terms
     ));
     report.text(prediction_text());
     report.table(chunks);
