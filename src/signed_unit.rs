@@ -281,10 +281,9 @@ pub fn plan_flip_f64(code: u32) -> u64 {
     }
 }
 
-/// The signed unit of f64 `terms` under plan `code` (its binade, the terms' signs flipped
-/// for a negative code); invalid for code 0.
-pub fn run_unit_planned_f64(code: u32, terms: &[u64]) -> SignedUnit {
-    let flip = plan_flip_f64(code);
+/// The signed unit of one f64 term `x` under plan `code` (its binade, the term's sign
+/// flipped for a negative code); invalid for code 0.
+pub fn term_unit_planned_f64(code: u32, x: u64) -> SignedUnit {
     let b = code & !crate::layout::PLAN_NEGATIVE;
     if b == 0 {
         return SignedUnit {
@@ -292,8 +291,18 @@ pub fn run_unit_planned_f64(code: u32, terms: &[u64]) -> SignedUnit {
             ..SignedUnit::ZERO
         };
     }
-    let flipped: Vec<u64> = terms.iter().map(|&x| x ^ flip).collect();
-    run_unit::<crate::format::F64>(Binade(b), &flipped)
+    term_unit::<crate::format::F64>(Binade(b), x ^ plan_flip_f64(code))
+}
+
+/// The signed unit of f64 `terms` under plan `code`, composed left to right; invalid for
+/// code 0.
+pub fn run_unit_planned_f64(code: u32, terms: &[u64]) -> SignedUnit {
+    if code & !crate::layout::PLAN_NEGATIVE == 0 {
+        return term_unit_planned_f64(code, 0);
+    }
+    terms.iter().fold(SignedUnit::ZERO, |acc, &x| {
+        compose(acc, term_unit_planned_f64(code, x))
+    })
 }
 
 /// [`apply`] for a unit of [`run_unit_planned_f64`]: the sum's sign flipped around it.

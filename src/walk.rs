@@ -76,14 +76,14 @@ pub fn chunk_unit<F: Format, A: Algebra<F>>(chunk: &[F::Value], b: Binade, alg: 
 /// to the left fold `signed_unit::run_unit_planned_f64` unless saturation clamped, where both
 /// apply to no start (the argument in `crate::signed_unit`); invalid for code 0.
 pub fn chunk_signed_unit(chunk: &[f64], code: u32) -> crate::signed_unit::SignedUnit {
-    use crate::signed_unit::{compose, run_unit_planned_f64, SignedUnit};
-    if code == 0 {
-        return run_unit_planned_f64(0, &[]);
+    use crate::signed_unit::{compose, term_unit_planned_f64, SignedUnit};
+    if code & !crate::layout::PLAN_NEGATIVE == 0 {
+        return term_unit_planned_f64(code, 0);
     }
     lane_tree(
         chunk,
         SignedUnit::ZERO,
-        |acc, x: f64| compose(acc, run_unit_planned_f64(code, &[x.to_bits()])),
+        |acc, x: f64| compose(acc, term_unit_planned_f64(code, x.to_bits())),
         compose,
     )
 }

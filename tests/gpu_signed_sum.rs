@@ -9,8 +9,9 @@
 //! REASON`; with `BINADE_REQUIRE_GPU=1` they fail instead. Seeds are in every message.
 
 use binade::format::{same_result, F64};
+use binade::gpu::ordered_sum::signed_kill::moved_codes;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
-use binade::gpu::{ordered_sum, GpuOrderedSum, UnitKind, WalkKind};
+use binade::gpu::{ordered_sum, GpuOrderedSum, GpuSum, UnitKind, WalkKind};
 use binade::layout::PLAN_NEGATIVE;
 use binade::plan::PlanKind;
 use binade::signed_unit::{plan_code_f64, run_unit_planned_f64, SignedFault};
@@ -18,7 +19,7 @@ use binade::verify::inputs::InputKind;
 use binade::verify::mutant::Mutant;
 use binade::verify::signed_inputs::SignedKind;
 use binade::walk::{chunk_signed_unit, chunk_sums, loop_sum, signed_chunk_walk, CHUNK};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 const SEED: u64 = 0x5167_0a11;
@@ -53,6 +54,27 @@ fn streams(seed: u64) -> Vec<(String, Vec<Vec<f64>>)> {
         out.push((k.name().to_string(), pieces));
     }
     out
+}
+
+/// Each piece's total against the loop's bits (computed once per stream), naming `what`.
+fn check_totals(name: &str, pieces: &[Vec<f64>], wants: &[u64], got: &[GpuSum], what: &str) {
+    for ((p, &want), g) in pieces.iter().zip(wants).zip(got) {
+        assert!(
+            same_result::<F64>(g.total.to_bits(), want),
+            "{name} n {} {what} seed {SEED:#x}: {:e} vs {:e}",
+            p.len(),
+            g.total,
+            f64::from_bits(want)
+        );
+    }
+}
+
+/// The loop's bits of every piece.
+fn loop_bits(pieces: &[Vec<f64>]) -> Vec<u64> {
+    pieces
+        .iter()
+        .map(|p| loop_sum::<F64>(p).to_bits())
+        .collect()
 }
 
 fn segments(pieces: &[Vec<f64>]) -> Vec<std::ops::Range<usize>> {
@@ -90,6 +112,7 @@ fn signed_sums_equal_the_loop() {
         let segs = segments(&pieces);
         let all = pieces.concat();
         let stale = chunk_sums::<F64>(&all);
+        let wants = loop_bits(&pieces);
         let dev = base.upload(&all).unwrap();
         for (plan, walk) in PlanKind::standard(SEED)
             .into_iter()
@@ -98,23 +121,14 @@ fn signed_sums_equal_the_loop() {
             let sum = base.clone().with_walk(walk);
             let mut job = sum.job(dev.slice(0..all.len()), &segs).unwrap();
             let got = sum.run(&mut job, &plan, Some(&stale)).unwrap();
-            for (k, p) in pieces.iter().enumerate() {
-                let want = loop_sum::<F64>(p).to_bits();
-                assert!(
-                    same_result::<F64>(got[k].total.to_bits(), want),
-                    "{name} n {} plan {plan} {} seed {SEED:#x}: {:e} vs {:e}",
-                    p.len(),
-                    walk.name(),
-                    got[k].total,
-                    f64::from_bits(want)
-                );
-            }
+            let what = format!("plan {plan} {}", walk.name());
+            check_totals(&name, &pieces, &wants, &got, &what);
         }
     }
 }
 
-/// Plan codes with random binades near the sum's and random signs, and the device's own
-/// plan with every sign flipped: any codes give the loop's bits.
+/// The device's own plan with every sign flipped, and its codes moved by up to one binade
+/// with one sign in four flipped (`signed_kill::moved_codes`): any codes give the loop's bits.
 #[test]
 fn any_signed_codes_give_the_loop() {
     let Some(gpu) = open_or_skip("any_signed_codes_give_the_loop") else {
@@ -127,6 +141,7 @@ fn any_signed_codes_give_the_loop() {
     for (name, pieces) in streams(SEED ^ 7) {
         let segs = segments(&pieces);
         let all = pieces.concat();
+        let wants = loop_bits(&pieces);
         let dev = base.upload(&all).unwrap();
         for walk in WalkKind::ALL {
             let sum = base.clone().with_walk(walk);
@@ -137,35 +152,11 @@ fn any_signed_codes_give_the_loop() {
                 .iter()
                 .map(|&c| if c == 0 { 0 } else { c ^ PLAN_NEGATIVE })
                 .collect();
-            let random: Vec<u32> = planned
-                .iter()
-                .map(|&c| {
-                    let b = (c & !PLAN_NEGATIVE) as i64 + rng.random_range(-1..=1i64);
-                    let sign = if rng.random::<bool>() {
-                        PLAN_NEGATIVE
-                    } else {
-                        0
-                    };
-                    if b <= 0 || b >= 0x7ff || rng.random_range(0..8u32) == 0 {
-                        0
-                    } else {
-                        b as u32 | sign
-                    }
-                })
-                .collect();
-            for (label, codes) in [("flipped", &flipped), ("random", &random)] {
+            let moved = moved_codes(&planned, &mut rng);
+            for (label, codes) in [("flipped", &flipped), ("moved", &moved)] {
                 let got = sum.run_with_codes(&mut job, codes).unwrap();
-                for (k, p) in pieces.iter().enumerate() {
-                    let want = loop_sum::<F64>(p).to_bits();
-                    assert!(
-                        same_result::<F64>(got[k].total.to_bits(), want),
-                        "{name} n {} {label} codes {} seed {SEED:#x}: {:e} vs {:e}",
-                        p.len(),
-                        walk.name(),
-                        got[k].total,
-                        f64::from_bits(want)
-                    );
-                }
+                let what = format!("{label} codes {}", walk.name());
+                check_totals(&name, &pieces, &wants, &got, &what);
             }
         }
     }

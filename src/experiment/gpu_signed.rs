@@ -135,11 +135,12 @@ fn measure(
     let signed = seed_units.clone().with_units(UnitKind::Signed);
     let dev = seed_units.upload(&terms)?;
     let view = || dev.slice(0..n);
-    let seg = std::slice::from_ref(&(0..n)).to_vec();
-    let mut job = seed_units.job(view(), &seg)?;
+    let whole = 0..n;
+    let seg = std::slice::from_ref(&whole);
+    let mut job = seed_units.job(view(), seg)?;
     let seed_t = pipeline(gpu, s, &seed_units, &mut job)?;
     let tree = time_launch(gpu, s, || seed_units.launch_tree(&mut job))?;
-    let mut sjob = signed.job(view(), &seg)?;
+    let mut sjob = signed.job(view(), seg)?;
     let signed_groups = pipeline(gpu, s, &signed, &mut sjob)?;
     let chunk_walk = signed.clone().with_walk(WalkKind::Chunks);
     let signed_chunks = pipeline(gpu, s, &chunk_walk, &mut sjob)?;
@@ -162,7 +163,7 @@ fn measure(
     let mut onepass = None;
     if n <= s.onepass_max_terms {
         let op = &e.onepass;
-        let mut ojob = op.job(view(), &seg)?;
+        let mut ojob = op.job(view(), seg)?;
         let op_ms = time_launch(gpu, s, || op.launch(&mut ojob))?;
         let o = op.results(&ojob)?[0];
         eprintln!(

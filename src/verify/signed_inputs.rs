@@ -69,17 +69,6 @@ impl SignedKind {
         }
     }
 
-    /// The kind named `name`, or the list of names.
-    pub fn parse(name: &str) -> Result<SignedKind, String> {
-        SignedKind::ALL
-            .into_iter()
-            .find(|k| k.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<_> = SignedKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown signed kind {name:?} (known: {})", names.join(", "))
-            })
-    }
-
     /// `n` terms from `seed`, in blocks of [`GENERATE_BLOCK`] as
     /// [`super::inputs::InputKind::generate`] makes them (block `k` from the seeded generator
     /// jumped `k` times, made on rayon's threads, independent of the thread count);

@@ -54,7 +54,10 @@ pub fn kernel_defines(mutant: Mutant) -> Vec<(&'static str, String)> {
 pub fn kernel_defines_with(mutant: Mutant, fault: SignedFault) -> Vec<(&'static str, String)> {
     let mut d = crate::layout::defines();
     d.push(("BINADE_MUTANT", mutant.code().to_string()));
-    d.push(("BINADE_SIGNED_MUTANT", signed_code(fault).to_string()));
+    d.push((
+        "BINADE_SIGNED_MUTANT",
+        crate::verify::device_header_signed::code(fault).to_string(),
+    ));
     d
 }
 
@@ -104,9 +107,6 @@ pub enum UnitKind {
 }
 
 impl UnitKind {
-    /// Both, the seed's first.
-    pub const ALL: [UnitKind; 2] = [UnitKind::Unsigned, UnitKind::Signed];
-
     /// The name used in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -190,11 +190,6 @@ pub(super) struct SignedKernels {
     pub(super) totals_grouped: CudaFunction,
 }
 
-/// The header's code for a signed fault (`BINADE_SIGNED_MUTANT`).
-fn signed_code(fault: SignedFault) -> u32 {
-    crate::verify::device_header_signed::code(fault)
-}
-
 /// The compiled kernels for one mutant, and the launches of the pipeline and baselines.
 #[derive(Clone, Debug)]
 pub struct GpuOrderedSum {
@@ -209,7 +204,6 @@ pub struct GpuOrderedSum {
     pub(super) k_signed: SignedKernels,
     pub(super) walk: WalkKind,
     pub(super) units: UnitKind,
-    pub(super) fault: SignedFault,
     pub(super) k_loop: CudaFunction,
     pub(super) k_fill: CudaFunction,
     pub(super) k_checksum: CudaFunction,
@@ -253,7 +247,6 @@ impl GpuOrderedSum {
             },
             walk: WalkKind::Groups,
             units: UnitKind::Unsigned,
-            fault,
             k_loop: m.function("loop_sums")?,
             k_fill: m.function("fill_hash")?,
             k_checksum: m.function("bits_checksum")?,
@@ -275,11 +268,6 @@ impl GpuOrderedSum {
     /// The units the pipeline carries.
     pub fn units(&self) -> UnitKind {
         self.units
-    }
-
-    /// The signed units' fault the kernels were compiled with.
-    pub fn signed_fault(&self) -> SignedFault {
-        self.fault
     }
 
     /// The walk the pipeline uses.
