@@ -9,6 +9,7 @@ use binade::order::{
     loop_sum_from, loop_sum_in, ordered_sum_in, restart, CpuOrder, Start, INTERLEAVED_K,
 };
 use binade::verify::inputs::InputKind;
+use binade::verify::numpy_fixture::{self, NumpyRow};
 use proptest::prelude::*;
 
 const SEED: u64 = 0x0bde_5201;
@@ -125,46 +126,14 @@ fn order_mutants_are_killed_by_wrong_totals() {
     }
 }
 
-/// The counter hash of `scripts/numpy-sum-bits.py` (the splitmix64 finaliser).
-fn hash(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add((i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// The script's float64 stream `kind` (uniform, signed, negzero) of `n` terms.
-fn numpy_stream(kind: &str, seed: u64, n: usize) -> Vec<f64> {
-    (0..n as u64)
-        .map(|i| {
-            let u = (hash(seed, i) >> 11) as f64 * 2f64.powi(-53);
-            match kind {
-                "uniform" => u,
-                "signed" => {
-                    let k = (hash(seed ^ 0x5bd1_e995, i) >> 58) as i32 - 32;
-                    (2.0 * u - 1.0) * 2f64.powi(k)
-                }
-                "negzero" => -0.0,
-                _ => panic!("tests/data/numpy_sum.csv: unknown stream kind {kind}"),
-            }
-        })
-        .collect()
-}
-
-fn parse_bits(cell: &str) -> u64 {
-    u64::from_str_radix(cell.trim_start_matches("0x"), 16)
-        .unwrap_or_else(|e| panic!("tests/data/numpy_sum.csv: bad bits {cell:?}: {e}"))
-}
-
 /// One row of numpy's results: `np.sum` must be the `numpy` order's bits, and
 /// `np.cumsum(x)[-1]` (numpy's loop, started from the first term) the sequential loop's,
 /// except for a stream of -0.0, where the loop from +0 gives +0.0 and numpy's gives -0.0.
-fn check_numpy_row<F: Format>(terms: &[F::Value], row: &csv::StringRecord) -> usize
+fn check_numpy_row<F: Format>(terms: &[F::Value], row: &NumpyRow) -> usize
 where
     F::Value: binade::fast::FastTerm,
 {
-    let (kind, n) = (&row[1], &row[3]);
-    let want = parse_bits(&row[4]);
+    let (kind, n, want) = (&row.kind, row.n, row.sum_bits);
     for got in [
         ordered_sum_in(terms, CpuOrder::Numpy),
         loop_sum_in::<F>(terms, CpuOrder::Numpy),
@@ -173,16 +142,15 @@ where
             F::to_bits(got),
             want,
             "{} {kind} seed {} n {n}: the numpy order {:#x}, np.sum {want:#x} ({})",
-            &row[0],
-            &row[2],
+            row.dtype,
+            row.seed,
             F::to_bits(got),
-            &row[6]
+            row.numpy
         );
     }
-    if row[5].is_empty() {
+    let Some(cumsum) = row.cumsum_last_bits else {
         return 1;
-    }
-    let cumsum = parse_bits(&row[5]);
+    };
     let from_zero = ordered_sum_in(terms, CpuOrder::Sequential);
     for got in [
         loop_sum_from::<F>(terms, Start::First),
@@ -192,8 +160,8 @@ where
             F::to_bits(got),
             cumsum,
             "{} {kind} seed {} n {n}: the loop from the first term {:#x}, np.cumsum(x)[-1] {cumsum:#x}",
-            &row[0],
-            &row[2],
+            row.dtype,
+            row.seed,
             F::to_bits(got)
         );
     }
@@ -203,13 +171,13 @@ where
             (seq, cumsum),
             (0, F::SIGN),
             "{} negzero n {n}: the loop from +0 gives +0, numpy's cumsum -0",
-            &row[0]
+            row.dtype
         );
     } else {
         assert_eq!(
             seq, cumsum,
             "{} {kind} seed {} n {n}: the sequential loop {seq:#x}, np.cumsum(x)[-1] {cumsum:#x} ({})",
-            &row[0], &row[2], &row[6]
+            row.dtype, row.seed, row.numpy
         );
     }
     2
@@ -217,26 +185,27 @@ where
 
 #[test]
 fn numpy_order_and_sequential_loop_equal_numpys_own_results() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/numpy_sum.csv");
-    let mut rd = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let (mut rows, mut checks) = (0usize, 0usize);
-    for rec in rd.records() {
-        let row = rec.unwrap_or_else(|e| panic!("{path}: {e}"));
-        let seed: u64 = row[2].parse().expect("seed");
-        let n: usize = row[3].parse().expect("n");
-        let terms = numpy_stream(&row[1], seed, n);
-        checks += match &row[0] {
-            "f64" => check_numpy_row::<F64>(&terms, &row),
+    let rows = numpy_fixture::rows().unwrap_or_else(|e| panic!("{e}"));
+    let mut checks = 0usize;
+    for row in &rows {
+        let terms = numpy_fixture::stream(&row.kind, row.seed, row.n)
+            .unwrap_or_else(|| panic!("{}: unknown stream kind {}", numpy_fixture::PATH, row.kind));
+        checks += match row.dtype.as_str() {
+            "f64" => check_numpy_row::<F64>(&terms, row),
             "f32" => {
                 let t: Vec<f32> = terms.iter().map(|&x| x as f32).collect();
-                check_numpy_row::<F32>(&t, &row)
+                check_numpy_row::<F32>(&t, row)
             }
-            d => panic!("{path}: unknown dtype {d}"),
+            d => panic!("{}: unknown dtype {d}", numpy_fixture::PATH),
         };
-        rows += 1;
     }
     // The file has every stream of the script: a truncated file must not pass.
-    assert_eq!(rows, 330, "{path}: rows");
+    assert_eq!(
+        rows.len(),
+        numpy_fixture::ROWS,
+        "{}: rows",
+        numpy_fixture::PATH
+    );
     assert!(checks > 600, "{checks} checks");
 }
 

@@ -420,6 +420,9 @@ fn option_errors() {
     assert_option_error(&["--plan", "sideways", &f], "unknown plan `sideways`");
     for engine in ["walk", "gpu", "gpu-pipeline"] {
         for order in ["interleaved:4", "rows:1920", "numpy"] {
+            if (engine, order) == ("gpu", "numpy") {
+                continue; // numpy's order has a device engine
+            }
             assert_option_error(
                 &["--engine", engine, "--order", order, &f],
                 "reproduced by --engine fast and --engine loop",
@@ -634,6 +637,42 @@ fn orders_through_the_command() {
                 }
             }
         }
+    }
+}
+
+/// `--engine gpu --order numpy`: `np.sum`'s order on the device, f64 and f32 files, the bits
+/// of the library's loop for that order, `--check` equal, the device's phases reported (or
+/// the one-line no-GPU exit where there is none).
+#[test]
+fn gpu_numpy_order_through_the_command() {
+    use binade::order::{loop_sum_in, CpuOrder};
+    for name in ["uniform-f64.npy", "negatives-f64.npy", "ssim-like-f32.npy"] {
+        let f = fixture(name);
+        let out = binade(&[
+            "--engine", "gpu", "--order", "numpy", "--check", "--format", "json", &f,
+        ]);
+        if out.status.code() == Some(3) {
+            binade::gpu::require::skip(
+                "gpu_numpy_order_through_the_command",
+                &format!("--engine gpu found no usable GPU ({})", stderr(&out).trim()),
+            );
+            return;
+        }
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let terms = binade::cli::sum::read_npy(&std::fs::read(&f).unwrap()).unwrap();
+        let want = match &terms {
+            binade::cli::sum::Terms::F64(t) => F64::to_bits(loop_sum_in::<F64>(t, CpuOrder::Numpy)),
+            binade::cli::sum::Terms::F32(t) => F32::to_bits(loop_sum_in::<F32>(t, CpuOrder::Numpy)),
+        };
+        let j = &json_lines(&out)[0];
+        assert_eq!(
+            (j["engine"].as_str(), j["order"].as_str()),
+            (Some("gpu"), Some("numpy")),
+            "{j}"
+        );
+        assert_eq!(hex(&j["bits"]), want, "{name}: {j}");
+        assert_eq!(j["check"]["equal"], true, "{name}: {j}");
+        assert!(j["device"]["kernel_ms"].as_f64().is_some(), "{j}");
     }
 }
 

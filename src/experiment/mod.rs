@@ -15,6 +15,7 @@ pub mod float_vif_replay_host;
 pub mod float_vif_tables;
 pub mod float_vif_timing;
 pub mod gpu_cumsum_timing;
+pub mod gpu_numpy_order;
 pub mod gpu_parity;
 pub mod gpu_signed;
 pub mod gpu_tests;
@@ -23,6 +24,7 @@ pub mod gpu_timing_onepass;
 pub mod mutations;
 pub mod mutations_cumsum;
 pub mod mutations_extra;
+pub mod mutations_numpy;
 pub mod one_term_rule;
 pub mod pipeline_plans;
 pub mod sanitize;
@@ -350,6 +352,7 @@ pub fn overrides(name: &str) -> Overrides {
             | "gpu-parity"
             | "gpu-timing"
             | "gpu-cumsum-timing"
+            | "gpu-numpy-order"
             | "gpu-signed"
             | "float-vif-parity"
             | "float-vif-replay"
@@ -361,7 +364,7 @@ pub fn overrides(name: &str) -> Overrides {
 }
 
 /// Every runner name [`runner`] knows.
-pub const RUNNERS: [&str; 18] = [
+pub const RUNNERS: [&str; 19] = [
     "one-term-rule",
     "pipeline-plans",
     "cpu-timing",
@@ -370,6 +373,7 @@ pub const RUNNERS: [&str; 18] = [
     "gpu-parity",
     "gpu-timing",
     "gpu-cumsum-timing",
+    "gpu-numpy-order",
     "gpu-signed",
     "gpu-tests",
     "float-vif-parity",
@@ -393,6 +397,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
         "gpu-cumsum-timing" => gpu_cumsum_timing::run,
+        "gpu-numpy-order" => gpu_numpy_order::run,
         "gpu-signed" => gpu_signed::run,
         "gpu-tests" => gpu_tests::run,
         "float-vif-parity" => float_vif_parity::run,

@@ -78,6 +78,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text(note);
     out.report.table(table);
     out.failures += failures;
+    let (table, note, failures) = super::mutations_numpy::numpy_rows(ctx, b.seed);
+    out.report.text(note);
+    out.report.table(table);
+    out.failures += failures;
     let (table, failures) = super::mutations_extra::fast_rows(b.seed);
     out.report.text("The fast CPU engine (`binade::fast`) with each of its checks switched off alone (`verify::fast_mutants`), on one thread and on rayon's threads (blocks of 4 chunks): every input kind at 10,000 and 300,000 f64 terms and 10,000 f32 terms, then `inputs::excursion_above_binade`, `inputs::plan_behind_crossing` and `inputs::leaves_by_its_bound`; the first input whose sum differs from the loop's is named. The planned-binade mutant exists only on threads (one thread always knows the exact binade); the look-back mutant is a plan fault and must change no bits.".to_string());
     out.report.table(table);

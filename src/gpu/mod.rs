@@ -6,6 +6,7 @@
 //! compile is never "no device": it is a [`KernelCompileError`], with the compiler's log.
 
 pub mod half_pairs;
+pub mod numpy_sum;
 pub mod ordered_cumsum;
 pub mod ordered_sum;
 pub mod require;

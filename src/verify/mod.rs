@@ -12,6 +12,7 @@ pub mod fast_mutants;
 pub mod inputs;
 pub mod kill;
 pub mod mutant;
+pub mod numpy_fixture;
 pub mod oracle;
 pub mod order_mutants;
 pub mod sampler;

@@ -6,7 +6,9 @@ use anyhow::Result;
 use super::EngineKind;
 use crate::algebra::Exact;
 use crate::format::{Format, F32, F64};
+use crate::gpu::numpy_sum::{GpuNumpySum, NumpyTerm};
 use crate::gpu::{KernelCompileError, NoDevice};
+use crate::order::CpuOrder;
 use crate::plan::PlanKind;
 use crate::walk::{self, chunk_count, Walk};
 
@@ -42,6 +44,11 @@ pub trait Engine {
     /// CPU engines.
     fn device(&self) -> Option<DeviceReport> {
         None
+    }
+    /// The order whose loop `sum_f64` and `sum_f32` reproduce (the sequential loop, except for
+    /// engines of another order).
+    fn order(&self) -> CpuOrder {
+        CpuOrder::Sequential
     }
 }
 
@@ -160,7 +167,10 @@ pub enum OpenError {
 }
 
 /// The engine of kind `kind`, or why it cannot run here.
-pub fn open_engine(kind: EngineKind) -> Result<Box<dyn Engine>, OpenError> {
+pub fn open_engine(kind: EngineKind, order: CpuOrder) -> Result<Box<dyn Engine>, OpenError> {
+    if kind == EngineKind::Gpu && order == CpuOrder::Numpy {
+        return open_numpy_engine();
+    }
     match kind {
         EngineKind::Loop => Ok(Box::new(LoopEngine)),
         EngineKind::Walk => Ok(Box::new(HostWalkEngine)),
@@ -291,4 +301,93 @@ fn open_gpu_engine() -> Result<Box<dyn Engine>, OpenError> {
     let gpu = crate::gpu::Gpu::open()?;
     let sum = crate::gpu::GpuOrderedSum::new(&gpu).map_err(load_error)?;
     Ok(Box::new(GpuEngine(sum)))
+}
+
+/// `np.sum`'s order on the device (`crate::gpu::numpy_sum`), f64 and f32, compiled once per
+/// call for both types.
+pub struct NumpyGpuEngine {
+    f64s: GpuNumpySum<f64>,
+    f32s: GpuNumpySum<f32>,
+    last: Option<DeviceReport>,
+    open_ms: f64,
+    compile_ms: f64,
+}
+
+impl NumpyGpuEngine {
+    fn sum<T: NumpyTerm>(
+        s: &GpuNumpySum<T>,
+        terms: &[T],
+        report: &mut DeviceReport,
+    ) -> Result<Walk<T>> {
+        let stream = s.gpu().stream().clone();
+        let t = std::time::Instant::now();
+        let dev = if terms.is_empty() {
+            stream.alloc_zeros::<T>(1)?
+        } else {
+            stream.clone_htod(terms)?
+        };
+        stream.synchronize()?;
+        report.upload_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = std::time::Instant::now();
+        let total = s.sum_device(&dev.slice(0..terms.len()))?;
+        report.kernel_ms = t.elapsed().as_secs_f64() * 1e3;
+        Ok(Walk {
+            total,
+            applied: 0,
+            fallback: 0,
+        })
+    }
+
+    fn report(&self) -> DeviceReport {
+        DeviceReport {
+            open_ms: self.open_ms,
+            compile_ms: self.compile_ms,
+            ..DeviceReport::default()
+        }
+    }
+}
+
+impl Engine for NumpyGpuEngine {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
+        let mut r = self.report();
+        let w = Self::sum(&self.f64s, terms, &mut r)?;
+        self.last = Some(r);
+        Ok(w)
+    }
+    fn sum_f32(&mut self, terms: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        let mut r = self.report();
+        let w = Self::sum(&self.f32s, terms, &mut r)?;
+        self.last = Some(r);
+        Ok(w)
+    }
+    fn device(&self) -> Option<DeviceReport> {
+        self.last
+    }
+    fn order(&self) -> CpuOrder {
+        CpuOrder::Numpy
+    }
+}
+
+/// Opens `np.sum`'s order on the device (errors as [`open_gpu_engine`]).
+fn open_numpy_engine() -> Result<Box<dyn Engine>, OpenError> {
+    let t = std::time::Instant::now();
+    let gpu = crate::gpu::Gpu::open()?;
+    let open_ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = std::time::Instant::now();
+    let f64s = GpuNumpySum::<f64>::new(&gpu).map_err(load_error)?;
+    let f32s = GpuNumpySum::<f32>::new(&gpu).map_err(load_error)?;
+    let compile_ms = t.elapsed().as_secs_f64() * 1e3;
+    Ok(Box::new(NumpyGpuEngine {
+        f64s,
+        f32s,
+        last: None,
+        open_ms,
+        compile_ms,
+    }))
 }

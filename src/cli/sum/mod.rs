@@ -128,11 +128,13 @@ impl SumArgs {
 
 /// Options that make no sense together, as one line.
 fn check_options(args: &SumArgs) -> Result<(), String> {
+    let gpu_numpy = args.engine == EngineKind::Gpu && args.order == CpuOrder::Numpy;
     if args.order != CpuOrder::Sequential
         && !matches!(args.engine, EngineKind::Loop | EngineKind::Fast)
+        && !gpu_numpy
     {
         return Err(format!(
-            "--order {}: reproduced by --engine fast and --engine loop; the walk and GPU engines reproduce the sequential loop only",
+            "--order {}: reproduced by --engine fast and --engine loop (numpy also by --engine gpu); the walk and GPU engines reproduce the sequential loop only",
             args.order
         ));
     }
@@ -191,7 +193,7 @@ pub fn run(args: &SumArgs) -> i32 {
         },
         None => None,
     };
-    let mut engine = match open_engine(args.engine) {
+    let mut engine = match open_engine(args.engine, args.order) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("binade sum: {e}");

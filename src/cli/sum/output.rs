@@ -174,7 +174,9 @@ pub(crate) fn sum_file(
     };
     let (name, planned) = (engine.name(), engine.planned());
     let plan = args.plan();
-    let sequential = args.order == CpuOrder::Sequential;
+    // The engine's own order (the sequential loop, or numpy's on the device), else the
+    // order's CPU engine.
+    let by_engine = args.order == engine.order();
     let check_order = args.check.then_some((args.order, args.start));
     let mut chunks = chunk_count(terms.len());
     let (dtype, total, check, fallback) = match &terms {
@@ -182,7 +184,7 @@ pub(crate) fn sum_file(
             let stale = stale.map(|t| walk::chunk_sums::<F64>(&t.as_f64()));
             let (w, c) = sum_stream::<F64>(
                 t,
-                || match sequential {
+                || match by_engine {
                     true => restarted::<F64>(engine.sum_f64(t, &plan, stale.as_deref()), t, args),
                     false => Ok(sum_in_order(t, args, &mut chunks)),
                 },
@@ -195,7 +197,7 @@ pub(crate) fn sum_file(
             let stale = stale.map(|t| walk::chunk_sums::<F32>(&t.as_f32()));
             let (w, c) = sum_stream::<F32>(
                 t,
-                || match sequential {
+                || match by_engine {
                     true => restarted::<F32>(engine.sum_f32(t, &plan, stale.as_deref()), t, args),
                     false => Ok(sum_in_order(t, args, &mut chunks)),
                 },
@@ -250,6 +252,12 @@ pub(crate) fn text_block(r: &FileReport) -> String {
         start => format!("{} from {start}", r.order),
     };
     match &r.device {
+        Some(d) if r.order == "numpy" => {
+            out += &format!(
+                "  engine  {} (numpy's pairwise tree, order {}); device open {:.1} ms, compile {:.1} ms, upload {:.1} ms, kernel {:.1} ms\n",
+                r.engine, order, d.open_ms, d.compile_ms, d.upload_ms, d.kernel_ms
+            )
+        }
         Some(d) => {
             out += &format!(
                 "  engine  {} (one pass, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, upload {:.1} ms, kernel {:.1} ms\n",

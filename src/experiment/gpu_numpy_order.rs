@@ -1,0 +1,386 @@
+//! `gpu-numpy-order`: `np.sum`'s bits on the device ([`GpuNumpySum`], numpy's pairwise order)
+//! and what they cost, per distribution and size, beside `cupy.sum` (a tree sum of other bits),
+//! the one-pass exact sum of the sequential loop on the same terms and a device copy; and on
+//! the uniform data, `np.sum` itself on the host (run by `experiments/peers/cupy_numpy_sum.py`),
+//! whose bits the device's must equal. Every device sum is also compared with the `numpy`
+//! order's loop on the host ([`crate::order::loop_sum_in`]) in every check launch.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, Context as _, Result};
+use cudarc::driver::CudaSlice;
+use serde::Deserialize;
+
+use super::{Context, Outcome};
+use crate::format::{same_result, F64};
+use crate::gpu::numpy_sum::{GpuNumpySum, NumpyWork};
+use crate::gpu::ordered_sum::onepass::Distribution;
+use crate::gpu::timing::{event_times, median};
+use crate::gpu::{Gpu, OnePassJob, OnePassSum};
+use crate::order::{loop_sum_in, CpuOrder};
+use crate::report::{ratio_cell as ratio, thousands, Report, Table};
+
+/// Most distinct windows a size is rotated over (the peer uses the same bound).
+const MAX_OFFSETS: usize = 256;
+
+/// Launches of the first window compared with the order's loop, besides the timed ones.
+const CHECKS: usize = 3;
+
+struct Settings {
+    sizes: Vec<usize>,
+    pool: usize,
+    warmup: usize,
+    reps: usize,
+    python: String,
+    peer: PathBuf,
+}
+
+fn settings(ctx: &Context) -> Result<Settings> {
+    let reps = ctx.positive("reps")?;
+    let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
+    if sizes.contains(&0) {
+        bail!(super::ConfigError::new(
+            &ctx.file,
+            "sizes",
+            "sizes must be positive"
+        ));
+    }
+    Ok(Settings {
+        sizes,
+        pool: ctx.get("pool_terms")?,
+        warmup: ctx.get("warmup")?,
+        reps,
+        python: ctx.get("python")?,
+        peer: ctx.peers_dir().join("cupy_numpy_sum.py"),
+    })
+}
+
+/// Everything measured for one distribution at one size (ms medians).
+#[derive(Clone, Debug)]
+struct Row {
+    dist: Distribution,
+    n: usize,
+    windows: usize,
+    numpy_order: f64,
+    onepass: f64,
+    copy: f64,
+    /// The `numpy` order's loop on the host over the first window.
+    cpu_order: f64,
+    /// Its bits.
+    want_bits: u64,
+    /// Check launches whose sum had those bits, of [`CHECKS`].
+    exact_launches: usize,
+    /// The device's bits in the first check launch.
+    got_bits: u64,
+    /// Sum modulo 2^64 of the pool's bits (the peer's data check).
+    pool_checksum: u64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PeerSize {
+    n: usize,
+    checksum: String,
+    cupy_median_ms: f64,
+    cupy_bits: String,
+    np_sum_bits: String,
+    np_sum_ms: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PeerOut {
+    cupy: String,
+    numpy: String,
+    device: String,
+    sizes: Vec<PeerSize>,
+}
+
+fn bits_checksum(xs: &[f64]) -> u64 {
+    xs.iter().fold(0u64, |a, x| a.wrapping_add(x.to_bits()))
+}
+
+fn measure(
+    np: &GpuNumpySum<f64>,
+    op: &OnePassSum,
+    set: &Settings,
+    dist: Distribution,
+    n: usize,
+    seed: u64,
+) -> Result<Row> {
+    let gpu = np.gpu();
+    let s = gpu.stream();
+    let count = n.max(set.pool);
+    let mut pool: CudaSlice<f64> = s.alloc_zeros(count)?;
+    op.fill(&mut pool, seed, dist)?;
+    let host_pool = s.clone_dtoh(&pool)?;
+    let pool_checksum = bits_checksum(&host_pool);
+    let t0 = Instant::now();
+    let want = loop_sum_in::<F64>(&host_pool[0..n], CpuOrder::Numpy);
+    let cpu_order = t0.elapsed().as_secs_f64() * 1e3;
+    drop(host_pool);
+    let k = (count / n).clamp(1, MAX_OFFSETS);
+    let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
+    let mut work: NumpyWork<f64> = np.work(n as u64)?;
+    let mut exact_launches = 0;
+    let mut got_bits = 0;
+    for launch in 0..CHECKS {
+        np.launch(&pool.slice(0..n), &mut work)?;
+        let got = np.result(&work)?;
+        if launch == 0 {
+            got_bits = got.to_bits();
+        }
+        exact_launches += usize::from(same_result::<F64>(got.to_bits(), want.to_bits()));
+    }
+    let numpy_order = median(&event_times(gpu, set.warmup, set.reps, |r| {
+        np.launch(&pool.slice(windows[r % k].clone()), &mut work)
+    })?);
+    let mut jobs: Vec<OnePassJob> = windows
+        .iter()
+        .map(|w| op.job(pool.slice(0..count), std::slice::from_ref(w)))
+        .collect::<Result<_>>()?;
+    let onepass = median(&event_times(gpu, set.warmup, set.reps, |r| {
+        op.launch(&mut jobs[r % k])
+    })?);
+    drop(jobs);
+    let mut out: CudaSlice<f64> = s.alloc_zeros(n)?;
+    let copy = median(&event_times(gpu, set.warmup, set.reps, |r| {
+        s.memcpy_dtod(
+            &pool.slice(windows[r % k].clone()),
+            &mut out.slice_mut(0..n),
+        )?;
+        Ok(())
+    })?);
+    Ok(Row {
+        dist,
+        n,
+        windows: k,
+        numpy_order,
+        onepass,
+        copy,
+        cpu_order,
+        want_bits: want.to_bits(),
+        exact_launches,
+        got_bits,
+        pool_checksum,
+    })
+}
+
+fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
+    let sizes: Vec<String> = set.sizes.iter().map(|n| n.to_string()).collect();
+    let out = Command::new(&set.python)
+        .arg(&set.peer)
+        .args(["--sizes", &sizes.join(","), "--pool", &set.pool.to_string()])
+        .args([
+            "--seed",
+            &seed.to_string(),
+            "--warmup",
+            &set.warmup.to_string(),
+        ])
+        .args(["--reps", &set.reps.to_string()])
+        .output()
+        .with_context(|| format!("running {} {}", set.python, set.peer.display()))?;
+    super::peer_json(&set.peer, &out)
+}
+
+/// Runs the experiment (needs a GPU; the peer columns need Python with CuPy and numpy).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let gpu = Gpu::open()?;
+    let set = settings(ctx)?;
+    let np = GpuNumpySum::<f64>::new(&gpu)?;
+    let op = OnePassSum::new(&gpu)?;
+    let mut rows = Vec::new();
+    let bar = ctx.progress(
+        (set.sizes.len() * Distribution::ALL.len()) as u64,
+        "gpu-numpy-order",
+    );
+    for &dist in &Distribution::ALL {
+        for &n in &set.sizes {
+            let r = measure(&np, &op, &set, dist, n, ctx.seed)?;
+            eprintln!(
+                "gpu-numpy-order: {} n {n}: numpy order {} ms, one pass {} ms, copy {} ms, {} of {CHECKS} launches with the order's bits",
+                dist.name(),
+                ms(r.numpy_order),
+                ms(r.onepass),
+                ms(r.copy),
+                r.exact_launches
+            );
+            rows.push(r);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let peer = run_peer(&set, ctx.seed);
+    Ok(report(ctx, &gpu, &set, &rows, &peer))
+}
+
+/// The peer's figures for the uniform row `r`, where its data's checksum matches ours.
+fn peer_cell<'a>(peer: &'a Result<PeerOut>, r: &Row) -> Option<&'a PeerSize> {
+    let p = peer.as_ref().ok()?;
+    if r.dist != Distribution::Uniform {
+        return None;
+    }
+    p.sizes
+        .iter()
+        .find(|p| p.n == r.n && p.checksum == r.pool_checksum.to_string())
+}
+
+fn report(
+    ctx: &Context,
+    gpu: &Gpu,
+    set: &Settings,
+    rows: &[Row],
+    peer: &Result<PeerOut>,
+) -> Outcome {
+    // A failure: a check launch without the order's bits, or a uniform row whose device bits
+    // are not np.sum's own.
+    let numpy_differs =
+        |r: &Row| peer_cell(peer, r).is_some_and(|p| p.np_sum_bits != r.got_bits.to_string());
+    let failures = rows
+        .iter()
+        .filter(|r| r.exact_launches != CHECKS || numpy_differs(r))
+        .count() as u64;
+    let mut rep = Report::new(
+        &ctx.name,
+        "np.sum's bits on the GPU: numpy's pairwise order against cupy.sum and the exact sequential sum",
+    );
+    let cupy = |r: &Row| peer_cell(peer, r).map_or(f64::NAN, |p| p.cupy_median_ms);
+    let uniform_last = rows
+        .iter()
+        .filter(|r| r.dist == Distribution::Uniform)
+        .max_by_key(|r| r.n);
+    if let Some(b) = uniform_last {
+        rep.headline(format!(
+            "At {} uniform terms numpy's order on the device takes {} ms ({}x cupy.sum, {}x the one-pass exact sequential sum, {}x a device copy); {} of {} sums had the order's bits in every launch, and every uniform sum compared with np.sum's own bits equal: {}",
+            thousands(b.n as u64),
+            ms(b.numpy_order),
+            ratio(b.numpy_order, cupy(b)),
+            ratio(b.numpy_order, b.onepass),
+            ratio(b.numpy_order, b.copy),
+            rows.len() as u64 - failures,
+            rows.len(),
+            rows.iter().filter(|r| peer_cell(peer, r).is_some()).all(|r| !numpy_differs(r))
+        ));
+    }
+    rep.text(format!(
+        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (eight threads a leaf), each further level a block per tile of up to {} values of the level below, then `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
+        gpu.name,
+        gpu.arch,
+        thousands(crate::gpu::numpy_sum::level_bound(1)),
+        thousands(2u64 << crate::gpu::numpy_sum::FAN_LOG2),
+        set.reps,
+        set.warmup,
+        thousands(set.pool as u64)
+    ));
+    rep.text(prediction_text());
+    rep.text(match peer {
+        Ok(p) => format!(
+            "`cupy.sum` from CuPy {} and `np.sum` from numpy {} (on the host, the first window copied there; median of 5 runs after one), on {}, by `experiments/peers/cupy_numpy_sum.py`.",
+            p.cupy, p.numpy, p.device
+        ),
+        Err(e) => format!("`cupy.sum` and `np.sum` were not measured: {e:#}"),
+    });
+    rep.table(time_table(rows, peer));
+    rep.table(check_table(rows, peer));
+    Outcome {
+        report: rep,
+        failures,
+    }
+}
+
+fn prediction_text() -> String {
+    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once).".into()
+}
+
+fn ms(x: f64) -> String {
+    if x.is_nan() {
+        "n/a".into()
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
+    let mut t = Table::new(
+        "numpy_order_times",
+        "Median ms per sum (cupy.sum and np.sum on the uniform data only)",
+        &[
+            "distribution",
+            "terms",
+            "windows",
+            "numpy order, device",
+            "cupy.sum",
+            "one-pass exact sequential",
+            "device copy",
+            "numpy order / cupy.sum",
+            "numpy order / one pass",
+            "numpy order / copy",
+            "numpy order GB/s",
+            "np.sum, host",
+            "numpy order's loop, host (Rust)",
+        ],
+    );
+    for r in rows {
+        let p = peer_cell(peer, r);
+        let cu = p.map_or(f64::NAN, |p| p.cupy_median_ms);
+        t.row(vec![
+            r.dist.name().into(),
+            thousands(r.n as u64),
+            r.windows.to_string(),
+            ms(r.numpy_order),
+            ms(cu),
+            ms(r.onepass),
+            ms(r.copy),
+            ratio(r.numpy_order, cu),
+            ratio(r.numpy_order, r.onepass),
+            ratio(r.numpy_order, r.copy),
+            format!("{:.0}", 8.0 * r.n as f64 / (r.numpy_order * 1e6)),
+            ms(p.map_or(f64::NAN, |p| p.np_sum_ms)),
+            ms(r.cpu_order),
+        ]);
+    }
+    t
+}
+
+fn check_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
+    let mut t = Table::new(
+        "numpy_order_checks",
+        "Correctness: the device's bits against the numpy order's loop and np.sum; cupy.sum's bits",
+        &[
+            "distribution",
+            "terms",
+            "launches with the order's bits",
+            "device bits",
+            "order's loop bits",
+            "np.sum bits",
+            "device = np.sum",
+            "cupy.sum bits",
+            "cupy.sum = np.sum",
+        ],
+    );
+    for r in rows {
+        let p = peer_cell(peer, r);
+        let hex = |s: &str| {
+            s.parse::<u64>()
+                .map_or_else(|_| "n/a".to_string(), |b| format!("{b:#018x}"))
+        };
+        let (np_bits, cupy_bits) = p.map_or(("n/a".into(), "n/a".into()), |p| {
+            (hex(&p.np_sum_bits), hex(&p.cupy_bits))
+        });
+        let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+        t.row(vec![
+            r.dist.name().into(),
+            thousands(r.n as u64),
+            format!("{} of {CHECKS}", r.exact_launches),
+            format!("{:#018x}", r.got_bits),
+            format!("{:#018x}", r.want_bits),
+            np_bits,
+            p.map_or("n/a".into(), |p| {
+                yes_no(p.np_sum_bits == r.got_bits.to_string())
+            }),
+            cupy_bits,
+            p.map_or("n/a".into(), |p| yes_no(p.cupy_bits == p.np_sum_bits)),
+        ]);
+    }
+    t
+}

@@ -1,0 +1,68 @@
+//! The device's numpy order's own mutants ([`NumpyMutant`]) for the `mutations` kill matrix:
+//! each build sums `gpu::numpy_sum::kill_cases`, compared in bits with the numpy order's loop
+//! on the host; a mutant is killed by the first sum that differs.
+
+use crate::experiment::Context;
+use crate::gpu::numpy_sum::{first_wrong, kill_cases, GpuNumpySum, NumpyMutant};
+use crate::gpu::Gpu;
+use crate::report::{thousands, Table};
+
+/// The rows, a note, and failures (the correct build wrong anywhere, a mutant with numpy's
+/// bits everywhere, a device error). Empty rows and a note where no device is present.
+pub fn numpy_rows(ctx: &Context, seed: u64) -> (Table, String, u64) {
+    let mut t = Table::new(
+        "gpu-numpy-mutants",
+        "The device's numpy order, each rule broken on purpose (device)",
+        &["mutant", "sums checked", "result", "first wrong sum"],
+    );
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                format!("numpy-order mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                0,
+            )
+        }
+    };
+    let cases = kill_cases(seed);
+    let bar = ctx.progress(NumpyMutant::ALL.len() as u64, "numpy-order mutants");
+    let mut failures = 0;
+    for m in NumpyMutant::ALL {
+        let run = GpuNumpySum::<f64>::with_mutant(&gpu, m).and_then(|b| first_wrong(&b, &cases));
+        let (checked, result, first) = match run {
+            Ok((checked, wrong)) => {
+                let killed = wrong.is_some();
+                failures += u64::from(killed == (m == NumpyMutant::None));
+                let text = match (m, killed) {
+                    (NumpyMutant::None, false) => "numpy's bits everywhere",
+                    (NumpyMutant::None, true) => "WRONG (the correct build)",
+                    (_, true) => "killed by a wrong result",
+                    (_, false) => "SURVIVED",
+                };
+                (
+                    checked,
+                    text.to_string(),
+                    wrong.unwrap_or_else(|| "-".into()),
+                )
+            }
+            Err(e) => {
+                failures += 1;
+                let msg = format!("{e:#}");
+                (
+                    0,
+                    format!("error: {}", msg.lines().next().unwrap_or("")),
+                    "-".into(),
+                )
+            }
+        };
+        t.row(vec![m.name().into(), thousands(checked), result, first]);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let note = format!(
+        "numpy-order mutants: `kernels/numpy_pairwise.cu` with `-DBINADE_NP_MUTANT=<code>` (f64) on {} ({}), each summing `gpu::numpy_sum::kill_cases` (uniform, log-uniform and one-in-twenty-negated terms at 9, 135, 1,000, 4,099 and 100,003 terms, and 1,000 terms of -0.0); every sum is compared by bits with the numpy order's loop on the host (`order::loop_sum_in`) and the first that differs is named.",
+        gpu.name, gpu.arch
+    );
+    (t, note, failures)
+}

@@ -1,0 +1,347 @@
+//! `np.sum`'s bits on the device: numpy's pairwise order (`--order numpy`, stated in
+//! [`crate::order`]) over a contiguous f64 or f32 array, every add of its tree done once, in
+//! the terms' type, as numpy does it (`kernels/numpy_pairwise.cu` has the argument).
+//!
+//! The order is itself parallel: its tree of adds is fixed by the length alone, so the device
+//! needs no plan and no walk, only the tree. Level 1 forms tiles of at most
+//! [`TILE_LOG2`]-power terms from numpy's leaves (eight threads a leaf, one accumulator each);
+//! each further level combines up to `2^(FAN_LOG2 + 1)` tiles of the level below in one block;
+//! the last level is the root. The terms are read once.
+//!
+//! Guarantee: [`GpuNumpySum::sum_device`] returns the bits of
+//! [`crate::order::loop_sum_in`]`(terms, CpuOrder::Numpy)` (numpy's own `np.sum` on the
+//! host, as `tests/orders.rs` checks against numpy) for every input, NaN as a NaN (the
+//! device's NaN, not the input's payload). A build with a [`NumpyMutant`] is a check of the
+//! check: each gives a wrong sum on some input.
+
+use anyhow::{Context as _, Result};
+use cudarc::driver::{
+    CudaFunction, CudaSlice, CudaView, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
+};
+
+use super::Gpu;
+use crate::order::{NUMPY_BLOCK, NUMPY_LANES};
+
+/// The kernels' source.
+pub const SOURCE: &str = include_str!("../../kernels/numpy_pairwise.cu");
+
+/// Level 1's tile bound is `2^TILE_LOG2` terms (a tile is at least half that long unless it
+/// is the whole array), formed by one block.
+pub const TILE_LOG2: u32 = 12;
+/// Each level above the first multiplies the tile bound by `2^FAN_LOG2`: a block combines at
+/// most `2^(FAN_LOG2 + 1)` values of the level below ([`MAX_SLOTS`]).
+pub const FAN_LOG2: u32 = 10;
+/// The most values a block holds in shared memory (`BINADE_NP_MAX_SLOTS`): a level's tile
+/// holds at most `2^(FAN_LOG2 + 1)` values of the level below, and level 1's at most
+/// `2^(TILE_LOG2 - 6)` leaves (numpy's leaves are at least 64 terms long).
+pub const MAX_SLOTS: u64 = 4096;
+const _: () = assert!(2u64 << FAN_LOG2 <= MAX_SLOTS && 1u64 << (TILE_LOG2 - 6) <= MAX_SLOTS);
+
+/// Threads of a level-1 block (eight a leaf).
+pub const TILE_THREADS: u32 = 256;
+/// Threads of a block of the higher levels.
+pub const LEVEL_THREADS: u32 = 1024;
+
+/// A deliberate defect of the device's tree (`BINADE_NP_MUTANT`), for the kill matrix: each
+/// must give a wrong sum on some input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NumpyMutant {
+    /// numpy's order.
+    None,
+    /// A long run is split at half its length, not rounded down to a multiple of eight.
+    SplitUnaligned,
+    /// A leaf's eight accumulators are added left to right instead of numpy's tree.
+    LanesInOrder,
+    /// A leaf's last `n % 8` terms are added into the first accumulator before the tree.
+    TailFirst,
+    /// The combine rounds run from the root down, so parents add unfinished children.
+    RoundsTopDown,
+    /// The result is the tree's value, without numpy's `+0 +` (a sum of `-0.0` stays `-0.0`).
+    NoPlusZero,
+}
+
+impl NumpyMutant {
+    /// Every variant, `None` first; the index is the kernel's code.
+    pub const ALL: [NumpyMutant; 6] = [
+        NumpyMutant::None,
+        NumpyMutant::SplitUnaligned,
+        NumpyMutant::LanesInOrder,
+        NumpyMutant::TailFirst,
+        NumpyMutant::RoundsTopDown,
+        NumpyMutant::NoPlusZero,
+    ];
+
+    /// The `BINADE_NP_MUTANT` code.
+    pub fn code(self) -> u32 {
+        Self::ALL.iter().position(|&m| m == self).unwrap_or(0) as u32
+    }
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            NumpyMutant::None => "none",
+            NumpyMutant::SplitUnaligned => "split not rounded to eight",
+            NumpyMutant::LanesInOrder => "leaf lanes added in order",
+            NumpyMutant::TailFirst => "leaf tail added before the tree",
+            NumpyMutant::RoundsTopDown => "combine rounds top down",
+            NumpyMutant::NoPlusZero => "no +0 start",
+        }
+    }
+}
+
+/// A term type of the kernels: f64 or f32.
+pub trait NumpyTerm: DeviceRepr + ValidAsZeroBits + Copy + Unpin + 'static {
+    /// `BINADE_NP_F32`.
+    const F32: bool;
+}
+
+impl NumpyTerm for f64 {
+    const F32: bool = false;
+}
+
+impl NumpyTerm for f32 {
+    const F32: bool = true;
+}
+
+/// The kernels' defines for terms of type `T` and `mutant`. The lanes and the leaf come from
+/// [`crate::order`], the one statement of numpy's order.
+fn defines<T: NumpyTerm>(mutant: NumpyMutant) -> Vec<(&'static str, String)> {
+    vec![
+        ("BINADE_NP_F32", u32::from(T::F32).to_string()),
+        ("BINADE_NP_LANES", NUMPY_LANES.to_string()),
+        ("BINADE_NP_LEAF", NUMPY_BLOCK.to_string()),
+        ("BINADE_NP_TILE_LOG2", TILE_LOG2.to_string()),
+        ("BINADE_NP_FAN_LOG2", FAN_LOG2.to_string()),
+        ("BINADE_NP_MAX_SLOTS", MAX_SLOTS.to_string()),
+        ("BINADE_NP_MUTANT", mutant.code().to_string()),
+    ]
+}
+
+/// Compiles the kernels for `arch` without a device (for the compile checks).
+pub fn compile_for<T: NumpyTerm>(arch: &str, mutant: NumpyMutant) -> Result<()> {
+    super::compile("numpy_pairwise", &[SOURCE], &defines::<T>(mutant), arch)?;
+    Ok(())
+}
+
+/// The tile bound of level `level` (1-based): `2^(TILE_LOG2 + FAN_LOG2 * (level - 1))`.
+pub fn level_bound(level: u32) -> u64 {
+    debug_assert!(level >= 1);
+    1u64 << (TILE_LOG2 + FAN_LOG2 * (level - 1))
+}
+
+/// The levels a sum of `n` terms takes: the first whose bound reaches `n` is the root's.
+pub fn levels(n: u64) -> u32 {
+    let mut level = 1;
+    while level_bound(level) < n {
+        level += 1;
+    }
+    level
+}
+
+/// The values level `level` writes for `n` terms: one slot per lattice point (spacing half
+/// the level's bound).
+fn level_slots(n: u64, level: u32) -> u64 {
+    n.div_ceil(level_bound(level) / 2).max(1)
+}
+
+/// The compiled kernels for one term type and one build.
+#[derive(Clone, Debug)]
+pub struct GpuNumpySum<T: NumpyTerm> {
+    gpu: Gpu,
+    k_tiles: CudaFunction,
+    k_levels: CudaFunction,
+    k_finish: CudaFunction,
+    /// The build's mutant ([`NumpyMutant::None`]: numpy's order).
+    pub mutant: NumpyMutant,
+    _terms: std::marker::PhantomData<T>,
+}
+
+/// Device memory for sums of up to a given length (made once, reused by every launch).
+pub struct NumpyWork<T: NumpyTerm> {
+    levels: Vec<CudaSlice<T>>,
+    sum: CudaSlice<T>,
+    n: u64,
+}
+
+impl<T: NumpyTerm> NumpyWork<T> {
+    /// The terms it was made for.
+    pub fn terms(&self) -> u64 {
+        self.n
+    }
+}
+
+impl<T: NumpyTerm> GpuNumpySum<T> {
+    /// Compiles numpy's order for `gpu`.
+    pub fn new(gpu: &Gpu) -> Result<GpuNumpySum<T>> {
+        Self::with_mutant(gpu, NumpyMutant::None)
+    }
+
+    /// Compiles the build with `mutant` (every mutant but `None` is wrong on purpose).
+    pub fn with_mutant(gpu: &Gpu, mutant: NumpyMutant) -> Result<GpuNumpySum<T>> {
+        let m = gpu.load("numpy_pairwise", &[SOURCE], &defines::<T>(mutant))?;
+        Ok(GpuNumpySum {
+            gpu: gpu.clone(),
+            k_tiles: m.function("np_tiles")?,
+            k_levels: m.function("np_levels")?,
+            k_finish: m.function("np_finish")?,
+            mutant,
+            _terms: std::marker::PhantomData,
+        })
+    }
+
+    /// Device memory for a sum of `n` terms.
+    pub fn work(&self, n: u64) -> Result<NumpyWork<T>> {
+        let s = self.gpu.stream();
+        let levels = (1..=levels(n))
+            .map(|l| s.alloc_zeros::<T>(level_slots(n, l) as usize))
+            .collect::<Result<Vec<_>, _>>()
+            .context("allocating the levels' values")?;
+        Ok(NumpyWork {
+            levels,
+            sum: s.alloc_zeros::<T>(1)?,
+            n,
+        })
+    }
+
+    /// Launches the sum of `terms` (as long as `work` was made for) into `work`; nothing is
+    /// copied to the host. An empty array's sum is `+0`, numpy's identity.
+    pub fn launch(&self, terms: &CudaView<'_, T>, work: &mut NumpyWork<T>) -> Result<()> {
+        let n = terms.len() as u64;
+        anyhow::ensure!(
+            n == work.n,
+            "a work area for {} terms given {n} terms",
+            work.n
+        );
+        let s = self.gpu.stream();
+        if n == 0 {
+            s.memset_zeros(&mut work.sum)?;
+            return Ok(());
+        }
+        let blocks = |l: u32| u32::try_from(level_slots(n, l)).context("too many terms");
+        let mut l = s.launch_builder(&self.k_tiles);
+        l.arg(terms).arg(&n).arg(&mut work.levels[0]);
+        let cfg = LaunchConfig {
+            grid_dim: (blocks(1)?, 1, 1),
+            block_dim: (TILE_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: np_tiles reads terms[0..n) and writes its level's slots, sized by level_slots.
+        unsafe { l.launch(cfg) }.context("launching np_tiles")?;
+        for level in 2..=work.levels.len() as u32 {
+            let (below, above) = work.levels.split_at_mut(level as usize - 1);
+            let (bound, inner) = (level_bound(level), level_bound(level - 1));
+            let mut l = s.launch_builder(&self.k_levels);
+            l.arg(&below[level as usize - 2])
+                .arg(&n)
+                .arg(&bound)
+                .arg(&inner)
+                .arg(&mut above[0]);
+            let cfg = LaunchConfig {
+                grid_dim: (blocks(level)?, 1, 1),
+                block_dim: (LEVEL_THREADS, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: np_levels reads the level below's slots and writes this level's.
+            unsafe { l.launch(cfg) }.context("launching np_levels")?;
+        }
+        let root = work.levels.last().context("no level")?;
+        let mut l = s.launch_builder(&self.k_finish);
+        l.arg(root).arg(&mut work.sum);
+        // SAFETY: np_finish reads one value and writes one.
+        unsafe { l.launch(LaunchConfig::for_num_elems(1)) }.context("launching np_finish")?;
+        Ok(())
+    }
+
+    /// The sum of device `terms`, copied back.
+    pub fn sum_device(&self, terms: &CudaView<'_, T>) -> Result<T> {
+        let mut work = self.work(terms.len() as u64)?;
+        self.launch(terms, &mut work)?;
+        self.result(&work)
+    }
+
+    /// The sum a launch left in `work`, copied back.
+    pub fn result(&self, work: &NumpyWork<T>) -> Result<T> {
+        let v = self.gpu.stream().clone_dtoh(&work.sum)?;
+        v.first().copied().context("no sum")
+    }
+
+    /// The sum of host `terms` (copied to the device first).
+    pub fn sum_of(&self, terms: &[T]) -> Result<T> {
+        let s = self.gpu.stream();
+        if terms.is_empty() {
+            return self.sum_device(&s.alloc_zeros::<T>(1)?.slice(0..0));
+        }
+        let dev = s.clone_htod(terms)?;
+        self.sum_device(&dev.slice(0..terms.len()))
+    }
+
+    /// The device this build runs on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+}
+
+/// The inputs the kill matrix searches the mutants on (the same in `tests/gpu_numpy_sum.rs`
+/// and the `mutations` experiment): kinds and sizes that reach every rule (a leaf's tail, a
+/// split whose half is not a multiple of eight, several tiles and levels), and a stream of
+/// `-0.0`, each named with its seed.
+pub fn kill_cases(seed: u64) -> Vec<(String, Vec<f64>)> {
+    use crate::format::F64;
+    use crate::verify::inputs::InputKind;
+    let mut v = Vec::new();
+    for n in [9, 135, 1000, 4099, 100_003] {
+        for kind in [
+            InputKind::Uniform,
+            InputKind::LogUniform,
+            InputKind::Negatives,
+        ] {
+            let s = seed ^ n as u64;
+            let case = format!("seed {s:#x} kind {} n {n}", kind.name());
+            v.push((case, kind.generate::<F64>(n, s)));
+        }
+    }
+    v.push(("-0.0 x 1000".to_string(), vec![-0.0; 1000]));
+    v
+}
+
+/// The first of `cases` whose device sum under `build` differs in bits (NaN as NaN) from the
+/// numpy order's loop, described with both bits; and how many sums were compared.
+pub fn first_wrong(
+    build: &GpuNumpySum<f64>,
+    cases: &[(String, Vec<f64>)],
+) -> Result<(u64, Option<String>)> {
+    use crate::format::{same_result, F64};
+    use crate::order::{loop_sum_in, CpuOrder};
+    let mut count = 0;
+    for (case, terms) in cases {
+        let got = build.sum_of(terms)?;
+        let want = loop_sum_in::<F64>(terms, CpuOrder::Numpy);
+        count += 1;
+        if !same_result::<F64>(got.to_bits(), want.to_bits()) {
+            return Ok((
+                count,
+                Some(format!(
+                    "{case}: device {:#x}, numpy's order {:#x}",
+                    got.to_bits(),
+                    want.to_bits()
+                )),
+            ));
+        }
+    }
+    Ok((count, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_cover_every_length() {
+        assert_eq!(levels(0), 1);
+        assert_eq!(levels(4096), 1);
+        assert_eq!(levels(4097), 2);
+        assert_eq!(levels(1 << 22), 2);
+        assert_eq!(levels((1 << 22) + 1), 3);
+        assert_eq!(levels(1 << 32), 3);
+    }
+}
