@@ -52,7 +52,7 @@ fn settings(ctx: &Context) -> Result<Settings> {
         pool: ctx.get("pool_terms")?,
         warmup: ctx.get("warmup")?,
         reps,
-        python: ctx.get("python")?,
+        python: std::env::var("BINADE_PYTHON").unwrap_or(ctx.get("python")?),
         peer: ctx.peers_dir().join("cupy_numpy_sum.py"),
     })
 }
