@@ -31,12 +31,14 @@
  *     so both children are final when their parent adds them. A thread finds the node on its
  *     slot's path at a depth by walking down from the tile's root (a few steps).
  *   - A block that is not its tile's first lattice point does nothing (another block forms
- *     that tile). The last level has one tile, the root: the sum.
+ *     that tile). The last level has one tile, the root: its block writes +0 + its value,
+ *     the sum.
  *
  * Defines: BINADE_NP_F32 (0: double terms, 1: float), BINADE_NP_LANES and BINADE_NP_LEAF
  * (numpy's 8 and 128, from order::NUMPY_LANES and NUMPY_BLOCK), BINADE_NP_TILE_LOG2 (B_1),
  * BINADE_NP_FAN_LOG2 (B_(L+1) = B_L * 2^FAN for L >= 1), BINADE_NP_MAX_SLOTS (values a block
- * holds in shared memory), all from gpu::numpy_sum, BINADE_NP_MUTANT (0: numpy's order;
+ * holds in shared memory), BINADE_NP_PAIRED (1: f64 leaves read as 16-byte pairs, four
+ * threads a leaf), all from gpu::numpy_sum, BINADE_NP_MUTANT (0: numpy's order;
  * the others are the kill matrix's deliberate defects, gpu::numpy_sum::NumpyMutant). */
 
 #ifndef BINADE_NP_F32
@@ -134,24 +136,80 @@ __device__ static void np_combine(np_t *slot, unsigned long long toff, unsigned 
     }
 }
 
-/* One numpy leaf (off, len <= LEAF) by the 8 threads of a group (`lane` 0..7, `mask` the
- * group's threads in the warp); the value is lane 0's. */
+/* Threads a leaf: one accumulator each, or (the paired f64 build, BINADE_NP_PAIRED) two
+ * adjacent accumulators each, loaded as one 16-byte pair. */
+#if BINADE_NP_PAIRED
+#if BINADE_NP_F32 || BINADE_NP_LANES != 8
+#error "the paired build is for f64 terms and numpy's eight lanes"
+#endif
+#define NP_GROUP 4u
+#else
+#define NP_GROUP ((unsigned int)NP_LANES)
+#endif
+/* Loads a leaf takes past its first row of LANES terms. */
+#define NP_ROWS (NP_LEAF / NP_LANES)
+
+/* The tail of a leaf, a[whole..len), added in order to v (lane 0's). */
+__device__ static inline np_t np_tail(const np_t *__restrict__ a, unsigned long long off,
+                                      unsigned long long whole, unsigned long long len,
+                                      np_t v) {
+    for (unsigned long long i = whole; i < len; ++i) v = v + a[off + i];
+    return v;
+}
+
+/* One numpy leaf (off, len <= LEAF) by the NP_GROUP threads of a group (`lane` 0.., `mask`
+ * the group's threads in the warp); the value is lane 0's. Every row's loads are issued
+ * before the first add (a row past `whole` is loaded as nothing and never added, so no
+ * zero is ever added: +0 would turn a -0 accumulator into +0). */
 __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long off,
                                unsigned long long len, unsigned int lane, unsigned int mask) {
     if (len < NP_LANES) {
         np_t s = (np_t)0;
-        if (lane == 0)
-            for (unsigned long long i = 0; i < len; ++i) s = s + a[off + i];
+        if (lane == 0) s = np_tail(a, off, 0, len, s);
         return s;
     }
     const unsigned long long whole = len - len % NP_LANES;
-    np_t r = a[off + lane];
+#if BINADE_NP_PAIRED
+    /* Lane l holds accumulators 2l and 2l+1 (leaf offsets are multiples of 8 terms and the
+     * launch checks the array is 16-byte aligned, so each pair is). */
+    const double2 *p = reinterpret_cast<const double2 *>(a + off);
+    double2 x[NP_ROWS];
 #pragma unroll
-    for (unsigned long long i = NP_LANES; i < NP_LEAF; i += NP_LANES)
-        if (i < whole) r = r + a[off + i + lane];
+    for (unsigned int k = 0; k < NP_ROWS; ++k)
+        if (k * NP_LANES < whole) x[k] = p[k * (NP_LANES / 2) + lane];
+    double r0 = x[0].x, r1 = x[0].y;
+#pragma unroll
+    for (unsigned int k = 1; k < NP_ROWS; ++k)
+        if (k * NP_LANES < whole) {
+            r0 = r0 + x[k].x;
+            r1 = r1 + x[k].y;
+        }
 #if BINADE_NP_MUTANT == NP_TAIL_FIRST
-    if (lane == 0)
-        for (unsigned long long i = whole; i < len; ++i) r = r + a[off + i];
+    if (lane == 0) r0 = np_tail(a, off, whole, len, r0);
+#endif
+#if BINADE_NP_MUTANT == NP_LANES_IN_ORDER
+    double v = r0;
+    for (unsigned int k = 0; k < NP_GROUP; ++k) {
+        const double e = __shfl_sync(mask, r0, (int)k, (int)NP_GROUP);
+        const double o = __shfl_sync(mask, r1, (int)k, (int)NP_GROUP);
+        if (lane == 0) v = (k == 0 ? v : v + e) + o;
+    }
+#else
+    double v = r0 + r1;
+    v = v + __shfl_xor_sync(mask, v, 1, (int)NP_GROUP);
+    v = v + __shfl_xor_sync(mask, v, 2, (int)NP_GROUP);
+#endif
+#else
+    np_t x[NP_ROWS];
+#pragma unroll
+    for (unsigned int k = 0; k < NP_ROWS; ++k)
+        if (k * NP_LANES < whole) x[k] = a[off + k * NP_LANES + lane];
+    np_t r = x[0];
+#pragma unroll
+    for (unsigned int k = 1; k < NP_ROWS; ++k)
+        if (k * NP_LANES < whole) r = r + x[k];
+#if BINADE_NP_MUTANT == NP_TAIL_FIRST
+    if (lane == 0) r = np_tail(a, off, whole, len, r);
 #endif
 #if BINADE_NP_MUTANT == NP_LANES_IN_ORDER
     np_t v = r;
@@ -164,9 +222,9 @@ __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long of
     v = v + __shfl_xor_sync(mask, v, 2, (int)NP_LANES);
     v = v + __shfl_xor_sync(mask, v, 4, (int)NP_LANES);
 #endif
+#endif
 #if BINADE_NP_MUTANT != NP_TAIL_FIRST
-    if (lane == 0)
-        for (unsigned long long i = whole; i < len; ++i) v = v + a[off + i];
+    if (lane == 0) v = np_tail(a, off, whole, len, v);
 #endif
     return v;
 }
@@ -186,42 +244,58 @@ __device__ static inline bool np_own_tile(unsigned long long n, unsigned long lo
 
 #define NP_MAX_SLOTS BINADE_NP_MAX_SLOTS
 
-/* Level 1: block b forms the tile no longer than B_1 whose first lattice point (spacing
- * B_1 / 2) is b, from its numpy leaves, into out[b]. blockDim.x is a multiple of 32. */
+/* Level 1: for each lattice point b (spacing B_1 / 2) from blockIdx.x in steps of gridDim.x,
+ * the block forms the tile no longer than B_1 whose first lattice point is b, from its numpy
+ * leaves, into out[b] (a point that is not its tile's first is skipped: another forms it).
+ * blockDim.x is a multiple of 32. */
 extern "C" __global__ void np_tiles(const np_t *__restrict__ a, unsigned long long n,
                                     np_t *__restrict__ out) {
     /* A tile of at most B_1 terms holds at most B_1 / 64 leaves' first points. */
     __shared__ np_t slot[(1ull << BINADE_NP_TILE_LOG2) / NP_LEAF_STRIDE];
     const unsigned long long bound = 1ull << BINADE_NP_TILE_LOG2;
-    unsigned long long toff, tlen;
-    if (!np_own_tile(n, blockIdx.x, bound / 2ull, bound, &toff, &tlen)) return;
+    const unsigned long long points = np_ceil_div(n, bound / 2ull);
     const unsigned long long g = NP_LEAF_STRIDE;
-    const unsigned long long first = np_ceil_div(toff, g);
-    const unsigned long long slots = np_ceil_div(toff + tlen, g) - first;
-    const unsigned int lane = threadIdx.x % NP_LANES;
-    const unsigned int mask = 0xffu << (threadIdx.x % 32u / NP_LANES * NP_LANES);
-    const unsigned int groups = blockDim.x / NP_LANES;
-    /* Slots are taken by whole groups, so a group's threads agree on every branch. */
-    for (unsigned long long j = threadIdx.x / NP_LANES; j < slots; j += groups) {
-        const unsigned long long q = (first + j) * g;
-        unsigned long long off = toff, len = tlen;
-        np_descend(&off, &len, q, NP_LEAF, 1 << 30);
-        if (off + g > q) {
-            const np_t v = np_leaf(a, off, len, lane, mask);
-            if (lane == 0) slot[j] = v;
+    const unsigned int lane = threadIdx.x % NP_GROUP;
+    const unsigned int mask = ((1u << NP_GROUP) - 1u) << (threadIdx.x % 32u / NP_GROUP * NP_GROUP);
+    const unsigned int groups = blockDim.x / NP_GROUP;
+    for (unsigned long long b = blockIdx.x; b < points; b += gridDim.x) {
+        unsigned long long toff, tlen;
+        if (!np_own_tile(n, b, bound / 2ull, bound, &toff, &tlen)) continue;
+        const unsigned long long first = np_ceil_div(toff, g);
+        const unsigned long long slots = np_ceil_div(toff + tlen, g) - first;
+        /* Slots are taken by whole groups, so a group's threads agree on every branch. */
+        for (unsigned long long j = threadIdx.x / NP_GROUP; j < slots; j += groups) {
+            const unsigned long long q = (first + j) * g;
+            unsigned long long off = toff, len = tlen;
+            np_descend(&off, &len, q, NP_LEAF, 1 << 30);
+            if (off + g > q) {
+                const np_t v = np_leaf(a, off, len, lane, mask);
+                if (lane == 0) slot[j] = v;
+            }
         }
+        __syncthreads();
+        np_combine(slot, toff, tlen, NP_LEAF, g, bound);
+        if (threadIdx.x == 0) out[b] = slot[0];
+        __syncthreads(); /* slot[0] is read before the next tile writes its slots */
     }
-    __syncthreads();
-    np_combine(slot, toff, tlen, NP_LEAF, g, bound);
-    if (threadIdx.x == 0) out[blockIdx.x] = slot[0];
+}
+
+/* np.sum's last add: +0 + the root's value (its reduction starts from its identity +0). */
+__device__ static inline np_t np_plus_zero(np_t root) {
+#if BINADE_NP_MUTANT == NP_NO_PLUS_ZERO
+    return root;
+#else
+    return (np_t)0 + root;
+#endif
 }
 
 /* Level L >= 2: block b forms the tile no longer than `bound` (B_L) whose first lattice
  * point (spacing bound / 2) is b, from the level-(L-1) values `in` (spacing `inner` / 2),
- * into out[b]. At most NP_MAX_SLOTS inner slots a tile (2 * 2^FAN). */
+ * into out[b]; at the root's level (`bound` >= n, one tile) it writes the sum to `sum`
+ * instead. At most NP_MAX_SLOTS inner slots a tile (2 * 2^FAN). */
 extern "C" __global__ void np_levels(const np_t *__restrict__ in, unsigned long long n,
                                      unsigned long long bound, unsigned long long inner,
-                                     np_t *__restrict__ out) {
+                                     np_t *__restrict__ out, np_t *__restrict__ sum) {
     __shared__ np_t slot[NP_MAX_SLOTS];
     unsigned long long toff, tlen;
     if (!np_own_tile(n, blockIdx.x, bound / 2ull, bound, &toff, &tlen)) return;
@@ -231,16 +305,15 @@ extern "C" __global__ void np_levels(const np_t *__restrict__ in, unsigned long 
     for (unsigned long long j = threadIdx.x; j < slots; j += blockDim.x) slot[j] = in[first + j];
     __syncthreads();
     np_combine(slot, toff, tlen, inner, g, bound);
-    if (threadIdx.x == 0) out[blockIdx.x] = slot[0];
+    if (threadIdx.x == 0) {
+        if (bound >= n)
+            sum[0] = np_plus_zero(slot[0]);
+        else
+            out[blockIdx.x] = slot[0];
+    }
 }
 
-/* The sum: +0 + the root's value (np.sum's reduction starts from its identity +0). */
+/* The sum of an array that level 1 alone forms (n <= B_1): +0 + its value. */
 extern "C" __global__ void np_finish(const np_t *__restrict__ root, np_t *__restrict__ sum) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) {
-#if BINADE_NP_MUTANT == NP_NO_PLUS_ZERO
-        sum[0] = root[0];
-#else
-        sum[0] = (np_t)0 + root[0];
-#endif
-    }
+    if (threadIdx.x == 0 && blockIdx.x == 0) sum[0] = np_plus_zero(root[0]);
 }

@@ -8,7 +8,8 @@
 
 use binade::format::{same_result, Format, F32, F64};
 use binade::gpu::numpy_sum::{
-    compile_for, first_wrong, kill_cases, level_bound, GpuNumpySum, NumpyMutant, NumpyTerm,
+    compile_for, first_wrong, kill_cases, level_bound, GpuNumpySum, LeafLoads, NumpyMutant,
+    NumpyTerm,
 };
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::Gpu;
@@ -61,11 +62,11 @@ where
     })
 }
 
-fn every_kind_and_size<F: Format>(gpu: &Gpu, name: &str)
+fn every_kind_and_size<F: Format>(gpu: &Gpu, name: &str, loads: LeafLoads)
 where
     F::Value: NumpyTerm,
 {
-    let s = GpuNumpySum::<F::Value>::new(gpu).unwrap();
+    let s = GpuNumpySum::<F::Value>::with_options(gpu, NumpyMutant::None, loads).unwrap();
     let mut sums = 0;
     for n in sizes() {
         for kind in InputKind::ALL {
@@ -74,7 +75,7 @@ where
             }
             let seed = SEED ^ n as u64;
             let terms = kind.generate::<F>(n, seed);
-            let case = format!("{name} seed {seed:#x} kind {} n {n}", kind.name());
+            let case = format!("{name} {loads:?} seed {seed:#x} kind {} n {n}", kind.name());
             if let Some(wrong) = compare::<F>(&s, &terms, &case) {
                 panic!("{wrong}");
             }
@@ -90,22 +91,27 @@ fn kernels_compile_for_both_types_and_every_mutant() {
         return;
     }
     for m in NumpyMutant::ALL {
-        compile_for::<f64>("sm_90", m).unwrap_or_else(|e| panic!("f64 {}: {e:#}", m.name()));
-        compile_for::<f32>("sm_90", m).unwrap_or_else(|e| panic!("f32 {}: {e:#}", m.name()));
+        for loads in [LeafLoads::Single, LeafLoads::Paired] {
+            compile_for::<f64>("sm_90", m, loads)
+                .unwrap_or_else(|e| panic!("f64 {loads:?} {}: {e:#}", m.name()));
+        }
+        compile_for::<f32>("sm_90", m, LeafLoads::Single)
+            .unwrap_or_else(|e| panic!("f32 {}: {e:#}", m.name()));
     }
 }
 
 #[test]
 fn every_f64_sum_is_numpys_order() {
     if let Some(gpu) = open_or_skip("every_f64_sum_is_numpys_order") {
-        every_kind_and_size::<F64>(&gpu, "f64");
+        every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Single);
+        every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Paired);
     }
 }
 
 #[test]
 fn every_f32_sum_is_numpys_order() {
     if let Some(gpu) = open_or_skip("every_f32_sum_is_numpys_order") {
-        every_kind_and_size::<F32>(&gpu, "f32");
+        every_kind_and_size::<F32>(&gpu, "f32", LeafLoads::Single);
     }
 }
 
@@ -175,19 +181,47 @@ fn every_mutant_gives_a_wrong_sum() {
         return;
     };
     let cases = kill_cases(SEED);
-    for m in NumpyMutant::ALL {
-        let s = GpuNumpySum::<f64>::with_mutant(&gpu, m).unwrap();
-        let (_, wrong) = first_wrong(&s, &cases).unwrap();
-        if m == NumpyMutant::None {
-            assert!(
-                wrong.is_none(),
-                "the correct build: {}",
-                wrong.unwrap_or_default()
-            );
-        } else {
-            let found = wrong
-                .unwrap_or_else(|| panic!("mutant {}: numpy's bits on every kill case", m.name()));
-            println!("mutant {} killed: {found}", m.name());
+    for loads in [LeafLoads::Single, LeafLoads::Paired] {
+        for m in NumpyMutant::ALL {
+            let s = GpuNumpySum::<f64>::with_options(&gpu, m, loads).unwrap();
+            let (_, wrong) = first_wrong(&s, &cases).unwrap();
+            if m == NumpyMutant::None {
+                assert!(
+                    wrong.is_none(),
+                    "the correct {loads:?} build: {}",
+                    wrong.unwrap_or_default()
+                );
+            } else {
+                let found = wrong.unwrap_or_else(|| {
+                    panic!(
+                        "{loads:?} mutant {}: numpy's bits on every kill case",
+                        m.name()
+                    )
+                });
+                println!("{loads:?} mutant {} killed: {found}", m.name());
+            }
         }
+    }
+}
+
+/// The paired build on terms that are not 16-byte aligned (a view one term into an
+/// allocation) falls back to single loads and keeps numpy's bits.
+#[test]
+fn paired_build_on_unaligned_terms_keeps_the_bits() {
+    let Some(gpu) = open_or_skip("paired_build_on_unaligned_terms_keeps_the_bits") else {
+        return;
+    };
+    let s = GpuNumpySum::<f64>::with_options(&gpu, NumpyMutant::None, LeafLoads::Paired).unwrap();
+    let n = 1_000_003;
+    let terms = InputKind::Uniform.generate::<F64>(n + 1, SEED);
+    let dev = gpu.stream().clone_htod(&terms).unwrap();
+    for start in [0, 1] {
+        let got = s.sum_device(&dev.slice(start..start + n)).unwrap();
+        let want = loop_sum_in::<F64>(&terms[start..start + n], CpuOrder::Numpy);
+        assert_eq!(
+            got.to_bits(),
+            want.to_bits(),
+            "seed {SEED:#x} uniform n {n} from term {start}"
+        );
     }
 }

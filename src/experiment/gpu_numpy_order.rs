@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use super::{Context, Outcome};
 use crate::format::{same_result, F64};
-use crate::gpu::numpy_sum::{GpuNumpySum, NumpyWork};
+use crate::gpu::numpy_sum::{GpuNumpySum, LeafLoads, NumpyMutant, NumpyWork};
 use crate::gpu::ordered_sum::onepass::Distribution;
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, OnePassJob, OnePassSum};
@@ -63,17 +63,18 @@ struct Row {
     dist: Distribution,
     n: usize,
     windows: usize,
-    numpy_order: f64,
+    /// The numpy order's median ms per build ([`BUILDS`]).
+    numpy_order: [f64; 2],
     onepass: f64,
     copy: f64,
     /// The `numpy` order's loop on the host over the first window.
     cpu_order: f64,
     /// Its bits.
     want_bits: u64,
-    /// Check launches whose sum had those bits, of [`CHECKS`].
-    exact_launches: usize,
-    /// The device's bits in the first check launch.
-    got_bits: u64,
+    /// Check launches whose sum had those bits, of [`CHECKS`], per build.
+    exact_launches: [usize; 2],
+    /// The device's bits in the first check launch, per build.
+    got_bits: [u64; 2],
     /// Sum modulo 2^64 of the pool's bits (the peer's data check).
     pool_checksum: u64,
 }
@@ -100,15 +101,18 @@ fn bits_checksum(xs: &[f64]) -> u64 {
     xs.iter().fold(0u64, |a, x| a.wrapping_add(x.to_bits()))
 }
 
+/// The builds timed: the default leaf loads, and the other.
+const BUILDS: [LeafLoads; 2] = [LeafLoads::Single, LeafLoads::Paired];
+
 fn measure(
-    np: &GpuNumpySum<f64>,
+    builds: &[GpuNumpySum<f64>; 2],
     op: &OnePassSum,
     set: &Settings,
     dist: Distribution,
     n: usize,
     seed: u64,
 ) -> Result<Row> {
-    let gpu = np.gpu();
+    let gpu = builds[0].gpu();
     let s = gpu.stream();
     let count = n.max(set.pool);
     let mut pool: CudaSlice<f64> = s.alloc_zeros(count)?;
@@ -121,20 +125,23 @@ fn measure(
     drop(host_pool);
     let k = (count / n).clamp(1, MAX_OFFSETS);
     let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
-    let mut work: NumpyWork<f64> = np.work(n as u64)?;
-    let mut exact_launches = 0;
-    let mut got_bits = 0;
-    for launch in 0..CHECKS {
-        np.launch(&pool.slice(0..n), &mut work)?;
-        let got = np.result(&work)?;
-        if launch == 0 {
-            got_bits = got.to_bits();
+    let mut exact_launches = [0; 2];
+    let mut got_bits = [0; 2];
+    let mut numpy_order = [f64::NAN; 2];
+    for (b, np) in builds.iter().enumerate() {
+        let mut work: NumpyWork<f64> = np.work(n as u64)?;
+        for launch in 0..CHECKS {
+            np.launch(&pool.slice(0..n), &mut work)?;
+            let got = np.result(&work)?;
+            if launch == 0 {
+                got_bits[b] = got.to_bits();
+            }
+            exact_launches[b] += usize::from(same_result::<F64>(got.to_bits(), want.to_bits()));
         }
-        exact_launches += usize::from(same_result::<F64>(got.to_bits(), want.to_bits()));
+        numpy_order[b] = median(&event_times(gpu, set.warmup, set.reps, |r| {
+            np.launch(&pool.slice(windows[r % k].clone()), &mut work)
+        })?);
     }
-    let numpy_order = median(&event_times(gpu, set.warmup, set.reps, |r| {
-        np.launch(&pool.slice(windows[r % k].clone()), &mut work)
-    })?);
     let mut jobs: Vec<OnePassJob> = windows
         .iter()
         .map(|w| op.job(pool.slice(0..count), std::slice::from_ref(w)))
@@ -187,7 +194,9 @@ fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    let np = GpuNumpySum::<f64>::new(&gpu)?;
+    let builds = BUILDS.map(|l| GpuNumpySum::<f64>::with_options(&gpu, NumpyMutant::None, l));
+    let [a, b] = builds;
+    let builds = [a?, b?];
     let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(
@@ -196,11 +205,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     );
     for &dist in &Distribution::ALL {
         for &n in &set.sizes {
-            let r = measure(&np, &op, &set, dist, n, ctx.seed)?;
+            let r = measure(&builds, &op, &set, dist, n, ctx.seed)?;
             eprintln!(
-                "gpu-numpy-order: {} n {n}: numpy order {} ms, one pass {} ms, copy {} ms, {} of {CHECKS} launches with the order's bits",
+                "gpu-numpy-order: {} n {n}: numpy order {} ms (paired loads {} ms), one pass {} ms, copy {} ms, {:?} of {CHECKS} launches with the order's bits",
                 dist.name(),
-                ms(r.numpy_order),
+                ms(r.numpy_order[0]),
+                ms(r.numpy_order[1]),
                 ms(r.onepass),
                 ms(r.copy),
                 r.exact_launches
@@ -234,11 +244,13 @@ fn report(
 ) -> Outcome {
     // A failure: a check launch without the order's bits, or a uniform row whose device bits
     // are not np.sum's own.
-    let numpy_differs =
-        |r: &Row| peer_cell(peer, r).is_some_and(|p| p.np_sum_bits != r.got_bits.to_string());
+    let numpy_differs = |r: &Row| {
+        peer_cell(peer, r)
+            .is_some_and(|p| r.got_bits.iter().any(|b| p.np_sum_bits != b.to_string()))
+    };
     let failures = rows
         .iter()
-        .filter(|r| r.exact_launches != CHECKS || numpy_differs(r))
+        .filter(|r| r.exact_launches != [CHECKS; 2] || numpy_differs(r))
         .count() as u64;
     let mut rep = Report::new(
         &ctx.name,
@@ -251,22 +263,25 @@ fn report(
         .max_by_key(|r| r.n);
     if let Some(b) = uniform_last {
         rep.headline(format!(
-            "At {} uniform terms numpy's order on the device takes {} ms ({}x cupy.sum, {}x the one-pass exact sequential sum, {}x a device copy); {} of {} sums had the order's bits in every launch, and every uniform sum compared with np.sum's own bits equal: {}",
+            "At {} uniform terms numpy's order on the device takes {} ms ({}x cupy.sum, {}x the one-pass exact sequential sum, {}x a device copy; with paired leaf loads {} ms, {}x cupy.sum); {} of {} inputs had the order's bits in every launch of both builds, and every uniform sum compared with np.sum's own bits equal: {}",
             thousands(b.n as u64),
-            ms(b.numpy_order),
-            ratio(b.numpy_order, cupy(b)),
-            ratio(b.numpy_order, b.onepass),
-            ratio(b.numpy_order, b.copy),
+            ms(b.numpy_order[0]),
+            ratio(b.numpy_order[0], cupy(b)),
+            ratio(b.numpy_order[0], b.onepass),
+            ratio(b.numpy_order[0], b.copy),
+            ms(b.numpy_order[1]),
+            ratio(b.numpy_order[1], cupy(b)),
             rows.len() as u64 - failures,
             rows.len(),
             rows.iter().filter(|r| peer_cell(peer, r).is_some()).all(|r| !numpy_differs(r))
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (eight threads a leaf), each further level a block per tile of up to {} values of the level below, then `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
+        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (eight threads a leaf, one accumulator each: single loads; or four threads a leaf, two adjacent accumulators each read as one 16-byte load: paired loads), at most {} blocks a multiprocessor, each looping over tiles; each further level a block per tile of up to {} values of the level below, then `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
         gpu.name,
         gpu.arch,
         thousands(crate::gpu::numpy_sum::level_bound(1)),
+        crate::gpu::numpy_sum::TILE_BLOCKS_PER_SM,
         thousands(2u64 << crate::gpu::numpy_sum::FAN_LOG2),
         set.reps,
         set.warmup,
@@ -289,7 +304,7 @@ fn report(
 }
 
 fn prediction_text() -> String {
-    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once).".into()
+    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once). Measured (commit 60aeabf, this H200): 3.565 ms at 2^30 uniform terms (1.86x `cupy.sum`'s 1.917 ms, 2.41 TB/s), 0.357 ms at 10^8 (1.80x), 0.0667 ms at 8,294,400 (1.85x); the same within 1% on every distribution, as predicted; np.sum's bits at all three uniform sizes. The prediction was wrong by 1.5x: level 1 launched a block per lattice point (half of them exit at once), and each thread's 16 loads of a leaf were interleaved with its chain of adds. Changed since, predicted before their measurement: level 1 as at most 8 resident blocks a multiprocessor looping over the tiles, every row of a leaf loaded before the first add (2^30 from 3.57 to about 2.3 ms, 1.2x `cupy.sum`; 10^8 from 0.357 to about 0.24 ms); levels of 2^11 instead of 2^10 and the sum written by the root's block, so 8,294,400 terms take two launches instead of four (0.0667 to about 0.05 ms, 1.4x); leaves read as 16-byte pairs by four threads (paired loads, timed beside) a further 5 to 10% at 10^8 and 2^30.".into()
 }
 
 fn ms(x: f64) -> String {
@@ -309,10 +324,12 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "terms",
             "windows",
             "numpy order, device",
+            "numpy order, paired loads",
             "cupy.sum",
             "one-pass exact sequential",
             "device copy",
             "numpy order / cupy.sum",
+            "paired / cupy.sum",
             "numpy order / one pass",
             "numpy order / copy",
             "numpy order GB/s",
@@ -327,14 +344,16 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             r.dist.name().into(),
             thousands(r.n as u64),
             r.windows.to_string(),
-            ms(r.numpy_order),
+            ms(r.numpy_order[0]),
+            ms(r.numpy_order[1]),
             ms(cu),
             ms(r.onepass),
             ms(r.copy),
-            ratio(r.numpy_order, cu),
-            ratio(r.numpy_order, r.onepass),
-            ratio(r.numpy_order, r.copy),
-            format!("{:.0}", 8.0 * r.n as f64 / (r.numpy_order * 1e6)),
+            ratio(r.numpy_order[0], cu),
+            ratio(r.numpy_order[1], cu),
+            ratio(r.numpy_order[0], r.onepass),
+            ratio(r.numpy_order[0], r.copy),
+            format!("{:.0}", 8.0 * r.n as f64 / (r.numpy_order[0] * 1e6)),
             ms(p.map_or(f64::NAN, |p| p.np_sum_ms)),
             ms(r.cpu_order),
         ]);
@@ -349,8 +368,8 @@ fn check_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
         &[
             "distribution",
             "terms",
-            "launches with the order's bits",
-            "device bits",
+            "launches with the order's bits (single, paired)",
+            "device bits (single, paired)",
             "order's loop bits",
             "np.sum bits",
             "device = np.sum",
@@ -371,12 +390,15 @@ fn check_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
         t.row(vec![
             r.dist.name().into(),
             thousands(r.n as u64),
-            format!("{} of {CHECKS}", r.exact_launches),
-            format!("{:#018x}", r.got_bits),
+            format!(
+                "{} and {} of {CHECKS}",
+                r.exact_launches[0], r.exact_launches[1]
+            ),
+            format!("{:#018x}, {:#018x}", r.got_bits[0], r.got_bits[1]),
             format!("{:#018x}", r.want_bits),
             np_bits,
             p.map_or("n/a".into(), |p| {
-                yes_no(p.np_sum_bits == r.got_bits.to_string())
+                yes_no(r.got_bits.iter().all(|b| p.np_sum_bits == b.to_string()))
             }),
             cupy_bits,
             p.map_or("n/a".into(), |p| yes_no(p.cupy_bits == p.np_sum_bits)),

@@ -3,7 +3,7 @@
 //! on the host; a mutant is killed by the first sum that differs.
 
 use crate::experiment::Context;
-use crate::gpu::numpy_sum::{first_wrong, kill_cases, GpuNumpySum, NumpyMutant};
+use crate::gpu::numpy_sum::{first_wrong, kill_cases, GpuNumpySum, LeafLoads, NumpyMutant};
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
 
@@ -26,10 +26,15 @@ pub fn numpy_rows(ctx: &Context, seed: u64) -> (Table, String, u64) {
         }
     };
     let cases = kill_cases(seed);
-    let bar = ctx.progress(NumpyMutant::ALL.len() as u64, "numpy-order mutants");
+    let builds: Vec<(LeafLoads, NumpyMutant)> = [LeafLoads::Single, LeafLoads::Paired]
+        .into_iter()
+        .flat_map(|l| NumpyMutant::ALL.map(|m| (l, m)))
+        .collect();
+    let bar = ctx.progress(builds.len() as u64, "numpy-order mutants");
     let mut failures = 0;
-    for m in NumpyMutant::ALL {
-        let run = GpuNumpySum::<f64>::with_mutant(&gpu, m).and_then(|b| first_wrong(&b, &cases));
+    for (loads, m) in builds {
+        let run =
+            GpuNumpySum::<f64>::with_options(&gpu, m, loads).and_then(|b| first_wrong(&b, &cases));
         let (checked, result, first) = match run {
             Ok((checked, wrong)) => {
                 let killed = wrong.is_some();
@@ -56,12 +61,17 @@ pub fn numpy_rows(ctx: &Context, seed: u64) -> (Table, String, u64) {
                 )
             }
         };
-        t.row(vec![m.name().into(), thousands(checked), result, first]);
+        t.row(vec![
+            format!("{} ({loads:?} leaf loads)", m.name()),
+            thousands(checked),
+            result,
+            first,
+        ]);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let note = format!(
-        "numpy-order mutants: `kernels/numpy_pairwise.cu` with `-DBINADE_NP_MUTANT=<code>` (f64) on {} ({}), each summing `gpu::numpy_sum::kill_cases` (uniform, log-uniform and one-in-twenty-negated terms at 9, 135, 1,000, 4,099 and 100,003 terms, and 1,000 terms of -0.0); every sum is compared by bits with the numpy order's loop on the host (`order::loop_sum_in`) and the first that differs is named.",
+        "numpy-order mutants: `kernels/numpy_pairwise.cu` with `-DBINADE_NP_MUTANT=<code>` (f64, both leaf loads: `BINADE_NP_PAIRED` 0 and 1) on {} ({}), each summing `gpu::numpy_sum::kill_cases` (uniform, log-uniform and one-in-twenty-negated terms at 9, 135, 1,000, 4,099 and 100,003 terms, 1,000 terms of -0.0, and a leaf whose tail's place changes its sum, alone and after 12,288 zeros); every sum is compared by bits with the numpy order's loop on the host (`order::loop_sum_in`) and the first that differs is named.",
         gpu.name, gpu.arch
     );
     (t, note, failures)
