@@ -244,7 +244,8 @@ __device__ static inline bool np_own_tile(unsigned long long n, unsigned long lo
 
 #define NP_MAX_SLOTS BINADE_NP_MAX_SLOTS
 
-/* Level 1: for each lattice point b (spacing B_1 / 2) from blockIdx.x in steps of gridDim.x,
+/* Level 1: for each lattice point b (spacing B_1 / 2) from blockIdx.x in steps of gridDim.x
+ * (one block per point, or as many blocks as the device holds, gpu::numpy_sum::TileGrid),
  * the block forms the tile no longer than B_1 whose first lattice point is b, from its numpy
  * leaves, into out[b] (a point that is not its tile's first is skipped: another forms it).
  * blockDim.x is a multiple of 32. */

@@ -9,7 +9,7 @@
 use binade::format::{same_result, Format, F32, F64};
 use binade::gpu::numpy_sum::{
     compile_for, first_wrong, kill_cases, level_bound, GpuNumpySum, LeafLoads, NumpyMutant,
-    NumpyTerm,
+    NumpyTerm, TileGrid,
 };
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::Gpu;
@@ -62,11 +62,13 @@ where
     })
 }
 
-fn every_kind_and_size<F: Format>(gpu: &Gpu, name: &str, loads: LeafLoads)
+fn every_kind_and_size<F: Format>(gpu: &Gpu, name: &str, loads: LeafLoads, grid: TileGrid)
 where
     F::Value: NumpyTerm,
 {
-    let s = GpuNumpySum::<F::Value>::with_options(gpu, NumpyMutant::None, loads).unwrap();
+    let s = GpuNumpySum::<F::Value>::with_options(gpu, NumpyMutant::None, loads)
+        .unwrap()
+        .with_grid(grid);
     let mut sums = 0;
     for n in sizes() {
         for kind in InputKind::ALL {
@@ -103,15 +105,19 @@ fn kernels_compile_for_both_types_and_every_mutant() {
 #[test]
 fn every_f64_sum_is_numpys_order() {
     if let Some(gpu) = open_or_skip("every_f64_sum_is_numpys_order") {
-        every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Single);
-        every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Paired);
+        for grid in [TileGrid::PerPoint, TileGrid::Resident] {
+            every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Single, grid);
+            every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Paired, grid);
+        }
     }
 }
 
 #[test]
 fn every_f32_sum_is_numpys_order() {
     if let Some(gpu) = open_or_skip("every_f32_sum_is_numpys_order") {
-        every_kind_and_size::<F32>(&gpu, "f32", LeafLoads::Single);
+        for grid in [TileGrid::PerPoint, TileGrid::Resident] {
+            every_kind_and_size::<F32>(&gpu, "f32", LeafLoads::Single, grid);
+        }
     }
 }
 
@@ -182,7 +188,10 @@ fn every_mutant_gives_a_wrong_sum() {
     };
     let cases = kill_cases(SEED);
     for loads in [LeafLoads::Single, LeafLoads::Paired] {
-        for m in NumpyMutant::ALL {
+        for m in NumpyMutant::ALL
+            .into_iter()
+            .filter(|m| m.builds_with(loads))
+        {
             let s = GpuNumpySum::<f64>::with_options(&gpu, m, loads).unwrap();
             let (_, wrong) = first_wrong(&s, &cases).unwrap();
             if m == NumpyMutant::None {

@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use super::{Context, Outcome};
 use crate::format::{same_result, F64};
-use crate::gpu::numpy_sum::{GpuNumpySum, LeafLoads, NumpyMutant, NumpyWork};
+use crate::gpu::numpy_sum::{GpuNumpySum, LeafLoads, NumpyMutant, NumpyWork, TileGrid};
 use crate::gpu::ordered_sum::onepass::Distribution;
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, OnePassJob, OnePassSum};
@@ -63,8 +63,8 @@ struct Row {
     dist: Distribution,
     n: usize,
     windows: usize,
-    /// The numpy order's median ms per build ([`BUILDS`]).
-    numpy_order: [f64; 2],
+    /// The numpy order's median ms per variant ([`VARIANTS`]).
+    numpy_order: [f64; V],
     onepass: f64,
     copy: f64,
     /// The `numpy` order's loop on the host over the first window.
@@ -72,9 +72,9 @@ struct Row {
     /// Its bits.
     want_bits: u64,
     /// Check launches whose sum had those bits, of [`CHECKS`], per build.
-    exact_launches: [usize; 2],
+    exact_launches: [usize; V],
     /// The device's bits in the first check launch, per build.
-    got_bits: [u64; 2],
+    got_bits: [u64; V],
     /// Sum modulo 2^64 of the pool's bits (the peer's data check).
     pool_checksum: u64,
 }
@@ -101,11 +101,31 @@ fn bits_checksum(xs: &[f64]) -> u64 {
     xs.iter().fold(0u64, |a, x| a.wrapping_add(x.to_bits()))
 }
 
-/// The builds timed: the default leaf loads, and the other.
-const BUILDS: [LeafLoads; 2] = [LeafLoads::Single, LeafLoads::Paired];
+/// The variants timed, the default (the engine of `binade sum --engine gpu --order numpy`)
+/// first: leaf loads and level 1's grid.
+const VARIANTS: [(LeafLoads, TileGrid); V] = [
+    (LeafLoads::Single, TileGrid::PerPoint),
+    (LeafLoads::Paired, TileGrid::PerPoint),
+    (LeafLoads::Single, TileGrid::Resident),
+    (LeafLoads::Paired, TileGrid::Resident),
+];
+const V: usize = 4;
+
+/// A variant's name in the report.
+fn variant_name((loads, grid): (LeafLoads, TileGrid)) -> String {
+    let l = match loads {
+        LeafLoads::Single => "single loads",
+        LeafLoads::Paired => "paired loads",
+    };
+    let g = match grid {
+        TileGrid::PerPoint => "a block per point",
+        TileGrid::Resident => "resident blocks",
+    };
+    format!("{l}, {g}")
+}
 
 fn measure(
-    builds: &[GpuNumpySum<f64>; 2],
+    builds: &[GpuNumpySum<f64>],
     op: &OnePassSum,
     set: &Settings,
     dist: Distribution,
@@ -125,9 +145,9 @@ fn measure(
     drop(host_pool);
     let k = (count / n).clamp(1, MAX_OFFSETS);
     let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
-    let mut exact_launches = [0; 2];
-    let mut got_bits = [0; 2];
-    let mut numpy_order = [f64::NAN; 2];
+    let mut exact_launches = [0; V];
+    let mut got_bits = [0; V];
+    let mut numpy_order = [f64::NAN; V];
     for (b, np) in builds.iter().enumerate() {
         let mut work: NumpyWork<f64> = np.work(n as u64)?;
         for launch in 0..CHECKS {
@@ -194,9 +214,12 @@ fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    let builds = BUILDS.map(|l| GpuNumpySum::<f64>::with_options(&gpu, NumpyMutant::None, l));
-    let [a, b] = builds;
-    let builds = [a?, b?];
+    let builds: Vec<GpuNumpySum<f64>> = VARIANTS
+        .iter()
+        .map(|&(l, g)| {
+            GpuNumpySum::<f64>::with_options(&gpu, NumpyMutant::None, l).map(|b| b.with_grid(g))
+        })
+        .collect::<Result<_>>()?;
     let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(
@@ -207,10 +230,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         for &n in &set.sizes {
             let r = measure(&builds, &op, &set, dist, n, ctx.seed)?;
             eprintln!(
-                "gpu-numpy-order: {} n {n}: numpy order {} ms (paired loads {} ms), one pass {} ms, copy {} ms, {:?} of {CHECKS} launches with the order's bits",
+                "gpu-numpy-order: {} n {n}: numpy order {:?} ms (variants {:?}), one pass {} ms, copy {} ms, {:?} of {CHECKS} launches with the order's bits",
                 dist.name(),
-                ms(r.numpy_order[0]),
-                ms(r.numpy_order[1]),
+                r.numpy_order,
+                VARIANTS,
                 ms(r.onepass),
                 ms(r.copy),
                 r.exact_launches
@@ -221,7 +244,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     }
     bar.finish_and_clear();
     let peer = run_peer(&set, ctx.seed);
-    Ok(report(ctx, &gpu, &set, &rows, &peer))
+    let shape = (builds[0].resident_blocks(), builds[0].tile_registers);
+    Ok(report(ctx, &gpu, &set, &rows, &peer, shape))
 }
 
 /// The peer's figures for the uniform row `r`, where its data's checksum matches ours.
@@ -241,6 +265,7 @@ fn report(
     set: &Settings,
     rows: &[Row],
     peer: &Result<PeerOut>,
+    builds: (u32, i32),
 ) -> Outcome {
     // A failure: a check launch without the order's bits, or a uniform row whose device bits
     // are not np.sum's own.
@@ -250,7 +275,7 @@ fn report(
     };
     let failures = rows
         .iter()
-        .filter(|r| r.exact_launches != [CHECKS; 2] || numpy_differs(r))
+        .filter(|r| r.exact_launches != [CHECKS; V] || numpy_differs(r))
         .count() as u64;
     let mut rep = Report::new(
         &ctx.name,
@@ -263,25 +288,27 @@ fn report(
         .max_by_key(|r| r.n);
     if let Some(b) = uniform_last {
         rep.headline(format!(
-            "At {} uniform terms numpy's order on the device takes {} ms ({}x cupy.sum, {}x the one-pass exact sequential sum, {}x a device copy; with paired leaf loads {} ms, {}x cupy.sum); {} of {} inputs had the order's bits in every launch of both builds, and every uniform sum compared with np.sum's own bits equal: {}",
+            "At {} uniform terms numpy's order on the device takes {} ms ({}x cupy.sum, {}x the one-pass exact sequential sum, {}x a device copy; its fastest variant, {}, {} ms, {}x cupy.sum); {} of {} inputs had the order's bits in every launch of every variant, and every uniform sum compared with np.sum's own bits equal: {}",
             thousands(b.n as u64),
             ms(b.numpy_order[0]),
             ratio(b.numpy_order[0], cupy(b)),
             ratio(b.numpy_order[0], b.onepass),
             ratio(b.numpy_order[0], b.copy),
-            ms(b.numpy_order[1]),
-            ratio(b.numpy_order[1], cupy(b)),
+            variant_name(VARIANTS[fastest(b)]),
+            ms(b.numpy_order[fastest(b)]),
+            ratio(b.numpy_order[fastest(b)], cupy(b)),
             rows.len() as u64 - failures,
             rows.len(),
             rows.iter().filter(|r| peer_cell(peer, r).is_some()).all(|r| !numpy_differs(r))
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (eight threads a leaf, one accumulator each: single loads; or four threads a leaf, two adjacent accumulators each read as one 16-byte load: paired loads), at most {} blocks a multiprocessor, each looping over tiles; each further level a block per tile of up to {} values of the level below, then `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
+        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (eight threads a leaf, one accumulator each: single loads; or four threads a leaf, two adjacent accumulators each read as one 16-byte load: paired loads), launched as a block per lattice point or as the {} blocks the device holds at once (single loads; {} registers a thread), each looping over tiles; each further level a block per tile of up to {} values of the level below, then `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
         gpu.name,
         gpu.arch,
         thousands(crate::gpu::numpy_sum::level_bound(1)),
-        crate::gpu::numpy_sum::TILE_BLOCKS_PER_SM,
+        builds.0,
+        builds.1,
         thousands(2u64 << crate::gpu::numpy_sum::FAN_LOG2),
         set.reps,
         set.warmup,
@@ -304,7 +331,14 @@ fn report(
 }
 
 fn prediction_text() -> String {
-    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once). Measured (commit 60aeabf, this H200): 3.565 ms at 2^30 uniform terms (1.86x `cupy.sum`'s 1.917 ms, 2.41 TB/s), 0.357 ms at 10^8 (1.80x), 0.0667 ms at 8,294,400 (1.85x); the same within 1% on every distribution, as predicted; np.sum's bits at all three uniform sizes. The prediction was wrong by 1.5x: level 1 launched a block per lattice point (half of them exit at once), and each thread's 16 loads of a leaf were interleaved with its chain of adds. Changed since, predicted before their measurement: level 1 as at most 8 resident blocks a multiprocessor looping over the tiles, every row of a leaf loaded before the first add (2^30 from 3.57 to about 2.3 ms, 1.2x `cupy.sum`; 10^8 from 0.357 to about 0.24 ms); levels of 2^11 instead of 2^10 and the sum written by the root's block, so 8,294,400 terms take two launches instead of four (0.0667 to about 0.05 ms, 1.4x); leaves read as 16-byte pairs by four threads (paired loads, timed beside) a further 5 to 10% at 10^8 and 2^30.".into()
+    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once). Measured (commit 60aeabf, this H200): 3.565 ms at 2^30 uniform terms (1.86x `cupy.sum`'s 1.917 ms, 2.41 TB/s), 0.357 ms at 10^8 (1.80x), 0.0667 ms at 8,294,400 (1.85x); the same within 1% on every distribution, as predicted; np.sum's bits at all three uniform sizes. The prediction was wrong by 1.5x: level 1 launched a block per lattice point (half of them exit at once), and each thread's 16 loads of a leaf were interleaved with its chain of adds. Changed since, predicted before their measurement: level 1 as at most 8 resident blocks a multiprocessor looping over the tiles, every row of a leaf loaded before the first add (2^30 from 3.57 to about 2.3 ms, 1.2x `cupy.sum`; 10^8 from 0.357 to about 0.24 ms); levels of 2^11 instead of 2^10 and the sum written by the root's block, so 8,294,400 terms take two launches instead of four (0.0667 to about 0.05 ms, 1.4x); leaves read as 16-byte pairs by four threads (paired loads, timed beside) a further 5 to 10% at 10^8 and 2^30. Measured (commit 1ef01af, this H200, `reports/gpu-numpy-order-history/1ef01af`): slower, not faster: 6.556 ms at 2^30 (3.51x `cupy.sum`), 0.575 ms at 10^8, 0.0986 ms at 8,294,400; paired loads 6.332, 0.592 and 0.0967 ms; every sum still numpy's bits. Suspected: the launch assumed 8 blocks a multiprocessor fit, and with every row's loads in registers fewer do, so the fixed assignment of points to blocks ran in waves. Now, predicted before the next measurement: the resident launch takes the occupancy API's count, and a block per point is timed beside it (four variants with both leaf loads): a block per point with single loads about the 60aeabf figure or a little under it (3.3 to 3.6 ms at 2^30), the resident launch within 10% of it either way.".into()
+}
+
+/// The index of the fastest variant at row `r`.
+fn fastest(r: &Row) -> usize {
+    (0..V)
+        .min_by(|&a, &b| r.numpy_order[a].total_cmp(&r.numpy_order[b]))
+        .unwrap_or(0)
 }
 
 fn ms(x: f64) -> String {
@@ -324,12 +358,14 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "terms",
             "windows",
             "numpy order, device",
-            "numpy order, paired loads",
+            "paired loads",
+            "resident blocks",
+            "paired loads, resident blocks",
             "cupy.sum",
             "one-pass exact sequential",
             "device copy",
             "numpy order / cupy.sum",
-            "paired / cupy.sum",
+            "fastest variant / cupy.sum",
             "numpy order / one pass",
             "numpy order / copy",
             "numpy order GB/s",
@@ -346,11 +382,13 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             r.windows.to_string(),
             ms(r.numpy_order[0]),
             ms(r.numpy_order[1]),
+            ms(r.numpy_order[2]),
+            ms(r.numpy_order[3]),
             ms(cu),
             ms(r.onepass),
             ms(r.copy),
             ratio(r.numpy_order[0], cu),
-            ratio(r.numpy_order[1], cu),
+            ratio(r.numpy_order[fastest(r)], cu),
             ratio(r.numpy_order[0], r.onepass),
             ratio(r.numpy_order[0], r.copy),
             format!("{:.0}", 8.0 * r.n as f64 / (r.numpy_order[0] * 1e6)),
@@ -368,8 +406,8 @@ fn check_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
         &[
             "distribution",
             "terms",
-            "launches with the order's bits (single, paired)",
-            "device bits (single, paired)",
+            "launches with the order's bits (each variant)",
+            "device bits (each variant)",
             "order's loop bits",
             "np.sum bits",
             "device = np.sum",
@@ -390,11 +428,16 @@ fn check_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
         t.row(vec![
             r.dist.name().into(),
             thousands(r.n as u64),
-            format!(
-                "{} and {} of {CHECKS}",
-                r.exact_launches[0], r.exact_launches[1]
-            ),
-            format!("{:#018x}, {:#018x}", r.got_bits[0], r.got_bits[1]),
+            r.exact_launches
+                .iter()
+                .map(|e| format!("{e} of {CHECKS}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            r.got_bits
+                .iter()
+                .map(|b| format!("{b:#018x}"))
+                .collect::<Vec<_>>()
+                .join(", "),
             format!("{:#018x}", r.want_bits),
             np_bits,
             p.map_or("n/a".into(), |p| {

@@ -15,7 +15,7 @@
 //! check: each gives a wrong sum on some input.
 
 use anyhow::{Context as _, Result};
-use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{
     CudaFunction, CudaSlice, CudaView, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
     ValidAsZeroBits,
@@ -41,9 +41,16 @@ const _: () = assert!(2u64 << FAN_LOG2 <= MAX_SLOTS && 1u64 << (TILE_LOG2 - 6) <
 
 /// Threads of a level-1 block (eight a leaf, four in the paired build).
 pub const TILE_THREADS: u32 = 256;
-/// Level-1 blocks a multiprocessor holds at once (2,048 threads): the level-1 launch has at
-/// most this many blocks per multiprocessor, each looping over its tiles.
-pub const TILE_BLOCKS_PER_SM: u32 = 2048 / TILE_THREADS;
+/// How many blocks level 1 launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TileGrid {
+    /// One block per lattice point: about half of them find their point is not a tile's
+    /// first and exit at once; the hardware starts the next as each ends.
+    PerPoint,
+    /// As many blocks as the device holds at once (the occupancy API's count for the
+    /// kernel, times the multiprocessors), each looping over lattice points.
+    Resident,
+}
 /// Threads of a block of the higher levels.
 pub const LEVEL_THREADS: u32 = 1024;
 
@@ -66,6 +73,15 @@ pub enum NumpyMutant {
 }
 
 impl NumpyMutant {
+    /// True when the mutant is a build of `loads`: the split mutant is a build of single
+    /// loads only. With paired loads an unaligned split puts leaves at odd term offsets,
+    /// where a 16-byte load faults (CUDA_ERROR_MISALIGNED_ADDRESS on the H200 at 1ef01af)
+    /// and ends the device context instead of giving a sum; the split is shared code, killed
+    /// in the single-load build.
+    pub fn builds_with(self, loads: LeafLoads) -> bool {
+        !(self == NumpyMutant::SplitUnaligned && loads == LeafLoads::Paired)
+    }
+
     /// Every variant, `None` first; the index is the kernel's code.
     pub const ALL: [NumpyMutant; 6] = [
         NumpyMutant::None,
@@ -176,9 +192,14 @@ pub struct GpuNumpySum<T: NumpyTerm> {
     /// The single-load level 1, for terms not aligned for the paired one (`None` in a single
     /// build).
     k_tiles_single: Option<CudaFunction>,
-    multiprocessors: u32,
+    /// Level-1 blocks the device holds at once.
+    resident: u32,
     /// How leaves are read.
     pub loads: LeafLoads,
+    /// How many blocks level 1 launches.
+    pub grid: TileGrid,
+    /// Registers per thread of the level-1 kernel, as the driver reports them.
+    pub tile_registers: i32,
     k_levels: CudaFunction,
     k_finish: CudaFunction,
     /// The build's mutant ([`NumpyMutant::None`]: numpy's order).
@@ -237,17 +258,37 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .context("multiprocessor count")? as u32;
+        let k_tiles = m.function("np_tiles")?;
+        let per_sm = k_tiles
+            .occupancy_max_active_blocks_per_multiprocessor(TILE_THREADS, 0, None)
+            .context("occupancy of np_tiles")?;
+        let tile_registers = k_tiles
+            .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)
+            .context("registers of np_tiles")?;
         Ok(GpuNumpySum {
             gpu: gpu.clone(),
-            k_tiles: m.function("np_tiles")?,
+            k_tiles,
             k_tiles_single,
-            multiprocessors,
+            resident: per_sm.max(1) * multiprocessors,
             loads,
+            grid: TileGrid::PerPoint,
+            tile_registers,
             k_levels: m.function("np_levels")?,
             k_finish: m.function("np_finish")?,
             mutant,
             _terms: std::marker::PhantomData,
         })
+    }
+
+    /// The same build launching level 1 as `grid` says (both give the same bits).
+    pub fn with_grid(mut self, grid: TileGrid) -> GpuNumpySum<T> {
+        self.grid = grid;
+        self
+    }
+
+    /// Level-1 blocks the device holds at once ([`TileGrid::Resident`]'s launch).
+    pub fn resident_blocks(&self) -> u32 {
+        self.resident
     }
 
     /// Device memory for a sum of `n` terms.
@@ -288,9 +329,13 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
         };
         let mut l = s.launch_builder(tiles);
         l.arg(terms).arg(&n).arg(&mut work.levels[0]);
-        let resident = u64::from(self.multiprocessors * TILE_BLOCKS_PER_SM);
+        let points = level_slots(n, 1);
+        let grid = match self.grid {
+            TileGrid::PerPoint => points,
+            TileGrid::Resident => points.min(u64::from(self.resident)),
+        };
         let cfg = LaunchConfig {
-            grid_dim: (level_slots(n, 1).min(resident) as u32, 1, 1),
+            grid_dim: (u32::try_from(grid).context("too many terms")?, 1, 1),
             block_dim: (TILE_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
