@@ -36,9 +36,10 @@
  *
  * Defines: BINADE_NP_F32 (0: double terms, 1: float), BINADE_NP_LANES and BINADE_NP_LEAF
  * (numpy's 8 and 128, from order::NUMPY_LANES and NUMPY_BLOCK), BINADE_NP_TILE_LOG2 (B_1),
- * BINADE_NP_FAN_LOG2 (B_(L+1) = B_L * 2^FAN for L >= 1), BINADE_NP_MAX_SLOTS (values a block
+ * the launch's bounds B_L = B_1 * 2^(FAN (L - 1)) (FAN at most 11), BINADE_NP_MAX_SLOTS (values a block
  * holds in shared memory), BINADE_NP_PAIRED (1: f64 leaves read as 16-byte pairs, four
- * threads a leaf), all from gpu::numpy_sum, BINADE_NP_MUTANT (0: numpy's order;
+ * threads a leaf), BINADE_NP_ALL_FIRST (1: a leaf's rows all loaded before its first add),
+ * all from gpu::numpy_sum, BINADE_NP_MUTANT (0: numpy's order;
  * the others are the kill matrix's deliberate defects, gpu::numpy_sum::NumpyMutant). */
 
 #ifndef BINADE_NP_F32
@@ -158,9 +159,10 @@ __device__ static inline np_t np_tail(const np_t *__restrict__ a, unsigned long 
 }
 
 /* One numpy leaf (off, len <= LEAF) by the NP_GROUP threads of a group (`lane` 0.., `mask`
- * the group's threads in the warp); the value is lane 0's. Every row's loads are issued
- * before the first add (a row past `whole` is loaded as nothing and never added, so no
- * zero is ever added: +0 would turn a -0 accumulator into +0). */
+ * the group's threads in the warp); the value is lane 0's. With BINADE_NP_ALL_FIRST every
+ * row's loads are issued before the first add (a row past `whole` is loaded as nothing and
+ * never added: +0 would turn a -0 accumulator into +0); else each row is loaded and added in
+ * turn. */
 __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long off,
                                unsigned long long len, unsigned int lane, unsigned int mask) {
     if (len < NP_LANES) {
@@ -173,6 +175,7 @@ __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long of
     /* Lane l holds accumulators 2l and 2l+1 (leaf offsets are multiples of 8 terms and the
      * launch checks the array is 16-byte aligned, so each pair is). */
     const double2 *p = reinterpret_cast<const double2 *>(a + off);
+#if BINADE_NP_ALL_FIRST
     double2 x[NP_ROWS];
 #pragma unroll
     for (unsigned int k = 0; k < NP_ROWS; ++k)
@@ -184,6 +187,17 @@ __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long of
             r0 = r0 + x[k].x;
             r1 = r1 + x[k].y;
         }
+#else
+    const double2 x0 = p[lane];
+    double r0 = x0.x, r1 = x0.y;
+#pragma unroll
+    for (unsigned int k = 1; k < NP_ROWS; ++k)
+        if (k * NP_LANES < whole) {
+            const double2 xk = p[k * (NP_LANES / 2) + lane];
+            r0 = r0 + xk.x;
+            r1 = r1 + xk.y;
+        }
+#endif
 #if BINADE_NP_MUTANT == NP_TAIL_FIRST
     if (lane == 0) r0 = np_tail(a, off, whole, len, r0);
 #endif
@@ -200,6 +214,7 @@ __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long of
     v = v + __shfl_xor_sync(mask, v, 2, (int)NP_GROUP);
 #endif
 #else
+#if BINADE_NP_ALL_FIRST
     np_t x[NP_ROWS];
 #pragma unroll
     for (unsigned int k = 0; k < NP_ROWS; ++k)
@@ -208,6 +223,12 @@ __device__ static np_t np_leaf(const np_t *__restrict__ a, unsigned long long of
 #pragma unroll
     for (unsigned int k = 1; k < NP_ROWS; ++k)
         if (k * NP_LANES < whole) r = r + x[k];
+#else
+    np_t r = a[off + lane];
+#pragma unroll
+    for (unsigned int k = 1; k < NP_ROWS; ++k)
+        if (k * NP_LANES < whole) r = r + a[off + k * NP_LANES + lane];
+#endif
 #if BINADE_NP_MUTANT == NP_TAIL_FIRST
     if (lane == 0) r = np_tail(a, off, whole, len, r);
 #endif

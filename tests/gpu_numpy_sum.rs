@@ -9,7 +9,7 @@
 use binade::format::{same_result, Format, F32, F64};
 use binade::gpu::numpy_sum::{
     compile_for, first_wrong, kill_cases, level_bound, GpuNumpySum, LeafLoads, NumpyMutant,
-    NumpyTerm, TileGrid,
+    NumpyTerm, RowLoads, TileGrid,
 };
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::Gpu;
@@ -62,13 +62,43 @@ where
     })
 }
 
-fn every_kind_and_size<F: Format>(gpu: &Gpu, name: &str, loads: LeafLoads, grid: TileGrid)
+/// One variant of the device's sum: leaf loads, row loads, level 1's grid and the fan.
+type Variant = (LeafLoads, RowLoads, TileGrid, u32);
+
+/// The variants checked: the default, then each choice changed alone.
+fn variants(f64_terms: bool) -> Vec<Variant> {
+    let mut v = vec![
+        (LeafLoads::Single, RowLoads::InTurn, TileGrid::PerPoint, 10),
+        (
+            LeafLoads::Single,
+            RowLoads::AllFirst,
+            TileGrid::PerPoint,
+            10,
+        ),
+        (LeafLoads::Single, RowLoads::InTurn, TileGrid::Resident, 10),
+        (LeafLoads::Single, RowLoads::InTurn, TileGrid::PerPoint, 11),
+    ];
+    if f64_terms {
+        v.push((LeafLoads::Paired, RowLoads::InTurn, TileGrid::PerPoint, 10));
+        v.push((
+            LeafLoads::Paired,
+            RowLoads::AllFirst,
+            TileGrid::PerPoint,
+            10,
+        ));
+    }
+    v
+}
+
+fn every_kind_and_size<F: Format>(gpu: &Gpu, name: &str, variant: Variant)
 where
     F::Value: NumpyTerm,
 {
-    let s = GpuNumpySum::<F::Value>::with_options(gpu, NumpyMutant::None, loads)
+    let (loads, rows, grid, fan) = variant;
+    let s = GpuNumpySum::<F::Value>::with_build(gpu, NumpyMutant::None, loads, rows)
         .unwrap()
-        .with_grid(grid);
+        .with_grid(grid)
+        .with_fan(fan);
     let mut sums = 0;
     for n in sizes() {
         for kind in InputKind::ALL {
@@ -93,21 +123,22 @@ fn kernels_compile_for_both_types_and_every_mutant() {
         return;
     }
     for m in NumpyMutant::ALL {
-        for loads in [LeafLoads::Single, LeafLoads::Paired] {
-            compile_for::<f64>("sm_90", m, loads)
-                .unwrap_or_else(|e| panic!("f64 {loads:?} {}: {e:#}", m.name()));
+        for rows in [RowLoads::InTurn, RowLoads::AllFirst] {
+            for loads in [LeafLoads::Single, LeafLoads::Paired] {
+                compile_for::<f64>("sm_90", m, loads, rows)
+                    .unwrap_or_else(|e| panic!("f64 {loads:?} {rows:?} {}: {e:#}", m.name()));
+            }
+            compile_for::<f32>("sm_90", m, LeafLoads::Single, rows)
+                .unwrap_or_else(|e| panic!("f32 {rows:?} {}: {e:#}", m.name()));
         }
-        compile_for::<f32>("sm_90", m, LeafLoads::Single)
-            .unwrap_or_else(|e| panic!("f32 {}: {e:#}", m.name()));
     }
 }
 
 #[test]
 fn every_f64_sum_is_numpys_order() {
     if let Some(gpu) = open_or_skip("every_f64_sum_is_numpys_order") {
-        for grid in [TileGrid::PerPoint, TileGrid::Resident] {
-            every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Single, grid);
-            every_kind_and_size::<F64>(&gpu, "f64", LeafLoads::Paired, grid);
+        for v in variants(true) {
+            every_kind_and_size::<F64>(&gpu, "f64", v);
         }
     }
 }
@@ -115,8 +146,8 @@ fn every_f64_sum_is_numpys_order() {
 #[test]
 fn every_f32_sum_is_numpys_order() {
     if let Some(gpu) = open_or_skip("every_f32_sum_is_numpys_order") {
-        for grid in [TileGrid::PerPoint, TileGrid::Resident] {
-            every_kind_and_size::<F32>(&gpu, "f32", LeafLoads::Single, grid);
+        for v in variants(false) {
+            every_kind_and_size::<F32>(&gpu, "f32", v);
         }
     }
 }

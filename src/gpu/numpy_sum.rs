@@ -30,14 +30,21 @@ pub const SOURCE: &str = include_str!("../../kernels/numpy_pairwise.cu");
 /// Level 1's tile bound is `2^TILE_LOG2` terms (a tile is at least half that long unless it
 /// is the whole array), formed by one block.
 pub const TILE_LOG2: u32 = 12;
-/// Each level above the first multiplies the tile bound by `2^FAN_LOG2`: a block combines at
+/// The most a launch's fan may be ([`GpuNumpySum::with_fan`]): its tiles then hold up to
+/// [`MAX_SLOTS`] values.
+pub const MAX_FAN_LOG2: u32 = 11;
+/// Each level above the first multiplies the tile bound by `2^FAN_LOG2` by default: a block combines at
 /// most `2^(FAN_LOG2 + 1)` values of the level below ([`MAX_SLOTS`]).
-pub const FAN_LOG2: u32 = 11;
+pub const FAN_LOG2: u32 = 10;
 /// The most values a block holds in shared memory (`BINADE_NP_MAX_SLOTS`): a level's tile
 /// holds at most `2^(FAN_LOG2 + 1)` values of the level below, and level 1's at most
 /// `2^(TILE_LOG2 - 6)` leaves (numpy's leaves are at least 64 terms long).
 pub const MAX_SLOTS: u64 = 4096;
-const _: () = assert!(2u64 << FAN_LOG2 <= MAX_SLOTS && 1u64 << (TILE_LOG2 - 6) <= MAX_SLOTS);
+const _: () = assert!(
+    FAN_LOG2 <= MAX_FAN_LOG2
+        && 2u64 << MAX_FAN_LOG2 <= MAX_SLOTS
+        && 1u64 << (TILE_LOG2 - 6) <= MAX_SLOTS
+);
 
 /// Threads of a level-1 block (eight a leaf, four in the paired build).
 pub const TILE_THREADS: u32 = 256;
@@ -110,6 +117,15 @@ impl NumpyMutant {
     }
 }
 
+/// When a leaf's rows are loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowLoads {
+    /// Each row loaded and added in turn.
+    InTurn,
+    /// Every row loaded before the first add (`BINADE_NP_ALL_FIRST`).
+    AllFirst,
+}
+
 /// How a leaf's terms are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LeafLoads {
@@ -136,8 +152,16 @@ impl NumpyTerm for f32 {
 
 /// The kernels' defines for terms of type `T` and `mutant`. The lanes and the leaf come from
 /// [`crate::order`], the one statement of numpy's order.
-fn defines<T: NumpyTerm>(mutant: NumpyMutant, loads: LeafLoads) -> Vec<(&'static str, String)> {
+fn defines<T: NumpyTerm>(
+    mutant: NumpyMutant,
+    loads: LeafLoads,
+    rows: RowLoads,
+) -> Vec<(&'static str, String)> {
     vec![
+        (
+            "BINADE_NP_ALL_FIRST",
+            u32::from(rows == RowLoads::AllFirst).to_string(),
+        ),
         (
             "BINADE_NP_PAIRED",
             u32::from(loads == LeafLoads::Paired).to_string(),
@@ -146,33 +170,44 @@ fn defines<T: NumpyTerm>(mutant: NumpyMutant, loads: LeafLoads) -> Vec<(&'static
         ("BINADE_NP_LANES", NUMPY_LANES.to_string()),
         ("BINADE_NP_LEAF", NUMPY_BLOCK.to_string()),
         ("BINADE_NP_TILE_LOG2", TILE_LOG2.to_string()),
-        ("BINADE_NP_FAN_LOG2", FAN_LOG2.to_string()),
         ("BINADE_NP_MAX_SLOTS", MAX_SLOTS.to_string()),
         ("BINADE_NP_MUTANT", mutant.code().to_string()),
     ]
 }
 
 /// Compiles the kernels for `arch` without a device (for the compile checks).
-pub fn compile_for<T: NumpyTerm>(arch: &str, mutant: NumpyMutant, loads: LeafLoads) -> Result<()> {
+pub fn compile_for<T: NumpyTerm>(
+    arch: &str,
+    mutant: NumpyMutant,
+    loads: LeafLoads,
+    rows: RowLoads,
+) -> Result<()> {
     super::compile(
         "numpy_pairwise",
         &[SOURCE],
-        &defines::<T>(mutant, loads),
+        &defines::<T>(mutant, loads, rows),
         arch,
     )?;
     Ok(())
 }
 
-/// The tile bound of level `level` (1-based): `2^(TILE_LOG2 + FAN_LOG2 * (level - 1))`.
+/// The tile bound of level `level` (1-based) under the default fan:
+/// `2^(TILE_LOG2 + FAN_LOG2 * (level - 1))`.
 pub fn level_bound(level: u32) -> u64 {
-    debug_assert!(level >= 1);
-    1u64 << (TILE_LOG2 + FAN_LOG2 * (level - 1))
+    level_bound_with(level, FAN_LOG2)
 }
 
-/// The levels a sum of `n` terms takes: the first whose bound reaches `n` is the root's.
-pub fn levels(n: u64) -> u32 {
+/// The tile bound of level `level` under fan `fan`.
+pub fn level_bound_with(level: u32, fan: u32) -> u64 {
+    debug_assert!(level >= 1 && fan <= MAX_FAN_LOG2);
+    1u64 << (TILE_LOG2 + fan * (level - 1))
+}
+
+/// The levels a sum of `n` terms takes under fan `fan`: the first whose bound reaches `n` is
+/// the root's.
+pub fn levels(n: u64, fan: u32) -> u32 {
     let mut level = 1;
-    while level_bound(level) < n {
+    while level_bound_with(level, fan) < n {
         level += 1;
     }
     level
@@ -180,8 +215,8 @@ pub fn levels(n: u64) -> u32 {
 
 /// The values level `level` writes for `n` terms: one slot per lattice point (spacing half
 /// the level's bound).
-fn level_slots(n: u64, level: u32) -> u64 {
-    n.div_ceil(level_bound(level) / 2).max(1)
+fn level_slots(n: u64, level: u32, fan: u32) -> u64 {
+    n.div_ceil(level_bound_with(level, fan) / 2).max(1)
 }
 
 /// The compiled kernels for one term type and one build.
@@ -200,6 +235,10 @@ pub struct GpuNumpySum<T: NumpyTerm> {
     pub grid: TileGrid,
     /// Registers per thread of the level-1 kernel, as the driver reports them.
     pub tile_registers: i32,
+    /// When a leaf's rows are loaded.
+    pub rows: RowLoads,
+    /// Each level above the first multiplies the tile bound by `2^fan_log2`.
+    pub fan_log2: u32,
     k_levels: CudaFunction,
     k_finish: CudaFunction,
     /// The build's mutant ([`NumpyMutant::None`]: numpy's order).
@@ -238,18 +277,32 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
         mutant: NumpyMutant,
         loads: LeafLoads,
     ) -> Result<GpuNumpySum<T>> {
+        Self::with_build(gpu, mutant, loads, RowLoads::InTurn)
+    }
+
+    /// Compiles the build with `mutant`, leaves read as `loads` and their rows as `rows`.
+    pub fn with_build(
+        gpu: &Gpu,
+        mutant: NumpyMutant,
+        loads: LeafLoads,
+        rows: RowLoads,
+    ) -> Result<GpuNumpySum<T>> {
         anyhow::ensure!(
             loads == LeafLoads::Single || !T::F32,
             "paired leaf loads are for f64 terms"
         );
-        let m = gpu.load("numpy_pairwise", &[SOURCE], &defines::<T>(mutant, loads))?;
+        let m = gpu.load(
+            "numpy_pairwise",
+            &[SOURCE],
+            &defines::<T>(mutant, loads, rows),
+        )?;
         let k_tiles_single = match loads {
             LeafLoads::Single => None,
             LeafLoads::Paired => Some(
                 gpu.load(
                     "numpy_pairwise",
                     &[SOURCE],
-                    &defines::<T>(mutant, LeafLoads::Single),
+                    &defines::<T>(mutant, LeafLoads::Single, rows),
                 )?
                 .function("np_tiles")?,
             ),
@@ -273,6 +326,8 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
             loads,
             grid: TileGrid::PerPoint,
             tile_registers,
+            rows,
+            fan_log2: FAN_LOG2,
             k_levels: m.function("np_levels")?,
             k_finish: m.function("np_finish")?,
             mutant,
@@ -286,6 +341,14 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
         self
     }
 
+    /// The same build with levels of fan `fan` (at most [`MAX_FAN_LOG2`]; both give the same
+    /// bits).
+    pub fn with_fan(mut self, fan: u32) -> GpuNumpySum<T> {
+        debug_assert!((1..=MAX_FAN_LOG2).contains(&fan));
+        self.fan_log2 = fan.clamp(1, MAX_FAN_LOG2);
+        self
+    }
+
     /// Level-1 blocks the device holds at once ([`TileGrid::Resident`]'s launch).
     pub fn resident_blocks(&self) -> u32 {
         self.resident
@@ -294,8 +357,9 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
     /// Device memory for a sum of `n` terms.
     pub fn work(&self, n: u64) -> Result<NumpyWork<T>> {
         let s = self.gpu.stream();
-        let levels = (1..=levels(n))
-            .map(|l| s.alloc_zeros::<T>(level_slots(n, l) as usize))
+        let fan = self.fan_log2;
+        let levels = (1..=levels(n, fan))
+            .map(|l| s.alloc_zeros::<T>(level_slots(n, l, fan) as usize))
             .collect::<Result<Vec<_>, _>>()
             .context("allocating the levels' values")?;
         Ok(NumpyWork {
@@ -319,7 +383,12 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
             s.memset_zeros(&mut work.sum)?;
             return Ok(());
         }
-        let blocks = |l: u32| u32::try_from(level_slots(n, l)).context("too many terms");
+        let fan = self.fan_log2;
+        anyhow::ensure!(
+            work.levels.len() as u32 == levels(n, fan),
+            "a work area made for another fan"
+        );
+        let blocks = |l: u32| u32::try_from(level_slots(n, l, fan)).context("too many terms");
         // The paired build reads 16-byte pairs from leaf offsets that are multiples of eight
         // terms: the array itself must be 16-byte aligned.
         let aligned = terms.device_ptr(s).0 % 16 == 0;
@@ -329,7 +398,7 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
         };
         let mut l = s.launch_builder(tiles);
         l.arg(terms).arg(&n).arg(&mut work.levels[0]);
-        let points = level_slots(n, 1);
+        let points = level_slots(n, 1, fan);
         let grid = match self.grid {
             TileGrid::PerPoint => points,
             TileGrid::Resident => points.min(u64::from(self.resident)),
@@ -345,7 +414,10 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
         let levels = work.levels.len() as u32;
         for level in 2..=levels {
             let (below, above) = work.levels.split_at_mut(level as usize - 1);
-            let (bound, inner) = (level_bound(level), level_bound(level - 1));
+            let (bound, inner) = (
+                level_bound_with(level, fan),
+                level_bound_with(level - 1, fan),
+            );
             let mut l = s.launch_builder(&self.k_levels);
             l.arg(&below[level as usize - 2])
                 .arg(&n)
@@ -464,12 +536,15 @@ mod tests {
 
     #[test]
     fn levels_cover_every_length() {
-        assert_eq!(levels(0), 1);
-        assert_eq!(levels(4096), 1);
-        assert_eq!(levels(4097), 2);
-        assert_eq!(levels(8_294_400), 2);
-        assert_eq!(levels(1 << 23), 2);
-        assert_eq!(levels((1 << 23) + 1), 3);
-        assert_eq!(levels(1 << 34), 3);
+        for fan in [10, 11] {
+            assert_eq!(levels(0, fan), 1);
+            assert_eq!(levels(4096, fan), 1);
+            assert_eq!(levels(4097, fan), 2);
+            assert_eq!(levels(1 << (12 + fan), fan), 2);
+            assert_eq!(levels((1 << (12 + fan)) + 1, fan), 3);
+            assert_eq!(levels(1 << (12 + 2 * fan), fan), 3);
+        }
+        assert_eq!(levels(8_294_400, 10), 3);
+        assert_eq!(levels(8_294_400, 11), 2);
     }
 }
