@@ -298,7 +298,8 @@ extern "C" __global__ void np_tiles(const np_t *__restrict__ a, unsigned long lo
         __syncthreads();
         np_combine(slot, toff, tlen, NP_LEAF, g, bound);
         if (threadIdx.x == 0) out[b] = slot[0];
-        __syncthreads(); /* slot[0] is read before the next tile writes its slots */
+        /* slot[0] is read before the next tile writes its slots (block-uniform). */
+        if (b + gridDim.x < points) __syncthreads();
     }
 }
 

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use super::{Context, Outcome};
 use crate::format::{same_result, F64};
 use crate::gpu::numpy_sum::{
-    GpuNumpySum, LeafLoads, NumpyMutant, NumpyWork, RowLoads, TileGrid, FAN_LOG2,
+    GpuNumpySum, LeafLoads, NumpyMutant, NumpyWork, RowLoads, TileGrid, DEFAULT_F64_LOADS, FAN_LOG2,
 };
 use crate::gpu::ordered_sum::onepass::Distribution;
 use crate::gpu::timing::{event_times, median};
@@ -110,34 +110,34 @@ type Variant = (LeafLoads, RowLoads, TileGrid, u32);
 /// first, then each choice changed alone.
 const VARIANTS: [Variant; V] = [
     (
-        LeafLoads::Single,
+        DEFAULT_F64_LOADS,
         RowLoads::InTurn,
         TileGrid::PerPoint,
         FAN_LOG2,
     ),
     (
         LeafLoads::Single,
+        RowLoads::InTurn,
+        TileGrid::PerPoint,
+        FAN_LOG2,
+    ),
+    (
+        DEFAULT_F64_LOADS,
         RowLoads::AllFirst,
         TileGrid::PerPoint,
         FAN_LOG2,
     ),
     (
-        LeafLoads::Single,
+        DEFAULT_F64_LOADS,
         RowLoads::InTurn,
         TileGrid::Resident,
         FAN_LOG2,
     ),
     (
-        LeafLoads::Single,
+        DEFAULT_F64_LOADS,
         RowLoads::InTurn,
         TileGrid::PerPoint,
         FAN_LOG2 + 1,
-    ),
-    (
-        LeafLoads::Paired,
-        RowLoads::InTurn,
-        TileGrid::PerPoint,
-        FAN_LOG2,
     ),
 ];
 const V: usize = 5;
@@ -145,8 +145,8 @@ const V: usize = 5;
 /// A variant's name in the report: how it differs from the default.
 fn variant_name((loads, rows, grid, fan): Variant) -> String {
     let mut parts = Vec::new();
-    if loads == LeafLoads::Paired {
-        parts.push("paired leaf loads".to_string());
+    if loads != DEFAULT_F64_LOADS {
+        parts.push(format!("{loads:?} leaf loads").to_lowercase());
     }
     if rows == RowLoads::AllFirst {
         parts.push("rows loaded first".to_string());
@@ -344,7 +344,7 @@ fn report(
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (by default eight threads a leaf, one accumulator each, each row loaded and added in turn, a block per lattice point ({} registers a thread); the variants: every row loaded before the first add, the {} blocks the device holds at once each looping over points, four threads a leaf reading two adjacent accumulators' terms as one 16-byte load), each further level a block per tile of up to {} values of the level below (2^{} times the level below's bound; the fan 2^11 variant doubles that), its root's block adding `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
+        "Device: {} ({}). The numpy order is `crate::gpu::numpy_sum` (`kernels/numpy_pairwise.cu`): numpy's pairwise tree of adds (`src/order.rs` states it), level 1 a block per tile of at most {} terms from numpy's leaves (by default four threads a leaf, each reading two adjacent accumulators' terms as one 16-byte load, each row loaded and added in turn, a block per lattice point ({} registers a thread); the variants: eight threads a leaf with one 8-byte load each (single leaf loads), every row loaded before the first add, the {} blocks the device holds at once each looping over points), each further level a block per tile of up to {} values of the level below (2^{} times the level below's bound; the fan 2^11 variant doubles that), its root's block adding `+0 +` the root. The one-pass exact sum is the sequential loop's bits (`OnePassSum`, the default engine of `binade sum --engine gpu`), timed on the same windows. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} doubles (beyond L2), the same windows for every engine. The data is made on the device by `fill_distribution`; the uniform pool is the one `cupy_sum.py` makes, checked by checksum. Correctness: the first window's sum, launched {CHECKS} times outside the timing, each compared in bits with the numpy order's loop on the host (`order::loop_sum_in`, NaN as NaN); on the uniform data also with `np.sum` itself.",
         gpu.name,
         gpu.arch,
         thousands(crate::gpu::numpy_sum::level_bound(1)),
@@ -373,7 +373,7 @@ fn report(
 }
 
 fn prediction_text() -> String {
-    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once). Measured (commit 60aeabf, this H200): 3.565 ms at 2^30 uniform terms (1.86x `cupy.sum`'s 1.917 ms, 2.41 TB/s), 0.357 ms at 10^8 (1.80x), 0.0667 ms at 8,294,400 (1.85x); the same within 1% on every distribution, as predicted; np.sum's bits at all three uniform sizes. The prediction was wrong by 1.5x: level 1 launched a block per lattice point (half of them exit at once), and each thread's 16 loads of a leaf were interleaved with its chain of adds. Changed since, predicted before their measurement: level 1 as at most 8 resident blocks a multiprocessor looping over the tiles, every row of a leaf loaded before the first add (2^30 from 3.57 to about 2.3 ms, 1.2x `cupy.sum`; 10^8 from 0.357 to about 0.24 ms); levels of 2^11 instead of 2^10 and the sum written by the root's block, so 8,294,400 terms take two launches instead of four (0.0667 to about 0.05 ms, 1.4x); leaves read as 16-byte pairs by four threads (paired loads, timed beside) a further 5 to 10% at 10^8 and 2^30. Measured (commit 1ef01af, this H200, `reports/gpu-numpy-order-history/1ef01af`): slower, not faster: 6.556 ms at 2^30 (3.51x `cupy.sum`), 0.575 ms at 10^8, 0.0986 ms at 8,294,400; paired loads 6.332, 0.592 and 0.0967 ms; every sum still numpy's bits. Suspected: the launch assumed 8 blocks a multiprocessor fit, and with every row's loads in registers fewer do, so the fixed assignment of points to blocks ran in waves. Now, predicted before the next measurement: the resident launch takes the occupancy API's count, and a block per point is timed beside it (four variants with both leaf loads): a block per point with single loads about the 60aeabf figure or a little under it (3.3 to 3.6 ms at 2^30), the resident launch within 10% of it either way. Measured (commit 3a9448f, `reports/gpu-numpy-order-history/3a9448f`): wrong again: a block per point 4.957 ms at 2^30 (2.59x), 0.545 ms at 10^8, 0.094 ms at 8,294,400; resident blocks 8.25 ms at 2^30; paired loads 5.37 ms. So what slowed 60aeabf's kernel down was not the grid alone: the rows loaded first, the fan of 2^11 (one block combining 4,096 values at the root of 8,294,400 terms) and the loop over points were all new at once. Now each is a variant of its own beside a default that is 60aeabf's kernel again (rows in turn, fan 2^10, a block per point) plus the root's block writing the sum, predicted before this measurement: the default within 5% of 60aeabf's 3.565 ms at 2^30 and 0.357 ms at 10^8, and at 8,294,400 a little under its 0.0667 ms (one launch fewer); rows loaded first and the fan of 2^11 each slower, by what the 3a9448f figures left unexplained.".into()
+    "Prediction, written before the first measurement: numpy's order needs no plan and no walk, only its tree: each term is read once (eight threads a leaf read 64 consecutive bytes a step, whole sectors) and added once, so the sum should run near a read of the terms: about 1.1 to 1.3x `cupy.sum` at 10^8 and 2^30 uniform terms (`cupy.sum` took 1.92 ms at 2^30 in gpu-timing), about half the one-pass exact sum's time (3.83 ms at 2^30), the same on every distribution (the tree does not look at the values); at 8,294,400 terms about 1.5x `cupy.sum` (three launches and half of level 1's blocks exiting at once). Measured (commit 60aeabf, this H200): 3.565 ms at 2^30 uniform terms (1.86x `cupy.sum`'s 1.917 ms, 2.41 TB/s), 0.357 ms at 10^8 (1.80x), 0.0667 ms at 8,294,400 (1.85x); the same within 1% on every distribution, as predicted; np.sum's bits at all three uniform sizes. The prediction was wrong by 1.5x: level 1 launched a block per lattice point (half of them exit at once), and each thread's 16 loads of a leaf were interleaved with its chain of adds. Changed since, predicted before their measurement: level 1 as at most 8 resident blocks a multiprocessor looping over the tiles, every row of a leaf loaded before the first add (2^30 from 3.57 to about 2.3 ms, 1.2x `cupy.sum`; 10^8 from 0.357 to about 0.24 ms); levels of 2^11 instead of 2^10 and the sum written by the root's block, so 8,294,400 terms take two launches instead of four (0.0667 to about 0.05 ms, 1.4x); leaves read as 16-byte pairs by four threads (paired loads, timed beside) a further 5 to 10% at 10^8 and 2^30. Measured (commit 1ef01af, this H200, `reports/gpu-numpy-order-history/1ef01af`): slower, not faster: 6.556 ms at 2^30 (3.51x `cupy.sum`), 0.575 ms at 10^8, 0.0986 ms at 8,294,400; paired loads 6.332, 0.592 and 0.0967 ms; every sum still numpy's bits. Suspected: the launch assumed 8 blocks a multiprocessor fit, and with every row's loads in registers fewer do, so the fixed assignment of points to blocks ran in waves. Now, predicted before the next measurement: the resident launch takes the occupancy API's count, and a block per point is timed beside it (four variants with both leaf loads): a block per point with single loads about the 60aeabf figure or a little under it (3.3 to 3.6 ms at 2^30), the resident launch within 10% of it either way. Measured (commit 3a9448f, `reports/gpu-numpy-order-history/3a9448f`): wrong again: a block per point 4.957 ms at 2^30 (2.59x), 0.545 ms at 10^8, 0.094 ms at 8,294,400; resident blocks 8.25 ms at 2^30; paired loads 5.37 ms. So what slowed 60aeabf's kernel down was not the grid alone: the rows loaded first, the fan of 2^11 (one block combining 4,096 values at the root of 8,294,400 terms) and the loop over points were all new at once. Now each is a variant of its own beside a default that is 60aeabf's kernel again (rows in turn, fan 2^10, a block per point) plus the root's block writing the sum, predicted before this measurement: the default within 5% of 60aeabf's 3.565 ms at 2^30 and 0.357 ms at 10^8, and at 8,294,400 a little under its 0.0667 ms (one launch fewer); rows loaded first and the fan of 2^11 each slower, by what the 3a9448f figures left unexplained. Measured (commit 85c1b5f, `reports/gpu-numpy-order-history/85c1b5f`): the default 3.956 ms at 2^30 (2.06x `cupy.sum`), 0.403 ms at 10^8, 0.0682 ms at 8,294,400, so still 11% over 60aeabf at 2^30; rows loaded first 4.91 ms, resident blocks 6.97 ms, fan 2^11 4.00 ms (0.0875 ms at 8,294,400); paired leaf loads the fastest at every size, 3.606 ms at 2^30 (1.88x), 0.367 ms at 10^8, 0.0635 ms at 8,294,400 (1.77x). Now, predicted before the next measurement: paired loads are the f64 default, and level 1's block no longer waits at a barrier after its last point (a block per point has one point: 60aeabf had no such barrier): single loads back to 60aeabf's 3.57 ms at 2^30, paired loads about 3.25 ms (1.7x `cupy.sum`).".into()
 }
 
 /// The index of the fastest variant at row `r`.
@@ -400,10 +400,10 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "terms",
             "windows",
             "numpy order, device",
+            "single leaf loads",
             "rows loaded first",
             "resident blocks",
             "fan 2^11",
-            "paired leaf loads",
             "cupy.sum",
             "one-pass exact sequential",
             "device copy",

@@ -117,6 +117,11 @@ impl NumpyMutant {
     }
 }
 
+/// The leaf loads of the default f64 build: paired, the fastest of the variants
+/// `gpu-numpy-order` timed at 85c1b5f on the H200 at every size (3.606 ms at 2^30 uniform
+/// terms against 3.956 with single loads; `reports/gpu-numpy-order-history/85c1b5f`).
+pub const DEFAULT_F64_LOADS: LeafLoads = LeafLoads::Paired;
+
 /// When a leaf's rows are loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RowLoads {
@@ -261,9 +266,15 @@ impl<T: NumpyTerm> NumpyWork<T> {
 }
 
 impl<T: NumpyTerm> GpuNumpySum<T> {
-    /// Compiles numpy's order for `gpu`.
+    /// Compiles numpy's order for `gpu` with the default build: [`DEFAULT_F64_LOADS`] for f64
+    /// terms, single loads for f32.
     pub fn new(gpu: &Gpu) -> Result<GpuNumpySum<T>> {
-        Self::with_mutant(gpu, NumpyMutant::None)
+        let loads = if T::F32 {
+            LeafLoads::Single
+        } else {
+            DEFAULT_F64_LOADS
+        };
+        Self::with_options(gpu, NumpyMutant::None, loads)
     }
 
     /// Compiles the build with `mutant` (every mutant but `None` is wrong on purpose).
