@@ -265,41 +265,59 @@ __device__ static inline bool np_own_tile(unsigned long long n, unsigned long lo
 
 #define NP_MAX_SLOTS BINADE_NP_MAX_SLOTS
 
-/* Level 1: for each lattice point b (spacing B_1 / 2) from blockIdx.x in steps of gridDim.x
- * (one block per point, or as many blocks as the device holds, gpu::numpy_sum::TileGrid),
- * the block forms the tile no longer than B_1 whose first lattice point is b, from its numpy
- * leaves, into out[b] (a point that is not its tile's first is skipped: another forms it).
- * blockDim.x is a multiple of 32. */
-extern "C" __global__ void np_tiles(const np_t *__restrict__ a, unsigned long long n,
-                                    np_t *__restrict__ out) {
-    /* A tile of at most B_1 terms holds at most B_1 / 64 leaves' first points. */
-    __shared__ np_t slot[(1ull << BINADE_NP_TILE_LOG2) / NP_LEAF_STRIDE];
-    const unsigned long long bound = 1ull << BINADE_NP_TILE_LOG2;
-    const unsigned long long points = np_ceil_div(n, bound / 2ull);
+/* Level 1's tile bound B_1 and its lattice's spacing. */
+#define NP_TILE_BOUND (1ull << BINADE_NP_TILE_LOG2)
+/* A tile of at most B_1 terms holds at most B_1 / 64 leaves' first points. */
+#define NP_TILE_SLOTS (NP_TILE_BOUND / NP_LEAF_STRIDE)
+
+/* The level-1 tile whose first lattice point (spacing B_1 / 2) is b, formed by the calling
+ * block from its numpy leaves into out[b]; nothing where b is not its tile's first point
+ * (another block forms that tile). Every thread of the block calls it with the same b; it
+ * ends with `slot` read by thread 0, so a caller that reuses `slot` waits at a barrier
+ * first. Returns whether it formed a tile. */
+__device__ static bool np_tile_at(const np_t *__restrict__ a, unsigned long long n,
+                                  unsigned long long b, np_t *__restrict__ out, np_t *slot) {
     const unsigned long long g = NP_LEAF_STRIDE;
     const unsigned int lane = threadIdx.x % NP_GROUP;
     const unsigned int mask = ((1u << NP_GROUP) - 1u) << (threadIdx.x % 32u / NP_GROUP * NP_GROUP);
     const unsigned int groups = blockDim.x / NP_GROUP;
-    for (unsigned long long b = blockIdx.x; b < points; b += gridDim.x) {
-        unsigned long long toff, tlen;
-        if (!np_own_tile(n, b, bound / 2ull, bound, &toff, &tlen)) continue;
-        const unsigned long long first = np_ceil_div(toff, g);
-        const unsigned long long slots = np_ceil_div(toff + tlen, g) - first;
-        /* Slots are taken by whole groups, so a group's threads agree on every branch. */
-        for (unsigned long long j = threadIdx.x / NP_GROUP; j < slots; j += groups) {
-            const unsigned long long q = (first + j) * g;
-            unsigned long long off = toff, len = tlen;
-            np_descend(&off, &len, q, NP_LEAF, 1 << 30);
-            if (off + g > q) {
-                const np_t v = np_leaf(a, off, len, lane, mask);
-                if (lane == 0) slot[j] = v;
-            }
+    unsigned long long toff, tlen;
+    if (!np_own_tile(n, b, NP_TILE_BOUND / 2ull, NP_TILE_BOUND, &toff, &tlen)) return false;
+    const unsigned long long first = np_ceil_div(toff, g);
+    const unsigned long long slots = np_ceil_div(toff + tlen, g) - first;
+    /* Slots are taken by whole groups, so a group's threads agree on every branch. */
+    for (unsigned long long j = threadIdx.x / NP_GROUP; j < slots; j += groups) {
+        const unsigned long long q = (first + j) * g;
+        unsigned long long off = toff, len = tlen;
+        np_descend(&off, &len, q, NP_LEAF, 1 << 30);
+        if (off + g > q) {
+            const np_t v = np_leaf(a, off, len, lane, mask);
+            if (lane == 0) slot[j] = v;
         }
-        __syncthreads();
-        np_combine(slot, toff, tlen, NP_LEAF, g, bound);
-        if (threadIdx.x == 0) out[b] = slot[0];
+    }
+    __syncthreads();
+    np_combine(slot, toff, tlen, NP_LEAF, g, NP_TILE_BOUND);
+    if (threadIdx.x == 0) out[b] = slot[0];
+    return true;
+}
+
+/* Level 1, a block per lattice point (gpu::numpy_sum::TileGrid::PerPoint): block b forms the
+ * tile whose first point is b, if it is. blockDim.x is a multiple of 32. */
+extern "C" __global__ void np_tiles_point(const np_t *__restrict__ a, unsigned long long n,
+                                          np_t *__restrict__ out) {
+    __shared__ np_t slot[NP_TILE_SLOTS];
+    if (blockIdx.x < np_ceil_div(n, NP_TILE_BOUND / 2ull)) np_tile_at(a, n, blockIdx.x, out, slot);
+}
+
+/* Level 1, resident blocks (TileGrid::Resident): each block takes the lattice points from
+ * blockIdx.x in steps of gridDim.x. blockDim.x is a multiple of 32. */
+extern "C" __global__ void np_tiles(const np_t *__restrict__ a, unsigned long long n,
+                                    np_t *__restrict__ out) {
+    __shared__ np_t slot[NP_TILE_SLOTS];
+    const unsigned long long points = np_ceil_div(n, NP_TILE_BOUND / 2ull);
+    for (unsigned long long b = blockIdx.x; b < points; b += gridDim.x) {
         /* slot[0] is read before the next tile writes its slots (block-uniform). */
-        if (b + gridDim.x < points) __syncthreads();
+        if (np_tile_at(a, n, b, out, slot) && b + gridDim.x < points) __syncthreads();
     }
 }
 

@@ -228,17 +228,19 @@ fn level_slots(n: u64, level: u32, fan: u32) -> u64 {
 #[derive(Clone, Debug)]
 pub struct GpuNumpySum<T: NumpyTerm> {
     gpu: Gpu,
-    k_tiles: CudaFunction,
-    /// The single-load level 1, for terms not aligned for the paired one (`None` in a single
-    /// build).
-    k_tiles_single: Option<CudaFunction>,
+    /// Level 1's kernels: (a block per point, resident blocks).
+    k_tiles: (CudaFunction, CudaFunction),
+    /// The single-load level 1's kernels, for terms not aligned for the paired ones (`None`
+    /// in a single build).
+    k_tiles_single: Option<(CudaFunction, CudaFunction)>,
     /// Level-1 blocks the device holds at once.
     resident: u32,
     /// How leaves are read.
     pub loads: LeafLoads,
     /// How many blocks level 1 launches.
     pub grid: TileGrid,
-    /// Registers per thread of the level-1 kernel, as the driver reports them.
+    /// Registers per thread of the level-1 kernel of a block per point, as the driver reports
+    /// them.
     pub tile_registers: i32,
     /// When a leaf's rows are loaded.
     pub rows: RowLoads,
@@ -307,28 +309,30 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
             &[SOURCE],
             &defines::<T>(mutant, loads, rows),
         )?;
+        let pair = |m: &super::Module| -> Result<(CudaFunction, CudaFunction)> {
+            Ok((m.function("np_tiles_point")?, m.function("np_tiles")?))
+        };
         let k_tiles_single = match loads {
             LeafLoads::Single => None,
-            LeafLoads::Paired => Some(
-                gpu.load(
-                    "numpy_pairwise",
-                    &[SOURCE],
-                    &defines::<T>(mutant, LeafLoads::Single, rows),
-                )?
-                .function("np_tiles")?,
-            ),
+            LeafLoads::Paired => Some(pair(&gpu.load(
+                "numpy_pairwise",
+                &[SOURCE],
+                &defines::<T>(mutant, LeafLoads::Single, rows),
+            )?)?),
         };
         let multiprocessors = gpu
             .context()
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .context("multiprocessor count")? as u32;
-        let k_tiles = m.function("np_tiles")?;
+        let k_tiles = pair(&m)?;
         let per_sm = k_tiles
+            .1
             .occupancy_max_active_blocks_per_multiprocessor(TILE_THREADS, 0, None)
             .context("occupancy of np_tiles")?;
         let tile_registers = k_tiles
+            .0
             .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)
-            .context("registers of np_tiles")?;
+            .context("registers of np_tiles_point")?;
         Ok(GpuNumpySum {
             gpu: gpu.clone(),
             k_tiles,
@@ -403,9 +407,13 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
         // The paired build reads 16-byte pairs from leaf offsets that are multiples of eight
         // terms: the array itself must be 16-byte aligned.
         let aligned = terms.device_ptr(s).0 % 16 == 0;
-        let tiles = match &self.k_tiles_single {
+        let kernels = match &self.k_tiles_single {
             Some(single) if !aligned => single,
             _ => &self.k_tiles,
+        };
+        let tiles = match self.grid {
+            TileGrid::PerPoint => &kernels.0,
+            TileGrid::Resident => &kernels.1,
         };
         let mut l = s.launch_builder(tiles);
         l.arg(terms).arg(&n).arg(&mut work.levels[0]);
