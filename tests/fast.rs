@@ -8,7 +8,7 @@ use binade::fast::{
 };
 use binade::format::{same_result, Format, F32, F64};
 use binade::verify::fast_mutants::{kill_rows, Expect};
-use binade::verify::inputs::{plan_behind_crossing, InputKind};
+use binade::verify::inputs::{plan_behind_crossing, signed_plan_behind_crossing, InputKind};
 use binade::walk::loop_sum;
 use proptest::prelude::*;
 
@@ -287,4 +287,48 @@ fn an_infinite_sum_is_kept_until_nan_or_the_other_infinity() {
             );
         }
     }
+}
+
+#[test]
+fn a_wrong_signed_plan_costs_chunks_never_bits() {
+    // As above, with every fourth term negated after the first tile: the plan forms signed
+    // units for [1, 2) that the walk, from the exact sum at 2, must refuse.
+    let terms = signed_plan_behind_crossing(4 * CHUNK, 3);
+    let shape = Shape {
+        chunk: CHUNK,
+        block_chunks: 2,
+    };
+    for threads in [2, 3] {
+        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
+        assert_eq!(
+            r.total.to_bits(),
+            loop_sum::<F64>(&terms).to_bits(),
+            "{threads} threads"
+        );
+    }
+}
+
+#[test]
+fn threads_apply_planned_signed_units() {
+    // N(1, 1) terms: the running sum grows through few binades, so almost every chunk's
+    // planned signed unit applies in the walk. If the plan stopped forming signed units, the
+    // walk would re-form every chunk (the engine before signed plans did): still the loop's
+    // bits, so only this count tells.
+    let seed = 0x5197_0001u64;
+    let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed);
+    let terms: Vec<f64> = (0..400_000)
+        .map(|_| 1.0 + binade::verify::signed_inputs::normal(&mut rng))
+        .collect();
+    let r = pool(2).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
+    assert_eq!(
+        r.total.to_bits(),
+        loop_sum::<F64>(&terms).to_bits(),
+        "seed {seed:#x}"
+    );
+    assert!(
+        r.replanned_chunks * 10 < r.chunks,
+        "seed {seed:#x}: {} of {} chunks re-formed in the walk",
+        r.replanned_chunks,
+        r.chunks
+    );
 }

@@ -19,6 +19,9 @@
 //!   same thread then waits for the exact sum after the block before and walks its chunks:
 //!   a unit applies where the exact running sum is in the guessed binade, any other chunk is
 //!   taken as one thread takes it (its unit re-formed for the walked binade, from the cache).
+//!   A chunk with negative terms, or guessed below zero, is planned by the signed unit of
+//!   [`signed`], which the walk applies where the exact sum has the guessed sign and binade
+//!   and the unit's bounds hold from it.
 //!   A wrong guess (the plan may differ from run to run: the look-back adds doubles in
 //!   whatever order the threads publish them) costs time, never bits.
 //!
@@ -91,6 +94,10 @@ pub struct Checks {
     /// From a negative sum, the signed path mirrors its bounds (off: it negates the increment
     /// only).
     pub mirrored: bool,
+    /// On threads, a chunk's planned signed unit applies only where the exact sum has the sign
+    /// and the binade it was planned for (off: it is trusted, as a look-back that trusts an
+    /// unfinished predecessor's plan would).
+    pub signed_key: bool,
     /// A chunk's scan applies only below [`scan::SCAN_LIMIT`] (`2^51`), the bound that stands
     /// for the per-term bound of the rounding (off: below `2^53`, the exactness bound alone,
     /// so a term the rounding gets wrong passes: `inputs::term_past_the_rounding`).
@@ -119,6 +126,7 @@ impl Checks {
         signed_ties: true,
         signed_path: true,
         mirrored: true,
+        signed_key: true,
         scan_bound: true,
         cooldown: true,
     };
@@ -173,6 +181,15 @@ pub(crate) fn negative_field<F: Format>(s: F::Value) -> Option<u32> {
     (bits & F::SIGN != 0)
         .then(|| fast_field::<F>(magnitude))
         .flatten()
+}
+
+/// The binade field of `|s|` and whether `s` is negative, where either path can start from
+/// `s` (a normal of either sign whose scale is a normal f64), else `None`.
+#[inline]
+pub(crate) fn signed_field<F: Format>(s: F::Value) -> Option<(u32, bool)> {
+    fast_field::<F>(s)
+        .map(|field| (field, false))
+        .or_else(|| negative_field::<F>(s).map(|field| (field, true)))
 }
 
 /// `2^(P - e)` for binade field `field` of `F`, as an f64.

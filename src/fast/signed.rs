@@ -158,6 +158,86 @@ pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
     signed_scan_portable(chunk, scale)
 }
 
+/// A chunk's signed unit for one binade and one sign of the start: its increment `sum r` and
+/// the bounds `lo`, `hi` of its running offsets, mirrored for a negative start (so that for
+/// either sign they are offsets of the magnitude's significand). Every field is an integer of
+/// magnitude below `2^53`, held exactly in an f64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SignedUnit {
+    /// The increment of the magnitude's significand over the chunk.
+    pub rsum: f64,
+    /// A lower bound of every running offset of the magnitude's significand.
+    pub lo: f64,
+    /// An upper bound of every running offset of the magnitude's significand.
+    pub hi: f64,
+}
+
+/// The signed unit of `chunk` for `scale = 2^(P - e)` and a start of sign `negative`, or
+/// `None` where the path refuses the chunk whatever the start's significand (a tie, a term off
+/// the rounding, a NaN or infinite term, or `sum |r|` at or above `2^53`). Whether it applies
+/// from a given start is [`apply_signed`]'s to decide.
+pub(super) fn signed_unit<T: FastTerm>(
+    chunk: &[T],
+    scale: f64,
+    negative: bool,
+    checks: Checks,
+) -> Option<SignedUnit> {
+    let mut sc = signed_scan(chunk, scale);
+    if negative && checks.mirrored {
+        sc = SignedScan {
+            rsum: -sc.rsum,
+            lo: -sc.hi,
+            hi: -sc.lo,
+            ..sc
+        };
+    } else if negative {
+        sc.rsum = -sc.rsum; // the mutant: the sum negated, its bounds not mirrored
+    }
+    // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
+    // one makes `pos` or `neg` infinite.
+    let refused = sc.big
+        || sc.rsum.is_nan()
+        || sc.abs.is_nan()
+        || sc.abs >= super::scan::INC_LIMIT
+        || (sc.tie && checks.signed_ties);
+    (!refused).then_some(SignedUnit {
+        rsum: sc.rsum,
+        lo: sc.lo,
+        hi: sc.hi,
+    })
+}
+
+/// The loop's sum after a chunk whose signed unit for binade `field` and the sign of `s` is
+/// `unit`, from `s` (a normal whose magnitude is in `field`), where the unit's bounds keep
+/// every partial sum inside the binade (module documentation); `None` otherwise. The caller
+/// has checked that `unit` was formed for `s`'s sign and `field`.
+pub(super) fn apply_signed<F: Format>(
+    s: F::Value,
+    field: u32,
+    unit: SignedUnit,
+    checks: Checks,
+) -> Option<F::Value> {
+    let m = (F::to_bits(s) & F::FRAC_MASK) | F::HIDDEN;
+    let (bottom, top) = (F::HIDDEN as f64, (F::HIDDEN << 1) as f64);
+    // m < 2^53 and lo, hi are integers of magnitude below 2^53: m + lo and m + hi are exact
+    // below 2^53, and at or above it they round to at least 2^53, so each comparison with
+    // the bounds is decided as on the exact values.
+    let inside = if checks.signed_bounds {
+        m as f64 + unit.lo > bottom && m as f64 + unit.hi < top
+    } else {
+        let end = m as f64 + unit.rsum;
+        end >= bottom && end <= top
+    };
+    if !inside {
+        return None;
+    }
+    let end = (m as i64 + unit.rsum as i64) as u64;
+    let sign = F::to_bits(s) & F::SIGN;
+    Some(F::from_bits(
+        sign | (((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN)),
+    ))
+}
+
 /// The loop's sum after `chunk` from `s` (a normal of either sign whose magnitude is in binade
 /// `field`, `scale` its `2^(P - e)`), where the module's bounds hold and no term ties; `None`
 /// otherwise.
@@ -171,45 +251,7 @@ pub(super) fn signed_step<F: Format>(
 where
     F::Value: FastTerm,
 {
-    let mut sc = signed_scan(chunk, scale);
     let negative = F::to_bits(s) & F::SIGN != 0;
-    if negative && checks.mirrored {
-        sc = SignedScan {
-            rsum: -sc.rsum,
-            lo: -sc.hi,
-            hi: -sc.lo,
-            ..sc
-        };
-    } else if negative {
-        sc.rsum = -sc.rsum; // the mutant: the sum negated, its bounds not mirrored
-    }
-    // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
-    // one makes `pos` or `neg` infinite.
-    if sc.big
-        || sc.rsum.is_nan()
-        || sc.abs.is_nan()
-        || sc.abs >= super::scan::INC_LIMIT
-        || (sc.tie && checks.signed_ties)
-    {
-        return None;
-    }
-    let m = (F::to_bits(s) & F::FRAC_MASK) | F::HIDDEN;
-    let (bottom, top) = (F::HIDDEN as f64, (F::HIDDEN << 1) as f64);
-    // m < 2^53 and lo, hi are integers of magnitude below 2^53: m + lo and m + hi are exact
-    // below 2^53, and at or above it they round to at least 2^53, so each comparison with
-    // the bounds is decided as on the exact values.
-    let inside = if checks.signed_bounds {
-        m as f64 + sc.lo > bottom && m as f64 + sc.hi < top
-    } else {
-        let end = m as f64 + sc.rsum;
-        end >= bottom && end <= top
-    };
-    if !inside {
-        return None;
-    }
-    let end = (m as i64 + sc.rsum as i64) as u64;
-    let sign = if negative { F::SIGN } else { 0 };
-    Some(F::from_bits(
-        sign | (((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN)),
-    ))
+    let unit = signed_unit(chunk, scale, negative, checks)?;
+    apply_signed::<F>(s, field, unit, checks)
 }

@@ -13,16 +13,21 @@
 //!    lead over a loop that rounds (an f32 sum at `2^24` plus terms below one stops moving)
 //!    cannot pile up from block to block. The prefix is a sum of doubles in an order that
 //!    depends on timing, so the plan may differ from run to run.
-//! 3. From that prefix it guesses each chunk's binade and forms the chunk's unit for it,
-//!    reading the block a second time from the core's cache (a block is sized to fit in L2).
-//!    The guess for the next chunk is the guess plus this unit, as the loop rounds (where the
-//!    unit does not form or apply, plus the chunk's plain sum).
+//! 3. From that prefix it guesses each chunk's binade and sign and forms the chunk's unit for
+//!    them, reading the block a second time from the core's cache (a block is sized to fit in
+//!    L2): from a positive guess the unit of non-negative terms, or for a chunk with negative
+//!    terms (and from a negative guess) the signed unit of [`super::signed`] (its increment
+//!    and the bounds of its running offsets). The guess for the next chunk is the guess plus
+//!    this unit, as the loop rounds (where the unit does not form or apply, plus the chunk's
+//!    plain sum).
 //! 4. It marks the block planned and takes the walk if no other thread holds it: the walk
 //!    goes from block to block in order for as long as the next one is planned, starting from
 //!    the exact sum after the block before (the walk's start before block 0: `+0` for a sum,
 //!    any value for the prefix sums of the `cumsum` module, which read these exact sums through
 //!    [`block_starts_par`]). A unit applies where the
-//!    exact running sum is in its planned binade and stays below the binade's top; elsewhere
+//!    exact running sum is in its planned binade and stays below the binade's top (a signed
+//!    unit: where the exact sum has its planned sign and binade and its bounds hold from the
+//!    exact significand); elsewhere
 //!    the chunk is taken from the exact sum as one thread takes it ([`super::step`]: its unit
 //!    re-formed for the walked binade, else term by term). An infinite sum is kept through a
 //!    chunk, unread, where the chunk's plain sum shows that no term is NaN or the infinity of
@@ -38,7 +43,11 @@
 //! chunk. The walk reads a block's units only after the status that says they are planned (acquire
 //! after the planner's release). Each chunk then moves the walk's sum from `S_(k-1)` to `S_k`: a
 //! unit applies only where `S_(k-1)` lies in the binade it was formed for and the end stays at or
-//! below the binade's top, where a unit is exact (`crate::unit`, [`super`]); an infinite sum is
+//! below the binade's top, where a unit is exact (`crate::unit`, [`super`]); a signed unit only
+//! where `S_(k-1)` has the sign and binade it was formed for and its running offsets' bounds,
+//! added to `S_(k-1)`'s own significand, stay inside the binade, where it is exact
+//! ([`super::signed`]: the bounds are checked in the walk, from the exact start, never in the
+//! plan); an infinite sum is
 //! kept only through a chunk with no NaN and no infinity of the other sign, where every add gives
 //! it back; anything else goes through [`super::step`], exact from any start. The plan (look-back
 //! values, guesses, plain sums, which may differ from run to run) only decides which chunks carry a
@@ -53,9 +62,10 @@ use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ord
 use std::sync::Mutex;
 
 use super::scan::{chunk_unit_hinted, FastUnit, MAX_CHUNK};
+use super::signed::{apply_signed, signed_unit, SignedUnit};
 use super::{
-    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, step, Checks,
-    FastTerm, Hints, Step, CHUNK,
+    add_terms, apply, fast_field, infinite_sign, ordered_sum_fast_from, scale_of, signed_field,
+    step, Checks, FastTerm, Hints, Step, CHUNK,
 };
 use crate::format::Format;
 
@@ -113,19 +123,31 @@ pub fn ordered_sum_par_with<T: FastTerm>(terms: &[T], checks: Checks, shape: Sha
     walk_par(terms, checks, shape)
 }
 
-/// A chunk's planned unit: the binade field it was formed for (0: none, the walk takes the
-/// chunk from the exact sum) and the unit; and which infinite sums the chunk leaves as they
-/// are ([`KEEPS_POSITIVE`], [`KEEPS_NEGATIVE`]).
+/// A chunk's planned unit: the binade field of the magnitude it was formed for and the unit
+/// (for a non-negative sum and chunk, [`super::scan`]'s pair; for either sign, the signed
+/// path's increment and bounds), or none (the walk takes the chunk from the exact sum); and
+/// which infinite sums the chunk leaves as they are ([`KEEPS_POSITIVE`], [`KEEPS_NEGATIVE`]).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     field: u32,
-    unit: FastUnit,
+    plan: Planned,
     keeps: u8,
+}
+
+/// What [`Slot`] planned.
+#[derive(Clone, Copy, Debug)]
+enum Planned {
+    /// Nothing: the walk takes the chunk from the exact sum.
+    None,
+    /// A unit of non-negative terms for a positive sum in the slot's binade.
+    Unit(FastUnit),
+    /// A signed unit for a sum of sign `negative` whose magnitude is in the slot's binade.
+    Signed { negative: bool, unit: SignedUnit },
 }
 
 const EMPTY: Slot = Slot {
     field: 0,
-    unit: FastUnit { inc: 0, first: 0 },
+    plan: Planned::None,
     keeps: 0,
 };
 
@@ -249,27 +271,60 @@ fn plan_block<T: FastTerm>(
     let aggregate: f64 = sums.iter().sum();
     states[block].publish(AGGREGATE, aggregate.to_bits());
     let mut running = look_back::<T>(states, block, checks, origin);
-    let mut ties = false;
+    let mut hints = Hints::default();
     for ((chunk, &sum), slot) in block_terms.chunks(shape.chunk).zip(sums.iter()).zip(slots) {
         let guess = <T::F as Format>::from_f64(running);
         *slot = Slot {
             keeps: keeps_of(sum),
             ..EMPTY
         };
-        let mut next = None;
-        if let Some(field) = fast_field::<T::F>(guess) {
-            let (unit, had) = chunk_unit_hinted(chunk, scale_of::<T::F>(field), checks, ties);
-            ties = had;
-            if let Some(unit) = unit {
-                slot.field = field;
-                slot.unit = unit;
-                if checks.unit_plan {
-                    next = apply::<T::F>(guess, field, unit, checks).map(T::widen);
-                }
-            }
+        if let Some((field, negative)) = signed_field::<T::F>(guess) {
+            slot.field = field;
+            slot.plan = plan_chunk(chunk, scale_of::<T::F>(field), negative, checks, &mut hints);
         }
-        running = next.unwrap_or(running + sum);
+        let next = match slot.plan {
+            _ if !checks.unit_plan => None,
+            Planned::None => None,
+            Planned::Unit(unit) => apply::<T::F>(guess, slot.field, unit, checks),
+            Planned::Signed { unit, .. } => apply_signed::<T::F>(guess, slot.field, unit, checks),
+        };
+        running = next.map_or(running + sum, T::widen);
     }
+}
+
+/// A chunk's unit for the binade of a guessed sum of sign `negative` (`scale` its
+/// `2^(P - e)`): from a positive guess the unit of non-negative terms, else (negative terms)
+/// the signed unit; from a negative guess the signed unit. After a chunk planned signed the
+/// next tries the signed unit first (`hints.signed`), after one with a tie the bit-mask pass
+/// runs at once (`hints.ties`): each a second look at the chunk spared, never a bit changed.
+fn plan_chunk<T: FastTerm>(
+    chunk: &[T],
+    scale: f64,
+    negative: bool,
+    checks: Checks,
+    hints: &mut Hints,
+) -> Planned {
+    let signed = |hints: &mut Hints| {
+        let unit = checks
+            .signed_path
+            .then(|| signed_unit(chunk, scale, negative, checks))
+            .flatten();
+        hints.signed = unit.is_some();
+        unit.map(|unit| Planned::Signed { negative, unit })
+    };
+    let non_negative = |hints: &mut Hints| {
+        let (unit, had) = chunk_unit_hinted(chunk, scale, checks, hints.ties);
+        hints.ties = had;
+        unit.map(Planned::Unit)
+    };
+    let planned = if negative {
+        signed(hints)
+    } else if hints.signed {
+        signed(hints).or_else(|| non_negative(hints))
+    } else {
+        non_negative(hints).or_else(|| signed(hints))
+    };
+    planned.unwrap_or(Planned::None)
 }
 
 /// Chunks of one block that the walk took from the exact sum instead of their planned unit,
@@ -302,18 +357,25 @@ fn walk_block<T: FastTerm>(
             }
         }
         let walked = fast_field::<T::F>(s);
-        let planned = slot.field != 0 && (!checks.field || walked == Some(slot.field));
-        if let Some(next) = planned
-            .then(|| apply::<T::F>(s, slot.field, slot.unit, checks))
-            .flatten()
-        {
+        let applied = match slot.plan {
+            Planned::None => None,
+            Planned::Unit(unit) => (!checks.field || walked == Some(slot.field))
+                .then(|| apply::<T::F>(s, slot.field, unit, checks))
+                .flatten(),
+            Planned::Signed { negative, unit } => (!checks.signed_key
+                || signed_field::<T::F>(s) == Some((slot.field, negative)))
+            .then(|| apply_signed::<T::F>(s, slot.field, unit, checks))
+            .flatten(),
+        };
+        if let Some(next) = applied {
             s = next;
             continue;
         }
         counts.replanned += 1;
+        let planned_field = !matches!(slot.plan, Planned::None);
         let (next, how) = match walked {
             // The mutant: the unit re-formed for the planned binade, applied in the walked one.
-            Some(field) if !checks.reform_walked && slot.field != 0 && slot.field != field => {
+            Some(field) if !checks.reform_walked && planned_field && slot.field != field => {
                 let (unit, had) =
                     chunk_unit_hinted(c, scale_of::<T::F>(slot.field), checks, hints.ties);
                 hints.ties = had;

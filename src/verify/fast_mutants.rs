@@ -6,8 +6,8 @@ use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm,
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
     excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound,
-    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_ties, term_past_the_rounding,
-    InputKind,
+    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_plan_behind_crossing,
+    signed_ties, term_past_the_rounding, InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -79,6 +79,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongThreads,
         },
         FastMutant {
+            name: "planned signed unit trusted (no sign or binade check)",
+            checks: with(|c| c.signed_key = false),
+            expect: Expect::WrongThreads,
+        },
+        FastMutant {
             name: "re-formed unit for the planned, not the walked, binade",
             checks: with(|c| c.reform_walked = false),
             expect: Expect::WrongThreads,
@@ -139,7 +144,7 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
-/// `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
+/// `inputs::signed_plan_behind_crossing`, `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
 /// `inputs::signed_ties`, `inputs::negative_sum_leaves_by_one_term` and
 /// `inputs::term_past_the_rounding` (None: the loop's bits on all of them).
 pub fn first_wrong(
@@ -167,6 +172,10 @@ pub fn first_wrong(
     for (name, terms) in [
         ("excursion above the binade", excursion_above_binade(CHUNK)),
         ("plan behind a crossing", plan_behind_crossing(4 * CHUNK, 3)),
+        (
+            "signed chunks planned behind a crossing",
+            signed_plan_behind_crossing(4 * CHUNK, 3),
+        ),
         ("a chunk that leaves its binade", leaves_by_its_bound(CHUNK)),
         (
             "an infinite sum meets the other infinity",

@@ -243,6 +243,23 @@ pub fn plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
     v
 }
 
+/// [`plan_behind_crossing`] with signed terms after its first tile: three terms of
+/// `x = 2^-53 (1 + 2^-7)` then one of `-x`, over and over. In `[1, 2)` each is one ulp up or
+/// down and no term ties, so a plan that puts the second tile in `[1, 2)` (as the tree sums
+/// do) forms signed units there; the loop's sum is at 2 by then, where `+x` adds nothing and
+/// `-x` takes it back below 2 for the next `+x` to return it. The case a planned signed unit
+/// must refuse: applied from the exact sum in `[2, 4)` it gives another sum. Needs
+/// `tile >= 64`.
+pub fn signed_plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
+    let mut v = plan_behind_crossing(tile, tiles);
+    for (i, x) in v.iter_mut().enumerate().skip(tile) {
+        if i % 4 == 3 {
+            *x = -*x;
+        }
+    }
+    v
+}
+
 /// Two tiles of `tile` terms whose loop sum leaves its binade upward and comes back inside
 /// the second tile: the first tile is `1.875` and zeros; the second starts with
 /// `x = 0.25 + 3 * 2^-54` and `-0.25`, then zeros. The loop rounds `1.875 + x` in `[2, 4)`,
