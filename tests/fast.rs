@@ -77,6 +77,63 @@ proptest! {
     }
 }
 
+/// A start `(2^P + j) u` of either sign and terms that are whole and half quanta `u` of its
+/// binade (`steps[i] / 2` quanta, of either sign; odd steps are ties), so that parity decides
+/// many roundings and starts near either edge of the binade let the ties carry the sum out.
+/// The start is followed by `lead` zeros, so that with chunks of `lead + 1` terms the steps
+/// begin a chunk from the exact start.
+fn signed_tie_stream<F: Format>(j: u64, negative: bool, lead: usize, steps: &[i8]) -> Vec<F::Value>
+where
+    F::Value: FastTerm,
+{
+    let p = F::FRAC_BITS;
+    let u = 2f64.powi(-(p as i32)); // the quantum of [1, 2)
+    let start = (1.0 + (j % (1 << p)) as f64 * u) * if negative { -1.0 } else { 1.0 };
+    std::iter::once(start)
+        .chain(std::iter::repeat_n(0.0, lead))
+        .chain(steps.iter().map(|&k| f64::from(k) * 0.5 * u))
+        .map(F::from_f64)
+        .collect()
+}
+
+fn edge_offset() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        0u64..12,
+        (1u64 << 52) - 12..(1u64 << 52),
+        (1u64 << 23) - 12..(1u64 << 23),
+        any::<u64>()
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn signed_ties_equal_the_loop(
+        j in edge_offset(),
+        negative in any::<bool>(),
+        steps in prop_oneof![
+            proptest::collection::vec(-9i8..10, 0..700),
+            // Small steps near an edge: a tie's other neighbour decides whether it leaves.
+            proptest::collection::vec(-3i8..4, 0..120),
+            // Half and whole quanta of one sign: the bounds of the rounded terms are then
+            // tight, and every tie after a whole quantum from an even start goes to the
+            // neighbour its rounding did not take (the ties' count then decides).
+            proptest::collection::vec(-2i8..0, 20..100),
+            proptest::collection::vec(1i8..3, 20..100),
+        ],
+        chunk in prop_oneof![1usize..40, 6usize..24, Just(64usize), Just(CHUNK)],
+        threads in 1usize..4,
+    ) {
+        let shape = Shape { chunk, block_chunks: 2 };
+        let case = format!("j {j} negative {negative} chunk {chunk} steps {steps:?}");
+        let r = check_all(&signed_tie_stream::<F64>(j, negative, chunk - 1, &steps), threads, shape, &format!("f64 {case}"));
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        let r = check_all(&signed_tie_stream::<F32>(j, negative, chunk - 1, &steps), threads, shape, &format!("f32 {case}"));
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+}
+
 #[test]
 fn long_streams_of_every_kind_equal_the_loop() {
     let seed = 0xfa57u64;

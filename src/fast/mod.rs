@@ -28,8 +28,8 @@
 //! An infinite sum stays as it is through a chunk without NaN and without the infinity of the
 //! other sign (`inf + x = inf` exactly for every other `x`): one compare a term, no add.
 //! A chunk with negative terms, or from a negative sum, takes the signed path of [`signed`]
-//! where no term ties and its running offsets' bounds keep every partial sum inside the
-//! binade. Anything else (a zero, subnormal or tiny start, a non-finite term, a term at or
+//! where its running offsets' bounds (widened by its number of ties) keep every partial sum
+//! inside the binade. Anything else (a zero, subnormal or tiny start, a non-finite term, a term at or
 //! above half the binade, a chunk whose sum leaves its binade) is added term by term with
 //! the native add, which is never wrong. So the result has the loop's bits for every input,
 //! every number of threads and every shape.
@@ -85,9 +85,12 @@ pub struct Checks {
     /// A chunk with negative terms is taken by its increment only where the running offsets'
     /// bounds keep every partial sum inside the binade (off: where its end is inside).
     pub signed_bounds: bool,
-    /// A chunk with negative terms and a tie goes term by term (off: its ties round as
-    /// `rint` does).
+    /// A chunk with negative terms and a tie takes its ties' corrections by the start's
+    /// parity (off: its ties round as `rint` does).
     pub signed_ties: bool,
+    /// A signed chunk's bounds are widened by its number of ties (off: the bounds of the `r`
+    /// alone, which a tie's other neighbour can pass).
+    pub signed_tie_bounds: bool,
     /// A chunk with negative terms tries the signed path (off: it goes term by term, as in the
     /// engine before that path). A timing switch: off, it may change the time, never the bits.
     pub signed_path: bool,
@@ -124,6 +127,7 @@ impl Checks {
         infinity_terms: true,
         signed_bounds: true,
         signed_ties: true,
+        signed_tie_bounds: true,
         signed_path: true,
         mirrored: true,
         signed_key: true,
@@ -241,8 +245,8 @@ pub(crate) enum Step {
     NativeCrossing,
     /// Kept: the sum is infinite and no term of the chunk is NaN or the other infinity.
     Infinite,
-    /// Taken by the signed path (`signed`): a chunk with negative terms and no tie, inside the
-    /// running offsets' bounds.
+    /// Taken by the signed path (`signed`): a chunk with negative terms (or from a negative
+    /// sum), inside the running offsets' bounds.
     Signed,
 }
 

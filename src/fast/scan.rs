@@ -454,6 +454,63 @@ fn unit_from_masks(m: &Masks, len: usize, checks: Checks) -> Option<FastUnit> {
     })
 }
 
+/// The tie part of a signed chunk's unit ([`super::signed`]): `inc`, the sum of the bases plus
+/// the later ties' corrections, `first` (the parity the first tie's correction is XORed with,
+/// or [`NO_TIE`]) and `ties`, the number of ties.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct TieParts {
+    pub inc: f64,
+    pub first: u8,
+    pub ties: u64,
+}
+
+/// [`TieParts`] of `chunk` at `scale`, for its terms as they are or, where `negated`, for their
+/// negations (the loop from a negative start is the negation of the loop from its magnitude
+/// over the negated terms). Steps 4 and 5 of the module doc hold for terms of either sign: a
+/// tie `y = k + 1/2` adds `k` or `k + 1`, whichever makes the running significand even, so
+/// its correction is the parity of the significand before it plus `k`'s, and after it the
+/// parity is 0. Negating a term negates `r` (ties to even is symmetric) and turns a tie's
+/// `k` into `-k - 1`, of the other parity: the base bits flip exactly where a term ties, the
+/// `d = -1/2` ties become the others, and the sum of `r` changes sign. Every sum is of
+/// integers of magnitude below `2^53` (the caller bounds `sum |r|`), so exact in f64.
+pub(super) fn signed_tie_parts<T: FastTerm>(
+    chunk: &[T],
+    scale: f64,
+    negated: bool,
+    checks: Checks,
+) -> TieParts {
+    debug_assert!(chunk.len() <= MAX_CHUNK);
+    let mut m = masks(chunk, scale);
+    let ties: u64 = m.t.iter().map(|w| u64::from(w.count_ones())).sum();
+    let (mut rsum, mut down) = (m.rsum, m.down);
+    if negated {
+        for (b, t) in m.b.iter_mut().zip(&m.t) {
+            *b ^= *t;
+        }
+        (rsum, down) = (-rsum, ties - down);
+    }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: has_avx2 also checks POPCNT.
+    let (first, later) = if super::has_avx2() {
+        unsafe { tie_corrections_popcnt(&m.b, &m.t, chunk.len()) }
+    } else {
+        tie_corrections(&m.b, &m.t, chunk.len())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (first, later) = tie_corrections(&m.b, &m.t, chunk.len());
+    let later = if checks.later_ties { later } else { 0 };
+    let first = match first {
+        Some(f) if checks.first_tie => f as u8,
+        Some(_) => 0, // the mutant: the first tie corrected as if the start were even
+        None => NO_TIE,
+    };
+    TieParts {
+        inc: (rsum - down as f64) + later as f64,
+        first,
+        ties,
+    }
+}
+
 /// The segmented prefix XOR of one word: bit `i` of the result is the XOR of the bits of `b`
 /// from the last segment start at or before `i` through `i`, where a segment starts at bit 0
 /// and after every set bit of `t`; and whether a segment starts in `0..=i` after bit 0 (so

@@ -1,5 +1,5 @@
-//! Chunks with negative terms: their unit where no term ties, from the running offsets'
-//! bounds (the argument of `crate::signed_unit`, specialised to one chunk and a known start).
+//! Chunks with negative terms: their unit from the running offsets' bounds (the argument of
+//! `crate::signed_unit`, specialised to one chunk and a known start), ties included.
 //!
 //! With the start `m * u` known (one thread, or a walk's exact sum), the magic-constant
 //! rounding of `scan` gives each term's `r = rint(x / u)` for either sign while `|y| < 2^51`.
@@ -15,14 +15,23 @@
 //! integers whose partial sums are at most `sum |r|`, checked below `2^53`, so all are exact
 //! in f64 (a NaN or infinite term makes them NaN or infinite, and is refused).
 //!
+//! A tie `y = k + 1/2` (of either sign) adds `k` or `k + 1`, whichever leaves the running
+//! significand even, as on the non-negative path (`scan`'s steps 4 and 5, which never use the
+//! sign): the increment is `inc + (p XOR first)` from a start of parity `p`, formed by `scan`'s
+//! bit-mask pass. Each tie's add differs from its `r` by at most one, so a running offset is
+//! within `T` (the chunk's number of ties) of the offset of the `r`: the bounds become
+//! `lo - T` and `hi + T`, and the induction above holds with the ties' adds as the model (a
+//! tie's exact sum lies half a quantum from the two neighbours, both inside the bounds).
+//!
 //! A negative start by symmetry: rounding to nearest, ties to even, commutes with negation,
 //! so the loop from `-|s|` over the terms is the negation of the loop from `|s|` over the
 //! negated terms. Those have the negated `r`: the sum `-sum r`, the positive part `-neg`, the
-//! negative part `-pos`, the same ties. One scan serves both signs.
+//! negative part `-pos`, the same ties (each tie's `k` becomes `-k - 1`, of the other parity).
+//! One scan serves both signs.
 
 #[cfg(target_arch = "x86_64")]
 use super::scan::lanes;
-use super::scan::{MAGIC, Y_LIMIT};
+use super::scan::{self, MAGIC, NO_TIE, Y_LIMIT};
 use super::term::FastTerm;
 use super::Checks;
 use crate::format::{Format, Layout};
@@ -158,14 +167,18 @@ pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
     signed_scan_portable(chunk, scale)
 }
 
-/// A chunk's signed unit for one binade and one sign of the start: its increment `sum r` and
-/// the bounds `lo`, `hi` of its running offsets, mirrored for a negative start (so that for
-/// either sign they are offsets of the magnitude's significand). Every field is an integer of
-/// magnitude below `2^53`, held exactly in an f64.
+/// A chunk's signed unit for one binade and one sign of the start: its increment and the
+/// bounds `lo`, `hi` of its running offsets, mirrored for a negative start (so that for either
+/// sign they are offsets of the magnitude's significand). `inc`, `lo` and `hi` are integers of
+/// magnitude below `2^53`, held exactly in f64s. The increment from a start significand of
+/// parity `p` is `inc` where `first` is [`NO_TIE`], else `inc + (p XOR first)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct SignedUnit {
-    /// The increment of the magnitude's significand over the chunk.
-    pub rsum: f64,
+    /// The increment of the magnitude's significand over the chunk, less the first tie's
+    /// correction.
+    pub inc: f64,
+    /// The parity the first tie's correction is XORed with, or [`NO_TIE`].
+    pub first: u8,
     /// A lower bound of every running offset of the magnitude's significand.
     pub lo: f64,
     /// An upper bound of every running offset of the magnitude's significand.
@@ -173,9 +186,16 @@ pub(crate) struct SignedUnit {
 }
 
 /// The signed unit of `chunk` for `scale = 2^(P - e)` and a start of sign `negative`, or
-/// `None` where the path refuses the chunk whatever the start's significand (a tie, a term off
-/// the rounding, a NaN or infinite term, or `sum |r|` at or above `2^53`). Whether it applies
-/// from a given start is [`apply_signed`]'s to decide.
+/// `None` where the path refuses the chunk whatever the start's significand (a term off the
+/// rounding, a NaN or infinite term, or `sum |r|` at or above `2^53`). Whether it applies from
+/// a given start is [`apply_signed`]'s to decide.
+///
+/// A chunk with ties takes the bit-mask pass of `scan` for its increment and first-tie parity
+/// ([`scan::signed_tie_parts`]), and its bounds are widened by the number of ties `T`: each
+/// tie adds `k` or `k + 1` where the bounds counted `r`, which is one of the two, so a running
+/// offset is within the number of ties before it of the offset of the `r`, and so within
+/// `[lo - T, hi + T]`. Inside those bounds every partial sum, tie or not, is rounded with a
+/// quantum of 1 (a tie's exact value lies half a quantum from the modelled sum after it).
 pub(super) fn signed_unit<T: FastTerm>(
     chunk: &[T],
     scale: f64,
@@ -195,16 +215,27 @@ pub(super) fn signed_unit<T: FastTerm>(
     }
     // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
     // one makes `pos` or `neg` infinite.
-    let refused = sc.big
-        || sc.rsum.is_nan()
-        || sc.abs.is_nan()
-        || sc.abs >= super::scan::INC_LIMIT
-        || (sc.tie && checks.signed_ties);
-    (!refused).then_some(SignedUnit {
-        rsum: sc.rsum,
+    let refused = sc.big || sc.rsum.is_nan() || sc.abs.is_nan() || sc.abs >= super::scan::INC_LIMIT;
+    if refused {
+        return None;
+    }
+    let mut unit = SignedUnit {
+        inc: sc.rsum,
+        first: NO_TIE,
         lo: sc.lo,
         hi: sc.hi,
-    })
+    };
+    // The mutant without `signed_ties` takes every tie as `rint` does.
+    if sc.tie && checks.signed_ties {
+        let parts = scan::signed_tie_parts(chunk, scale, negative && checks.mirrored, checks);
+        unit.inc = parts.inc;
+        unit.first = parts.first;
+        if checks.signed_tie_bounds {
+            unit.lo -= parts.ties as f64;
+            unit.hi += parts.ties as f64;
+        }
+    }
+    Some(unit)
 }
 
 /// The loop's sum after a chunk whose signed unit for binade `field` and the sign of `s` is
@@ -222,24 +253,32 @@ pub(super) fn apply_signed<F: Format>(
     // m < 2^53 and lo, hi are integers of magnitude below 2^53: m + lo and m + hi are exact
     // below 2^53, and at or above it they round to at least 2^53, so each comparison with
     // the bounds is decided as on the exact values.
+    let inc = unit.inc as i64
+        + if unit.first == NO_TIE {
+            0
+        } else {
+            ((m & 1) ^ u64::from(unit.first)) as i64
+        };
     let inside = if checks.signed_bounds {
         m as f64 + unit.lo > bottom && m as f64 + unit.hi < top
     } else {
-        let end = m as f64 + unit.rsum;
+        let end = m as f64 + inc as f64;
         end >= bottom && end <= top
     };
     if !inside {
         return None;
     }
-    let end = (m as i64 + unit.rsum as i64) as u64;
+    // Inside the bounds `end` is in the binade; wrapping only where a mutant let it out (a
+    // wrong sum, not a panic, is what the kill matrix looks for).
+    let end = (m as i64).wrapping_add(inc) as u64;
     let sign = F::to_bits(s) & F::SIGN;
     Some(F::from_bits(
-        sign | (((field as u64) << F::FRAC_BITS) + (end - F::HIDDEN)),
+        sign | ((field as u64) << F::FRAC_BITS).wrapping_add(end.wrapping_sub(F::HIDDEN)),
     ))
 }
 
 /// The loop's sum after `chunk` from `s` (a normal of either sign whose magnitude is in binade
-/// `field`, `scale` its `2^(P - e)`), where the module's bounds hold and no term ties; `None`
+/// `field`, `scale` its `2^(P - e)`), where the module's bounds (widened by the ties) hold; `None`
 /// otherwise.
 pub(super) fn signed_step<F: Format>(
     s: F::Value,

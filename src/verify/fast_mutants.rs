@@ -7,7 +7,7 @@ use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
     excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound,
     negative_sum_leaves_by_one_term, plan_behind_crossing, signed_plan_behind_crossing,
-    signed_ties, term_past_the_rounding, InputKind,
+    signed_ties, signed_ties_below_the_binade, term_past_the_rounding, InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -104,6 +104,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name: "signed chunk's bounds not widened by its ties",
+            checks: with(|c| c.signed_tie_bounds = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "negative sum's bounds not mirrored",
             checks: with(|c| c.mirrored = false),
             expect: Expect::WrongBoth,
@@ -145,7 +150,8 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
 /// `inputs::signed_plan_behind_crossing`, `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
-/// `inputs::signed_ties`, `inputs::negative_sum_leaves_by_one_term` and
+/// `inputs::signed_ties`, `inputs::signed_ties_below_the_binade`,
+/// `inputs::negative_sum_leaves_by_one_term` and
 /// `inputs::term_past_the_rounding` (None: the loop's bits on all of them).
 pub fn first_wrong(
     seed: u64,
@@ -182,6 +188,10 @@ pub fn first_wrong(
             infinity_then_its_opposite(CHUNK),
         ),
         ("ties of both signs", signed_ties(CHUNK)),
+        (
+            "signed ties below the binade",
+            signed_ties_below_the_binade(CHUNK),
+        ),
         (
             "a negative sum leaves its binade by one term",
             negative_sum_leaves_by_one_term(CHUNK),

@@ -260,6 +260,25 @@ pub fn signed_plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
     v
 }
 
+/// Two tiles of `tile` terms whose second tile's ties take the sum below its binade while the
+/// rounded terms alone would not: the first tile is `1 + 5u` (`u = 2^-52`, an odd significand)
+/// and zeros, the second starts with `-u/2, -u` four times, then zeros. From an odd
+/// significand the tie `-u/2` goes one quantum down to the even neighbour (its `rint` is 0),
+/// and `-u` makes it odd again, so the loop falls 8 quanta, to below 1 after the sixth term
+/// (it ends at `1 - 2.5u`), where the `rint` of the terms fall only 4 and stay above 1. The
+/// case a signed chunk's bounds must widen by its number of ties.
+pub fn signed_ties_below_the_binade(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 8);
+    let u = f64::EPSILON;
+    let mut v = vec![0.0; 2 * tile];
+    v[0] = 1.0 + 5.0 * u;
+    for pair in v[tile..tile + 8].chunks_exact_mut(2) {
+        pair[0] = -0.5 * u;
+        pair[1] = -u;
+    }
+    v
+}
+
 /// Two tiles of `tile` terms whose loop sum leaves its binade upward and comes back inside
 /// the second tile: the first tile is `1.875` and zeros; the second starts with
 /// `x = 0.25 + 3 * 2^-54` and `-0.25`, then zeros. The loop rounds `1.875 + x` in `[2, 4)`,
