@@ -8,7 +8,9 @@ use binade::fast::{
 };
 use binade::format::{same_result, Format, F32, F64};
 use binade::verify::fast_mutants::{kill_rows, Expect};
-use binade::verify::inputs::{plan_behind_crossing, signed_plan_behind_crossing, InputKind};
+use binade::verify::inputs::{
+    plan_behind_crossing, signed_plan_behind_crossing, signed_term_past_the_rounding, InputKind,
+};
 use binade::walk::loop_sum;
 use proptest::prelude::*;
 
@@ -388,4 +390,19 @@ fn threads_apply_planned_signed_units() {
         r.replanned_chunks,
         r.chunks
     );
+}
+
+#[test]
+fn the_signed_scan_bound_is_load_bearing() {
+    // A term whose magic-constant rounding is wrong, in a chunk the signed path takes: the
+    // exact engine refuses it (its sum of |r| reaches 2^51, so every term is checked) and the
+    // scan-bound mutant, which checks terms only from 2^53, gives another sum.
+    let terms = signed_term_past_the_rounding(CHUNK);
+    let want = loop_sum::<F64>(&terms).to_bits();
+    assert_eq!(ordered_sum_fast(&terms).to_bits(), want);
+    let mutant = Checks {
+        scan_bound: false,
+        ..Checks::ALL
+    };
+    assert_ne!(ordered_sum_fast_with(&terms, mutant, CHUNK).to_bits(), want);
 }

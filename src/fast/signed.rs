@@ -31,7 +31,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::scan::lanes;
-use super::scan::{self, MAGIC, NO_TIE, Y_LIMIT};
+use super::scan::{self, MAGIC, NO_TIE, SCAN_LIMIT, Y_LIMIT};
 use super::term::FastTerm;
 use super::Checks;
 use crate::format::{Format, Layout};
@@ -49,7 +49,8 @@ pub(super) struct SignedScan {
     pub abs: f64,
     /// Some term ties.
     pub tie: bool,
-    /// Some `|y|` is at or above `2^51` (off the rounding path).
+    /// Some `|y|` is at or above `2^51` (off the rounding path), as far as the scan looked: the
+    /// portable scan looks at every term, the AVX2 scan at none (see [`signed_unit`]).
     pub big: bool,
 }
 
@@ -108,47 +109,53 @@ pub(super) fn signed_scan_portable<T: FastTerm>(chunk: &[T], scale: f64) -> Sign
     fold_subs(chunk.chunks(SUB).map(|b| sub_portable(b, scale)))
 }
 
-/// One sub-block's sums four lanes at a time.
+/// One sub-block's sums four lanes at a time, two vectors a step in two sets of accumulators
+/// (so that no add waits on the one before it): `t = fma(x, scale, 1.5 * 2^52)` and
+/// `d = fma(x, scale, -r)` round the exact `x * scale` once, as in `scan`, so `y` is not
+/// formed. No bound on `|y|` per term: [`signed_unit`] bounds the chunk's `sum |r|` instead
+/// (its documentation), so `big` is false here.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
     let zero = _mm256_setzero_pd();
-    let (mut acc, mut pos, mut neg, mut dmax, mut ymax) = (zero, zero, zero, zero, zero);
-    let mut quads = block.chunks_exact(4);
-    for c in &mut quads {
-        // SAFETY: c holds 4 terms.
-        let x = unsafe { T::load4(c.as_ptr()) };
-        let y = _mm256_mul_pd(x, vs);
-        let r = _mm256_sub_pd(_mm256_add_pd(y, magic), magic);
-        acc = _mm256_add_pd(acc, r);
-        pos = _mm256_add_pd(pos, _mm256_max_pd(r, zero));
-        neg = _mm256_add_pd(neg, _mm256_min_pd(r, zero));
-        // A NaN |y| or d is caught by the sum instead (max keeps a NaN only until the next).
-        dmax = _mm256_max_pd(dmax, _mm256_and_pd(_mm256_sub_pd(y, r), abs));
-        ymax = _mm256_max_pd(ymax, _mm256_and_pd(y, abs));
+    let (mut acc, mut pos, mut neg, mut dmax) = ([zero; 2], [zero; 2], [zero; 2], [zero; 2]);
+    let mut octs = block.chunks_exact(8);
+    for c in &mut octs {
+        for k in 0..2 {
+            // SAFETY: c holds 8 terms; terms 4k..4k+4 are inside it.
+            let x = unsafe { T::load4(c.as_ptr().add(4 * k)) };
+            let r = _mm256_sub_pd(_mm256_fmadd_pd(x, vs, magic), magic);
+            acc[k] = _mm256_add_pd(acc[k], r);
+            pos[k] = _mm256_add_pd(pos[k], _mm256_max_pd(r, zero));
+            neg[k] = _mm256_add_pd(neg[k], _mm256_min_pd(r, zero));
+            // A NaN d is caught by the sum instead (max keeps a NaN only until the next).
+            dmax[k] = _mm256_max_pd(dmax[k], _mm256_and_pd(_mm256_fmsub_pd(x, vs, r), abs));
+        }
     }
-    let (s, p, n, t, b) = sub_portable(quads.remainder(), scale);
-    let sum = |v: __m256d| {
-        let a = lanes(v);
+    let (s, p, n, t, b) = sub_portable(octs.remainder(), scale);
+    // Integers below 2^53 in any order: exact (larger sums are refused by the caller).
+    let sum = |v: [__m256d; 2]| {
+        let a = lanes(_mm256_add_pd(v[0], v[1]));
         (a[0] + a[1]) + (a[2] + a[3])
     };
-    let max = |v: __m256d| lanes(v).iter().fold(0.0f64, |m, &x| m.max(x));
+    let d = lanes(_mm256_max_pd(dmax[0], dmax[1]));
+    let dmax = d.iter().fold(0.0f64, |m, &x| m.max(x));
     (
         sum(acc) + s,
         sum(pos) + p,
         sum(neg) + n,
-        max(dmax) >= 0.5 || t,
-        max(ymax) >= Y_LIMIT || b,
+        dmax >= 0.5 || t,
+        b,
     )
 }
 
 /// [`signed_scan_portable`] with AVX2 sub-blocks.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
     // SAFETY: the caller checked AVX2.
     fold_subs(chunk.chunks(SUB).map(|b| unsafe { sub_avx2(b, scale) }))
@@ -216,7 +223,7 @@ pub(super) fn signed_unit<T: FastTerm>(
     // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
     // one makes `pos` or `neg` infinite.
     let refused = sc.big || sc.rsum.is_nan() || sc.abs.is_nan() || sc.abs >= super::scan::INC_LIMIT;
-    if refused {
+    if refused || (sc.abs >= bound_from(checks) && off_the_rounding(chunk, scale)) {
         return None;
     }
     let mut unit = SignedUnit {
@@ -236,6 +243,67 @@ pub(super) fn signed_unit<T: FastTerm>(
         }
     }
     Some(unit)
+}
+
+/// The `sum |r|` from which a chunk's terms are each checked against `2^51`: [`SCAN_LIMIT`]
+/// (`2^51`), or `2^53` under the `scan_bound` mutant (then no term ever is).
+///
+/// Below it no term needs the check. A term with `y >= 2^51 - 1/2` has
+/// `t = y + 1.5 * 2^52 >= 2^53` after rounding (rounding is monotone), so `r >= 2^51`; one with
+/// `y <= -2^51 + 1/2` has `t <= 2^52` (the tie at `2^52 + 1/2` goes to the even `2^52`), so
+/// `r <= -2^51`. Either way `|r| >= 2^51`, and the computed `sum |r|` (a sum of `pos` and
+/// `-neg`, each a sum of values of one sign, where rounding never lowers a partial sum below a
+/// term) is at least that. So `sum |r| < 2^51` means every `|y| < 2^51 - 1/2`, where the
+/// magic-constant rounding is `rint`.
+fn bound_from(checks: Checks) -> f64 {
+    if checks.scan_bound {
+        SCAN_LIMIT
+    } else {
+        super::scan::INC_LIMIT
+    }
+}
+
+/// True when some term of `chunk` has `|x * scale|` at or above `2^51`: a second look at the
+/// chunk, from L1, only for chunks whose `sum |r|` reaches `2^51` (NaN terms were refused
+/// before, by their NaN sum).
+fn off_the_rounding<T: FastTerm>(chunk: &[T], scale: f64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if super::has_avx2() {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { off_the_rounding_avx2(chunk, scale) };
+        }
+    }
+    chunk.iter().any(|x| off_rounding(x.widen() * scale))
+}
+
+/// True when `y` is NaN or `|y| >= 2^51`.
+fn off_rounding(y: f64) -> bool {
+    y.is_nan() || y.abs() >= Y_LIMIT
+}
+
+/// [`off_the_rounding`] four lanes at a time: the largest `|x * scale|`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn off_the_rounding_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> bool {
+    use std::arch::x86_64::*;
+    let vs = _mm256_set1_pd(scale);
+    let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
+    let mut ymax = [_mm256_setzero_pd(); 2];
+    let mut octs = chunk.chunks_exact(8);
+    for c in &mut octs {
+        for (k, m) in ymax.iter_mut().enumerate() {
+            // SAFETY: c holds 8 terms; terms 4k..4k+4 are inside it.
+            let x = unsafe { T::load4(c.as_ptr().add(4 * k)) };
+            *m = _mm256_max_pd(*m, _mm256_and_pd(_mm256_mul_pd(x, vs), abs));
+        }
+    }
+    let top = lanes(_mm256_max_pd(ymax[0], ymax[1]));
+    top.iter().any(|&y| y >= Y_LIMIT)
+        || octs
+            .remainder()
+            .iter()
+            .any(|x| off_rounding(x.widen() * scale))
 }
 
 /// The loop's sum after a chunk whose signed unit for binade `field` and the sign of `s` is

@@ -7,7 +7,8 @@ use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
     excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound,
     negative_sum_leaves_by_one_term, plan_behind_crossing, signed_plan_behind_crossing,
-    signed_ties, signed_ties_below_the_binade, term_past_the_rounding, InputKind,
+    signed_term_past_the_rounding, signed_ties, signed_ties_below_the_binade,
+    term_past_the_rounding, InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -151,8 +152,8 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
 /// `inputs::signed_plan_behind_crossing`, `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
 /// `inputs::signed_ties`, `inputs::signed_ties_below_the_binade`,
-/// `inputs::negative_sum_leaves_by_one_term` and
-/// `inputs::term_past_the_rounding` (None: the loop's bits on all of them).
+/// `inputs::negative_sum_leaves_by_one_term`, `inputs::term_past_the_rounding` and
+/// `inputs::signed_term_past_the_rounding` (None: the loop's bits on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -199,6 +200,10 @@ pub fn first_wrong(
         (
             "a term past the scan's rounding",
             term_past_the_rounding(CHUNK),
+        ),
+        (
+            "a term past the signed scan's rounding",
+            signed_term_past_the_rounding(CHUNK),
         ),
     ] {
         if wrong(&terms, &f64_sum) {

@@ -354,6 +354,21 @@ pub fn term_past_the_rounding(chunk: usize) -> Vec<f64> {
     v
 }
 
+/// Two chunks of `chunk` terms whose second takes the signed path with one term too large for
+/// the scan's rounding: the first chunk is `1.25` and zeros, the second `0.5 + 2^-52`,
+/// `-2^-52` and zeros. In the binade `[1, 2)` the large term is `y = 2^51 + 1` ulps, whose `r`
+/// comes out as `2^51`; the loop's sum is `1.75`, and the signed unit (its bounds hold from
+/// `1.25`) would end one ulp below it unless a bound refuses the term (the signed path checks
+/// each term once the chunk's `sum |r|` reaches `2^51`). Needs `chunk >= 2`.
+pub fn signed_term_past_the_rounding(chunk: usize) -> Vec<f64> {
+    debug_assert!(chunk >= 2);
+    let mut v = vec![0.0; 2 * chunk];
+    v[0] = 1.25;
+    v[chunk] = 0.5 + f64::EPSILON;
+    v[chunk + 1] = -f64::EPSILON;
+    v
+}
+
 /// Three tiles of `tile` terms whose second holds one `+inf` among zeros: the first is `1.0`
 /// and zeros, the third ones, so the loop's sum is `+inf`. The infinite tile has no tie and no
 /// negative term, so a fast unit (an f64 sum of rounded scaled terms) is `+inf`: only that
