@@ -105,9 +105,6 @@ pub struct Checks {
     /// for the per-term bound of the rounding (off: below `2^53`, the exactness bound alone,
     /// so a term the rounding gets wrong passes: `inputs::term_past_the_rounding`).
     pub scan_bound: bool,
-    /// A chunk that no path takes whole is retried in pieces of [`PIECE`] terms (off: it goes
-    /// term by term). A timing switch: off, it may change the time, never the bits.
-    pub pieces: bool,
     /// After a chunk whose terms left every path, the next [`COOLDOWN`] chunks go term by term
     /// without trying one (off: every chunk tries). A timing switch: off, it may change the
     /// time, never the bits.
@@ -135,7 +132,6 @@ impl Checks {
         mirrored: true,
         signed_key: true,
         scan_bound: true,
-        pieces: true,
         cooldown: true,
     };
 }
@@ -252,17 +248,12 @@ pub(crate) enum Step {
     /// Taken by the signed path (`signed`): a chunk with negative terms (or from a negative
     /// sum), inside the running offsets' bounds.
     Signed,
-    /// Refused whole, taken in pieces of [`PIECE`] terms, some of them by a path.
-    Pieces,
 }
 
 impl Step {
     /// True when the chunk was added term by term.
     pub(crate) fn is_native(self) -> bool {
-        !matches!(
-            self,
-            Step::Unit | Step::Infinite | Step::Signed | Step::Pieces
-        )
+        !matches!(self, Step::Unit | Step::Infinite | Step::Signed)
     }
 }
 
@@ -342,7 +333,7 @@ fn step_once<T: FastTerm>(
             }
             // Refused (the cooldown then spares the next chunks the attempt).
             *signed = false;
-            return in_pieces(s, chunk, checks, Step::NativeRefused);
+            return (add_terms(s, chunk), Step::NativeRefused);
         }
         return (add_terms(s, chunk), Step::NativeStart);
     };
@@ -363,33 +354,11 @@ fn step_once<T: FastTerm>(
                 return (next, Step::Signed);
             }
         }
-        return in_pieces(s, chunk, checks, Step::NativeRefused);
+        return (add_terms(s, chunk), Step::NativeRefused);
     };
     match apply::<T::F>(s, field, unit, checks) {
         Some(next) => (next, Step::Unit),
-        None => in_pieces(s, chunk, checks, Step::NativeCrossing),
-    }
-}
-
-/// Terms per piece of a chunk that no path took whole.
-pub(crate) const PIECE: usize = 64;
-
-/// A chunk that no path took whole, from the exact sum `s`: by the one-thread engine in pieces
-/// of [`PIECE`] terms (each piece tries every path from the exact sum before it, so only the
-/// pieces that leave the binade, hold a term off every path, or carry too much mass for the
-/// exactness bound go term by term), or term by term where the chunk is no longer than a
-/// piece or the pieces are switched off. `how` where every piece went term by term (the chunk
-/// then counts as term by term, and starts a cooldown if it was refused), else
-/// [`Step::Pieces`].
-fn in_pieces<T: FastTerm>(s: T, chunk: &[T], checks: Checks, how: Step) -> (T, Step) {
-    if !checks.pieces || chunk.len() <= PIECE {
-        return (add_terms(s, chunk), how);
-    }
-    let (next, native) = ordered_sum_fast_from(s, chunk, checks, PIECE);
-    if native == chunk.len().div_ceil(PIECE) {
-        (next, how)
-    } else {
-        (next, Step::Pieces)
+        None => (add_terms(s, chunk), Step::NativeCrossing),
     }
 }
 

@@ -120,11 +120,6 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::SameBits,
         },
         FastMutant {
-            name: "no pieces: a chunk refused whole goes term by term (timing only)",
-            checks: with(|c| c.pieces = false),
-            expect: Expect::SameBits,
-        },
-        FastMutant {
             name: "no cooldown after a refused chunk: every chunk tries a path (timing only)",
             checks: with(|c| c.cooldown = false),
             expect: Expect::SameBits,
