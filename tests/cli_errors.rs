@@ -103,6 +103,25 @@ fn bad_parameter_value() {
 }
 
 #[test]
+fn unknown_distribution_of_cpu_timing() {
+    let dir = setup("description = \"x\"\nrunner = \"cpu-timing\"\nseed = 1\n[params]\nsizes = [1000]\ndistributions = [\"uniform\", \"normal\"]\n");
+    let (code, err) = run_in(dir.path(), &["run", "bad"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`distributions`") && err.contains("\"normal\"") && err.contains("normal-1-1"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains("unknown distribution"))
+            .count(),
+        1,
+        "{err}"
+    );
+    report_untouched(dir.path());
+}
+
+#[test]
 fn a_small_run_writes_a_whole_report() {
     let dir = setup("description = \"x\"\nrunner = \"pipeline-plans\"\nseed = 1\n[params]\nkinds = [\"uniform\", \"ssim-like\"]\nsizes = [1, 2000]\nplans = [\"tree-prefix\", \"term-by-term\"]\n");
     // A missing font fails the test: a skip would read as a pass.

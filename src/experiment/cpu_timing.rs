@@ -42,6 +42,17 @@ impl Dist {
         Dist::Normal11,
     ];
 
+    /// The distribution's key in the experiment file's `distributions` list.
+    fn key(self) -> &'static str {
+        match self {
+            Dist::Uniform => "uniform",
+            Dist::LogNormal3 => "log-normal",
+            Dist::SsimTies => "half-ties",
+            Dist::Geometric => "geometric",
+            Dist::Normal11 => "normal-1-1",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Dist::Uniform => "uniform [0, 1)",
@@ -358,11 +369,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             .unwrap_or(ctx.get_or("python", "python3".to_string())?),
         script: ctx.peers_dir().join("numpy_sum.py"),
     };
+    let dists = distributions(ctx)?;
     let mut versions = None;
     let threads = rayon::current_num_threads();
-    let bar = ctx.progress((2 * sizes.len() * Dist::ALL.len()) as u64, "cpu-timing");
+    let bar = ctx.progress((2 * sizes.len() * dists.len()) as u64, "cpu-timing");
     let mut rows = Vec::new();
-    for dist in Dist::ALL {
+    for &dist in &dists {
         for &n in &sizes {
             rows.push(measure::<f64>(&set, dist, n, ctx.seed, &mut versions));
             bar.inc(1);
@@ -383,15 +395,36 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     rep.table(peer_table(&rows));
     rep.text(format!("Prefix sums (`binade::cumsum`, numpy's start: the first output is the first term) on the same terms: the loop `out[0] = x[0]; s = x[0]; for i >= 1 {{ s += x[i]; out[i] = s }}` (`loop_cumsum_into`), the exact engine (`ordered_cumsum_into`: the exact running sum before every block of {} terms from the fast engine's walk, then each block's native loop on rayon's threads) on all threads and in a pool of one thread (where it is the loop: one thread has nothing to overlap), and numpy's `np.cumsum(x)` timed inside Python by the same peer script (its output saved and read back). Our output buffers are made once per row, so our times do not include first-touch page faults; `np.cumsum(x)` allocates its output on every call, so its time does (as a numpy user's call does). GB/s counts the terms read and the outputs written (twice the term size for each term). \"= loop\" compares the whole output with the loop's by bits and names the first differing index.", crate::fast::Shape::DEFAULT.chunk * crate::fast::Shape::DEFAULT.block_chunks));
     rep.table(cumsum_table(&rows));
+    // `command_terms = 0` leaves the whole command out (a run of some rows only).
     let command_terms: usize = ctx.get_or("command_terms", 100_000_000)?;
-    let (text, table, bad) = command_table(command_terms, set.reps, ctx.seed)?;
-    rep.text(text);
-    rep.table(table);
+    let mut bad = 0;
+    if command_terms > 0 {
+        let (text, table, command_bad) = command_table(command_terms, set.reps, ctx.seed)?;
+        rep.text(text);
+        rep.table(table);
+        bad = command_bad;
+    }
     rep.text(HISTORY.to_string());
     Ok(Outcome {
         report: rep,
         failures: failures + bad,
     })
+}
+
+/// The distributions named by the experiment file's `distributions` list (their keys,
+/// [`Dist::key`]), in the file's order; every one where the list is absent.
+fn distributions(ctx: &Context) -> Result<Vec<Dist>> {
+    let all: Vec<String> = Dist::ALL.iter().map(|d| d.key().to_string()).collect();
+    let keys: Vec<String> = ctx.non_empty("distributions", ctx.get_or("distributions", all)?)?;
+    keys.iter()
+        .map(|k| {
+            Dist::ALL.into_iter().find(|d| d.key() == k).ok_or_else(|| {
+                let known: Vec<&str> = Dist::ALL.iter().map(|d| d.key()).collect();
+                let why = format!("unknown distribution {k:?} (known: {})", known.join(", "));
+                super::ConfigError::new(&ctx.file, "distributions", why).into()
+            })
+        })
+        .collect()
 }
 
 /// Median milliseconds of `reps` reads of `path` from the page cache into a 1 MiB buffer, on
@@ -607,13 +640,25 @@ fn report(ctx: &Context, threads: usize, reps: usize, rows: &[Row]) -> Report {
         &ctx.name,
         "The loop's bits on the CPU: the fast engine against the loop",
     );
+    // The uniform stream's largest f64 row, or (a run of other distributions only) the first
+    // measured distribution's.
+    let lead = rows
+        .iter()
+        .find(|r| r.dist == Dist::Uniform)
+        .or(rows.first())
+        .map(|r| r.dist);
     let big = rows
         .iter()
-        .filter(|r| r.dist == Dist::Uniform && r.dtype == "f64")
+        .filter(|r| Some(r.dist) == lead && r.dtype == "f64")
         .max_by_key(|r| r.n);
     r.headline(match big {
         Some(b) => format!(
-            "Uniform f64, {} terms: the fast engine on 1 thread {} ms ({}x the loop's {} ms; one thread's plain read {} ms), on {} threads {} ms ({}x a plain parallel sum); every sum, f64 and f32, has the loop's bits: {}",
+            "{} f64, {} terms: the fast engine on 1 thread {} ms ({}x the loop's {} ms; one thread's plain read {} ms), on {} threads {} ms ({}x a plain parallel sum); every sum, f64 and f32, has the loop's bits: {}",
+            if b.dist == Dist::Uniform {
+                "Uniform"
+            } else {
+                b.dist.name()
+            },
             thousands(b.n as u64),
             ms(b.ms[1]),
             ratio(b.ms[1], b.ms[0]),
