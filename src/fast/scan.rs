@@ -459,8 +459,11 @@ fn unit_from_masks(m: &Masks, len: usize, checks: Checks) -> Option<FastUnit> {
 /// or [`NO_TIE`]) and `ties`, the number of ties.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct TieParts {
+    /// The sum of the bases plus the later ties' corrections (an integer below `2^53`).
     pub inc: f64,
+    /// The first tie's parity, or [`NO_TIE`].
     pub first: u8,
+    /// The number of ties.
     pub ties: u64,
 }
 
