@@ -3,8 +3,8 @@
 //! gives a wrong sum on some input (its own kill rows); the plan-only fault changes no bits.
 
 use binade::fast::{
-    ordered_sum_fast, ordered_sum_fast_with, ordered_sum_par, ordered_sum_par_with, Checks,
-    FastTerm, Shape, CHUNK, MAX_CHUNK,
+    ordered_sum_fast, ordered_sum_fast_with, ordered_sum_par, ordered_sum_par_report,
+    ordered_sum_par_with, Checks, FastTerm, Shape, CHUNK, MAX_CHUNK,
 };
 use binade::format::{same_result, Format, F32, F64};
 use binade::verify::fast_mutants::{kill_rows, Expect};
@@ -134,6 +134,73 @@ proptest! {
         let r = check_all(&signed_tie_stream::<F32>(j, negative, chunk - 1, &steps), threads, shape, &format!("f32 {case}"));
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
+}
+
+/// A start `(2^P + j) u` of either sign (`u` the quantum of its binade), `lead` zeros, then pairs
+/// of a large term and its near negation: `+a u` and `-(a u) + (e / 2) u`, with `a` in
+/// `[2^(bits-1), 2^bits)` quanta (`bits` at most `P - 1`) and `e` small (odd `e` makes the
+/// second a tie). The running offsets stay within a few quanta while the chunk's mass
+/// `sum |r|` reaches far past `2^53` (for f64), and the vector lanes of a whole-chunk sum
+/// collect only one sign of the pairs.
+fn cancelling_stream<F: Format>(
+    j: u64,
+    negative: bool,
+    lead: usize,
+    bits: u32,
+    pairs: &[(u32, i8)],
+) -> Vec<F::Value>
+where
+    F::Value: FastTerm,
+{
+    let p = F::FRAC_BITS;
+    let u = 2f64.powi(-(p as i32));
+    let start = (1.0 + (j % (1 << p)) as f64 * u) * if negative { -1.0 } else { 1.0 };
+    let top = ((1u64 << bits.min(p - 1)) - 4) as f64; // a below 2^bits quanta
+    let mut v: Vec<f64> = std::iter::once(start)
+        .chain(std::iter::repeat_n(0.0, lead))
+        .collect();
+    for &(frac, e) in pairs {
+        let a = (top * (0.5 + f64::from(frac) / f64::from(u32::MAX) / 2.0)).floor();
+        v.push(a * u);
+        v.push(-(a * u) + f64::from(e) * 0.5 * u);
+    }
+    v.into_iter().map(F::from_f64).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn large_cancelling_terms_equal_the_loop(
+        j in prop_oneof![(1u64 << 50)..(3u64 << 50), (1u64 << 21)..(3u64 << 21), any::<u64>()],
+        negative in any::<bool>(),
+        bits in prop_oneof![Just(20u32), Just(40u32), Just(45u32), Just(46u32), Just(52u32)],
+        pairs in proptest::collection::vec((any::<u32>(), -3i8..4), 1..1500),
+        chunk in prop_oneof![Just(CHUNK), Just(64usize), 8usize..200],
+        threads in 1usize..4,
+    ) {
+        let shape = Shape { chunk, block_chunks: 2 };
+        let case = format!("j {j} negative {negative} chunk {chunk} bits {bits} pairs {pairs:?}");
+        let r = check_all(&cancelling_stream::<F64>(j, negative, chunk - 1, bits, &pairs), threads, shape, &format!("f64 {case}"));
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        let r = check_all(&cancelling_stream::<F32>(j, negative, chunk - 1, bits, &pairs), threads, shape, &format!("f32 {case}"));
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+}
+
+#[test]
+fn large_cancelling_chunks_take_the_signed_path() {
+    // Pairs of terms of 2^44 to 2^45 quanta that cancel to a few, from the middle of the
+    // binade: each sub-block's bounds stay inside it while a chunk's mass is past 2^54 quanta,
+    // so the signed path takes them (the engine before bounded the mass itself and took every
+    // one term by term).
+    let pairs: Vec<(u32, i8)> = (0..20_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761), (i % 5) as i8 - 2))
+        .collect();
+    let terms = cancelling_stream::<F64>(1 << 51, false, CHUNK - 1, 45, &pairs);
+    let r = pool(1).install(|| ordered_sum_par_report(&terms));
+    assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
+    assert!(r.native_chunks * 4 < r.chunks, "{r:?}");
 }
 
 #[test]

@@ -469,28 +469,30 @@ pub(super) struct TieParts {
 
 /// [`TieParts`] of `chunk` at `scale`, for its terms as they are or, where `negated`, for their
 /// negations (the loop from a negative start is the negation of the loop from its magnitude
-/// over the negated terms). Steps 4 and 5 of the module doc hold for terms of either sign: a
-/// tie `y = k + 1/2` adds `k` or `k + 1`, whichever makes the running significand even, so
-/// its correction is the parity of the significand before it plus `k`'s, and after it the
-/// parity is 0. Negating a term negates `r` (ties to even is symmetric) and turns a tie's
-/// `k` into `-k - 1`, of the other parity: the base bits flip exactly where a term ties, the
-/// `d = -1/2` ties become the others, and the sum of `r` changes sign. Every sum is of
-/// integers of magnitude below `2^53` (the caller bounds `sum |r|`), so exact in f64.
+/// over the negated terms), given `rsum`, the sum of the `r` of those terms (the signed scan's,
+/// exact wherever the signed unit can apply: this pass's own sum runs over whole-chunk lanes,
+/// whose partial sums a chunk of large cancelling terms can carry past `2^53`). Steps 4 and 5
+/// of the module doc hold for terms of either sign: a tie `y = k + 1/2` adds `k` or `k + 1`,
+/// whichever makes the running significand even, so its correction is the parity of the
+/// significand before it plus `k`'s, and after it the parity is 0. Negating a term negates `r`
+/// (ties to even is symmetric) and turns a tie's `k` into `-k - 1`, of the other parity: the
+/// base bits flip exactly where a term ties and the `d = -1/2` ties become the others.
 pub(super) fn signed_tie_parts<T: FastTerm>(
     chunk: &[T],
     scale: f64,
     negated: bool,
+    rsum: f64,
     checks: Checks,
 ) -> TieParts {
     debug_assert!(chunk.len() <= MAX_CHUNK);
     let mut m = masks(chunk, scale);
     let ties: u64 = m.t.iter().map(|w| u64::from(w.count_ones())).sum();
-    let (mut rsum, mut down) = (m.rsum, m.down);
+    let mut down = m.down;
     if negated {
         for (b, t) in m.b.iter_mut().zip(&m.t) {
             *b ^= *t;
         }
-        (rsum, down) = (-rsum, ties - down);
+        down = ties - down;
     }
     #[cfg(target_arch = "x86_64")]
     // SAFETY: has_avx2 also checks POPCNT.
