@@ -11,19 +11,9 @@
 //! `lo` and `hi` are the lowest and highest of those bounds. So where `m + lo >= 2^P + 1` and
 //! `m + hi <= 2^(P+1) - 1` every modelled partial sum is at least one quantum inside the
 //! binade, every exact partial sum within half a quantum of it, and by induction over the
-//! terms each add is the modelled one: the chunk's end is `m + sum r`.
-//!
-//! Every sum formed is exact wherever the bounds pass, whatever the chunk's mass `sum |r|`.
-//! Each is of integers: a sub-block's `pos_j` and `neg_j` (values of one sign), the partial
-//! sums of its `r` in the vector lanes (between `neg_j` and `pos_j`), and `S_j`, `S_j + pos_j`,
-//! `S_j + neg_j` (sums of a subset of the chunk's `r`). The bounds admit only offsets in
-//! `(-2^P, 2^P)` (`m` is in `[2^P, 2^(P+1))`, `P <= 52`). By induction over the sub-blocks: if
-//! `S_j` is exact and `|S_j| < 2^P`, then either `pos_j < 2^53` and `-neg_j < 2^53`, so both and
-//! the lanes' partial sums are exact, or one of them reaches `2^53` (rounding never takes a sum
-//! of values of one sign below `2^53` once it is there) and `S_j + pos_j >= 2^P` or
-//! `S_j + neg_j <= -2^P`, so `hi` or `lo` refuses the chunk. Where none refuses, every
-//! `S_j + pos_j` and `S_j + neg_j` lies in `(-2^P, 2^P)`, so `S_(j+1)` does too. So a chunk whose positive and negative parts cancel is taken however large both
-//! are (a NaN term makes the sums NaN, an infinite one `sum |r|` infinite: both are refused).
+//! terms each add is the modelled one: the chunk's end is `m + sum r`. Every sum formed is of
+//! integers whose partial sums are at most `sum |r|`, checked below `2^53`, so all are exact
+//! in f64 (a NaN or infinite term makes them NaN or infinite, and is refused).
 //!
 //! A tie `y = k + 1/2` (of either sign) adds `k` or `k + 1`, whichever leaves the running
 //! significand even, as on the non-negative path (`scan`'s steps 4 and 5, which never use the
@@ -55,8 +45,7 @@ pub(super) struct SignedScan {
     pub lo: f64,
     /// An upper bound of every running offset.
     pub hi: f64,
-    /// `sum |r|` (rounded where it reaches `2^53`, never below a term's `|r|`): it decides
-    /// whether each term is checked against the rounding's bound ([`bound_from`]).
+    /// `sum |r|`: every partial sum of the `r` is an integer at most this large.
     pub abs: f64,
     /// Some term ties.
     pub tie: bool,
@@ -233,8 +222,7 @@ pub(super) fn signed_unit<T: FastTerm>(
     }
     // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
     // one makes `pos` or `neg` infinite.
-    // No bound on the mass `sum |r|` itself: the running bounds stand for it (module doc).
-    let refused = sc.big || sc.rsum.is_nan() || !sc.abs.is_finite();
+    let refused = sc.big || sc.rsum.is_nan() || sc.abs.is_nan() || sc.abs >= super::scan::INC_LIMIT;
     if refused || (sc.abs >= bound_from(checks) && off_the_rounding(chunk, scale)) {
         return None;
     }
