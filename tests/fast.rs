@@ -88,14 +88,21 @@ fn signed_tie_stream<F: Format>(j: u64, negative: bool, lead: usize, steps: &[i8
 where
     F::Value: FastTerm,
 {
+    let (mut v, u) = start_in_binade::<F>(j, negative, lead);
+    v.extend(steps.iter().map(|&k| f64::from(k) * 0.5 * u));
+    v.into_iter().map(F::from_f64).collect()
+}
+
+/// `(2^P + j mod 2^P) u` of sign `negative` (`u = 2^-P`, the quantum of `[1, 2)` in format
+/// `F`) and `lead` zeros, as f64s; and `u`.
+fn start_in_binade<F: Format>(j: u64, negative: bool, lead: usize) -> (Vec<f64>, f64) {
     let p = F::FRAC_BITS;
-    let u = 2f64.powi(-(p as i32)); // the quantum of [1, 2)
+    let u = 2f64.powi(-(p as i32));
     let start = (1.0 + (j % (1 << p)) as f64 * u) * if negative { -1.0 } else { 1.0 };
-    std::iter::once(start)
+    let v = std::iter::once(start)
         .chain(std::iter::repeat_n(0.0, lead))
-        .chain(steps.iter().map(|&k| f64::from(k) * 0.5 * u))
-        .map(F::from_f64)
-        .collect()
+        .collect();
+    (v, u)
 }
 
 fn edge_offset() -> impl Strategy<Value = u64> {
@@ -152,13 +159,8 @@ fn cancelling_stream<F: Format>(
 where
     F::Value: FastTerm,
 {
-    let p = F::FRAC_BITS;
-    let u = 2f64.powi(-(p as i32));
-    let start = (1.0 + (j % (1 << p)) as f64 * u) * if negative { -1.0 } else { 1.0 };
-    let top = ((1u64 << bits.min(p - 1)) - 4) as f64; // a below 2^bits quanta
-    let mut v: Vec<f64> = std::iter::once(start)
-        .chain(std::iter::repeat_n(0.0, lead))
-        .collect();
+    let (mut v, u) = start_in_binade::<F>(j, negative, lead);
+    let top = ((1u64 << bits.min(F::FRAC_BITS - 1)) - 4) as f64; // a below 2^bits quanta
     for &(frac, e) in pairs {
         let a = (top * (0.5 + f64::from(frac) / f64::from(u32::MAX) / 2.0)).floor();
         v.push(a * u);
@@ -200,20 +202,6 @@ fn long_streams_of_every_kind_equal_the_loop() {
             check_all(&t32, threads, Shape::DEFAULT, &case).unwrap();
         }
     }
-}
-
-#[test]
-fn a_wrong_plan_costs_chunks_never_bits() {
-    // The loop reaches 2 in the third chunk while the chunk sums stay below 2 for a while:
-    // the plan puts the next chunks in [1, 2) and the walk must refuse them.
-    let terms = plan_behind_crossing(4 * CHUNK, 3);
-    let shape = Shape {
-        chunk: CHUNK,
-        block_chunks: 2,
-    };
-    let r = pool(2).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
-    assert_eq!(r.total.to_bits(), loop_sum::<F64>(&terms).to_bits());
-    assert!(r.replanned_chunks > 0, "{r:?}");
 }
 
 #[test]
@@ -401,21 +389,28 @@ fn an_infinite_sum_is_kept_until_nan_or_the_other_infinity() {
 }
 
 #[test]
-fn a_wrong_signed_plan_costs_chunks_never_bits() {
-    // As above, with every fourth term negated after the first tile: the plan forms signed
-    // units for [1, 2) that the walk, from the exact sum at 2, must refuse.
-    let terms = signed_plan_behind_crossing(4 * CHUNK, 3);
+fn a_wrong_plan_costs_chunks_never_bits() {
+    // The loop reaches 2 in the third chunk while the chunk sums stay below 2 for a while:
+    // the plan puts the next chunks in [1, 2) and the walk must refuse them; with every
+    // fourth term negated after the first tile, the planned units are signed ones.
     let shape = Shape {
         chunk: CHUNK,
         block_chunks: 2,
     };
-    for threads in [2, 3] {
-        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
-        assert_eq!(
-            r.total.to_bits(),
-            loop_sum::<F64>(&terms).to_bits(),
-            "{threads} threads"
-        );
+    for (name, terms) in [
+        ("unsigned", plan_behind_crossing(4 * CHUNK, 3)),
+        ("signed", signed_plan_behind_crossing(4 * CHUNK, 3)),
+    ] {
+        for threads in [2, 3] {
+            let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, shape));
+            let case = format!("{name}, {threads} threads: {r:?}");
+            assert_eq!(
+                r.total.to_bits(),
+                loop_sum::<F64>(&terms).to_bits(),
+                "{case}"
+            );
+            assert!(r.replanned_chunks > 0, "{case}");
+        }
     }
 }
 

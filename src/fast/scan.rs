@@ -427,11 +427,11 @@ unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
     masks_portable(words.remainder(), scale, done, m)
 }
 
-/// The unit of a chunk with ties from its masks (step 4 of the module doc), or `None` where
-/// its increment reaches `2^53`. The caller has checked that no term leaves the path.
-fn unit_from_masks(m: &Masks, len: usize, checks: Checks) -> Option<FastUnit> {
-    // Sum of the bases: `r` less one for every tie whose `r` is `k + 1`.
-    let base = m.rsum - m.down as f64;
+/// The ties' corrections of the masks' first `len` terms (step 4 of the module doc): the first
+/// tie's parity (or [`NO_TIE`]) and the sum of the later ties' corrections, POPCNT where the
+/// CPU has it; under the `first_tie` and `later_ties` mutants, the first as if the start were
+/// even and the later ones dropped.
+fn corrections(m: &Masks, len: usize, checks: Checks) -> (u8, u64) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: has_avx2 also checks POPCNT.
     let (first, later) = if super::has_avx2() {
@@ -447,6 +447,15 @@ fn unit_from_masks(m: &Masks, len: usize, checks: Checks) -> Option<FastUnit> {
         Some(_) => 0, // the mutant: the first tie corrected as if the start were even
         None => NO_TIE,
     };
+    (first, later)
+}
+
+/// The unit of a chunk with ties from its masks (step 4 of the module doc), or `None` where
+/// its increment reaches `2^53`. The caller has checked that no term leaves the path.
+fn unit_from_masks(m: &Masks, len: usize, checks: Checks) -> Option<FastUnit> {
+    // Sum of the bases: `r` less one for every tie whose `r` is `k + 1`.
+    let base = m.rsum - m.down as f64;
+    let (first, later) = corrections(m, len, checks);
     let inc = base + later as f64;
     (inc < INC_LIMIT).then_some(FastUnit {
         inc: inc as u64,
@@ -494,21 +503,7 @@ pub(super) fn signed_tie_parts<T: FastTerm>(
         }
         down = ties - down;
     }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: has_avx2 also checks POPCNT.
-    let (first, later) = if super::has_avx2() {
-        unsafe { tie_corrections_popcnt(&m.b, &m.t, chunk.len()) }
-    } else {
-        tie_corrections(&m.b, &m.t, chunk.len())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let (first, later) = tie_corrections(&m.b, &m.t, chunk.len());
-    let later = if checks.later_ties { later } else { 0 };
-    let first = match first {
-        Some(f) if checks.first_tie => f as u8,
-        Some(_) => 0, // the mutant: the first tie corrected as if the start were even
-        None => NO_TIE,
-    };
+    let (first, later) = corrections(&m, chunk.len(), checks);
     TieParts {
         inc: (rsum - down as f64) + later as f64,
         first,

@@ -50,7 +50,8 @@ pub(super) struct SignedScan {
     /// Some term ties.
     pub tie: bool,
     /// Some `|y|` is at or above `2^51` (off the rounding path), as far as the scan looked: the
-    /// portable scan looks at every term, the AVX2 scan at none (see [`signed_unit`]).
+    /// portable scan looks at every term, the AVX2 scan only at the few past its sub-blocks'
+    /// whole vectors; [`signed_unit`] looks at the rest where it must.
     pub big: bool,
 }
 

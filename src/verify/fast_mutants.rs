@@ -150,9 +150,10 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// The first input on which `f` differs from the loop, by name: every input kind at 10,000
 /// and 300,000 f64 terms and 10,000 f32 terms from `seed`, then the hand-made
 /// `inputs::excursion_above_binade`, `inputs::plan_behind_crossing`,
-/// `inputs::signed_plan_behind_crossing`, `inputs::leaves_by_its_bound`, `inputs::infinity_then_its_opposite`,
-/// `inputs::signed_ties`, `inputs::signed_ties_below_the_binade`,
-/// `inputs::negative_sum_leaves_by_one_term`, `inputs::term_past_the_rounding` and
+/// `inputs::signed_plan_behind_crossing`, `inputs::leaves_by_its_bound`,
+/// `inputs::infinity_then_its_opposite`, `inputs::signed_ties`,
+/// `inputs::signed_ties_below_the_binade`, `inputs::negative_sum_leaves_by_one_term`,
+/// `inputs::term_past_the_rounding` and
 /// `inputs::signed_term_past_the_rounding` (None: the loop's bits on all of them).
 pub fn first_wrong(
     seed: u64,

@@ -264,9 +264,9 @@ pub fn signed_plan_behind_crossing(tile: usize, tiles: usize) -> Vec<f64> {
 /// rounded terms alone would not: the first tile is `1 + 5u` (`u = 2^-52`, an odd significand)
 /// and zeros, the second starts with `-u/2, -u` four times, then zeros. From an odd
 /// significand the tie `-u/2` goes one quantum down to the even neighbour (its `rint` is 0),
-/// and `-u` makes it odd again, so the loop falls 8 quanta, to below 1 after the sixth term
-/// (it ends at `1 - 2.5u`), where the `rint` of the terms fall only 4 and stay above 1. The
-/// case a signed chunk's bounds must widen by its number of ties.
+/// and `-u` makes it odd again, so the loop reaches 1 after the fifth term and falls below it
+/// at the sixth (it ends at `1 - 2.5u`), where the `rint` of the terms fall only 4 quanta and
+/// stay above 1. The case a signed chunk's bounds must widen by its number of ties.
 pub fn signed_ties_below_the_binade(tile: usize) -> Vec<f64> {
     debug_assert!(tile >= 8);
     let u = f64::EPSILON;
