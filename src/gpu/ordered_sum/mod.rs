@@ -12,6 +12,7 @@ pub mod job;
 pub mod onepass;
 pub mod pipeline;
 pub mod signed_kill;
+pub mod walked;
 
 pub use job::SumJob;
 pub use onepass::{OnePassJob, OnePassMutant, OnePassSum, OnePassTotal};

@@ -1,0 +1,193 @@
+//! A probe of the walked engine (`gpu::ordered_sum::walked`) beside the one-pass engine on the
+//! device: for each build and each input (distribution and size), one CSV line as soon as it
+//! is measured, so a run cut by a time limit still says how far it got. Not a report:
+//! `reports/walked-probe` holds its runs with the predictions written before them.
+//!
+//!     walked_probe [REPS]      (default 11 timed launches after 3 untimed ones)
+//!
+//! Each line: build, distribution, terms, median ms of CUDA-event timings (the inputs rotated
+//! over up to 16 disjoint windows of a pool of at least 2^25 doubles, beyond the L2), the
+//! build's registers and resident blocks per multiprocessor, tiles, tiles the walker (or the
+//! one-pass engine) finished from their terms, tiles with a tie, the walker's steps and
+//! sleeps, whether the first launch's total has the CPU loop's bits, and whether a launch after
+//! the timed ones has the first launch's total. Before each input a line `start ...` goes to
+//! stderr, so a launch that never returns is named.
+
+use anyhow::{bail, Result};
+use binade::format::F64;
+use binade::gpu::ordered_sum::onepass::Distribution;
+use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::timing::{event_times, median};
+use binade::gpu::{Gpu, OnePassSum};
+use binade::walk::loop_sum;
+use cudarc::driver::CudaSlice;
+
+/// The walked builds probed: a name and the shape.
+fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
+    let d = WalkedShape::DEFAULT;
+    vec![
+        ("walked (256 x 16, capped for 4 blocks)", d),
+        ("walked, registers free", WalkedShape { min_blocks: 0, ..d }),
+        (
+            "walked, 256 x 8 tiles, capped for 8 blocks",
+            WalkedShape {
+                per_thread: 8,
+                min_blocks: 8,
+                ..d
+            },
+        ),
+        (
+            "walked producers only (not a sum)",
+            WalkedShape {
+                producers_only: true,
+                ..d
+            },
+        ),
+    ]
+}
+
+/// The inputs, smallest first so a stall shows early.
+const SIZES: [usize; 3] = [8_294_400, 100_000_000, 1 << 30];
+const DISTRIBUTIONS: [Distribution; 4] = [
+    Distribution::Uniform,
+    Distribution::LogNormal3,
+    Distribution::SsimTies,
+    Distribution::Geometric,
+];
+
+const POOL: usize = 1 << 25;
+const SEED: u64 = 2026;
+
+/// One build under test.
+enum Build {
+    Walked(WalkedSum),
+    OnePass(OnePassSum),
+}
+
+fn main() -> Result<()> {
+    let reps: usize = match std::env::args().nth(1) {
+        Some(a) => match a.parse() {
+            Ok(r) if r > 0 => r,
+            _ => bail!("REPS must be a positive integer, not {a:?}"),
+        },
+        None => 11,
+    };
+    let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
+    let mut builds: Vec<(String, Build)> = Vec::new();
+    for (name, shape) in walked_builds() {
+        let t = std::time::Instant::now();
+        let w = WalkedSum::build(&gpu, shape, WalkedMutant::None)?;
+        eprintln!(
+            "compiled {name} in {:.1} s: {} registers, {} blocks per multiprocessor",
+            t.elapsed().as_secs_f64(),
+            w.registers,
+            w.blocks_per_multiprocessor
+        );
+        builds.push((name.to_string(), Build::Walked(w)));
+    }
+    builds.push((
+        "one-pass engine".to_string(),
+        Build::OnePass(OnePassSum::new(&gpu)?),
+    ));
+    let filler = match &builds[builds.len() - 1].1 {
+        Build::OnePass(op) => op,
+        Build::Walked(_) => unreachable!("the one-pass engine is the last build"),
+    };
+    let mut out = csv::Writer::from_writer(std::io::stdout());
+    out.write_record([
+        "build",
+        "distribution",
+        "terms",
+        "median_ms",
+        "registers",
+        "blocks_per_sm",
+        "tiles",
+        "finished_tiles",
+        "pair_tiles",
+        "walker_steps",
+        "walker_sleeps",
+        "exact",
+        "same_bits_after_timing",
+    ])?;
+    out.flush()?;
+    for n in SIZES {
+        for dist in DISTRIBUTIONS {
+            let s = gpu.stream();
+            let count = n.max(POOL);
+            let mut pool: CudaSlice<f64> = s.alloc_zeros(count)?;
+            filler.fill(&mut pool, SEED, dist)?;
+            let k = (count / n).clamp(1, 16);
+            let host = s.clone_dtoh(&pool.slice(0..n))?;
+            let want = loop_sum::<F64>(&host).to_bits();
+            drop(host);
+            for (name, build) in &builds {
+                eprintln!("start {name}, {}, {n} terms", dist.name());
+                let row = match build {
+                    Build::Walked(w) => {
+                        let mut jobs = (0..k)
+                            .map(|r| w.job(pool.slice(r * n..r * n + n)))
+                            .collect::<Result<Vec<_>>>()?;
+                        let first = w.run(&mut jobs[0])?;
+                        let times = event_times(&gpu, 3, reps, |r| w.launch(&mut jobs[r % k]))?;
+                        let again = w.run(&mut jobs[0])?;
+                        let last_same =
+                            (again.total.to_bits() == first.total.to_bits()).to_string();
+                        let only = w.shape().producers_only;
+                        vec![
+                            format!("{:.4}", median(&times)),
+                            w.registers.to_string(),
+                            w.blocks_per_multiprocessor.to_string(),
+                            first.tiles.to_string(),
+                            first.finished_tiles.to_string(),
+                            first.pair_tiles.to_string(),
+                            first.steps.to_string(),
+                            first.sleeps.to_string(),
+                            if only {
+                                "not a sum".to_string()
+                            } else {
+                                (first.total.to_bits() == want).to_string()
+                            },
+                            if only {
+                                "not a sum".to_string()
+                            } else {
+                                last_same
+                            },
+                        ]
+                    }
+                    Build::OnePass(op) => {
+                        let mut jobs = (0..k)
+                            .map(|r| {
+                                op.job(
+                                    pool.slice(0..count),
+                                    std::slice::from_ref(&(r * n..r * n + n)),
+                                )
+                            })
+                            .collect::<Result<Vec<_>>>()?;
+                        let first = op.run(&mut jobs[0])?[0];
+                        let times = event_times(&gpu, 3, reps, |r| op.launch(&mut jobs[r % k]))?;
+                        let again = op.run(&mut jobs[0])?[0];
+                        let last_same =
+                            (again.total.to_bits() == first.total.to_bits()).to_string();
+                        vec![
+                            format!("{:.4}", median(&times)),
+                            String::new(),
+                            String::new(),
+                            first.tiles.to_string(),
+                            first.finished_tiles.to_string(),
+                            first.pair_tiles.to_string(),
+                            String::new(),
+                            String::new(),
+                            (first.total.to_bits() == want).to_string(),
+                            last_same,
+                        ]
+                    }
+                };
+                let mut rec = vec![name.clone(), dist.name().to_string(), n.to_string()];
+                rec.extend(row);
+                out.write_record(&rec)?;
+                out.flush()?;
+            }
+        }
+    }
+    Ok(())
+}

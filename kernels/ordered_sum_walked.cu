@@ -1,0 +1,607 @@
+/* ordered_sum_walked.cu: the CPU loop's double sum, bit for bit, with the terms read once by
+ * producers that never wait on an exact sum, and one walker block that composes their units.
+ * Compiled by NVRTC with kernels/binade.cuh prepended and --fmad=false; the shape comes from
+ * WalkedShape in src/gpu/ordered_sum/walked.rs as -D defines.
+ *
+ * A tile is WK_TILE consecutive terms. Block 0 is the walker; every other block is a producer
+ * that takes tiles by ticket (so every tile a producer waits for has been taken by a running
+ * block) and, for each:
+ *   1. loads its terms once (striped, coalesced) into registers, forms their tree sum and
+ *      publishes it (the plan word);
+ *   2. finds an approximate prefix by look-back over the plan words (the nearest earlier tile
+ *      with an approximate inclusive prefix, plus the tree sums after it, waiting for any not
+ *      yet published: they are published without waiting on anything), publishes its own
+ *      approximate inclusive prefix; the prefix's binade is the tile's plan (it may vary from
+ *      run to run; no bit of the result depends on it);
+ *   3. forms its unit for that binade while the terms are in registers: where no term is a
+ *      tie, both increments are the f64 sum of rint(x * 2^(52-e)), exact below 2^53;
+ *      otherwise the lanes' units in term order (each lane's terms read again, from L1 or L2)
+ *      composed in order; publishes it in one word (the unit word) and takes its next tile.
+ * No producer waits on an exact sum, so a producer's round is load, tree sum, plan, unit.
+ * The walker holds the exact sum S before tile w and, each step, reads the unit words of the
+ * next WK_STEP * WK_THREADS tiles: the longest run of published units planned for S's binade
+ * is composed by an ordered block scan and applied to S as far as it stays in the binade
+ * (for non-negative terms the sum only grows, so the applied prefix of a run is one piece).
+ * A tile whose unit cannot be used (its plan is another binade, the sum leaves the binade
+ * inside it, a term is negative or not finite, its unit saturates, or it is a sum's first
+ * tile, planned from +0) is finished by the walker from S: each round the lanes form their
+ * units for S's binade, the first lane whose composed end does not apply adds its terms
+ * natively, the rest go on from there. Every path ends in a checked apply (binade_apply_f64)
+ * or in native adds, so no plan, race or timing can change the bits.
+ * Producers never wait on the walker and the walker waits only for unit words, so the kernel
+ * finishes for any number of resident blocks.
+ *
+ * BINADE_WK_MUTANT selects one deliberate defect of this engine's own shortcuts (0: none);
+ * the codes are WalkedMutant's in src/gpu/ordered_sum/walked.rs.
+ */
+
+#if !defined(BINADE_WK_THREADS) || !defined(BINADE_WK_PER_THREAD) || !defined(BINADE_WK_STEP) || \
+    !defined(BINADE_WK_MIN_BLOCKS)
+#error "compile with the defines of WalkedShape (src/gpu/ordered_sum/walked.rs)"
+#endif
+#if BINADE_WK_THREADS % 32 != 0 || BINADE_WK_THREADS > 1024 || BINADE_WK_PER_THREAD % 2 != 0
+#error "inconsistent walked layout"
+#endif
+/* BINADE_WK_PRODUCERS_ONLY 1: a timing build whose walker does nothing (its total is not the
+ * sum): the producers' time alone. */
+#ifndef BINADE_WK_PRODUCERS_ONLY
+#define BINADE_WK_PRODUCERS_ONLY 0
+#endif
+#ifndef BINADE_WK_MUTANT
+#define BINADE_WK_MUTANT 0
+#endif
+#define WK_M_TIE_IGNORED 1        /* the producer's tie check removed: ties take the fast path */
+#define WK_M_BOUND_IGNORED 2      /* the fast unit's 2^53 bound ignored */
+#define WK_M_BINADES_MIXED 3      /* the walker composes units planned for another binade */
+#define WK_M_NEGATIVE_ACCEPTED 4  /* negative terms take the fast path */
+#define WK_M_ODD_DROPPED 5        /* a unit word read back with the odd increment equal to the even */
+#define WK_M_RUN_END_UNCHECKED 6  /* a composed run applied without checking it stays in the binade */
+#define WK_M_UNPUBLISHED_READ 7   /* the walker takes a word of an earlier launch as published */
+#define WK_M_NATIVE_FROM_ROUND 8  /* a finish's native lane starts from the round's start */
+
+typedef unsigned long long u64;
+
+#define WK_THREADS BINADE_WK_THREADS
+#define WK_PER BINADE_WK_PER_THREAD
+#define WK_TILE (WK_THREADS * WK_PER)
+#define WK_WARPS (WK_THREADS / 32)
+#define WK_STEP BINADE_WK_STEP
+#define WK_FULL 0xffffffffu
+#define WK_NONE 0xffffffffu
+
+/* A published word: a value and a tag in 16 bytes, written and read whole (one 16-byte
+ * relaxed access), so a reader that sees this launch's tag sees the value written with it.
+ * Tag bits 0..31: (epoch << 2) | kind, so a word of an earlier launch reads as unpublished. */
+#define WK_AGG 1u    /* plan word: the tile's tree sum */
+#define WK_APPROX 2u /* plan word: an approximate inclusive prefix */
+#define WK_UNIT 3u   /* unit word: the even increment; tag bits 32..42 the binade, 43..44 odd - even + 1 */
+
+struct __align__(16) wk_word {
+    u64 value, tag;
+};
+
+__device__ static inline wk_word wk_read(const wk_word *w) {
+    wk_word v;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.value), "=l"(v.tag) : "l"(w) : "memory");
+    return v;
+}
+__device__ static inline void wk_write(wk_word *w, u64 value, u64 tag) {
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(w), "l"(value), "l"(tag) : "memory");
+}
+__device__ static inline u64 wk_tag(unsigned int epoch, unsigned int kind) { return (u64)((epoch << 2) | kind); }
+__device__ static inline int wk_has(wk_word w, unsigned int epoch, unsigned int kind) {
+#if BINADE_WK_MUTANT == WK_M_UNPUBLISHED_READ
+    if (kind == WK_UNIT) return ((unsigned int)w.tag & 3u) == kind; /* any launch's unit */
+#endif
+    return (unsigned int)w.tag == ((epoch << 2) | kind);
+}
+
+/* A unit in one word. Its two increments differ by at most one (a term's do, and composing
+ * keeps it: where a's increments are equal the two starts keep different parities and b adds
+ * its even and its odd increment; where they differ by one both starts reach the same parity
+ * and b adds the same increment to each); a unit saturated on either side is stored
+ * saturated on both (it never applies: the walker finishes that tile from its terms). */
+__device__ static inline u64 wk_unit_tag(unsigned int epoch, unsigned int b, binade_unit u, u64 *value) {
+    u64 code = 1ull, v = u.even;
+    if (u.even >= BINADE_SATURATED || u.odd >= BINADE_SATURATED) v = BINADE_SATURATED;
+    else if (u.odd == u.even + 1ull) code = 2ull;
+    else if (u.odd + 1ull == u.even) code = 0ull;
+    else if (u.odd != u.even) v = BINADE_SATURATED;
+    *value = v;
+    return wk_tag(epoch, WK_UNIT) | ((u64)b << 32) | (code << 43);
+}
+__device__ static inline binade_unit wk_unit_of(wk_word w) {
+    u64 code = (w.tag >> 43) & 3ull;
+#if BINADE_WK_MUTANT == WK_M_ODD_DROPPED
+    code = 1ull;
+#endif
+    if (w.value >= BINADE_SATURATED) return binade_unit_invalid();
+    return binade_unit_make(w.value, w.value + code - 1ull);
+}
+__device__ static inline unsigned int wk_unit_binade(wk_word w) { return (unsigned int)(w.tag >> 32) & 0x7ffu; }
+
+/* ---- block-wide helpers (every thread calls them) ---- */
+
+struct wk_shared {
+    u64 tile;
+    u64 s;            /* the walker's exact sum (and the finish's running start) */
+    u64 w;            /* the walker's next tile */
+    unsigned int from, fail, b, flag;
+    double dred[WK_WARPS];
+    binade_unit ured[WK_WARPS];
+};
+
+/* The sum of v over the block (any order: it serves the plan and sums of integers below
+ * 2^53); the same value on every thread. */
+__device__ static inline double wk_block_add(double v, wk_shared &sh) {
+    for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
+    if ((threadIdx.x & 31u) == 0) sh.dred[threadIdx.x >> 5] = v;
+    __syncthreads();
+    double t = 0.0;
+    for (unsigned int k = 0; k < WK_WARPS; k++) t = __dadd_rn(t, sh.dred[k]);
+    __syncthreads();
+    return t;
+}
+
+__device__ static inline binade_unit wk_shfl_up(binade_unit u, unsigned int step) {
+    return binade_unit_make(__shfl_up_sync(WK_FULL, u.even, step), __shfl_up_sync(WK_FULL, u.odd, step));
+}
+
+/* Ordered scan of units over the block's threads: returns the composition of threads 0..i in
+ * order, *excl that of threads 0..i-1. */
+__device__ static inline binade_unit wk_block_scan(binade_unit v, binade_unit *excl, wk_shared &sh) {
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (unsigned int s = 1; s < 32; s *= 2) {
+        binade_unit o = wk_shfl_up(v, s);
+        if (lane >= s) v = binade_compose(o, v);
+    }
+    if (lane == 31u) sh.ured[warp] = v;
+    __syncthreads();
+    binade_unit before = binade_unit_zero();
+    for (unsigned int k = 0; k < warp; k++) before = binade_compose(before, sh.ured[k]);
+    binade_unit prev = wk_shfl_up(v, 1);
+    *excl = binade_compose(before, lane == 0 ? binade_unit_zero() : prev);
+    __syncthreads();
+    return binade_compose(before, v);
+}
+
+/* ---- units ---- */
+
+/* The f64 scale 2^(52-e) = 2^(1075-b) for binade b >= 52 (a normal double). */
+__device__ static inline double wk_scale(unsigned int b) {
+    return __longlong_as_double((long long)((u64)(2098u - b) << 52));
+}
+
+/* An f64 sum of non-negative integers below 2^53 is exact, and one that reaches 2^53 stays at
+ * or above it (rounding is monotone): a final sum below 2^53 is the exact increment, anything
+ * else (NaN from an infinite or NaN term included) saturates. */
+__device__ static inline u64 wk_bounded(double inc) {
+#if BINADE_WK_MUTANT == WK_M_BOUND_IGNORED
+    return (u64)inc;
+#else
+    return inc < 0x1p53 ? (u64)inc : BINADE_SATURATED;
+#endif
+}
+
+__device__ static inline unsigned int wk_parity(double v) { return (unsigned int)((u64)v & 1ull); }
+
+/* Lane `lane`'s terms src[lane * WK_PER + j] in term order, +0 past the count. */
+__device__ static inline void wk_lane_load(const double *src, unsigned int count, unsigned int lane, double *x) {
+    const unsigned int p0 = lane * WK_PER;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) x[j] = p0 + j < count ? __ldg(src + p0 + j) : 0.0;
+}
+
+/* A lane's unit for binade b over its terms x (term order; +0 terms add nothing). With
+ * b >= 52 and no negative term, in f64: y = x * 2^(52-e) is exact; a sum m * u plus x rounds
+ * to m + rint(y) for either parity of m where y is not a tie, and where y = k + 1/2 to the
+ * even one of m + k and m + k + 1, so the even start's increment ce gains
+ * k + ((ce + k) mod 2) and the odd start's co gains k + ((1 + co + k) mod 2): the per-term
+ * units of binade.cuh composed in order. Every partial increment is an integer below 2^53
+ * while the final ones are (the terms are non-negative), so these adds are exact. Otherwise
+ * the pair composition of binade.cuh, term by term. */
+__device__ static inline binade_unit wk_lane_unit(const double *x, unsigned int b) {
+    if (b >= 52u) {
+        const double scale = wk_scale(b);
+        double ce = 0.0, co = 0.0;
+        int bad = 0;
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER; j++) {
+            double y = __dmul_rn(x[j], scale);
+            double r = rint(y);
+            double d = __dsub_rn(y, r);
+#if BINADE_WK_MUTANT != WK_M_NEGATIVE_ACCEPTED
+            bad |= x[j] < 0.0;
+#endif
+#if BINADE_WK_MUTANT == WK_M_TIE_IGNORED
+            int tie = 0;
+#else
+            int tie = (d == 0.5) | (d == -0.5);
+#endif
+            if (tie) {
+                double k = __dsub_rn(y, 0.5);
+                unsigned int pk = wk_parity(k);
+                ce = __dadd_rn(ce, __dadd_rn(k, (double)((wk_parity(ce) ^ pk) & 1u)));
+                co = __dadd_rn(co, __dadd_rn(k, (double)((1u ^ wk_parity(co) ^ pk) & 1u)));
+            } else {
+                ce = __dadd_rn(ce, r);
+                co = __dadd_rn(co, r);
+            }
+        }
+        if (!bad) return binade_unit_make(wk_bounded(ce), wk_bounded(co));
+    }
+    binade_unit u = binade_unit_zero();
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(x[j])));
+    return u;
+}
+
+/* ---- the producers ---- */
+
+/* Thread i's terms of the tile, striped: pair k of the tile (terms 2k, 2k + 1) is thread
+ * k mod WK_THREADS's pair k / WK_THREADS; +0 past the count. Coalesced 16-byte loads where
+ * the tile is whole and aligned. */
+__device__ static inline void wk_load(const double *src, unsigned int count, double *x) {
+    if (count == WK_TILE && ((u64)src & 15ull) == 0ull) {
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER / 2; j++) {
+            double2 v = __ldg((const double2 *)src + (j * WK_THREADS + threadIdx.x));
+            x[2 * j] = v.x;
+            x[2 * j + 1] = v.y;
+        }
+    } else {
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER / 2; j++) {
+            unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
+            x[2 * j] = p < count ? __ldg(src + p) : 0.0;
+            x[2 * j + 1] = p + 1u < count ? __ldg(src + p + 1u) : 0.0;
+        }
+    }
+}
+
+/* The approximate prefix before tile t (t >= 1) by warp 0: the nearest earlier tile with an
+ * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum; a
+ * tree sum not yet published is waited for (its producer publishes it before any wait of
+ * its own). Valid on lane 0. */
+__device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch) {
+    const unsigned int lane = threadIdx.x & 31u;
+    double acc = 0.0;
+    long long hi = (long long)t - 1;
+    while (true) {
+        long long p = hi - (long long)lane;
+        wk_word w;
+        w.value = 0ull;
+        w.tag = 0ull;
+        if (p >= 0) w = wk_read(plan + p);
+        int inclusive = p < 0 || wk_has(w, epoch, WK_APPROX);
+        unsigned int ended = __ballot_sync(WK_FULL, inclusive);
+        unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
+        int missing = lane < stop && !wk_has(w, epoch, WK_AGG);
+        if (__ballot_sync(WK_FULL, missing)) {
+            __nanosleep(32);
+            continue;
+        }
+        double v = (lane < stop || (lane == stop && p >= 0)) ? __longlong_as_double((long long)w.value) : 0.0;
+        for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
+        acc = __dadd_rn(acc, v);
+        if (stop < 32u) return acc;
+        hi -= 32;
+    }
+}
+
+/* Tile t's unit for binade b (b != 0), its terms striped in x and at src in global memory:
+ * the fast unit where no term is a tie or negative, else the lanes' units composed in term
+ * order. *tied gets whether a term is a tie. Every thread calls it; the same on all. */
+__device__ static inline binade_unit wk_tile_unit(const double *x, const double *src, unsigned int count,
+                                                  unsigned int b, wk_shared &sh, int *tied) {
+    int tie = 0, bad = 0;
+    double inc = 0.0;
+    if (b >= 52u) {
+        const double scale = wk_scale(b);
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER; j++) {
+            double y = __dmul_rn(x[j], scale);
+            double r = rint(y);
+            double d = __dsub_rn(y, r);
+#if BINADE_WK_MUTANT != WK_M_TIE_IGNORED
+            tie |= (d == 0.5) | (d == -0.5);
+#endif
+#if BINADE_WK_MUTANT != WK_M_NEGATIVE_ACCEPTED
+            bad |= x[j] < 0.0;
+#endif
+            inc = __dadd_rn(inc, r);
+        }
+    } else {
+        tie = 1; /* binades below 2^-971: the scale is not a normal double */
+    }
+    inc = wk_block_add(inc, sh);
+    const int any_bad = __syncthreads_or(bad);
+    const int any_tie = __syncthreads_or(tie);
+    *tied = any_tie;
+    if (any_bad) return binade_unit_invalid();
+    if (!any_tie) {
+        u64 v = wk_bounded(inc);
+        return binade_unit_make(v, v);
+    }
+    double lane_terms[WK_PER];
+    wk_lane_load(src, count, threadIdx.x, lane_terms);
+    binade_unit excl;
+    binade_unit all = wk_block_scan(wk_lane_unit(lane_terms, b), &excl, sh);
+    if (threadIdx.x == WK_THREADS - 1) sh.ured[0] = all;
+    __syncthreads();
+    binade_unit u = sh.ured[0];
+    __syncthreads();
+    return u;
+}
+
+/* One producer tile: load, tree sum, plan, unit, published. */
+__device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_word *plan, wk_word *units,
+                                         unsigned int *paths, unsigned int epoch, wk_shared &sh) {
+    const double *src = terms + t * (u64)WK_TILE;
+    const u64 left = n - t * (u64)WK_TILE;
+    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    double x[WK_PER];
+    wk_load(src, count, x);
+    double mine = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
+    const double ts = wk_block_add(mine, sh);
+    if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
+    if (t == 0) {
+        /* The first tile starts from the sum's start (+0 or -0), in no binade: the walker
+         * finishes it from its terms. */
+        if (threadIdx.x == 0) {
+            u64 value = 0ull;
+            u64 tag = wk_unit_tag(epoch, 0u, binade_unit_invalid(), &value);
+            wk_write(units + t, value, tag);
+            paths[t] = 0u;
+        }
+        return;
+    }
+    if (threadIdx.x < 32) {
+        double prefix = wk_lookback_plan(plan, t, epoch);
+        if (threadIdx.x == 0) {
+            wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
+            sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
+        }
+    }
+    __syncthreads();
+    const unsigned int b = sh.b;
+    __syncthreads(); /* sh.b is read by all before the next tile's plan rewrites it */
+    binade_unit u = binade_unit_invalid();
+    int tied = 0;
+    if (b != 0u) u = wk_tile_unit(x, src, count, b, sh, &tied);
+    if (threadIdx.x == 0) {
+        u64 value = 0ull;
+        u64 tag = wk_unit_tag(epoch, b, u, &value);
+        wk_write(units + t, value, tag);
+        paths[t] = tied ? 1u : 0u;
+    }
+}
+
+/* ---- the walker ---- */
+
+/* Adds lane i's terms to s natively, in order. */
+__device__ static inline u64 wk_lane_add(const double *src, unsigned int count, unsigned int i, u64 s) {
+    double acc = __longlong_as_double((long long)s);
+    for (unsigned int j = 0; j < WK_PER && i * WK_PER + j < count; j++) acc = __dadd_rn(acc, __ldg(src + i * WK_PER + j));
+    return (u64)__double_as_longlong(acc);
+}
+
+/* Finishes the tile at src (count terms) from the exact sum s before it, by the walker
+ * block: each round the lanes not yet done form their units for the binade of the running
+ * sum, the first lane whose composed end does not apply adds its terms natively, and the
+ * next round starts after it. A start that is not a positive normal is left by native adds
+ * (one lane from +-0 or a positive subnormal; the rest of the tile from a negative,
+ * infinite or NaN start). Returns the tile's exact end (on every thread); *native counts
+ * lanes added natively. */
+__device__ static inline u64 wk_finish(const double *src, unsigned int count, u64 s, wk_shared &sh,
+                                       unsigned int *native) {
+    const unsigned int used = (count + WK_PER - 1) / WK_PER;
+    double x[WK_PER];
+    wk_lane_load(src, count, threadIdx.x, x); /* +0 for threads past the count */
+    if (threadIdx.x == 0) {
+        sh.s = s;
+        sh.from = 0u;
+    }
+    __syncthreads();
+    while (true) {
+        const u64 cur = sh.s;
+        const unsigned int from = sh.from;
+        __syncthreads();
+        if (from >= used) break;
+        const unsigned int b = binade_of_f64(cur);
+        if (b == 0u) {
+            if (threadIdx.x == 0) {
+                const u64 mag = cur & 0x7fffffffffffffffull;
+                const int tiny = mag < 0x0010000000000000ull && ((cur >> 63) == 0ull || mag == 0ull);
+                const unsigned int last = tiny ? from + 1u : used;
+                u64 v = cur;
+                for (unsigned int i = from; i < last; i++) v = wk_lane_add(src, count, i, v);
+                *native += last - from;
+                sh.s = v;
+                sh.from = last;
+            }
+            __syncthreads();
+            continue;
+        }
+        const int mine = threadIdx.x >= from && threadIdx.x < used;
+        binade_unit u = mine ? wk_lane_unit(x, b) : binade_unit_zero();
+        binade_unit excl;
+        binade_unit incl = wk_block_scan(u, &excl, sh);
+        if (threadIdx.x == 0) sh.fail = WK_NONE;
+        __syncthreads();
+        u64 out = 0ull;
+        const int ok = !mine || binade_apply_f64(incl, b, cur, &out);
+        if (!ok) atomicMin(&sh.fail, threadIdx.x);
+        __syncthreads();
+        const unsigned int fail = sh.fail;
+        if (fail == WK_NONE) {
+            if (threadIdx.x == used - 1u) sh.s = out;
+            if (threadIdx.x == 0) sh.from = used;
+        } else if (threadIdx.x == fail) {
+            u64 at = cur;
+#if BINADE_WK_MUTANT != WK_M_NATIVE_FROM_ROUND
+            if (fail > from) binade_apply_f64(excl, b, cur, &at); /* applies: the lane before did */
+#endif
+            double acc = __longlong_as_double((long long)at);
+#pragma unroll
+            for (unsigned int j = 0; j < WK_PER; j++)
+                if (fail * WK_PER + j < count) acc = __dadd_rn(acc, x[j]);
+            sh.s = (u64)__double_as_longlong(acc);
+            sh.from = fail + 1u;
+            *native += 1u;
+        }
+        __syncthreads();
+    }
+    const u64 end = sh.s;
+    __syncthreads();
+    return end;
+}
+
+/* The walker: the exact sum through every tile, in order (module comment). out[0] the
+ * total's bits; out[1..5] tiles finished from their terms, lanes added natively, steps,
+ * sleeps. */
+__device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, const wk_word *units,
+                                      unsigned int epoch, u64 start, u64 *out, wk_shared &sh) {
+    unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u;
+    if (threadIdx.x == 0) {
+        sh.s = start;
+        sh.w = 0ull;
+    }
+    __syncthreads();
+    while (true) {
+        const u64 s = sh.s, w = sh.w;
+        __syncthreads();
+        if (w >= ntiles) break;
+        steps++;
+        const unsigned int b = binade_of_f64(s);
+        /* This thread's tiles: w + threadIdx.x * WK_STEP + k, k < WK_STEP. */
+        const u64 first = w + (u64)threadIdx.x * WK_STEP;
+        wk_word wd[WK_STEP];
+#pragma unroll
+        for (unsigned int k = 0; k < WK_STEP; k++) {
+            wd[k].value = 0ull;
+            wd[k].tag = 0ull;
+            if (first + k < ntiles) wd[k] = wk_read(units + first + k);
+        }
+        /* The first tile of this thread's that cannot be composed onto S's binade. */
+        unsigned int stop = WK_STEP;
+#pragma unroll
+        for (unsigned int k = WK_STEP; k-- > 0;) {
+            const int ready = first + k < ntiles && wk_has(wd[k], epoch, WK_UNIT);
+#if BINADE_WK_MUTANT == WK_M_BINADES_MIXED
+            const int same = wk_unit_binade(wd[k]) != 0u;
+#else
+            const int same = wk_unit_binade(wd[k]) == b;
+#endif
+            if (!(ready && b != 0u && same && wd[k].value < BINADE_SATURATED)) stop = k;
+        }
+        if (threadIdx.x == 0) sh.fail = WK_NONE;
+        __syncthreads();
+        if (stop < WK_STEP) atomicMin(&sh.fail, threadIdx.x * WK_STEP + stop);
+        __syncthreads();
+        const unsigned int f = sh.fail; /* positions 0..f-1 of the step compose */
+        /* This thread's composable units in order, its position's prefixes kept. */
+        binade_unit mine = binade_unit_zero();
+        binade_unit pre[WK_STEP];
+#pragma unroll
+        for (unsigned int k = 0; k < WK_STEP; k++) {
+            if (threadIdx.x * WK_STEP + k < f) mine = binade_compose(mine, wk_unit_of(wd[k]));
+            pre[k] = mine;
+        }
+        binade_unit excl;
+        (void)wk_block_scan(mine, &excl, sh);
+        /* The first position whose composed end does not apply to S (a prefix of the
+         * composable ones applies: the terms are non-negative, so the end only grows). */
+        if (threadIdx.x == 0) sh.flag = WK_NONE;
+        __syncthreads();
+        u64 ends[WK_STEP];
+#pragma unroll
+        for (unsigned int k = 0; k < WK_STEP; k++) {
+            const unsigned int pos = threadIdx.x * WK_STEP + k;
+            ends[k] = 0ull;
+            if (pos < f) {
+                const binade_unit c = binade_compose(excl, pre[k]);
+#if BINADE_WK_MUTANT == WK_M_RUN_END_UNCHECKED
+                const u64 m = (s & 0x000fffffffffffffull) | 0x0010000000000000ull;
+                ends[k] = (((u64)b << 52) + (m + binade_pick(c, m) - 0x0010000000000000ull)) & 0x7fffffffffffffffull;
+#else
+                if (!binade_apply_f64(c, b, s, &ends[k])) atomicMin(&sh.flag, pos);
+#endif
+            }
+        }
+        __syncthreads();
+        const unsigned int g = sh.flag < f ? sh.flag : f; /* positions 0..g-1 apply */
+        __syncthreads(); /* every thread has read sh.flag */
+        if (g > 0u) {
+            const unsigned int last = g - 1u;
+            if (threadIdx.x == last / WK_STEP) {
+#pragma unroll
+                for (unsigned int k = 0; k < WK_STEP; k++)
+                    if (k == last % WK_STEP) sh.s = ends[k];
+                sh.w = w + g;
+            }
+            __syncthreads();
+            continue;
+        }
+        /* Tile w itself cannot be composed: wait for its word, or finish it from S. */
+        if (threadIdx.x == 0) sh.flag = (unsigned int)wk_has(wd[0], epoch, WK_UNIT);
+        __syncthreads();
+        const unsigned int ready = sh.flag;
+        __syncthreads();
+        if (!ready) {
+            sleeps++;
+            __nanosleep(64);
+            continue;
+        }
+        const double *src = terms + w * (u64)WK_TILE;
+        const u64 left = n - w * (u64)WK_TILE;
+        const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+        const u64 e = wk_finish(src, count, s, sh, &native);
+        finished++;
+        if (threadIdx.x == 0) {
+            sh.s = e;
+            sh.w = w + 1ull;
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        out[0] = sh.s;
+        out[1] = finished;
+        out[2] = native;
+        out[3] = steps;
+        out[4] = sleeps;
+    }
+}
+
+/* The sum of terms[0..n) from `start` (bits of +0 or -0). ntiles = ceil(n / WK_TILE) >= 1;
+ * plan and units hold ntiles words each; tickets are drawn from *ticket minus ticket_base
+ * (every producer block draws exactly one past the last tile). */
+#if BINADE_WK_MIN_BLOCKS > 0
+#define WK_BOUNDS __launch_bounds__(WK_THREADS, BINADE_WK_MIN_BLOCKS)
+#else
+#define WK_BOUNDS __launch_bounds__(WK_THREADS)
+#endif
+extern "C" __global__ void WK_BOUNDS
+    walked_sum(const double *__restrict__ terms, u64 n, u64 ntiles, wk_word *plan, wk_word *units,
+               unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch, u64 start, u64 *out) {
+    __shared__ wk_shared sh;
+    if (blockIdx.x == 0) {
+#if BINADE_WK_PRODUCERS_ONLY
+        if (threadIdx.x == 0)
+            for (unsigned int k = 0; k < 5; k++) out[k] = 0ull;
+        return;
+#endif
+        wk_walk(terms, n, ntiles, units, epoch, start, out, sh);
+        return;
+    }
+    while (true) {
+        if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+        __syncthreads();
+        const u64 t = sh.tile;
+        __syncthreads();
+        if (t >= ntiles) return;
+        wk_produce(terms, n, t, plan, units, paths, epoch, sh);
+    }
+}

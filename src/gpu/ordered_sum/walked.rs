@@ -1,0 +1,428 @@
+//! The walked engine (`kernels/ordered_sum_walked.cu`): the CPU loop's double sum, bit for
+//! bit, reading the terms once, with no block waiting on an exact sum but one. Producer
+//! blocks take tiles by ticket and, for each, form its tree sum, plan its binade by a
+//! look-back over the earlier tiles' tree sums, form its unit for that binade while its terms
+//! are in registers, publish it and take the next tile. One walker block (block 0) holds the
+//! exact running sum and composes the published units in order, a step of many tiles at a
+//! time (an ordered block scan), applying each run as far as it stays in its binade; a tile
+//! whose unit cannot be used (a crossing, a missed plan, a negative or non-finite term, a
+//! sum's first tile) it finishes from its terms, lane by lane.
+//!
+//! It stands beside the one-pass engine ([`super::onepass`]), whose every tile waits for the
+//! exact sum before it: here a producer's round is load, tree sum, plan and unit, and the
+//! exact composition runs on one block at the rate it can, behind the producers.
+//!
+//! Guarantee: for [`WalkedMutant::None`] the total equals `s = start; for x in terms { s += x }`
+//! in bits (a NaN as some NaN), whatever the plans and whatever order the tiles run in; the
+//! plans come from look-backs over doubles and may differ from run to run.
+
+use anyhow::{bail, Context as _, Result};
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
+
+use super::super::Gpu;
+use crate::verify::device_header::HEADER;
+
+/// The kernel's source (compiled with [`HEADER`] prepended).
+pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_walked.cu");
+
+/// Epochs sit in the tag's bits 2..31.
+const EPOCH_LIMIT: u32 = 1 << 29;
+
+/// Words of the walker's output: the total's bits, then [`WalkedTotal`]'s counts.
+const OUT_WORDS: usize = 5;
+
+/// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkedShape {
+    /// Threads per block (a multiple of 32, at most 1024).
+    pub threads: u32,
+    /// Terms per thread in a tile (even).
+    pub per_thread: u32,
+    /// The walker's unit words per thread per step (a step covers `threads * step` tiles).
+    pub step: u32,
+    /// `__launch_bounds__`' minimum of resident blocks per multiprocessor (0: none asked).
+    pub min_blocks: u32,
+    /// A timing build: the walker does nothing, so a launch times the producers alone and
+    /// its total is not the sum.
+    pub producers_only: bool,
+}
+
+impl WalkedShape {
+    /// The engine's shape: 256 threads x 16 terms (4,096-term tiles), 4 words a walker
+    /// thread (1,024 tiles a step), registers capped for 4 resident blocks.
+    pub const DEFAULT: WalkedShape = WalkedShape {
+        threads: 256,
+        per_thread: 16,
+        step: 4,
+        min_blocks: 4,
+        producers_only: false,
+    };
+
+    /// Terms per tile.
+    pub fn tile(self) -> u64 {
+        u64::from(self.threads) * u64::from(self.per_thread)
+    }
+
+    fn check(self) -> Result<()> {
+        let ok = self.threads % 32 == 0
+            && (32..=1024).contains(&self.threads)
+            && self.per_thread >= 2
+            && self.per_thread % 2 == 0
+            && (1..=16).contains(&self.step);
+        if !ok {
+            bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16");
+        }
+        Ok(())
+    }
+
+    fn defines(self, mutant: WalkedMutant) -> Vec<(&'static str, String)> {
+        vec![
+            ("BINADE_WK_THREADS", self.threads.to_string()),
+            ("BINADE_WK_PER_THREAD", self.per_thread.to_string()),
+            ("BINADE_WK_STEP", self.step.to_string()),
+            ("BINADE_WK_MIN_BLOCKS", self.min_blocks.to_string()),
+            ("BINADE_WK_MUTANT", mutant.code().to_string()),
+            (
+                "BINADE_WK_PRODUCERS_ONLY",
+                u32::from(self.producers_only).to_string(),
+            ),
+        ]
+    }
+}
+
+/// A deliberate defect of the engine's own shortcuts (`BINADE_WK_MUTANT`), for the kill
+/// matrix: each must give a wrong total on some input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WalkedMutant {
+    /// The correct engine.
+    None,
+    /// The tie check removed: a tile or lane with a tie takes (rint, rint) as its unit.
+    TieIgnored,
+    /// The fast unit's bound ignored: its f64 sum is used at or above 2^53 (and NaN).
+    BoundIgnored,
+    /// The walker composes units planned for another binade than its sum's.
+    BinadesMixed,
+    /// The sign check removed: negative terms count as rint(x / u).
+    NegativeAccepted,
+    /// A unit read back from its word loses its odd increment (odd taken as even).
+    OddDropped,
+    /// The walker applies a composed run without checking that it stays in its binade.
+    RunEndUnchecked,
+    /// The walker takes a unit word left by an earlier launch as published (the analogue of
+    /// a look-back that trusts an unfinished predecessor).
+    UnpublishedRead,
+    /// A finish's native lane adds its terms from the round's start, not its own.
+    NativeFromRound,
+}
+
+impl WalkedMutant {
+    /// Every mutant, the correct engine first; the order of the kernel's codes.
+    pub const ALL: [WalkedMutant; 9] = [
+        WalkedMutant::None,
+        WalkedMutant::TieIgnored,
+        WalkedMutant::BoundIgnored,
+        WalkedMutant::BinadesMixed,
+        WalkedMutant::NegativeAccepted,
+        WalkedMutant::OddDropped,
+        WalkedMutant::RunEndUnchecked,
+        WalkedMutant::UnpublishedRead,
+        WalkedMutant::NativeFromRound,
+    ];
+
+    /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
+    pub fn code(self) -> u32 {
+        Self::ALL.iter().position(|&m| m == self).unwrap_or(0) as u32
+    }
+
+    /// The name in reports and the kill matrix.
+    pub fn name(self) -> &'static str {
+        match self {
+            WalkedMutant::None => "none",
+            WalkedMutant::TieIgnored => "walked: tie check removed",
+            WalkedMutant::BoundIgnored => "walked: fast unit's 2^53 bound ignored",
+            WalkedMutant::BinadesMixed => "walked: walker composes another binade's units",
+            WalkedMutant::NegativeAccepted => "walked: negative terms accepted",
+            WalkedMutant::OddDropped => "walked: odd increment dropped",
+            WalkedMutant::RunEndUnchecked => "walked: composed run's end unchecked",
+            WalkedMutant::UnpublishedRead => "walked: walker reads an unpublished word",
+            WalkedMutant::NativeFromRound => "walked: native lane from the round's start",
+        }
+    }
+}
+
+/// One walked sum: its total and how the walker got it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WalkedTotal {
+    /// The sum.
+    pub total: f64,
+    /// Tiles of the sum.
+    pub tiles: u64,
+    /// Tiles with a tie (their units by the lanes' composition).
+    pub pair_tiles: u64,
+    /// Tiles the walker finished from their terms.
+    pub finished_tiles: u64,
+    /// Lanes the walker added natively while finishing.
+    pub native_lanes: u64,
+    /// The walker's steps (each composes up to `threads * step` tiles or finishes one).
+    pub steps: u64,
+    /// Times the walker found the next tile's unit not yet published and slept.
+    pub sleeps: u64,
+}
+
+/// The device buffers of one sum; reusable for many launches (tags carry an epoch).
+pub struct WalkedJob<'a> {
+    terms: CudaView<'a, f64>,
+    tiles: u64,
+    plan: CudaSlice<u64>,
+    units: CudaSlice<u64>,
+    paths: CudaSlice<u32>,
+    ticket: CudaSlice<u64>,
+    tickets_issued: u64,
+    epoch: u32,
+    out: CudaSlice<u64>,
+    start: u64,
+}
+
+impl WalkedJob<'_> {
+    /// Tiles of the sum.
+    pub fn tiles(&self) -> u64 {
+        self.tiles
+    }
+
+    /// The same buffers for another sum of as many tiles (`terms` of the same length): its
+    /// tags move on by one epoch, so no word of this job's launches reads as published.
+    pub fn with_terms<'b>(self, terms: CudaView<'b, f64>) -> Result<WalkedJob<'b>> {
+        if terms.len() != self.terms.len() {
+            bail!(
+                "a walked job of {} terms given {} terms",
+                self.terms.len(),
+                terms.len()
+            );
+        }
+        Ok(WalkedJob {
+            terms,
+            tiles: self.tiles,
+            plan: self.plan,
+            units: self.units,
+            paths: self.paths,
+            ticket: self.ticket,
+            tickets_issued: self.tickets_issued,
+            epoch: self.epoch,
+            out: self.out,
+            start: self.start,
+        })
+    }
+
+    /// The loop's start: +0 (the default) or -0 (`Iterator::sum`'s); other values are refused.
+    pub fn set_start(&mut self, start: f64) -> Result<()> {
+        if start != 0.0 {
+            bail!("a walked sum starts from +0 or -0, not {start}");
+        }
+        self.start = start.to_bits();
+        Ok(())
+    }
+}
+
+/// The walked engine, compiled for one device.
+pub struct WalkedSum {
+    gpu: Gpu,
+    kernel: CudaFunction,
+    shape: WalkedShape,
+    mutant: WalkedMutant,
+    /// Blocks resident at once on the whole device.
+    resident: u32,
+    /// Registers per thread, as the driver reports them.
+    pub registers: i32,
+    /// Blocks resident per multiprocessor.
+    pub blocks_per_multiprocessor: u32,
+}
+
+impl WalkedSum {
+    /// The engine's build.
+    pub fn new(gpu: &Gpu) -> Result<WalkedSum> {
+        Self::build(gpu, WalkedShape::DEFAULT, WalkedMutant::None)
+    }
+
+    /// The engine's shape with `mutant`.
+    pub fn with_mutant(gpu: &Gpu, mutant: WalkedMutant) -> Result<WalkedSum> {
+        Self::build(gpu, WalkedShape::DEFAULT, mutant)
+    }
+
+    /// Any shape and mutant.
+    pub fn build(gpu: &Gpu, shape: WalkedShape, mutant: WalkedMutant) -> Result<WalkedSum> {
+        shape.check()?;
+        let m = gpu.load(
+            "ordered_sum_walked",
+            &[HEADER, "\n", SOURCE],
+            &shape.defines(mutant),
+        )?;
+        let kernel = m.function("walked_sum")?;
+        let per_sm = kernel
+            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, 0, None)
+            .context("occupancy of walked_sum")?;
+        let registers = kernel
+            .get_attribute(cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)
+            .context("registers of walked_sum")?;
+        let sms = gpu
+            .context()
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .context("multiprocessor count")? as u32;
+        if per_sm == 0 {
+            bail!("walked_sum: no block fits on a multiprocessor");
+        }
+        Ok(WalkedSum {
+            gpu: gpu.clone(),
+            kernel,
+            shape,
+            mutant,
+            resident: per_sm * sms,
+            registers,
+            blocks_per_multiprocessor: per_sm,
+        })
+    }
+
+    /// The device it runs on.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The build's shape.
+    pub fn shape(&self) -> WalkedShape {
+        self.shape
+    }
+
+    /// The build's mutant.
+    pub fn mutant(&self) -> WalkedMutant {
+        self.mutant
+    }
+
+    /// The buffers for summing `terms` (from +0).
+    pub fn job<'a>(&self, terms: CudaView<'a, f64>) -> Result<WalkedJob<'a>> {
+        let tiles = (terms.len() as u64).div_ceil(self.shape.tile());
+        let words = 2 * tiles.max(1) as usize;
+        let s = self.gpu.stream();
+        Ok(WalkedJob {
+            terms,
+            tiles,
+            plan: s.alloc_zeros::<u64>(words)?,
+            units: s.alloc_zeros::<u64>(words)?,
+            paths: s.alloc_zeros::<u32>(tiles.max(1) as usize)?,
+            ticket: s.alloc_zeros::<u64>(1)?,
+            tickets_issued: 0,
+            epoch: 0,
+            out: s.alloc_zeros::<u64>(OUT_WORDS)?,
+            start: 0,
+        })
+    }
+
+    /// Blocks one launch of `tiles` tiles runs: the walker and at most as many producers as
+    /// stay resident beside it (never more than the tiles).
+    pub fn grid(&self, tiles: u64) -> u32 {
+        let producers = u64::from(self.resident.saturating_sub(1).max(1)).min(tiles.max(1));
+        1 + producers as u32
+    }
+
+    /// Launches one sum (one kernel). Nothing to launch for no terms.
+    pub fn launch(&self, job: &mut WalkedJob) -> Result<()> {
+        if job.tiles == 0 {
+            return Ok(());
+        }
+        if job.epoch + 1 >= EPOCH_LIMIT {
+            let s = self.gpu.stream();
+            s.memset_zeros(&mut job.plan)?;
+            s.memset_zeros(&mut job.units)?;
+            s.memset_zeros(&mut job.ticket)?;
+            job.tickets_issued = 0;
+            job.epoch = 0;
+        }
+        job.epoch += 1;
+        let grid = self.grid(job.tiles);
+        let n = job.terms.len() as u64;
+        let (base, epoch) = (job.tickets_issued, job.epoch);
+        let mut b = self.gpu.stream().launch_builder(&self.kernel);
+        b.arg(&job.terms)
+            .arg(&n)
+            .arg(&job.tiles)
+            .arg(&mut job.plan)
+            .arg(&mut job.units)
+            .arg(&mut job.paths)
+            .arg(&mut job.ticket)
+            .arg(&base)
+            .arg(&epoch)
+            .arg(&job.start)
+            .arg(&mut job.out);
+        let cfg = LaunchConfig {
+            grid_dim: (grid, 1, 1),
+            block_dim: (self.shape.threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: the kernel reads terms[0..n), writes plan and units (2 words per tile, as
+        // allocated), paths (one per tile), the ticket and out (OUT_WORDS).
+        unsafe { b.launch(cfg) }.context("launching walked_sum")?;
+        // Every producer block draws exactly one ticket past the last tile.
+        job.tickets_issued += job.tiles + u64::from(grid - 1);
+        Ok(())
+    }
+
+    /// The last launch's total and counts (downloads them).
+    pub fn result(&self, job: &WalkedJob) -> Result<WalkedTotal> {
+        if job.tiles == 0 {
+            return Ok(WalkedTotal {
+                total: f64::from_bits(job.start),
+                tiles: 0,
+                pair_tiles: 0,
+                finished_tiles: 0,
+                native_lanes: 0,
+                steps: 0,
+                sleeps: 0,
+            });
+        }
+        let s = self.gpu.stream();
+        let out = s.clone_dtoh(&job.out)?;
+        let paths = s.clone_dtoh(&job.paths)?;
+        Ok(WalkedTotal {
+            total: f64::from_bits(out[0]),
+            tiles: job.tiles,
+            pair_tiles: paths.iter().filter(|&&p| p & 1 != 0).count() as u64,
+            finished_tiles: out[1],
+            native_lanes: out[2],
+            steps: out[3],
+            sleeps: out[4],
+        })
+    }
+
+    /// Launches and downloads the result.
+    pub fn run(&self, job: &mut WalkedJob) -> Result<WalkedTotal> {
+        self.launch(job)?;
+        self.result(job)
+    }
+
+    /// Convenience: the sum of host `terms` from `start` (+0 or -0), copied to the device.
+    pub fn sum_of(&self, terms: &[f64], start: f64) -> Result<WalkedTotal> {
+        let s = self.gpu.stream();
+        let dev = if terms.is_empty() {
+            s.alloc_zeros::<f64>(1)?
+        } else {
+            s.clone_htod(terms)?
+        };
+        let mut job = self.job(dev.slice(0..terms.len()))?;
+        job.set_start(start)?;
+        self.run(&mut job)
+    }
+}
+
+/// Compiles the walked kernel for `arch` with `shape` and `mutant` (no device needed; for
+/// checks).
+pub fn compile_for(
+    arch: &str,
+    shape: WalkedShape,
+    mutant: WalkedMutant,
+) -> Result<cudarc::nvrtc::Ptx> {
+    super::super::compile(
+        "ordered_sum_walked",
+        &[HEADER, "\n", SOURCE],
+        &shape.defines(mutant),
+        arch,
+    )
+}

@@ -1,0 +1,230 @@
+//! The walked engine: the kernel compiles with NVRTC for every mutant and shape probed (no
+//! device needed), and on a device every total equals the CPU loop's bits for every input
+//! kind, size and start, identically over repeated launches, and each of its own mutants gives
+//! a wrong total somewhere. Without NVRTC or a device the tests print `skipped: REASON`; with
+//! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead.
+
+use binade::format::{same_result, F64};
+use binade::gpu::ordered_sum::walked::{self, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
+use binade::verify::inputs::{self, InputKind};
+use binade::walk::loop_sum;
+
+/// The shapes the probe times beside the engine's.
+const SHAPES: [WalkedShape; 3] = [
+    WalkedShape::DEFAULT,
+    WalkedShape {
+        min_blocks: 0,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        per_thread: 8,
+        min_blocks: 8,
+        ..WalkedShape::DEFAULT
+    },
+];
+
+const SEED: u64 = 0x5eed_0003;
+
+fn tile() -> usize {
+    WalkedShape::DEFAULT.tile() as usize
+}
+
+/// Sizes around the tile and lane boundaries, and a few thousand tiles.
+fn sizes() -> Vec<usize> {
+    let t = tile();
+    vec![
+        1,
+        15,
+        17,
+        t - 1,
+        t,
+        t + 1,
+        3 * t + 77,
+        100_003,
+        1_000_003,
+        9_000_011,
+    ]
+}
+
+/// The loop from `start`: `s = start; for x in terms { s += x }`.
+fn loop_from(start: f64, terms: &[f64]) -> u64 {
+    let mut s = start;
+    for &x in terms {
+        s += x;
+    }
+    s.to_bits()
+}
+
+/// The hand-made inputs: the one-pass engine's tile cases at this tile, and long runs of a
+/// plan that stays a binade below the loop's sum.
+fn hand_made() -> Vec<(&'static str, Vec<f64>)> {
+    let t = tile();
+    let mut v: Vec<(&'static str, Vec<f64>)> = inputs::tile_boundary_cases(t).into_iter().collect();
+    v.push((
+        "plan behind a crossing, 300 tiles",
+        inputs::plan_behind_crossing(t, 300),
+    ));
+    v.push((
+        "infinity then its opposite",
+        inputs::infinity_then_its_opposite(t),
+    ));
+    v.push(("-0.0 over three tiles", vec![-0.0; 3 * t + 5]));
+    v
+}
+
+/// The first wrong case of `sum` over every kind and size and the hand-made inputs, from +0
+/// and (for the -0.0 runs) -0; None when all equal the loop. Each case's name and seed are
+/// in the message.
+fn first_wrong(sum: &WalkedSum, launches: usize) -> Option<String> {
+    let mut cases: Vec<(String, Vec<f64>, f64)> = Vec::new();
+    for kind in InputKind::ALL {
+        for n in sizes() {
+            let seed = SEED ^ n as u64;
+            cases.push((
+                format!("{} n={n} seed={seed:#x}", kind.name()),
+                kind.generate::<F64>(n, seed),
+                0.0,
+            ));
+        }
+    }
+    for (name, terms) in hand_made() {
+        cases.push((name.to_string(), terms.clone(), 0.0));
+        cases.push((format!("{name}, from -0"), terms, -0.0));
+    }
+    for (name, terms, start) in &cases {
+        let want = loop_from(*start, terms);
+        for launch in 0..launches {
+            let got = sum.sum_of(terms, *start).unwrap();
+            if !same_result::<F64>(got.total.to_bits(), want) {
+                return Some(format!(
+                    "{name} (start {start:?}), launch {launch}: {:#018x}, the loop {want:#018x}",
+                    got.total.to_bits()
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn walked_compiles_for_every_mutant_and_shape() {
+    use rayon::prelude::*;
+    if !nvrtc_or_skip("walked_compiles_for_every_mutant_and_shape") {
+        return;
+    }
+    let mut builds: Vec<(WalkedShape, WalkedMutant)> = WalkedMutant::ALL
+        .into_iter()
+        .map(|m| (WalkedShape::DEFAULT, m))
+        .collect();
+    builds.extend(SHAPES.iter().map(|&s| (s, WalkedMutant::None)));
+    builds.push((
+        WalkedShape {
+            producers_only: true,
+            ..WalkedShape::DEFAULT
+        },
+        WalkedMutant::None,
+    ));
+    let failed: Vec<String> = builds
+        .par_iter()
+        .filter_map(|&(shape, m)| {
+            walked::compile_for("sm_90", shape, m)
+                .err()
+                .map(|e| format!("walked {shape:?} {}: {e:#}", m.name()))
+        })
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn walked_equals_the_loop_for_every_kind_and_shape() {
+    let Some(gpu) = open_or_skip("walked_equals_the_loop_for_every_kind_and_shape") else {
+        return;
+    };
+    for shape in SHAPES {
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        if let Some(wrong) = first_wrong(&sum, 2) {
+            panic!("walked {shape:?}: {wrong}");
+        }
+    }
+}
+
+/// One job launched many times gives one total, and the walker's counts say the plan was
+/// used: most tiles composed, not finished.
+#[test]
+fn walked_repeats_its_bits_and_composes_most_tiles() {
+    let Some(gpu) = open_or_skip("walked_repeats_its_bits_and_composes_most_tiles") else {
+        return;
+    };
+    let sum = WalkedSum::new(&gpu).unwrap();
+    for kind in [
+        InputKind::Uniform,
+        InputKind::SsimLike,
+        InputKind::Geometric,
+    ] {
+        let n = 1 << 24;
+        let terms = kind.generate::<F64>(n, SEED);
+        let want = loop_sum::<F64>(&terms).to_bits();
+        let dev = gpu.stream().clone_htod(&terms).unwrap();
+        let mut job = sum.job(dev.slice(0..n)).unwrap();
+        for launch in 0..5 {
+            let got = sum.run(&mut job).unwrap();
+            assert_eq!(
+                got.total.to_bits(),
+                want,
+                "{} n={n} seed={SEED:#x} launch {launch}",
+                kind.name()
+            );
+            assert!(
+                got.finished_tiles * 10 < got.tiles,
+                "{}: {got:?}: the walker finished most tiles itself",
+                kind.name()
+            );
+        }
+    }
+}
+
+/// The mutant that trusts unit words of an earlier launch is seen only where a job's buffers
+/// are launched again on other terms: the words it reads ahead of the producers are the old
+/// terms' units.
+fn unpublished_read_is_wrong(sum: &WalkedSum) -> Option<String> {
+    let n = 1 << 25;
+    let a = InputKind::Uniform.generate::<F64>(n, SEED);
+    let b: Vec<f64> = a.iter().map(|x| 3.0 * x).collect();
+    let want = loop_sum::<F64>(&b).to_bits();
+    let s = sum.gpu().stream();
+    let (da, db) = (s.clone_htod(&a).unwrap(), s.clone_htod(&b).unwrap());
+    let mut job = sum.job(da.slice(0..n)).unwrap();
+    for round in 0..5 {
+        sum.run(&mut job).unwrap();
+        let mut on_b = job.with_terms(db.slice(0..n)).unwrap();
+        let got = sum.run(&mut on_b).unwrap();
+        if got.total.to_bits() != want {
+            return Some(format!(
+                "uniform x3 after uniform, n={n} seed={SEED:#x}, round {round}"
+            ));
+        }
+        job = on_b.with_terms(da.slice(0..n)).unwrap();
+    }
+    None
+}
+
+#[test]
+fn walked_mutants_give_wrong_totals() {
+    let Some(gpu) = open_or_skip("walked_mutants_give_wrong_totals") else {
+        return;
+    };
+    let mut survivors = Vec::new();
+    for m in WalkedMutant::ALL.into_iter().skip(1) {
+        let sum = WalkedSum::with_mutant(&gpu, m).unwrap();
+        let killed = match m {
+            WalkedMutant::UnpublishedRead => unpublished_read_is_wrong(&sum),
+            _ => first_wrong(&sum, 1),
+        };
+        match killed {
+            Some(case) => println!("killed: {}: {case}", m.name()),
+            None => survivors.push(m.name()),
+        }
+    }
+    assert!(survivors.is_empty(), "mutants not killed: {survivors:?}");
+}
