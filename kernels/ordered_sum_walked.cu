@@ -381,20 +381,23 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_w
 
 /* ---- the walker ---- */
 
-/* Adds lane i's terms to s natively, in order. */
-__device__ static inline u64 wk_lane_add(const double *src, unsigned int count, unsigned int i, u64 s) {
+/* Adds this thread's lane `lane` of terms x (below the tile's count) to s natively, in order. */
+__device__ static inline u64 wk_lane_add(const double *x, unsigned int count, unsigned int lane, u64 s) {
     double acc = __longlong_as_double((long long)s);
-    for (unsigned int j = 0; j < WK_PER && i * WK_PER + j < count; j++) acc = __dadd_rn(acc, __ldg(src + i * WK_PER + j));
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++)
+        if (lane * WK_PER + j < count) acc = __dadd_rn(acc, x[j]);
     return (u64)__double_as_longlong(acc);
 }
 
 /* Finishes the tile at src (count terms) from the exact sum s before it, by the walker
  * block: each round the lanes not yet done form their units for the binade of the running
  * sum, the first lane whose composed end does not apply adds its terms natively, and the
- * next round starts after it. A start that is not a positive normal is left by native adds
- * (one lane from +-0 or a positive subnormal; the rest of the tile from a negative,
- * infinite or NaN start). Returns the tile's exact end (on every thread); *native counts
- * lanes added natively. */
+ * next round starts after it. Each thread holds its lane's terms in registers, read once.
+ * A start that is not a positive normal is left by native adds (one lane from +-0 or a
+ * positive subnormal, the rest of the tile from a negative sum); an infinite or NaN sum
+ * changes only to NaN, where a later term is NaN or the other infinity. Returns the tile's
+ * exact end (on every thread); *native counts lanes added natively. */
 __device__ static inline u64 wk_finish(const double *src, unsigned int count, u64 s, wk_shared &sh,
                                        unsigned int *native) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;
@@ -412,14 +415,35 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
         if (from >= used) break;
         const unsigned int b = binade_of_f64(cur);
         if (b == 0u) {
+            const u64 mag = cur & 0x7fffffffffffffffull;
+            if (mag >= 0x7ff0000000000000ull) {
+                /* An infinite or NaN sum: NaN stays NaN, an infinity stays itself unless a
+                 * later term is NaN or the other infinity (then NaN); no other term changes
+                 * it. The lanes look at their own terms at once. */
+                const double c = __longlong_as_double((long long)cur);
+                int hit = 0;
+#pragma unroll
+                for (unsigned int j = 0; j < WK_PER; j++)
+                    hit |= threadIdx.x >= from && threadIdx.x * WK_PER + j < count && (x[j] != x[j] || x[j] == -c);
+                hit = __syncthreads_or(hit);
+                if (threadIdx.x == 0) {
+                    if (hit && mag == 0x7ff0000000000000ull) sh.s = 0x7ff8000000000000ull;
+                    sh.from = used;
+                }
+                __syncthreads();
+                continue;
+            }
+            /* +-0, a subnormal or a negative sum: native adds, each lane by its own thread in
+             * turn (one lane from +-0 or a positive subnormal, the rest of the tile from a
+             * negative sum). */
+            const int tiny = mag < 0x0010000000000000ull && ((cur >> 63) == 0ull || mag == 0ull);
+            const unsigned int last = tiny ? from + 1u : used;
+            for (unsigned int i = from; i < last; i++) {
+                if (threadIdx.x == i) sh.s = wk_lane_add(x, count, i, sh.s);
+                __syncthreads();
+            }
             if (threadIdx.x == 0) {
-                const u64 mag = cur & 0x7fffffffffffffffull;
-                const int tiny = mag < 0x0010000000000000ull && ((cur >> 63) == 0ull || mag == 0ull);
-                const unsigned int last = tiny ? from + 1u : used;
-                u64 v = cur;
-                for (unsigned int i = from; i < last; i++) v = wk_lane_add(src, count, i, v);
                 *native += last - from;
-                sh.s = v;
                 sh.from = last;
             }
             __syncthreads();
@@ -444,11 +468,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
 #if BINADE_WK_MUTANT != WK_M_NATIVE_FROM_ROUND
             if (fail > from) binade_apply_f64(excl, b, cur, &at); /* applies: the lane before did */
 #endif
-            double acc = __longlong_as_double((long long)at);
-#pragma unroll
-            for (unsigned int j = 0; j < WK_PER; j++)
-                if (fail * WK_PER + j < count) acc = __dadd_rn(acc, x[j]);
-            sh.s = (u64)__double_as_longlong(acc);
+            sh.s = wk_lane_add(x, count, fail, at);
             sh.from = fail + 1u;
             *native += 1u;
         }
