@@ -181,7 +181,22 @@ fn main() -> Result<()> {
                         let mut jobs = (0..k)
                             .map(|r| w.job(pool.slice(r * n..r * n + n)))
                             .collect::<Result<Vec<_>>>()?;
-                        let first = w.run(&mut jobs[0])?;
+                        let first = match w.run(&mut jobs[0]) {
+                            Ok(f) => f,
+                            Err(e) => {
+                                let rec = [
+                                    name.clone(),
+                                    dist.name().to_string(),
+                                    n.to_string(),
+                                    format!("error: {e:#}"),
+                                ];
+                                out.write_record(
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 9)),
+                                )?;
+                                out.flush()?;
+                                continue;
+                            }
+                        };
                         let times = event_times(&gpu, 3, reps, |r| w.launch(&mut jobs[r % k]))?;
                         let again = w.run(&mut jobs[0])?;
                         let last_same =

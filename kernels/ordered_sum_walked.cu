@@ -68,6 +68,9 @@ typedef unsigned long long u64;
 #define WK_STEP BINADE_WK_STEP
 #define WK_FULL 0xffffffffu
 #define WK_NONE 0xffffffffu
+/* Waits longer than this many sleeps are stalls (a defect): reported in out[5..8], never
+ * silent (about a second of sleeping). */
+#define WK_WAIT_LIMIT (1u << 24)
 
 /* A published word: a value and a tag in 16 bytes, written and read whole (one 16-byte
  * relaxed access), so a reader that sees this launch's tag sees the value written with it.
@@ -263,10 +266,11 @@ __device__ static inline void wk_load(const double *src, unsigned int count, dou
  * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum; a
  * tree sum not yet published is waited for (its producer publishes it before any wait of
  * its own). Valid on lane 0. */
-__device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch) {
+__device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch, u64 *out) {
     const unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0;
     long long hi = (long long)t - 1;
+    unsigned int waits = 0u;
     while (true) {
         long long p = hi - (long long)lane;
         wk_word w;
@@ -277,9 +281,20 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
         unsigned int ended = __ballot_sync(WK_FULL, inclusive);
         unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
         int missing = lane < stop && !wk_has(w, epoch, WK_AGG);
-        if (__ballot_sync(WK_FULL, missing)) {
+        unsigned int missed = __ballot_sync(WK_FULL, missing);
+        if (missed && waits < WK_WAIT_LIMIT) {
+            waits++;
             __nanosleep(32);
             continue;
+        }
+        if (missed && lane == 0) {
+            /* A tree sum never came: a defect (every taken tile publishes one before it
+             * waits on anything). The plan goes on without it (a plan cannot change bits);
+             * the launch reports the first such stall. */
+            if ((atomicMax(out + 5, ((u64)epoch << 2) | 2ull) >> 2) < epoch) {
+                out[6] = t;
+                out[7] = (u64)(hi - (long long)(__ffs(missed) - 1u));
+            }
         }
         double v = (lane < stop || (lane == stop && p >= 0)) ? __longlong_as_double((long long)w.value) : 0.0;
         for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
@@ -359,7 +374,7 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_w
         return;
     }
     if (threadIdx.x < 32) {
-        double prefix = wk_lookback_plan(plan, t, epoch);
+        double prefix = wk_lookback_plan(plan, t, epoch, out);
         if (threadIdx.x == 0) {
             wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
             sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
@@ -481,10 +496,12 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
 
 /* The walker: the exact sum through every tile, in order (module comment). out[0] the
  * total's bits; out[1..5] tiles finished from their terms, lanes added natively, steps,
- * sleeps. */
+ * sleeps; out[5..8] a stall of this launch, if any: (epoch << 2) | its code (1 the walker,
+ * 2 a plan; an earlier epoch: none), the tile that waited, and the tag it saw (the walker)
+ * or the tile it waited for (a plan). */
 __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, const wk_word *units,
                                       unsigned int epoch, u64 start, u64 *out, wk_shared &sh) {
-    unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u;
+    unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u;
     if (threadIdx.x == 0) {
         sh.s = start;
         sh.w = 0ull;
@@ -572,9 +589,18 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         if (!ready) {
             sleeps++;
+            if (++streak > WK_WAIT_LIMIT) {
+                /* Tile w's unit never came: a defect. Stop and report it. */
+                if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
+                    out[6] = w;
+                    out[7] = wd[0].tag;
+                }
+                break;
+            }
             __nanosleep(64);
             continue;
         }
+        streak = 0u;
         const double *src = terms + w * (u64)WK_TILE;
         const u64 left = n - w * (u64)WK_TILE;
         const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;

@@ -93,9 +93,13 @@ fn first_wrong(sum: &WalkedSum, launches: usize) -> Option<String> {
         cases.push((format!("{name}, from -0"), terms, -0.0));
     }
     for (name, terms, start) in &cases {
+        eprintln!("case {name} (start {start:?})");
         let want = loop_from(*start, terms);
         for launch in 0..launches {
-            let got = sum.sum_of(terms, *start).unwrap();
+            let got = match sum.sum_of(terms, *start) {
+                Ok(g) => g,
+                Err(e) => return Some(format!("{name} (start {start:?}), launch {launch}: {e:#}")),
+            };
             if !same_result::<F64>(got.total.to_bits(), want) {
                 return Some(format!(
                     "{name} (start {start:?}), launch {launch}: {:#018x}, the loop {want:#018x}",

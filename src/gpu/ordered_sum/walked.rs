@@ -29,8 +29,9 @@ pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_walked.cu");
 /// Epochs sit in the tag's bits 2..31.
 const EPOCH_LIMIT: u32 = 1 << 29;
 
-/// Words of the walker's output: the total's bits, then [`WalkedTotal`]'s counts.
-const OUT_WORDS: usize = 5;
+/// Words of the walker's output: the total's bits, [`WalkedTotal`]'s counts, then a stall's
+/// code (tagged with the launch's epoch), tile and detail.
+const OUT_WORDS: usize = 8;
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,6 +334,7 @@ impl WalkedSum {
             s.memset_zeros(&mut job.plan)?;
             s.memset_zeros(&mut job.units)?;
             s.memset_zeros(&mut job.ticket)?;
+            s.memset_zeros(&mut job.out)?;
             job.tickets_issued = 0;
             job.epoch = 0;
         }
@@ -380,6 +382,24 @@ impl WalkedSum {
         }
         let s = self.gpu.stream();
         let out = s.clone_dtoh(&job.out)?;
+        let stall = if out[5] >> 2 == u64::from(job.epoch) {
+            out[5] & 3
+        } else {
+            0
+        };
+        match stall {
+            0 => {}
+            1 => bail!(
+                "walked engine stalled: the walker waited over a second for tile {}'s unit (tag {:#x}); a defect",
+                out[6],
+                out[7]
+            ),
+            code => bail!(
+                "walked engine stalled: tile {}'s plan waited over a second for tile {}'s tree sum (code {code}); a defect",
+                out[6],
+                out[7]
+            ),
+        }
         let paths = s.clone_dtoh(&job.paths)?;
         Ok(WalkedTotal {
             total: f64::from_bits(out[0]),
