@@ -351,7 +351,7 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const double 
 
 /* One producer tile: load, tree sum, plan, unit, published. */
 __device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_word *plan, wk_word *units,
-                                         unsigned int *paths, unsigned int epoch, wk_shared &sh) {
+                                         unsigned int *paths, unsigned int epoch, u64 *out, wk_shared &sh) {
     const double *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
@@ -648,6 +648,6 @@ extern "C" __global__ void WK_BOUNDS
         const u64 t = sh.tile;
         __syncthreads();
         if (t >= ntiles) return;
-        wk_produce(terms, n, t, plan, units, paths, epoch, sh);
+        wk_produce(terms, n, t, plan, units, paths, epoch, out, sh);
     }
 }
