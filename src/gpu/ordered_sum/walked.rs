@@ -66,10 +66,10 @@ impl WalkedShape {
     }
 
     fn check(self) -> Result<()> {
-        let ok = self.threads % 32 == 0
+        let ok = self.threads.is_multiple_of(32)
             && (32..=1024).contains(&self.threads)
             && self.per_thread >= 2
-            && self.per_thread % 2 == 0
+            && self.per_thread.is_multiple_of(2)
             && (1..=16).contains(&self.step);
         if !ok {
             bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16");
