@@ -534,7 +534,9 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
 #endif
             if (!(ready && b != 0u && same && wd[k].value < BINADE_SATURATED)) stop = k;
         }
-        if (threadIdx.x == 0) sh.fail = WK_NONE;
+        /* Positions run to WK_STEP * WK_THREADS: a step whose every position composes must
+         * end there (with an unbounded marker the walker never advanced past such a step). */
+        if (threadIdx.x == 0) sh.fail = WK_STEP * WK_THREADS;
         __syncthreads();
         if (stop < WK_STEP) atomicMin(&sh.fail, threadIdx.x * WK_STEP + stop);
         __syncthreads();
@@ -551,7 +553,7 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         (void)wk_block_scan(mine, &excl, sh);
         /* The first position whose composed end does not apply to S (a prefix of the
          * composable ones applies: the terms are non-negative, so the end only grows). */
-        if (threadIdx.x == 0) sh.flag = WK_NONE;
+        if (threadIdx.x == 0) sh.flag = f;
         __syncthreads();
         u64 ends[WK_STEP];
 #pragma unroll
