@@ -70,6 +70,26 @@ fn hand_made() -> Vec<(&'static str, Vec<f64>)> {
         inputs::infinity_then_its_opposite(t),
     ));
     v.push(("-0.0 over three tiles", vec![-0.0; 3 * t + 5]));
+    v.push((
+        "an infinity after increments in its tile",
+        infinity_after_increments(t),
+    ));
+    v
+}
+
+/// Three tiles: `1.0` and zeros; then `2^-20` terms with `+inf` in the tile's middle lane;
+/// then ones. The loop's sum is `+inf`. The infinite tile's fast unit saturates, so the
+/// walker finishes it lane by lane from `1 + 2^-20 (lanes before)`: the lanes before the
+/// infinity carry a non-zero increment, which a lane unit of `+inf` converted to an integer
+/// (2^64 - 1 on the device) would wrap below the binade's top unless the lane unit's bound
+/// refuses it (the one-pass engine's `infinity in a later tile` has zeros before its
+/// infinity, where the wrapped sum saturates anyway).
+fn infinity_after_increments(tile: usize) -> Vec<f64> {
+    let mut v = vec![0.0; 3 * tile];
+    v[0] = 1.0;
+    v[tile..2 * tile].fill(2f64.powi(-20));
+    v[tile + tile / 2] = f64::INFINITY;
+    v[2 * tile..].fill(1.0);
     v
 }
 
@@ -202,11 +222,15 @@ fn walked_repeats_its_bits_and_composes_most_tiles() {
 
 /// The mutant that trusts unit words of an earlier launch is seen only where a job's buffers
 /// are launched again on other terms: the words it reads ahead of the producers are the old
-/// terms' units.
+/// terms' units. The other terms are the same ones a little larger (times 1 + 2^-20), so
+/// that the old plans name the new sums' binades (the walker composes only units planned
+/// for its sum's binade; with terms three times as large, as first written, the old words
+/// were planned for other binades, refused, and the mutant survived on the H200 at d17d386)
+/// while every unit differs.
 fn unpublished_read_is_wrong(sum: &WalkedSum) -> Option<String> {
     let n = 1 << 25;
     let a = InputKind::Uniform.generate::<F64>(n, SEED);
-    let b: Vec<f64> = a.iter().map(|x| 3.0 * x).collect();
+    let b: Vec<f64> = a.iter().map(|x| x * (1.0 + 2f64.powi(-20))).collect();
     let want = loop_sum::<F64>(&b).to_bits();
     let s = sum.gpu().stream();
     let (da, db) = (s.clone_htod(&a).unwrap(), s.clone_htod(&b).unwrap());
@@ -217,7 +241,7 @@ fn unpublished_read_is_wrong(sum: &WalkedSum) -> Option<String> {
         let got = sum.run(&mut on_b).unwrap();
         if got.total.to_bits() != want {
             return Some(format!(
-                "uniform x3 after uniform, n={n} seed={SEED:#x}, round {round}"
+                "uniform x (1 + 2^-20) after uniform, n={n} seed={SEED:#x}, round {round}"
             ));
         }
         job = on_b.with_terms(da.slice(0..n)).unwrap();

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Tables of a walked_probe run (reports/walked-probe/COMMIT/): each build's median ms per
+input beside cupy.sum's from the same device call, and the walker's counts.
+
+    python3 scripts/walked-probe-tables.py reports/walked-probe/d17d386
+
+Writes DIR/tables.md from DIR/probe.csv and DIR/cupy.json (nothing is typed by hand)."""
+import csv
+import json
+import sys
+from pathlib import Path
+
+
+def main():
+    d = Path(sys.argv[1])
+    rows = list(csv.DictReader(open(d / "probe.csv")))
+    cupy = {s["n"]: s["median_ms"] for s in json.load(open(d / "cupy.json"))["sizes"]}
+    builds = list(dict.fromkeys(r["build"] for r in rows))
+    inputs = list(dict.fromkeys((r["distribution"], int(r["terms"])) for r in rows))
+    order = {x: i for i, x in enumerate(inputs)}
+    inputs.sort(key=lambda x: (x[1], order[x]))
+    by = {(r["build"], r["distribution"], int(r["terms"])): r for r in rows}
+    out = ["Median ms of CUDA-event timings (`examples/walked_probe`); in brackets the ratio to `cupy.sum` on uniform data of the same size, timed in the same device call.", ""]
+    out.append("| distribution | terms | cupy.sum | " + " | ".join(builds) + " |")
+    out.append("| --- | --- | --- | " + " | ".join("---" for _ in builds) + " |")
+    for dist, n in inputs:
+        c = cupy.get(n)
+        cells = []
+        for b in builds:
+            r = by.get((b, dist, n))
+            if r is None or r["median_ms"].startswith("error"):
+                cells.append("not run" if r is None else r["median_ms"])
+                continue
+            ms = float(r["median_ms"])
+            cells.append(f"{ms:.4f} ({ms / c:.2f}x)" if c else f"{ms:.4f}")
+        out.append(f"| {dist} | {n:,} | {c:.4f} | " + " | ".join(cells) + " |")
+    out += ["", "The walker's counts and the bits (the engine's shape; the one-pass engine's tiles are 8,192 terms, the walked engine's 4,096):", ""]
+    out.append("| build | distribution | terms | tiles | tiles finished from their terms | tiles with a tie | walker steps | walker sleeps | exact = CPU loop | same bits after the timed launches |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for dist, n in inputs:
+        for b in builds:
+            r = by.get((b, dist, n))
+            if r is None:
+                continue
+            out.append(f"| {b} | {dist} | {n:,} | {r['tiles']} | {r['finished_tiles']} | {r['pair_tiles']} | {r['walker_steps'] or '-'} | {r['walker_sleeps'] or '-'} | {r['exact']} | {r['same_bits_after_timing']} |")
+    (d / "tables.md").write_text("\n".join(out) + "\n")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
