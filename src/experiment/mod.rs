@@ -25,6 +25,7 @@ pub mod mutations;
 pub mod mutations_cumsum;
 pub mod mutations_extra;
 pub mod mutations_numpy;
+pub mod mutations_walked;
 pub mod one_term_rule;
 pub mod pipeline_plans;
 pub mod sanitize;

@@ -384,6 +384,23 @@ pub fn infinity_in_a_later_tile(tile: usize) -> Vec<f64> {
     v
 }
 
+/// Three tiles of `tile` terms: `1.0` and zeros; then `2^-20` terms with `+inf` in the
+/// middle of the tile; then ones. The loop's sum is `+inf`. The infinite tile's fast unit is
+/// `+inf` and never applies, so an engine finishes that tile lane by lane from
+/// `1 + 2^-20 k`: the lanes before the infinity carry a non-zero increment, which a lane
+/// unit of `+inf` converted to an integer (2^64 - 1 on the device) would wrap below the
+/// binade's top unless the lane unit's bound refuses it ([`infinity_in_a_later_tile`] has
+/// zeros before its infinity, where the wrapped sum saturates anyway). Needs `tile >= 2`.
+pub fn infinity_after_increments(tile: usize) -> Vec<f64> {
+    debug_assert!(tile >= 2);
+    let mut v = vec![0.0; 3 * tile];
+    v[0] = 1.0;
+    v[tile..2 * tile].fill(2f64.powi(-20));
+    v[tile + tile / 2] = f64::INFINITY;
+    v[2 * tile..].fill(1.0);
+    v
+}
+
 /// Six tiles of `tile` terms: `+inf` first, ones after it, and `-inf` as the first term of the
 /// sixth tile. The loop's sum is `+inf` from the first term on and NaN from the last tile's
 /// first term: an engine that keeps an infinite sum through a tile must look for the other

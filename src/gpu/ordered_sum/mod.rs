@@ -13,6 +13,7 @@ pub mod onepass;
 pub mod pipeline;
 pub mod signed_kill;
 pub mod walked;
+pub mod walked_kill;
 
 pub use job::SumJob;
 pub use onepass::{OnePassJob, OnePassMutant, OnePassSum, OnePassTotal};

@@ -1,0 +1,86 @@
+//! The walked engine's own mutants ([`WalkedMutant`]) for the `mutations` kill matrix: each
+//! build sums `gpu::ordered_sum::walked_kill`'s cases and then launches one job's buffers
+//! again on other terms, compared in bits with the CPU loop; a mutant is killed by the first
+//! sum that differs.
+
+use crate::experiment::Context;
+use crate::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
+use crate::gpu::Gpu;
+use crate::report::{thousands, Table};
+
+/// Terms of the stale-words check (8,192 tiles: the walker reads ahead of the producers).
+const STALE_TERMS: usize = 1 << 25;
+
+/// The rows, a note, and failures (the correct build wrong anywhere, a mutant with the
+/// loop's bits everywhere, a device error). Empty rows and a note where no device is present.
+pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
+    let mut t = Table::new(
+        "walked-mutants",
+        "The walked engine's own shortcuts, each broken on purpose (device)",
+        &["mutant", "sums checked", "result", "first wrong sum"],
+    );
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                format!("Walked-engine mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                0,
+            )
+        }
+    };
+    let tile = WalkedShape::DEFAULT.tile() as usize;
+    let cases = kill_cases(seed, sizes, tile);
+    let bar = ctx.progress(WalkedMutant::ALL.len() as u64, "walked mutants");
+    let mut failures = 0;
+    for m in WalkedMutant::ALL {
+        let run = WalkedSum::with_mutant(&gpu, m).and_then(|sum| {
+            let (checked, wrong) = first_wrong(&sum, &cases, 1)?;
+            if wrong.is_some() {
+                return Ok((checked, wrong));
+            }
+            let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
+            Ok((checked + more, wrong))
+        });
+        let (checked, result, first) = match run {
+            Ok((checked, wrong)) => {
+                let killed = wrong.is_some();
+                failures += u64::from(killed == (m == WalkedMutant::None));
+                let text = match (m, killed) {
+                    (WalkedMutant::None, false) => "the loop's bits everywhere",
+                    (WalkedMutant::None, true) => "WRONG (the correct build)",
+                    (_, true) => "killed by a wrong result",
+                    (_, false) => "SURVIVED",
+                };
+                (
+                    checked,
+                    text.to_string(),
+                    wrong.unwrap_or_else(|| "-".into()),
+                )
+            }
+            Err(e) => {
+                failures += 1;
+                let msg = format!("{e:#}");
+                (
+                    0,
+                    format!("error: {}", msg.lines().next().unwrap_or("")),
+                    "-".into(),
+                )
+            }
+        };
+        t.row(vec![
+            m.name().to_string(),
+            thousands(checked),
+            result,
+            first,
+        ]);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let note = format!(
+        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms) on {} ({}), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} uniform terms and again on the same terms times 1 + 2^-20, five rounds); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
+        gpu.name, gpu.arch
+    );
+    (t, note, failures)
+}

@@ -1,0 +1,133 @@
+//! The walked engine's checks, shared by `tests/gpu_walked.rs` and the `mutations` kill
+//! matrix: the cases every build must sum to the CPU loop's bits, and the check of a job's
+//! buffers launched again on other terms (where a walker that trusts a word of an earlier
+//! launch goes wrong).
+
+use anyhow::Result;
+
+use super::walked::WalkedSum;
+use crate::format::{same_result, F64};
+use crate::verify::inputs::{self, InputKind};
+use crate::walk::loop_sum;
+
+/// One sum to check: its name (kind, size and seed, or the hand-made input), its terms and
+/// the loop's start (+0 or -0).
+pub struct KillCase {
+    /// What it is, with the seed that makes it.
+    pub name: String,
+    /// The terms.
+    pub terms: Vec<f64>,
+    /// The loop's start.
+    pub start: f64,
+}
+
+/// Every input kind at each of `sizes` (seed `seed ^ n`), from +0; then the hand-made inputs
+/// at the engine's tile of `tile` terms (the one-pass engine's tile cases, a plan behind a
+/// crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles, an infinity
+/// after increments in its tile), each from +0 and from -0.
+pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
+    let mut cases = Vec::new();
+    for kind in InputKind::ALL {
+        for &n in sizes {
+            let s = seed ^ n as u64;
+            cases.push(KillCase {
+                name: format!("{} n={n} seed={s:#x}", kind.name()),
+                terms: kind.generate::<F64>(n, s),
+                start: 0.0,
+            });
+        }
+    }
+    let mut hand: Vec<(&str, Vec<f64>)> = inputs::tile_boundary_cases(tile).into_iter().collect();
+    hand.push((
+        "plan behind a crossing, 300 tiles",
+        inputs::plan_behind_crossing(tile, 300),
+    ));
+    hand.push((
+        "infinity then its opposite",
+        inputs::infinity_then_its_opposite(tile),
+    ));
+    hand.push(("-0.0 over three tiles", vec![-0.0; 3 * tile + 5]));
+    hand.push((
+        "an infinity after increments in its tile",
+        inputs::infinity_after_increments(tile),
+    ));
+    for (name, terms) in hand {
+        for start in [0.0, -0.0] {
+            cases.push(KillCase {
+                name: name.to_string(),
+                terms: terms.clone(),
+                start,
+            });
+        }
+    }
+    cases
+}
+
+/// The loop from `start`: `s = start; for x in terms { s += x }`, as bits.
+pub fn loop_from(start: f64, terms: &[f64]) -> u64 {
+    terms.iter().fold(start, |s, &x| s + x).to_bits()
+}
+
+/// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
+/// from the loop's, named with its case, start, launch and both bit patterns). A device
+/// error (a stall included) is an error, not a wrong sum.
+pub fn first_wrong(
+    sum: &WalkedSum,
+    cases: &[KillCase],
+    launches: usize,
+) -> Result<(u64, Option<String>)> {
+    let mut checked = 0u64;
+    for c in cases {
+        let want = loop_from(c.start, &c.terms);
+        for launch in 0..launches {
+            let got = sum.sum_of(&c.terms, c.start)?;
+            checked += 1;
+            if !same_result::<F64>(got.total.to_bits(), want) {
+                return Ok((
+                    checked,
+                    Some(format!(
+                        "{} (start {:?}), launch {launch}: {:#018x}, the loop {want:#018x}",
+                        c.name,
+                        c.start,
+                        got.total.to_bits()
+                    )),
+                ));
+            }
+        }
+    }
+    Ok((checked, None))
+}
+
+/// A job's buffers launched on `n` uniform terms (seed `seed`) and then on the same terms
+/// times `1 + 2^-20`, five rounds: every second-launch total must be the loop's. The other
+/// terms keep the old plans' binades (the walker composes only units planned for its sum's
+/// binade) while every unit differs, so a walker that takes a word of the first launch as
+/// published composes a wrong unit wherever it reads ahead of the producers. (With terms
+/// three times as large the old words were planned for other binades and refused: that
+/// mutant survived on the H200 at d17d386.) Returns (sums checked, the first wrong).
+pub fn stale_words(sum: &WalkedSum, n: usize, seed: u64) -> Result<(u64, Option<String>)> {
+    let a = InputKind::Uniform.generate::<F64>(n, seed);
+    let b: Vec<f64> = a.iter().map(|x| x * (1.0 + 2f64.powi(-20))).collect();
+    let want = loop_sum::<F64>(&b).to_bits();
+    let s = sum.gpu().stream();
+    let (da, db) = (s.clone_htod(&a)?, s.clone_htod(&b)?);
+    let mut job = sum.job(da.slice(0..n))?;
+    let mut checked = 0u64;
+    for round in 0..5 {
+        sum.run(&mut job)?;
+        let mut on_b = job.with_terms(db.slice(0..n))?;
+        let got = sum.run(&mut on_b)?;
+        checked += 2;
+        if got.total.to_bits() != want {
+            return Ok((
+                checked,
+                Some(format!(
+                    "uniform x (1 + 2^-20) after uniform on one job's buffers, n={n} seed={seed:#x}, round {round}: {:#018x}, the loop {want:#018x}",
+                    got.total.to_bits()
+                )),
+            ));
+        }
+        job = on_b.with_terms(da.slice(0..n))?;
+    }
+    Ok((checked, None))
+}
