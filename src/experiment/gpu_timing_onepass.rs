@@ -16,6 +16,7 @@ use crate::gpu::ordered_sum::onepass::{
     trace_steps, trip_means, Distribution, EngineOptions, OnePassJob, Phases, Schedule, TileShape,
     TileTrace, TRACE_STEPS, TRACE_WORDS, TRIP_NAMES,
 };
+use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum, OnePassSum, SumJob};
 use crate::report::{ratio_cell as ratio, thousands, Table};
@@ -71,6 +72,27 @@ pub struct DistRow {
     pub identical: bool,
     /// The trace build's launch on the first window.
     pub trace: TraceSummary,
+    /// The walked engine beside it ([`Walked`]).
+    pub walked: Walked,
+}
+
+/// The walked engine (`gpu::ordered_sum::walked`) on the same windows.
+#[derive(Clone, Debug)]
+pub struct Walked {
+    /// Its median ms.
+    pub ms: f64,
+    /// The median ms of its producers alone (a timing build whose walker does nothing).
+    pub producers_ms: f64,
+    /// Its tiles (4,096 terms), and those its walker finished from their terms.
+    pub tiles: u64,
+    /// Tiles the walker finished from their terms.
+    pub finished_tiles: u64,
+    /// The walker's steps.
+    pub steps: u64,
+    /// The first window's total equals the CPU loop's bits.
+    pub exact: bool,
+    /// Three relaunches of the first window gave the first launch's bits.
+    pub identical: bool,
 }
 
 /// One traced launch, summed up.
@@ -222,6 +244,8 @@ pub struct Engines {
     pub seed: GpuOrderedSum,
     /// The engine's trace build ([`OnePassSum::traced`]).
     pub trace: OnePassSum,
+    /// The walked engine, and its producers-only timing build.
+    pub walked: [WalkedSum; 2],
 }
 
 impl Engines {
@@ -248,11 +272,23 @@ impl Engines {
             },
             || OnePassSum::traced(gpu),
         );
+        let walked = [
+            WalkedSum::new(gpu)?,
+            WalkedSum::build(
+                gpu,
+                WalkedShape {
+                    producers_only: true,
+                    ..WalkedShape::DEFAULT
+                },
+                WalkedMutant::None,
+            )?,
+        ];
         Ok(Engines {
             builds,
             variants: variants?,
             seed: seed.clone(),
             trace: trace?,
+            walked,
         })
     }
 
@@ -347,6 +383,7 @@ pub fn measure_distribution(
             v.launch(&mut js[r % k])
         })?));
     }
+    let walked = measure_walked(e, t, &pool, &windows, want)?;
     let mut tree_jobs: Vec<SumJob> = windows
         .iter()
         .map(|w| e.seed.job(pool.slice(0..count), std::slice::from_ref(w)))
@@ -379,7 +416,97 @@ pub fn measure_distribution(
         exact: same_result::<F64>(first.total.to_bits(), want),
         identical,
         trace,
+        walked,
     })
+}
+
+/// The walked engine and its producers alone on `windows` of `pool`; `want` the loop's bits
+/// of the first window.
+fn measure_walked(
+    e: &Engines,
+    t: &Timing,
+    pool: &CudaSlice<f64>,
+    windows: &[std::ops::Range<usize>],
+    want: u64,
+) -> Result<Walked> {
+    let [w, producers] = &e.walked;
+    let k = windows.len();
+    let mut jobs: Vec<WalkedJob> = windows
+        .iter()
+        .map(|r| w.job(pool.slice(r.clone())))
+        .collect::<Result<_>>()?;
+    let first = w.run(&mut jobs[0])?;
+    let mut identical = true;
+    for _ in 0..3 {
+        identical &= w.run(&mut jobs[0])?.total.to_bits() == first.total.to_bits();
+    }
+    let ms = median(&event_times(w.gpu(), t.warmup, t.reps, |r| {
+        w.launch(&mut jobs[r % k])
+    })?);
+    let mut only: Vec<WalkedJob> = windows
+        .iter()
+        .map(|r| producers.job(pool.slice(r.clone())))
+        .collect::<Result<_>>()?;
+    let producers_ms = median(&event_times(w.gpu(), t.warmup, t.reps, |r| {
+        producers.launch(&mut only[r % k])
+    })?);
+    Ok(Walked {
+        ms,
+        producers_ms,
+        tiles: first.tiles,
+        finished_tiles: first.finished_tiles,
+        steps: first.steps,
+        exact: same_result::<F64>(first.total.to_bits(), want),
+        identical,
+    })
+}
+
+/// The walked engine's table: beside the one-pass engine and the peers.
+pub fn walked_table(rows: &[DistRow], peer: impl Fn(usize) -> (f64, f64)) -> Table {
+    let mut t = Table::new(
+        "walked",
+        "The walked engine beside the one-pass engine (median ms; the peers on uniform data of the same size)",
+        &[
+            "distribution",
+            "terms",
+            "walked",
+            "its producers alone",
+            "one-pass",
+            "walked / one-pass",
+            "cupy.sum",
+            "walked / cupy",
+            "CCCL deterministic",
+            "walked / CCCL det.",
+            "tiles",
+            "tiles finished by the walker",
+            "walker steps",
+            "exact = CPU loop",
+            "same bits in every launch",
+        ],
+    );
+    for r in rows {
+        let (cupy, cccl) = peer(r.n);
+        let w = &r.walked;
+        let engine = r.phases[ENGINE];
+        t.row(vec![
+            r.dist.name().into(),
+            thousands(r.n as u64),
+            ms(w.ms),
+            ms(w.producers_ms),
+            ms(engine),
+            ratio(w.ms, engine),
+            ms(cupy),
+            ratio(w.ms, cupy),
+            ms(cccl),
+            ratio(w.ms, cccl),
+            thousands(w.tiles),
+            thousands(w.finished_tiles),
+            thousands(w.steps),
+            w.exact.to_string(),
+            w.identical.to_string(),
+        ]);
+    }
+    t
 }
 
 /// One traced launch (after an untimed one) of `window` of `pool`, summed up, and whether its
