@@ -18,3 +18,4 @@ pub mod order_mutants;
 pub mod sampler;
 pub mod signed_inputs;
 pub mod signed_mutants;
+pub mod walked_model;

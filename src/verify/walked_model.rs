@@ -1,0 +1,215 @@
+//! A host model of the walked engine (`kernels/ordered_sum_walked.cu`), step for step: the
+//! producers' published words for any plan, and the walker that composes them, a step of
+//! positions at a time, and finishes the tiles it cannot compose lane by lane.
+//!
+//! On the device the plans come from look-backs over tree sums and cannot be chosen; here any
+//! plan can be given, wrong ones included (a binade the running sum never visits, a plan a
+//! binade behind, none at all), and the walker must still give the loop's bits: a wrong plan
+//! may only cost tiles finished from their terms. `tests/walked_model.rs` checks that for
+//! random terms, shapes and plans against the loop. The lanes' units are [`run_unit`]'s (the
+//! kernel forms them in f64 where it can, equal to these by the argument in the kernel).
+
+use crate::format::F64;
+use crate::unit::{apply, compose, run_unit, Binade, Unit};
+
+/// The model's shape: terms per lane, lanes per tile, positions per walker step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelShape {
+    /// Terms per lane (the kernel's terms per thread).
+    pub lane: usize,
+    /// Lanes per tile (the kernel's threads).
+    pub lanes: usize,
+    /// Positions per walker step (the kernel's threads times words per thread).
+    pub step: usize,
+}
+
+impl ModelShape {
+    /// Terms per tile.
+    pub fn tile(self) -> usize {
+        self.lane * self.lanes
+    }
+}
+
+/// A tile's published word: the binade it was planned for (`None`: no plan) and its unit
+/// for that binade ([`Unit::INVALID`] without a plan, or where a term is negative or not
+/// finite).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// The planned binade.
+    pub binade: Option<Binade>,
+    /// The unit for it.
+    pub unit: Unit,
+}
+
+/// What the walker did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WalkCounts {
+    /// Tiles finished from their terms.
+    pub finished: u64,
+    /// Lanes added natively while finishing.
+    pub native_lanes: u64,
+    /// Steps (each composes some positions or finishes one tile).
+    pub steps: u64,
+}
+
+/// The producers: each tile's word for its plan (`plans[t]`, one per tile; the first tile's
+/// plan is ignored, as the kernel's first tile is planned from +0, in no binade).
+pub fn publish(terms: &[f64], shape: ModelShape, plans: &[Option<Binade>]) -> Vec<Word> {
+    debug_assert!(shape.lane >= 1 && shape.lanes >= 1);
+    terms
+        .chunks(shape.tile())
+        .enumerate()
+        .map(|(t, tile)| {
+            let binade = if t == 0 { None } else { plans[t] };
+            let unit = match binade {
+                Some(b) => {
+                    let bits: Vec<u64> = tile.iter().map(|x| x.to_bits()).collect();
+                    run_unit::<F64>(b, &bits)
+                }
+                None => Unit::INVALID,
+            };
+            Word { binade, unit }
+        })
+        .collect()
+}
+
+/// Whether a word composes onto a sum in binade `b`: planned for `b`, neither increment
+/// saturated (the kernel stores a unit saturated on either side as saturated on both).
+fn composes(w: &Word, b: Option<Binade>) -> bool {
+    b.is_some() && w.binade == b && w.unit.even < Unit::SATURATED && w.unit.odd < Unit::SATURATED
+}
+
+/// The walker: the sum of `terms` from `start` over the published `words`, and its counts.
+pub fn walk(terms: &[f64], shape: ModelShape, words: &[Word], start: f64) -> (u64, WalkCounts) {
+    debug_assert!(shape.step >= 1);
+    let tiles = words.len();
+    let mut counts = WalkCounts::default();
+    let (mut s, mut w) = (start.to_bits(), 0usize);
+    while w < tiles {
+        counts.steps += 1;
+        let b = Binade::of::<F64>(s);
+        let positions = shape.step.min(tiles - w);
+        // The composable positions: a prefix of the step.
+        let f = (0..positions)
+            .find(|&p| !composes(&words[w + p], b))
+            .unwrap_or(positions);
+        // Of those, the prefix whose composition applies (the terms of a composable unit
+        // are non-negative, so the end only grows and the applying positions are a prefix).
+        let (mut acc, mut end, mut g) = (Unit::ZERO, s, 0usize);
+        for p in 0..f {
+            acc = compose(acc, words[w + p].unit);
+            match b.and_then(|b| apply::<F64>(acc, b, s)) {
+                Some(e) => {
+                    end = e;
+                    g = p + 1;
+                }
+                None => break,
+            }
+        }
+        if g > 0 {
+            s = end;
+            w += g;
+            continue;
+        }
+        let tile = &terms[w * shape.tile()..((w + 1) * shape.tile()).min(terms.len())];
+        s = finish(tile, shape, s, &mut counts.native_lanes);
+        counts.finished += 1;
+        w += 1;
+    }
+    (s, counts)
+}
+
+/// Adds `lane`'s terms to `s` natively, in order.
+fn add_lane(lane: &[f64], s: u64) -> u64 {
+    lane.iter().fold(f64::from_bits(s), |a, &x| a + x).to_bits()
+}
+
+/// Finishes `tile` from the exact sum `s` before it, as the kernel's walker does: each round
+/// the lanes not yet done form their units for the running sum's binade, the first lane whose
+/// composed end does not apply adds its terms natively, the next round starts after it. A
+/// start that is not a positive normal: NaN stays NaN; an infinity becomes NaN if a later
+/// term is NaN or the other infinity and is kept otherwise; +-0 or a positive subnormal is
+/// left by one lane's native adds; a negative sum adds the rest of the tile natively.
+fn finish(tile: &[f64], shape: ModelShape, s: u64, native: &mut u64) -> u64 {
+    let lanes: Vec<&[f64]> = tile.chunks(shape.lane).collect();
+    let (mut cur, mut from) = (s, 0usize);
+    while from < lanes.len() {
+        let Some(b) = Binade::of::<F64>(cur) else {
+            let mag = cur & !(1u64 << 63);
+            if mag >= f64::INFINITY.to_bits() {
+                let c = f64::from_bits(cur);
+                let hit = lanes[from..]
+                    .iter()
+                    .flat_map(|l| l.iter())
+                    .any(|&x| x.is_nan() || x == -c);
+                if hit && mag == f64::INFINITY.to_bits() {
+                    cur = f64::NAN.to_bits();
+                }
+                from = lanes.len();
+                continue;
+            }
+            let tiny = mag < f64::MIN_POSITIVE.to_bits() && (cur >> 63 == 0 || mag == 0);
+            let last = if tiny { from + 1 } else { lanes.len() };
+            for lane in &lanes[from..last] {
+                cur = add_lane(lane, cur);
+            }
+            *native += (last - from) as u64;
+            from = last;
+            continue;
+        };
+        let mut acc = Unit::ZERO;
+        let mut before = cur; // the exact sum before the lane being looked at
+        let mut fail = None;
+        for (i, lane) in lanes.iter().enumerate().skip(from) {
+            let bits: Vec<u64> = lane.iter().map(|x| x.to_bits()).collect();
+            acc = compose(acc, run_unit::<F64>(b, &bits));
+            match apply::<F64>(acc, b, cur) {
+                Some(e) => before = e,
+                None => {
+                    fail = Some(i);
+                    break;
+                }
+            }
+        }
+        match fail {
+            None => {
+                cur = before;
+                from = lanes.len();
+            }
+            Some(i) => {
+                cur = add_lane(lanes[i], before);
+                *native += 1;
+                from = i + 1;
+            }
+        }
+    }
+    cur
+}
+
+/// The binade of the loop's running sum before each tile (the plan a perfect look-back
+/// would give; `None` where that sum is not a positive normal).
+pub fn exact_plans(terms: &[f64], shape: ModelShape) -> Vec<Option<Binade>> {
+    let mut s = 0.0f64;
+    terms
+        .chunks(shape.tile())
+        .map(|tile| {
+            let b = Binade::of::<F64>(s.to_bits());
+            s = tile.iter().fold(s, |a, &x| a + x);
+            b
+        })
+        .collect()
+}
+
+/// The binade of the sum of the tiles' own sums before each tile (the kernel's plan: tree
+/// sums, here each tile's summed in order).
+pub fn tree_plans(terms: &[f64], shape: ModelShape) -> Vec<Option<Binade>> {
+    let mut p = 0.0f64;
+    terms
+        .chunks(shape.tile())
+        .map(|tile| {
+            let b = Binade::of::<F64>(p.to_bits());
+            p += tile.iter().sum::<f64>();
+            b
+        })
+        .collect()
+}

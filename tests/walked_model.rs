@@ -1,0 +1,113 @@
+//! The walked engine's walker, modelled on the host (`verify::walked_model`), gives the
+//! loop's bits for any terms, shape and plan: the plans a perfect look-back would give, the
+//! tree sums' plans the kernel makes, and plans broken on purpose (tiles planned a binade or
+//! two off, or not at all). Small shapes make every step boundary, crossing and finish
+//! frequent. Each case is made from a seed (xoshiro256++), printed on failure with the case.
+
+use binade::format::{same_result, F64};
+use binade::unit::Binade;
+use binade::verify::walked_model::{exact_plans, publish, tree_plans, walk, ModelShape};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Terms of one of six kinds: uniform, half-ulp ties on a coarse grid, geometric growth,
+/// spread over binades, with specials (NaN, infinities, negatives, -0.0, subnormals), and
+/// runs of equal small terms that the sum rounds away or up.
+fn terms(kind: u8, len: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<f64> {
+    (0..len)
+        .map(|i| {
+            let u: f64 = rng.random();
+            match kind % 6 {
+                0 => u,
+                1 => (u * 64.0).floor() / 128.0,
+                2 => (0.5 + u) * 2f64.powf(i as f64 / 16.0),
+                3 => u * 2f64.powi(rng.random_range(-60..60)),
+                4 => match rng.random_range(0..40) {
+                    0 => f64::NAN,
+                    1 => f64::INFINITY,
+                    2 => f64::NEG_INFINITY,
+                    3 => -u,
+                    4 => -0.0,
+                    5 => f64::from_bits(rng.random_range(1..1u64 << 52)),
+                    _ => u,
+                },
+                _ => 2f64.powi(-53) * (1.0 + (kind / 6) as f64 / 128.0),
+            }
+        })
+        .collect()
+}
+
+/// The loop from `start`, as bits.
+fn loop_from(start: f64, terms: &[f64]) -> u64 {
+    terms.iter().fold(start, |s, &x| s + x).to_bits()
+}
+
+/// Plans of kind `k`: exact (0), tree sums' (1), exact moved by -2..=2 binades or dropped at
+/// random tiles (2), every tile planned the binade of `1.0` (3).
+fn plans(k: u8, t: &[f64], shape: ModelShape, rng: &mut Xoshiro256PlusPlus) -> Vec<Option<Binade>> {
+    match k % 4 {
+        0 => exact_plans(t, shape),
+        1 => tree_plans(t, shape),
+        2 => exact_plans(t, shape)
+            .into_iter()
+            .map(|p| match rng.random_range(0..6) {
+                0 => None,
+                1 => p.map(|b| Binade(b.0.saturating_sub(1).max(1))),
+                2 => p.map(|b| Binade((b.0 + 1).min(2046))),
+                3 => p.map(|b| Binade(b.0.saturating_sub(2).max(1))),
+                _ => p,
+            })
+            .collect(),
+        _ => vec![Binade::of::<F64>(1.0f64.to_bits()); t.len().div_ceil(shape.tile()).max(1)],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn the_walker_gives_the_loops_bits_for_any_plan(
+        seed in any::<u64>(),
+        kind in 0u8..12,
+        plan in 0u8..4,
+        len in 0usize..700,
+        lane in 1usize..6,
+        lanes in 1usize..6,
+        step in 1usize..6,
+        negative_zero in any::<bool>(),
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let t = terms(kind, len, &mut rng);
+        let shape = ModelShape { lane, lanes, step };
+        let p = plans(plan, &t, shape, &mut rng);
+        let start = if negative_zero { -0.0 } else { 0.0 };
+        let words = publish(&t, shape, &p);
+        let (got, counts) = walk(&t, shape, &words, start);
+        let want = loop_from(start, &t);
+        prop_assert!(
+            same_result::<F64>(got, want),
+            "seed {seed:#x} kind {kind} plan {plan} len {len} shape {shape:?} start {start:?}: {got:#018x}, the loop {want:#018x} ({counts:?})"
+        );
+    }
+}
+
+/// With exact plans on uniform terms most tiles compose (the plan is used, not ignored).
+#[test]
+fn exact_plans_compose_most_tiles() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x3a1c);
+    let t = terms(0, 64 * 4096, &mut rng);
+    let shape = ModelShape {
+        lane: 16,
+        lanes: 16,
+        step: 32,
+    };
+    let words = publish(&t, shape, &exact_plans(&t, shape));
+    let (got, counts) = walk(&t, shape, &words, 0.0);
+    assert_eq!(got, loop_from(0.0, &t), "seed 0x3a1c uniform");
+    assert!(
+        counts.finished * 20 < words.len() as u64,
+        "seed 0x3a1c: {counts:?} of {} tiles",
+        words.len()
+    );
+}
