@@ -6,7 +6,9 @@
 
 use binade::format::{same_result, F64};
 use binade::unit::Binade;
-use binade::verify::walked_model::{exact_plans, publish, tree_plans, walk, ModelShape};
+use binade::verify::walked_model::{
+    exact_plans, publish, tree_plans, walk, walk_with, ModelFault, ModelShape,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -109,5 +111,41 @@ fn exact_plans_compose_most_tiles() {
         counts.finished * 20 < words.len() as u64,
         "seed 0x3a1c: {counts:?} of {} tiles",
         words.len()
+    );
+}
+
+/// Each fault of the model gives a wrong sum on some case of the property's generator
+/// (seeds searched in order, the first wrong one printed), so the property can fail.
+#[test]
+fn every_model_fault_gives_a_wrong_sum() {
+    let mut survivors = Vec::new();
+    for fault in ModelFault::ALL.into_iter().skip(1) {
+        let found = (0u64..20_000).find_map(|seed| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let kind = rng.random_range(0..12u8);
+            let plan = rng.random_range(0..4u8);
+            let len = rng.random_range(0..700usize);
+            let shape = ModelShape {
+                lane: rng.random_range(1..6),
+                lanes: rng.random_range(1..6),
+                step: rng.random_range(1..6),
+            };
+            let t = terms(kind, len, &mut rng);
+            let p = plans(plan, &t, shape, &mut rng);
+            let words = publish(&t, shape, &p);
+            let (got, _) = walk_with(&t, shape, &words, 0.0, fault);
+            let want = loop_from(0.0, &t);
+            (!same_result::<F64>(got, want)).then(|| {
+                format!("seed {seed:#x} kind {kind} plan {plan} len {len} {shape:?}: {got:#018x}, the loop {want:#018x}")
+            })
+        });
+        match found {
+            Some(case) => println!("{fault:?} killed: {case}"),
+            None => survivors.push(fault),
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "model faults not killed: {survivors:?}"
     );
 }

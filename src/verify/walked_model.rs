@@ -12,6 +12,34 @@
 use crate::format::F64;
 use crate::unit::{apply, compose, run_unit, Binade, Unit};
 
+/// A fault put into the model on purpose, mirroring one of the kernel's named mutants
+/// (`gpu::ordered_sum::walked::WalkedMutant`): each must give a wrong sum on some input, or
+/// the model's checks could not fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelFault {
+    /// The correct model.
+    None,
+    /// The walker composes units planned for another binade than its sum's.
+    BinadesMixed,
+    /// A unit read back with its odd increment equal to its even one.
+    OddDropped,
+    /// A composed run applied without checking that it stays in its binade.
+    RunEndUnchecked,
+    /// A finish's native lane adds its terms from the round's start, not its own.
+    NativeFromRound,
+}
+
+impl ModelFault {
+    /// Every fault, the correct model first.
+    pub const ALL: [ModelFault; 5] = [
+        ModelFault::None,
+        ModelFault::BinadesMixed,
+        ModelFault::OddDropped,
+        ModelFault::RunEndUnchecked,
+        ModelFault::NativeFromRound,
+    ];
+}
+
 /// The model's shape: terms per lane, lanes per tile, positions per walker step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModelShape {
@@ -75,12 +103,28 @@ pub fn publish(terms: &[f64], shape: ModelShape, plans: &[Option<Binade>]) -> Ve
 
 /// Whether a word composes onto a sum in binade `b`: planned for `b`, neither increment
 /// saturated (the kernel stores a unit saturated on either side as saturated on both).
-fn composes(w: &Word, b: Option<Binade>) -> bool {
-    b.is_some() && w.binade == b && w.unit.even < Unit::SATURATED && w.unit.odd < Unit::SATURATED
+fn composes(w: &Word, b: Option<Binade>, fault: ModelFault) -> bool {
+    let same = if fault == ModelFault::BinadesMixed {
+        w.binade.is_some()
+    } else {
+        w.binade == b
+    };
+    b.is_some() && same && w.unit.even < Unit::SATURATED && w.unit.odd < Unit::SATURATED
 }
 
 /// The walker: the sum of `terms` from `start` over the published `words`, and its counts.
 pub fn walk(terms: &[f64], shape: ModelShape, words: &[Word], start: f64) -> (u64, WalkCounts) {
+    walk_with(terms, shape, words, start, ModelFault::None)
+}
+
+/// [`walk`] with `fault` put in.
+pub fn walk_with(
+    terms: &[f64],
+    shape: ModelShape,
+    words: &[Word],
+    start: f64,
+    fault: ModelFault,
+) -> (u64, WalkCounts) {
     debug_assert!(shape.step >= 1);
     let tiles = words.len();
     let mut counts = WalkCounts::default();
@@ -91,14 +135,22 @@ pub fn walk(terms: &[f64], shape: ModelShape, words: &[Word], start: f64) -> (u6
         let positions = shape.step.min(tiles - w);
         // The composable positions: a prefix of the step.
         let f = (0..positions)
-            .find(|&p| !composes(&words[w + p], b))
+            .find(|&p| !composes(&words[w + p], b, fault))
             .unwrap_or(positions);
         // Of those, the prefix whose composition applies (the terms of a composable unit
         // are non-negative, so the end only grows and the applying positions are a prefix).
         let (mut acc, mut end, mut g) = (Unit::ZERO, s, 0usize);
         for p in 0..f {
-            acc = compose(acc, words[w + p].unit);
-            match b.and_then(|b| apply::<F64>(acc, b, s)) {
+            let mut u = words[w + p].unit;
+            if fault == ModelFault::OddDropped {
+                u.odd = u.even;
+            }
+            acc = compose(acc, u);
+            let applied = match (fault, b) {
+                (ModelFault::RunEndUnchecked, Some(b)) => Some(unchecked_end(acc, b, s)),
+                _ => b.and_then(|b| apply::<F64>(acc, b, s)),
+            };
+            match applied {
                 Some(e) => {
                     end = e;
                     g = p + 1;
@@ -112,11 +164,19 @@ pub fn walk(terms: &[f64], shape: ModelShape, words: &[Word], start: f64) -> (u6
             continue;
         }
         let tile = &terms[w * shape.tile()..((w + 1) * shape.tile()).min(terms.len())];
-        s = finish(tile, shape, s, &mut counts.native_lanes);
+        s = finish(tile, shape, s, &mut counts.native_lanes, fault);
         counts.finished += 1;
         w += 1;
     }
     (s, counts)
+}
+
+/// The bits `apply` would give without its upper check (the significand may pass the
+/// binade's top and carry wrongly): the fault [`ModelFault::RunEndUnchecked`].
+fn unchecked_end(u: Unit, b: Binade, s: u64) -> u64 {
+    let hidden = 1u64 << 52;
+    let m = (s & (hidden - 1)) | hidden;
+    (((b.0 as u64) << 52).wrapping_add((m + u.pick(m)).wrapping_sub(hidden))) & !(1u64 << 63)
 }
 
 /// Adds `lane`'s terms to `s` natively, in order.
@@ -130,7 +190,7 @@ fn add_lane(lane: &[f64], s: u64) -> u64 {
 /// start that is not a positive normal: NaN stays NaN; an infinity becomes NaN if a later
 /// term is NaN or the other infinity and is kept otherwise; +-0 or a positive subnormal is
 /// left by one lane's native adds; a negative sum adds the rest of the tile natively.
-fn finish(tile: &[f64], shape: ModelShape, s: u64, native: &mut u64) -> u64 {
+fn finish(tile: &[f64], shape: ModelShape, s: u64, native: &mut u64, fault: ModelFault) -> u64 {
     let lanes: Vec<&[f64]> = tile.chunks(shape.lane).collect();
     let (mut cur, mut from) = (s, 0usize);
     while from < lanes.len() {
@@ -177,7 +237,12 @@ fn finish(tile: &[f64], shape: ModelShape, s: u64, native: &mut u64) -> u64 {
                 from = lanes.len();
             }
             Some(i) => {
-                cur = add_lane(lanes[i], before);
+                let at = if fault == ModelFault::NativeFromRound {
+                    cur
+                } else {
+                    before
+                };
+                cur = add_lane(lanes[i], at);
                 *native += 1;
                 from = i + 1;
             }
