@@ -9,6 +9,7 @@ use binade::unit::Binade;
 use binade::verify::walked_model::{
     exact_plans, publish, tree_plans, walk, walk_with, ModelFault, ModelShape,
 };
+use binade::walk::loop_from;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -41,8 +42,8 @@ fn terms(kind: u8, len: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<f64> {
 }
 
 /// The loop from `start`, as bits.
-fn loop_from(start: f64, terms: &[f64]) -> u64 {
-    terms.iter().fold(start, |s, &x| s + x).to_bits()
+fn loop_bits(start: f64, terms: &[f64]) -> u64 {
+    loop_from::<F64>(start, terms).to_bits()
 }
 
 /// Plans of kind `k`: exact (0), tree sums' (1), exact moved by -2..=2 binades or dropped at
@@ -86,7 +87,7 @@ proptest! {
         let start = if negative_zero { -0.0 } else { 0.0 };
         let words = publish(&t, shape, &p);
         let (got, counts) = walk(&t, shape, &words, start);
-        let want = loop_from(start, &t);
+        let want = loop_bits(start, &t);
         prop_assert!(
             same_result::<F64>(got, want),
             "seed {seed:#x} kind {kind} plan {plan} len {len} shape {shape:?} start {start:?}: {got:#018x}, the loop {want:#018x} ({counts:?})"
@@ -106,7 +107,7 @@ fn exact_plans_compose_most_tiles() {
     };
     let words = publish(&t, shape, &exact_plans(&t, shape));
     let (got, counts) = walk(&t, shape, &words, 0.0);
-    assert_eq!(got, loop_from(0.0, &t), "seed 0x3a1c uniform");
+    assert_eq!(got, loop_bits(0.0, &t), "seed 0x3a1c uniform");
     assert!(
         counts.finished * 20 < words.len() as u64,
         "seed 0x3a1c: {counts:?} of {} tiles",
@@ -134,7 +135,7 @@ fn every_model_fault_gives_a_wrong_sum() {
             let p = plans(plan, &t, shape, &mut rng);
             let words = publish(&t, shape, &p);
             let (got, _) = walk_with(&t, shape, &words, 0.0, fault);
-            let want = loop_from(0.0, &t);
+            let want = loop_bits(0.0, &t);
             (!same_result::<F64>(got, want)).then(|| {
                 format!("seed {seed:#x} kind {kind} plan {plan} len {len} {shape:?}: {got:#018x}, the loop {want:#018x}")
             })

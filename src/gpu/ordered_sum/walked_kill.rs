@@ -8,7 +8,7 @@ use anyhow::Result;
 use super::walked::WalkedSum;
 use crate::format::{same_result, F64};
 use crate::verify::inputs::{self, InputKind};
-use crate::walk::loop_sum;
+use crate::walk::{loop_from, loop_sum};
 
 /// One sum to check: its name (kind, size and seed, or the hand-made input), its terms and
 /// the loop's start (+0 or -0).
@@ -63,11 +63,6 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     cases
 }
 
-/// The loop from `start`: `s = start; for x in terms { s += x }`, as bits.
-pub fn loop_from(start: f64, terms: &[f64]) -> u64 {
-    terms.iter().fold(start, |s, &x| s + x).to_bits()
-}
-
 /// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
 /// from the loop's, named with its case, start, launch and both bit patterns). A device
 /// error (a stall included) is an error, not a wrong sum.
@@ -78,7 +73,7 @@ pub fn first_wrong(
 ) -> Result<(u64, Option<String>)> {
     let mut checked = 0u64;
     for c in cases {
-        let want = loop_from(c.start, &c.terms);
+        let want = loop_from::<F64>(c.start, &c.terms).to_bits();
         for launch in 0..launches {
             let got = sum.sum_of(&c.terms, c.start)?;
             checked += 1;
