@@ -60,6 +60,45 @@ fn rust_rows(ctx: &Context, b: &Budget) -> Vec<MatrixRow> {
     rows
 }
 
+/// The cells of one build in an engine's own mutant table: (sums checked, the result, the
+/// first wrong sum). `run` is the build's check (sums checked, the first wrong one) or its
+/// error; `correct` says whether the build is the engine itself, whose result reads
+/// `exact_text`. Adds one to `failures` where the engine was wrong, a mutant survived, or
+/// the build or the device failed.
+pub fn engine_mutant_cells(
+    correct: bool,
+    run: anyhow::Result<(u64, Option<String>)>,
+    exact_text: &str,
+    failures: &mut u64,
+) -> (u64, String, String) {
+    match run {
+        Ok((checked, wrong)) => {
+            let killed = wrong.is_some();
+            *failures += u64::from(killed == correct);
+            let text = match (correct, killed) {
+                (true, false) => exact_text,
+                (true, true) => "WRONG (the correct build)",
+                (false, true) => "killed by a wrong result",
+                (false, false) => "SURVIVED",
+            };
+            (
+                checked,
+                text.to_string(),
+                wrong.unwrap_or_else(|| "-".into()),
+            )
+        }
+        Err(e) => {
+            *failures += 1;
+            let msg = format!("{e:#}");
+            (
+                0,
+                format!("error: {}", msg.lines().next().unwrap_or("")),
+                "-".into(),
+            )
+        }
+    }
+}
+
 /// Runs the experiment (see the module doc).
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let b = budget(ctx)?;
@@ -350,4 +389,34 @@ fn build_report(
         plans.iter().map(|p| p.sums).sum::<u64>()
     ));
     Outcome { report, failures }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_mutant_cells;
+
+    /// A survivor, a wrong engine and an error each count as a failure; a kill and an exact
+    /// engine do not.
+    #[test]
+    fn engine_mutant_cells_count_what_fails() {
+        let mut f = 0;
+        let ok = engine_mutant_cells(true, Ok((5, None)), "exact", &mut f);
+        assert_eq!((ok.1.as_str(), f), ("exact", 0));
+        let killed = engine_mutant_cells(false, Ok((3, Some("case".into()))), "exact", &mut f);
+        assert_eq!(
+            (killed.1.as_str(), killed.2.as_str(), f),
+            ("killed by a wrong result", "case", 0)
+        );
+        let survived = engine_mutant_cells(false, Ok((9, None)), "exact", &mut f);
+        assert_eq!((survived.1.as_str(), f), ("SURVIVED", 1));
+        let wrong = engine_mutant_cells(true, Ok((1, Some("c".into()))), "exact", &mut f);
+        assert_eq!((wrong.1.as_str(), f), ("WRONG (the correct build)", 2));
+        let err = engine_mutant_cells(
+            false,
+            Err(anyhow::anyhow!("no kernel\nlog")),
+            "exact",
+            &mut f,
+        );
+        assert_eq!((err.0, err.1.as_str(), f), (0, "error: no kernel", 3));
+    }
 }

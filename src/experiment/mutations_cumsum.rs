@@ -46,33 +46,12 @@ pub fn cumsum_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     let bar = ctx.progress(CumsumMutant::ALL.len() as u64, "running-sum mutants");
     let mut failures = 0;
     for (m, build) in CumsumMutant::ALL.into_iter().zip(builds) {
-        let (checked, result, first) = match build.and_then(|c| check(&c, sizes, seed)) {
-            Ok((checked, wrong)) => {
-                let killed = wrong.is_some();
-                let bad = killed == (m == CumsumMutant::None);
-                failures += u64::from(bad);
-                let text = match (m, killed) {
-                    (CumsumMutant::None, false) => "exact everywhere",
-                    (CumsumMutant::None, true) => "WRONG (the correct build)",
-                    (_, true) => "killed by a wrong result",
-                    (_, false) => "SURVIVED",
-                };
-                (
-                    checked,
-                    text.to_string(),
-                    wrong.unwrap_or_else(|| "-".into()),
-                )
-            }
-            Err(e) => {
-                failures += 1;
-                let msg = format!("{e:#}");
-                (
-                    0,
-                    format!("error: {}", msg.lines().next().unwrap_or("")),
-                    "-".into(),
-                )
-            }
-        };
+        let (checked, result, first) = super::mutations::engine_mutant_cells(
+            m == CumsumMutant::None,
+            build.and_then(|c| check(&c, sizes, seed)),
+            "exact everywhere",
+            &mut failures,
+        );
         t.row(vec![m.name().into(), thousands(checked), result, first]);
         bar.inc(1);
     }

@@ -36,32 +36,12 @@ pub fn numpy_rows(ctx: &Context, seed: u64) -> (Table, String, u64) {
     for (loads, m) in builds {
         let run =
             GpuNumpySum::<f64>::with_options(&gpu, m, loads).and_then(|b| first_wrong(&b, &cases));
-        let (checked, result, first) = match run {
-            Ok((checked, wrong)) => {
-                let killed = wrong.is_some();
-                failures += u64::from(killed == (m == NumpyMutant::None));
-                let text = match (m, killed) {
-                    (NumpyMutant::None, false) => "numpy's bits everywhere",
-                    (NumpyMutant::None, true) => "WRONG (the correct build)",
-                    (_, true) => "killed by a wrong result",
-                    (_, false) => "SURVIVED",
-                };
-                (
-                    checked,
-                    text.to_string(),
-                    wrong.unwrap_or_else(|| "-".into()),
-                )
-            }
-            Err(e) => {
-                failures += 1;
-                let msg = format!("{e:#}");
-                (
-                    0,
-                    format!("error: {}", msg.lines().next().unwrap_or("")),
-                    "-".into(),
-                )
-            }
-        };
+        let (checked, result, first) = super::mutations::engine_mutant_cells(
+            m == NumpyMutant::None,
+            run,
+            "numpy's bits everywhere",
+            &mut failures,
+        );
         t.row(vec![
             format!("{} ({loads:?} leaf loads)", m.name()),
             thousands(checked),

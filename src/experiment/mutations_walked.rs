@@ -43,32 +43,12 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
             let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
             Ok((checked + more, wrong))
         });
-        let (checked, result, first) = match run {
-            Ok((checked, wrong)) => {
-                let killed = wrong.is_some();
-                failures += u64::from(killed == (m == WalkedMutant::None));
-                let text = match (m, killed) {
-                    (WalkedMutant::None, false) => "the loop's bits everywhere",
-                    (WalkedMutant::None, true) => "WRONG (the correct build)",
-                    (_, true) => "killed by a wrong result",
-                    (_, false) => "SURVIVED",
-                };
-                (
-                    checked,
-                    text.to_string(),
-                    wrong.unwrap_or_else(|| "-".into()),
-                )
-            }
-            Err(e) => {
-                failures += 1;
-                let msg = format!("{e:#}");
-                (
-                    0,
-                    format!("error: {}", msg.lines().next().unwrap_or("")),
-                    "-".into(),
-                )
-            }
-        };
+        let (checked, result, first) = super::mutations::engine_mutant_cells(
+            m == WalkedMutant::None,
+            run,
+            "the loop's bits everywhere",
+            &mut failures,
+        );
         t.row(vec![
             m.name().to_string(),
             thousands(checked),
