@@ -4,11 +4,6 @@
 //! `reports/walked-probe` holds its runs with the predictions written before them.
 //!
 //!     walked_probe [REPS]      (default 11 timed launches after 3 untimed ones)
-//!     walked_probe one PER_THREAD MIN_BLOCKS TERMS
-//!
-//! The second form launches one build once on TERMS uniform terms and prints its total,
-//! whether it is the loop's, its counts and the wall time (a check of one shape, for a
-//! run under `timeout`).
 //!
 //! Each line: build, distribution, terms, median ms of CUDA-event timings (the inputs rotated
 //! over up to 16 disjoint windows of a pool of at least 2^25 doubles, beyond the L2), the
@@ -69,46 +64,7 @@ enum Build {
     OnePass(OnePassSum),
 }
 
-/// `one PER_THREAD MIN_BLOCKS TERMS`: one launch of one shape, its result printed.
-fn one(gpu: &Gpu, args: &[String]) -> Result<()> {
-    let num = |i: usize| -> Result<u64> {
-        match args.get(i).map(|a| a.parse::<u64>()) {
-            Some(Ok(v)) => Ok(v),
-            _ => bail!("usage: walked_probe one PER_THREAD MIN_BLOCKS TERMS"),
-        }
-    };
-    let shape = WalkedShape {
-        per_thread: num(0)? as u32,
-        min_blocks: num(1)? as u32,
-        ..WalkedShape::DEFAULT
-    };
-    let n = num(2)? as usize;
-    let w = WalkedSum::build(gpu, shape, WalkedMutant::None)?;
-    let op = OnePassSum::new(gpu)?;
-    let s = gpu.stream();
-    let mut pool: CudaSlice<f64> = s.alloc_zeros(n.max(1))?;
-    op.fill(&mut pool, SEED, Distribution::Uniform)?;
-    let want = loop_sum::<F64>(&s.clone_dtoh(&pool.slice(0..n))?).to_bits();
-    let mut job = w.job(pool.slice(0..n))?;
-    let t = std::time::Instant::now();
-    let got = w.run(&mut job)?;
-    println!(
-        "{shape:?}: {} registers, {} blocks/SM, grid {}: {:.3} ms wall, exact {}, {got:?}",
-        w.registers,
-        w.blocks_per_multiprocessor,
-        w.grid(job.tiles()),
-        t.elapsed().as_secs_f64() * 1e3,
-        got.total.to_bits() == want
-    );
-    Ok(())
-}
-
 fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("one") {
-        let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
-        return one(&gpu, &args[2..]);
-    }
     let reps: usize = match std::env::args().nth(1) {
         Some(a) => match a.parse() {
             Ok(r) if r > 0 => r,
@@ -118,17 +74,7 @@ fn main() -> Result<()> {
     };
     let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
     let mut builds: Vec<(String, Build)> = Vec::new();
-    // WALKED_PROBE_SKIP: comma-separated indices of walked_builds() not to run.
-    let skip: Vec<usize> = std::env::var("WALKED_PROBE_SKIP")
-        .unwrap_or_default()
-        .split(',')
-        .filter_map(|x| x.trim().parse().ok())
-        .collect();
-    for (i, (name, shape)) in walked_builds().into_iter().enumerate() {
-        if skip.contains(&i) {
-            eprintln!("skipped {name} (WALKED_PROBE_SKIP)");
-            continue;
-        }
+    for (name, shape) in walked_builds() {
         let t = std::time::Instant::now();
         let w = WalkedSum::build(&gpu, shape, WalkedMutant::None)?;
         eprintln!(
