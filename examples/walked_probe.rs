@@ -22,17 +22,25 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape.
+/// The walked builds probed: a name and the shape. The engine's shape against its first
+/// shape (commit d17d386) and each of the two changes alone; the producers alone of both.
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
+    let first = WalkedShape::FIRST;
     vec![
-        ("walked (256 x 16, capped for 4 blocks)", d),
-        ("walked, registers free", WalkedShape { min_blocks: 0, ..d }),
+        ("walked (prefetch, transpose)", d),
+        ("walked, first shape (neither)", first),
         (
-            "walked, 256 x 8 tiles, capped for 8 blocks",
+            "walked, prefetch only",
             WalkedShape {
-                per_thread: 8,
-                min_blocks: 8,
+                transpose: false,
+                ..d
+            },
+        ),
+        (
+            "walked, transpose only",
+            WalkedShape {
+                prefetch: false,
                 ..d
             },
         ),
@@ -41,6 +49,13 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             WalkedShape {
                 producers_only: true,
                 ..d
+            },
+        ),
+        (
+            "first shape's producers only (not a sum)",
+            WalkedShape {
+                producers_only: true,
+                ..first
             },
         ),
     ]

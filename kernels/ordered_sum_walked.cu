@@ -47,6 +47,16 @@
 #ifndef BINADE_WK_PRODUCERS_ONLY
 #define BINADE_WK_PRODUCERS_ONLY 0
 #endif
+/* BINADE_WK_PREFETCH 1: a producer draws its next ticket as it starts a tile and has that
+ * tile's lines brought into L2 while it works on this one (a hint: no bit depends on it).
+ * BINADE_WK_TRANSPOSE 1: a lane's terms in term order come from the striped registers through
+ * shared memory, not from a second, strided read of global memory. */
+#ifndef BINADE_WK_PREFETCH
+#define BINADE_WK_PREFETCH 0
+#endif
+#ifndef BINADE_WK_TRANSPOSE
+#define BINADE_WK_TRANSPOSE 0
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -58,6 +68,7 @@
 #define WK_M_RUN_END_UNCHECKED 6  /* a composed run applied without checking it stays in the binade */
 #define WK_M_UNPUBLISHED_READ 7   /* the walker takes a word of an earlier launch as published */
 #define WK_M_NATIVE_FROM_ROUND 8  /* a finish's native lane starts from the round's start */
+#define WK_M_LANE_UNPADDED 9      /* a transposed lane read at the unpadded stride */
 
 typedef unsigned long long u64;
 
@@ -130,8 +141,12 @@ struct wk_shared {
     u64 s;            /* the walker's exact sum (and the finish's running start) */
     u64 w;            /* the walker's next tile */
     unsigned int from, fail, b, flag;
+    u64 next;         /* a producer's next tile (BINADE_WK_PREFETCH) */
     double dred[WK_WARPS];
     binade_unit ured[WK_WARPS];
+#if BINADE_WK_TRANSPOSE
+    double lanes[WK_TILE + WK_THREADS]; /* a tile in term order, a gap after each lane */
+#endif
 };
 
 /* The sum of v over the block (any order: it serves the plan and sums of integers below
@@ -262,6 +277,49 @@ __device__ static inline void wk_load(const double *src, unsigned int count, dou
     }
 }
 
+#if BINADE_WK_TRANSPOSE
+/* Term p of the tile sits at p + p / WK_PER in sh.lanes: lane i's terms start at
+ * i * (WK_PER + 1), an odd number of 8-byte words apart for consecutive lanes (WK_PER is
+ * even), so a half-warp's 8-byte reads of one position of 16 lanes fall in 16 different
+ * bank pairs. */
+__device__ static inline unsigned int wk_lane_slot(unsigned int p) {
+#if BINADE_WK_MUTANT == WK_M_LANE_UNPADDED
+    return p;
+#else
+    return p + p / WK_PER;
+#endif
+}
+
+/* Lane `threadIdx.x`'s terms in term order from the tile's striped registers x (wk_load's
+ * layout), through shared memory; +0 past the count, as x. Every thread calls it. */
+__device__ static inline void wk_lanes_from_striped(const double *x, double *lane, wk_shared &sh) {
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER / 2; j++) {
+        const unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
+        sh.lanes[p + p / WK_PER] = x[2 * j];
+        sh.lanes[p + 1u + (p + 1u) / WK_PER] = x[2 * j + 1];
+    }
+    __syncthreads();
+    const unsigned int q = threadIdx.x * WK_PER;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) lane[j] = sh.lanes[wk_lane_slot(q + j)];
+    __syncthreads(); /* sh.lanes is read by all before it is written again */
+}
+#endif
+
+/* Lane `threadIdx.x`'s terms of the tile at src (count terms) in term order, +0 past the
+ * count: through shared memory from a coalesced read where BINADE_WK_TRANSPOSE, else each
+ * thread reads its own terms. Every thread calls it. */
+__device__ static inline void wk_lane_terms(const double *src, unsigned int count, double *lane, wk_shared &sh) {
+#if BINADE_WK_TRANSPOSE
+    double x[WK_PER];
+    wk_load(src, count, x);
+    wk_lanes_from_striped(x, lane, sh);
+#else
+    wk_lane_load(src, count, threadIdx.x, lane);
+#endif
+}
+
 /* The approximate prefix before tile t (t >= 1) by warp 0: the nearest earlier tile with an
  * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum; a
  * tree sum not yet published is waited for (its producer publishes it before any wait of
@@ -339,7 +397,11 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const double 
         return binade_unit_make(v, v);
     }
     double lane_terms[WK_PER];
+#if BINADE_WK_TRANSPOSE
+    wk_lanes_from_striped(x, lane_terms, sh);
+#else
     wk_lane_load(src, count, threadIdx.x, lane_terms);
+#endif
     binade_unit excl;
     binade_unit all = wk_block_scan(wk_lane_unit(lane_terms, b), &excl, sh);
     if (threadIdx.x == WK_THREADS - 1) sh.ured[0] = all;
@@ -349,18 +411,43 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const double 
     return u;
 }
 
-/* One producer tile: load, tree sum, plan, unit, published. */
-__device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_word *plan, wk_word *units,
-                                         unsigned int *paths, unsigned int epoch, u64 *out, wk_shared &sh) {
+/* Asks for the lines of tile t (below ntiles) to be brought into L2: one 128-byte line (16
+ * doubles) a thread at a time. A hint; nothing waits on it. */
+__device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t) {
+    const double *src = terms + t * (u64)WK_TILE;
+    const u64 left = n - t * (u64)WK_TILE;
+    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    for (unsigned int p = threadIdx.x * 16u; p < count; p += WK_THREADS * 16u)
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
+}
+
+/* One producer tile: load, tree sum, plan, unit, published. Returns the producer's next
+ * tile: with BINADE_WK_PREFETCH drawn here, as the tile's load starts (its lines are
+ * prefetched once it is known), else WK_NONE (the caller draws it). A ticket drawn early
+ * keeps the kernel finishing: the earliest unpublished tile is always one a block works on
+ * (a block holding a drawn ticket works on an earlier tile, which would be unpublished and
+ * earlier), and its waits are for earlier tiles only. */
+__device__ static inline u64 wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan, wk_word *units,
+                                        unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+                                        u64 *out, wk_shared &sh) {
     const double *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
     double x[WK_PER];
+#if BINADE_WK_PREFETCH
+    if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
+#endif
     wk_load(src, count, x);
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
-    const double ts = wk_block_add(mine, sh);
+    const double ts = wk_block_add(mine, sh); /* its barrier publishes sh.next */
+#if BINADE_WK_PREFETCH
+    const u64 next = sh.next;
+    if (next < ntiles) wk_prefetch_tile(terms, n, next);
+#else
+    const u64 next = WK_NONE;
+#endif
     if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
     if (t == 0) {
         /* The first tile starts from the sum's start (+0 or -0), in no binade: the walker
@@ -371,7 +458,8 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_w
             wk_write(units + t, value, tag);
             paths[t] = 0u;
         }
-        return;
+        __syncthreads(); /* sh.next is read by all before the next tile draws into it */
+        return next;
     }
     if (threadIdx.x < 32) {
         double prefix = wk_lookback_plan(plan, t, epoch, out);
@@ -392,6 +480,7 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 t, wk_w
         wk_write(units + t, value, tag);
         paths[t] = tied ? 1u : 0u;
     }
+    return next;
 }
 
 /* ---- the walker ---- */
@@ -417,7 +506,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
                                        unsigned int *native) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;
     double x[WK_PER];
-    wk_lane_load(src, count, threadIdx.x, x); /* +0 for threads past the count */
+    wk_lane_terms(src, count, x, sh); /* +0 for threads past the count */
     if (threadIdx.x == 0) {
         sh.s = s;
         sh.from = 0u;
@@ -644,12 +733,20 @@ extern "C" __global__ void WK_BOUNDS
         wk_walk(terms, n, ntiles, units, epoch, start, out, sh);
         return;
     }
-    while (true) {
+    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+    __syncthreads();
+    u64 t = sh.tile;
+    __syncthreads();
+    while (t < ntiles) {
+        const u64 next = wk_produce(terms, n, ntiles, t, plan, units, paths, ticket, ticket_base, epoch, out, sh);
+#if BINADE_WK_PREFETCH
+        t = next;
+#else
+        (void)next;
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
         __syncthreads();
-        const u64 t = sh.tile;
+        t = sh.tile;
         __syncthreads();
-        if (t >= ntiles) return;
-        wk_produce(terms, n, t, plan, units, paths, epoch, out, sh);
+#endif
     }
 }

@@ -13,8 +13,9 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 3] = [
+const SHAPES: [WalkedShape; 4] = [
     WalkedShape::DEFAULT,
+    WalkedShape::FIRST,
     WalkedShape {
         min_blocks: 0,
         ..WalkedShape::DEFAULT
@@ -93,13 +94,18 @@ fn walked_equals_the_loop_engine_shape() {
 }
 
 #[test]
+fn walked_equals_the_loop_first_shape() {
+    equals_the_loop("walked_equals_the_loop_first_shape", SHAPES[1]);
+}
+
+#[test]
 fn walked_equals_the_loop_registers_free() {
-    equals_the_loop("walked_equals_the_loop_registers_free", SHAPES[1]);
+    equals_the_loop("walked_equals_the_loop_registers_free", SHAPES[2]);
 }
 
 #[test]
 fn walked_equals_the_loop_small_tiles() {
-    equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[2]);
+    equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[3]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

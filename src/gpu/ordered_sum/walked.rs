@@ -47,6 +47,12 @@ pub struct WalkedShape {
     /// A timing build: the walker does nothing, so a launch times the producers alone and
     /// its total is not the sum.
     pub producers_only: bool,
+    /// A producer draws its next ticket as it starts a tile and asks for that tile's lines
+    /// in L2 while it works on this one (a hint: no bit depends on it).
+    pub prefetch: bool,
+    /// Lanes' terms in term order (the tie path, the walker's finishes) come from one
+    /// coalesced read through shared memory rather than a strided read of global memory.
+    pub transpose: bool,
 }
 
 impl WalkedShape {
@@ -58,7 +64,21 @@ impl WalkedShape {
         step: 4,
         min_blocks: 4,
         producers_only: false,
+        prefetch: true,
+        transpose: true,
     };
+
+    /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
+    /// strided from global memory.
+    pub const FIRST: WalkedShape = WalkedShape {
+        prefetch: false,
+        transpose: false,
+        ..WalkedShape::DEFAULT
+    };
+
+    /// The most static shared memory a transposed tile may take (the block's static limit
+    /// is 48 KiB; the rest is the block's other shared words).
+    const TRANSPOSE_BYTES: u64 = 46 * 1024;
 
     /// Terms per tile.
     pub fn tile(self) -> u64 {
@@ -74,6 +94,13 @@ impl WalkedShape {
         if !ok {
             bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16");
         }
+        if self.transpose && (self.tile() + u64::from(self.threads)) * 8 > Self::TRANSPOSE_BYTES {
+            bail!(
+                "walked shape {self:?}: a transposed tile needs {} bytes of shared memory, more than {}",
+                (self.tile() + u64::from(self.threads)) * 8,
+                Self::TRANSPOSE_BYTES
+            );
+        }
         Ok(())
     }
 
@@ -88,6 +115,8 @@ impl WalkedShape {
                 "BINADE_WK_PRODUCERS_ONLY",
                 u32::from(self.producers_only).to_string(),
             ),
+            ("BINADE_WK_PREFETCH", u32::from(self.prefetch).to_string()),
+            ("BINADE_WK_TRANSPOSE", u32::from(self.transpose).to_string()),
         ]
     }
 }
@@ -115,11 +144,14 @@ pub enum WalkedMutant {
     UnpublishedRead,
     /// A finish's native lane adds its terms from the round's start, not its own.
     NativeFromRound,
+    /// A lane's terms read back from shared memory at the unpadded stride (the transpose's
+    /// own shortcut: another lane's terms, or a gap). Needs `transpose`.
+    LaneUnpadded,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 9] = [
+    pub const ALL: [WalkedMutant; 10] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -129,6 +161,7 @@ impl WalkedMutant {
         WalkedMutant::RunEndUnchecked,
         WalkedMutant::UnpublishedRead,
         WalkedMutant::NativeFromRound,
+        WalkedMutant::LaneUnpadded,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -148,6 +181,7 @@ impl WalkedMutant {
             WalkedMutant::RunEndUnchecked => "walked: composed run's end unchecked",
             WalkedMutant::UnpublishedRead => "walked: walker reads an unpublished word",
             WalkedMutant::NativeFromRound => "walked: native lane from the round's start",
+            WalkedMutant::LaneUnpadded => "walked: transposed lane read unpadded",
         }
     }
 }
