@@ -23,27 +23,18 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386) and each of the two changes alone; the producers alone of both.
+/// shape (commit d17d386) and with the L2 prefetch a round ahead; the producers alone of each.
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     let first = WalkedShape::FIRST;
+    let ahead = WalkedShape {
+        prefetch: true,
+        ..d
+    };
     vec![
-        ("walked (prefetch, transpose)", d),
-        ("walked, first shape (neither)", first),
-        (
-            "walked, prefetch only",
-            WalkedShape {
-                transpose: false,
-                ..d
-            },
-        ),
-        (
-            "walked, transpose only",
-            WalkedShape {
-                prefetch: false,
-                ..d
-            },
-        ),
+        ("walked (transpose)", d),
+        ("walked, first shape", first),
+        ("walked, transpose and prefetch", ahead),
         (
             "walked producers only (not a sum)",
             WalkedShape {
@@ -56,6 +47,13 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             WalkedShape {
                 producers_only: true,
                 ..first
+            },
+        ),
+        (
+            "producers only, transpose and prefetch (not a sum)",
+            WalkedShape {
+                producers_only: true,
+                ..ahead
             },
         ),
     ]

@@ -47,8 +47,8 @@
 #ifndef BINADE_WK_PRODUCERS_ONLY
 #define BINADE_WK_PRODUCERS_ONLY 0
 #endif
-/* BINADE_WK_PREFETCH 1: a producer draws its next ticket as it starts a tile and has that
- * tile's lines brought into L2 while it works on this one (a hint: no bit depends on it).
+/* BINADE_WK_PREFETCH 1: a producer starting tile t asks L2 for the lines of tile t plus the
+ * producers' count, the tile drawn about a round later (a hint: no bit depends on it).
  * BINADE_WK_TRANSPOSE 1: a lane's terms in term order come from the striped registers through
  * shared memory, not from a second, strided read of global memory. */
 #ifndef BINADE_WK_PREFETCH
@@ -141,7 +141,6 @@ struct wk_shared {
     u64 s;            /* the walker's exact sum (and the finish's running start) */
     u64 w;            /* the walker's next tile */
     unsigned int from, fail, b, flag;
-    u64 next;         /* a producer's next tile (BINADE_WK_PREFETCH) */
     double dred[WK_WARPS];
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
@@ -421,33 +420,28 @@ __device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t
         asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
 }
 
-/* One producer tile: load, tree sum, plan, unit, published. Returns the producer's next
- * tile: with BINADE_WK_PREFETCH drawn here, as the tile's load starts (its lines are
- * prefetched once it is known), else WK_NONE (the caller draws it). A ticket drawn early
- * keeps the kernel finishing: the earliest unpublished tile is always one a block works on
- * (a block holding a drawn ticket works on an earlier tile, which would be unpublished and
- * earlier), and its waits are for earlier tiles only. */
-__device__ static inline u64 wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan, wk_word *units,
-                                        unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
-                                        u64 *out, wk_shared &sh) {
+/* One producer tile: load, tree sum, plan, unit, published. With BINADE_WK_PREFETCH it
+ * first asks L2 for the lines of tile t + producers, about the tile some producer draws a
+ * round later (tickets go out in order, one a round a producer): every tile from the
+ * producers' count on is asked for once, a round ahead, whichever block takes it. */
+__device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
+                                         wk_word *units, unsigned int *paths, unsigned int epoch, u64 *out,
+                                         wk_shared &sh) {
     const double *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
     double x[WK_PER];
-#if BINADE_WK_PREFETCH
-    if (threadIdx.x == 0) sh.next = atomicAdd(ticket, 1ull) - ticket_base;
-#endif
     wk_load(src, count, x);
+#if BINADE_WK_PREFETCH
+    const u64 ahead = t + (u64)(gridDim.x - 1u);
+    if (ahead < ntiles) wk_prefetch_tile(terms, n, ahead);
+#else
+    (void)ntiles;
+#endif
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
-    const double ts = wk_block_add(mine, sh); /* its barrier publishes sh.next */
-#if BINADE_WK_PREFETCH
-    const u64 next = sh.next;
-    if (next < ntiles) wk_prefetch_tile(terms, n, next);
-#else
-    const u64 next = WK_NONE;
-#endif
+    const double ts = wk_block_add(mine, sh);
     if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
     if (t == 0) {
         /* The first tile starts from the sum's start (+0 or -0), in no binade: the walker
@@ -458,8 +452,7 @@ __device__ static inline u64 wk_produce(const double *terms, u64 n, u64 ntiles, 
             wk_write(units + t, value, tag);
             paths[t] = 0u;
         }
-        __syncthreads(); /* sh.next is read by all before the next tile draws into it */
-        return next;
+        return;
     }
     if (threadIdx.x < 32) {
         double prefix = wk_lookback_plan(plan, t, epoch, out);
@@ -480,7 +473,6 @@ __device__ static inline u64 wk_produce(const double *terms, u64 n, u64 ntiles, 
         wk_write(units + t, value, tag);
         paths[t] = tied ? 1u : 0u;
     }
-    return next;
 }
 
 /* ---- the walker ---- */
@@ -733,20 +725,12 @@ extern "C" __global__ void WK_BOUNDS
         wk_walk(terms, n, ntiles, units, epoch, start, out, sh);
         return;
     }
-    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
-    __syncthreads();
-    u64 t = sh.tile;
-    __syncthreads();
-    while (t < ntiles) {
-        const u64 next = wk_produce(terms, n, ntiles, t, plan, units, paths, ticket, ticket_base, epoch, out, sh);
-#if BINADE_WK_PREFETCH
-        t = next;
-#else
-        (void)next;
+    while (true) {
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
         __syncthreads();
-        t = sh.tile;
+        const u64 t = sh.tile;
         __syncthreads();
-#endif
+        if (t >= ntiles) return;
+        wk_produce(terms, n, ntiles, t, plan, units, paths, epoch, out, sh);
     }
 }

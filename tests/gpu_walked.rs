@@ -13,9 +13,13 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 4] = [
+const SHAPES: [WalkedShape; 5] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
+    WalkedShape {
+        prefetch: !WalkedShape::DEFAULT.prefetch,
+        ..WalkedShape::DEFAULT
+    },
     WalkedShape {
         min_blocks: 0,
         ..WalkedShape::DEFAULT
@@ -99,13 +103,18 @@ fn walked_equals_the_loop_first_shape() {
 }
 
 #[test]
+fn walked_equals_the_loop_prefetch_switched() {
+    equals_the_loop("walked_equals_the_loop_prefetch_switched", SHAPES[2]);
+}
+
+#[test]
 fn walked_equals_the_loop_registers_free() {
-    equals_the_loop("walked_equals_the_loop_registers_free", SHAPES[2]);
+    equals_the_loop("walked_equals_the_loop_registers_free", SHAPES[3]);
 }
 
 #[test]
 fn walked_equals_the_loop_small_tiles() {
-    equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[3]);
+    equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[4]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -47,8 +47,8 @@ pub struct WalkedShape {
     /// A timing build: the walker does nothing, so a launch times the producers alone and
     /// its total is not the sum.
     pub producers_only: bool,
-    /// A producer draws its next ticket as it starts a tile and asks for that tile's lines
-    /// in L2 while it works on this one (a hint: no bit depends on it).
+    /// A producer starting tile t asks L2 for the lines of tile t plus the producers'
+    /// count, about the tile drawn a round later (a hint: no bit depends on it).
     pub prefetch: bool,
     /// Lanes' terms in term order (the tie path, the walker's finishes) come from one
     /// coalesced read through shared memory rather than a strided read of global memory.
@@ -64,12 +64,12 @@ impl WalkedShape {
         step: 4,
         min_blocks: 4,
         producers_only: false,
-        prefetch: true,
+        prefetch: false,
         transpose: true,
     };
 
-    /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
-    /// strided from global memory.
+    /// The engine's shape as first measured (commit d17d386): lanes read strided from
+    /// global memory.
     pub const FIRST: WalkedShape = WalkedShape {
         prefetch: false,
         transpose: false,

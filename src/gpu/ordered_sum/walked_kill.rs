@@ -93,16 +93,25 @@ pub fn first_wrong(
     Ok((checked, None))
 }
 
-/// A job's buffers launched on `n` uniform terms (seed `seed`) and then on the same terms
-/// times `1 + 2^-20`, five rounds: every second-launch total must be the loop's. The other
-/// terms keep the old plans' binades (the walker composes only units planned for its sum's
-/// binade) while every unit differs, so a walker that takes a word of the first launch as
-/// published composes a wrong unit wherever it reads ahead of the producers. (With terms
-/// three times as large the old words were planned for other binades and refused: that
-/// mutant survived on the H200 at d17d386.) Returns (sums checked, the first wrong).
+/// The first term of [`stale_words`]' inputs: the sum stays in `[2^40, 2^41)` from it on.
+const STALE_FIRST: f64 = 1_099_511_627_776.0;
+
+/// A job's buffers launched on `n` terms, 2^40 and then uniform ones (seed `seed`), and then
+/// on the same terms with the uniform ones times `1 + 2^-20`, five rounds: every
+/// second-launch total must be the loop's. The other terms keep the old plans' binade (the
+/// walker composes only units planned for its sum's binade) while units differ (about eight
+/// terms a tile round to another multiple of the quantum 2^-12), so a walker that takes a
+/// word of the first launch as published composes a wrong unit wherever it reads ahead of
+/// the producers. The sum never leaves its binade after the first term, so the walker
+/// finishes no tile but the first and composes 1,024 tiles a step, faster than the producers
+/// publish them: it reads ahead. (Uniform terms alone cross a binade at tiles 1, 2, 4, ...
+/// and kept the walker behind: that mutant survived on the H200 at d17d386 and d5bab74.)
+/// Returns (sums checked, the first wrong).
 pub fn stale_words(sum: &WalkedSum, n: usize, seed: u64) -> Result<(u64, Option<String>)> {
-    let a = InputKind::Uniform.generate::<F64>(n, seed);
-    let b: Vec<f64> = a.iter().map(|x| x * (1.0 + 2f64.powi(-20))).collect();
+    let mut a = InputKind::Uniform.generate::<F64>(n, seed);
+    let mut b: Vec<f64> = a.iter().map(|x| x * (1.0 + 2f64.powi(-20))).collect();
+    a[0] = STALE_FIRST;
+    b[0] = STALE_FIRST;
     let want = loop_sum::<F64>(&b).to_bits();
     let s = sum.gpu().stream();
     let (da, db) = (s.clone_htod(&a)?, s.clone_htod(&b)?);
@@ -117,7 +126,7 @@ pub fn stale_words(sum: &WalkedSum, n: usize, seed: u64) -> Result<(u64, Option<
             return Ok((
                 checked,
                 Some(format!(
-                    "uniform x (1 + 2^-20) after uniform on one job's buffers, n={n} seed={seed:#x}, round {round}: {:#018x}, the loop {want:#018x}",
+                    "2^40 then uniform x (1 + 2^-20) after 2^40 then uniform on one job's buffers, n={n} seed={seed:#x}, round {round}: {:#018x}, the loop {want:#018x}",
                     got.total.to_bits()
                 )),
             ));
