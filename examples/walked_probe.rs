@@ -23,7 +23,8 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386) and with the L2 prefetch a round ahead; the producers alone of each.
+/// shape (commit d17d386), with the L2 prefetch a round ahead, and without the finish in the
+/// step; the producers alone of the first three.
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     let first = WalkedShape::FIRST;
@@ -32,9 +33,16 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
         ..d
     };
     vec![
-        ("walked (transpose)", d),
+        ("walked (transpose, finish in step)", d),
         ("walked, first shape", first),
-        ("walked, transpose and prefetch", ahead),
+        ("walked, and prefetch", ahead),
+        (
+            "walked, transpose only",
+            WalkedShape {
+                finish_in_step: false,
+                ..d
+            },
+        ),
         (
             "walked producers only (not a sum)",
             WalkedShape {
@@ -50,7 +58,7 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             },
         ),
         (
-            "producers only, transpose and prefetch (not a sum)",
+            "producers only, and prefetch (not a sum)",
             WalkedShape {
                 producers_only: true,
                 ..ahead

@@ -57,6 +57,11 @@
 #ifndef BINADE_WK_TRANSPOSE
 #define BINADE_WK_TRANSPOSE 0
 #endif
+/* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
+ * (else the next step reads the words again and finds it first). */
+#ifndef BINADE_WK_FINISH_IN_STEP
+#define BINADE_WK_FINISH_IN_STEP 0
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -654,6 +659,39 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         const unsigned int g = sh.flag < f ? sh.flag : f; /* positions 0..g-1 apply */
         __syncthreads(); /* every thread has read sh.flag */
+#if BINADE_WK_FINISH_IN_STEP
+        /* The exact sum after position g - 1 (held by its thread) and whether position g's
+         * word is published (read by its thread): position g cannot be composed (its unit
+         * does not apply, or cannot be used, or is not published), and where it is published
+         * the tile is finished from that sum in this step, with no second read of the words
+         * that told it so. */
+        if (g > 0u && threadIdx.x == (g - 1u) / WK_STEP) {
+#pragma unroll
+            for (unsigned int k = 0; k < WK_STEP; k++)
+                if (k == (g - 1u) % WK_STEP) sh.s = ends[k];
+        }
+        if (g < WK_STEP * WK_THREADS) {
+            if (threadIdx.x == g / WK_STEP) {
+#pragma unroll
+                for (unsigned int k = 0; k < WK_STEP; k++)
+                    if (k == g % WK_STEP) sh.flag = (unsigned int)(w + g < ntiles && wk_has(wd[k], epoch, WK_UNIT));
+            }
+        } else if (threadIdx.x == 0) {
+            sh.flag = 0u; /* the whole step applied */
+        }
+        __syncthreads();
+        const unsigned int ready = sh.flag;
+        const u64 at = g > 0u ? sh.s : s;
+        __syncthreads();
+        if (!ready && g > 0u) {
+            /* The run applied up to a tile not yet published (or the end): the next step
+             * reads on from there. */
+            if (threadIdx.x == 0) sh.w = w + g;
+            streak = 0u;
+            __syncthreads();
+            continue;
+        }
+#else
         if (g > 0u) {
             const unsigned int last = g - 1u;
             if (threadIdx.x == last / WK_STEP) {
@@ -669,7 +707,9 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         if (threadIdx.x == 0) sh.flag = (unsigned int)wk_has(wd[0], epoch, WK_UNIT);
         __syncthreads();
         const unsigned int ready = sh.flag;
+        const u64 at = s;
         __syncthreads();
+#endif
         if (!ready) {
             sleeps++;
             if (++streak > WK_WAIT_LIMIT) {
@@ -684,14 +724,15 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
             continue;
         }
         streak = 0u;
-        const double *src = terms + w * (u64)WK_TILE;
-        const u64 left = n - w * (u64)WK_TILE;
+        const u64 wf = w + g;
+        const double *src = terms + wf * (u64)WK_TILE;
+        const u64 left = n - wf * (u64)WK_TILE;
         const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
-        const u64 e = wk_finish(src, count, s, sh, &native);
+        const u64 e = wk_finish(src, count, at, sh, &native);
         finished++;
         if (threadIdx.x == 0) {
             sh.s = e;
-            sh.w = w + 1ull;
+            sh.w = wf + 1ull;
         }
         __syncthreads();
     }

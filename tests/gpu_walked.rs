@@ -13,11 +13,15 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 5] = [
+const SHAPES: [WalkedShape; 6] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
         prefetch: !WalkedShape::DEFAULT.prefetch,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        finish_in_step: !WalkedShape::DEFAULT.finish_in_step,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -108,13 +112,18 @@ fn walked_equals_the_loop_prefetch_switched() {
 }
 
 #[test]
+fn walked_equals_the_loop_finish_in_step_switched() {
+    equals_the_loop("walked_equals_the_loop_finish_in_step_switched", SHAPES[3]);
+}
+
+#[test]
 fn walked_equals_the_loop_registers_free() {
-    equals_the_loop("walked_equals_the_loop_registers_free", SHAPES[3]);
+    equals_the_loop("walked_equals_the_loop_registers_free", SHAPES[4]);
 }
 
 #[test]
 fn walked_equals_the_loop_small_tiles() {
-    equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[4]);
+    equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[5]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -79,10 +79,11 @@ proptest! {
         lanes in 1usize..6,
         step in 1usize..6,
         negative_zero in any::<bool>(),
+        finish_in_step in any::<bool>(),
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, len, &mut rng);
-        let shape = ModelShape { lane, lanes, step };
+        let shape = ModelShape { lane, lanes, step, finish_in_step };
         let p = plans(plan, &t, shape, &mut rng);
         let start = if negative_zero { -0.0 } else { 0.0 };
         let words = publish(&t, shape, &p);
@@ -104,6 +105,7 @@ fn exact_plans_compose_most_tiles() {
         lane: 16,
         lanes: 16,
         step: 32,
+        finish_in_step: true,
     };
     let words = publish(&t, shape, &exact_plans(&t, shape));
     let (got, counts) = walk(&t, shape, &words, 0.0);
@@ -130,6 +132,7 @@ fn every_model_fault_gives_a_wrong_sum() {
                 lane: rng.random_range(1..6),
                 lanes: rng.random_range(1..6),
                 step: rng.random_range(1..6),
+                finish_in_step: seed % 2 == 1,
             };
             let t = terms(kind, len, &mut rng);
             let p = plans(plan, &t, shape, &mut rng);

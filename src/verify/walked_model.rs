@@ -49,6 +49,9 @@ pub struct ModelShape {
     pub lanes: usize,
     /// Positions per walker step (the kernel's threads times words per thread).
     pub step: usize,
+    /// The tile that ends a step's applied run is finished in that step, as the kernel's
+    /// `BINADE_WK_FINISH_IN_STEP` (else the next step finds it first).
+    pub finish_in_step: bool,
 }
 
 impl ModelShape {
@@ -76,7 +79,7 @@ pub struct WalkCounts {
     pub finished: u64,
     /// Lanes added natively while finishing.
     pub native_lanes: u64,
-    /// Steps (each composes some positions or finishes one tile).
+    /// Steps (each composes some positions, finishes one tile, or both).
     pub steps: u64,
 }
 
@@ -161,7 +164,10 @@ pub fn walk_with(
         if g > 0 {
             s = end;
             w += g;
-            continue;
+            // Position g is in this step: finish it now, or let the next step find it.
+            if !(shape.finish_in_step && g < positions) {
+                continue;
+            }
         }
         let tile = &terms[w * shape.tile()..((w + 1) * shape.tile()).min(terms.len())];
         s = finish(tile, shape, s, &mut counts.native_lanes, fault);

@@ -53,6 +53,10 @@ pub struct WalkedShape {
     /// Lanes' terms in term order (the tie path, the walker's finishes) come from one
     /// coalesced read through shared memory rather than a strided read of global memory.
     pub transpose: bool,
+    /// The tile that ends a walker step's applied run (a crossing, a plan for another
+    /// binade) is finished in that step, not found again by the next step's read of the
+    /// unit words.
+    pub finish_in_step: bool,
 }
 
 impl WalkedShape {
@@ -66,13 +70,15 @@ impl WalkedShape {
         producers_only: false,
         prefetch: false,
         transpose: true,
+        finish_in_step: true,
     };
 
     /// The engine's shape as first measured (commit d17d386): lanes read strided from
-    /// global memory.
+    /// global memory, a step's failing tile found again by the next step.
     pub const FIRST: WalkedShape = WalkedShape {
         prefetch: false,
         transpose: false,
+        finish_in_step: false,
         ..WalkedShape::DEFAULT
     };
 
@@ -117,6 +123,10 @@ impl WalkedShape {
             ),
             ("BINADE_WK_PREFETCH", u32::from(self.prefetch).to_string()),
             ("BINADE_WK_TRANSPOSE", u32::from(self.transpose).to_string()),
+            (
+                "BINADE_WK_FINISH_IN_STEP",
+                u32::from(self.finish_in_step).to_string(),
+            ),
         ]
     }
 }
