@@ -3,7 +3,8 @@
 //! is measured, so a run cut by a time limit still says how far it got. Not a report:
 //! `reports/walked-probe` holds its runs with the predictions written before them.
 //!
-//!     walked_probe [REPS]      (default 11 timed launches after 3 untimed ones)
+//!     walked_probe [REPS] [phases]   (default 11 timed launches after 3 untimed ones;
+//!                                     `phases`: the producers alone, cut after each step)
 //!
 //! Each line: build, distribution, terms, median ms of CUDA-event timings (the inputs rotated
 //! over up to 16 disjoint windows of a pool of at least 2^25 doubles, beyond the L2), the
@@ -23,21 +24,23 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386), with the L2 prefetch a round ahead, and without the finish in the
-/// step; the producers alone of the first three.
+/// shape (commit d17d386), without the L2 prefetch and without the finish in the step; the
+/// producers alone of the engine and of the first shape.
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     let first = WalkedShape::FIRST;
-    let ahead = WalkedShape {
-        prefetch: true,
-        ..d
-    };
     vec![
-        ("walked (transpose, finish in step)", d),
+        ("walked (prefetch, transpose, finish in step)", d),
         ("walked, first shape", first),
-        ("walked, and prefetch", ahead),
         (
-            "walked, transpose only",
+            "walked, no prefetch",
+            WalkedShape {
+                prefetch: false,
+                ..d
+            },
+        ),
+        (
+            "walked, no finish in step",
             WalkedShape {
                 finish_in_step: false,
                 ..d
@@ -57,13 +60,25 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
                 ..first
             },
         ),
+    ]
+}
+
+/// The `phases` mode's builds: the engine's producers alone, cut after each of their steps.
+fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
+    let p = WalkedShape {
+        producers_only: true,
+        ..WalkedShape::DEFAULT
+    };
+    vec![
         (
-            "producers only, and prefetch (not a sum)",
-            WalkedShape {
-                producers_only: true,
-                ..ahead
-            },
+            "producers: load and tree sum (not a sum)",
+            WalkedShape { phases: 1, ..p },
         ),
+        (
+            "producers: and plan (not a sum)",
+            WalkedShape { phases: 2, ..p },
+        ),
+        ("producers: and unit (not a sum)", p),
     ]
 }
 
@@ -93,9 +108,19 @@ fn main() -> Result<()> {
         },
         None => 11,
     };
+    let phases = match std::env::args().nth(2).as_deref() {
+        None => false,
+        Some("phases") => true,
+        Some(other) => bail!("the second argument is `phases` or nothing, not {other:?}"),
+    };
     let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
     let mut builds: Vec<(String, Build)> = Vec::new();
-    for (name, shape) in walked_builds() {
+    let shapes = if phases {
+        phase_builds()
+    } else {
+        walked_builds()
+    };
+    for (name, shape) in shapes {
         let t = std::time::Instant::now();
         let w = WalkedSum::build(&gpu, shape, WalkedMutant::None)?;
         eprintln!(

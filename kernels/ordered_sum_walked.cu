@@ -47,6 +47,14 @@
 #ifndef BINADE_WK_PRODUCERS_ONLY
 #define BINADE_WK_PRODUCERS_ONLY 0
 #endif
+/* BINADE_WK_PHASES (with BINADE_WK_PRODUCERS_ONLY): the producer's steps a timing build keeps:
+ * 1 the load and the tree sum, 2 and the plan, 3 (the engine) and the unit. */
+#ifndef BINADE_WK_PHASES
+#define BINADE_WK_PHASES 3
+#endif
+#if BINADE_WK_PHASES < 3 && !BINADE_WK_PRODUCERS_ONLY
+#error "BINADE_WK_PHASES below 3 is a timing build of the producers only"
+#endif
 /* BINADE_WK_PREFETCH 1: a producer starting tile t asks L2 for the lines of tile t plus the
  * producers' count, the tile drawn about a round later (a hint: no bit depends on it).
  * BINADE_WK_TRANSPOSE 1: a lane's terms in term order come from the striped registers through
@@ -448,6 +456,9 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
     const double ts = wk_block_add(mine, sh);
     if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
+#if BINADE_WK_PHASES < 2
+    return;
+#endif
     if (t == 0) {
         /* The first tile starts from the sum's start (+0 or -0), in no binade: the walker
          * finishes it from its terms. */
@@ -469,6 +480,9 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     __syncthreads();
     const unsigned int b = sh.b;
     __syncthreads(); /* sh.b is read by all before the next tile's plan rewrites it */
+#if BINADE_WK_PHASES < 3
+    return;
+#endif
     binade_unit u = binade_unit_invalid();
     int tied = 0;
     if (b != 0u) u = wk_tile_unit(x, src, count, b, sh, &tied);

@@ -65,13 +65,16 @@ fn walked_compiles_for_every_mutant_and_shape() {
         .map(|m| (WalkedShape::DEFAULT, m))
         .collect();
     builds.extend(SHAPES.iter().map(|&s| (s, WalkedMutant::None)));
-    builds.push((
-        WalkedShape {
-            producers_only: true,
-            ..WalkedShape::DEFAULT
-        },
-        WalkedMutant::None,
-    ));
+    for phases in 1..=3 {
+        builds.push((
+            WalkedShape {
+                producers_only: true,
+                phases,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedMutant::None,
+        ));
+    }
     let failed: Vec<String> = builds
         .par_iter()
         .filter_map(|&(shape, m)| {

@@ -47,6 +47,9 @@ pub struct WalkedShape {
     /// A timing build: the walker does nothing, so a launch times the producers alone and
     /// its total is not the sum.
     pub producers_only: bool,
+    /// The producer's steps kept (below 3 only with `producers_only`): 1 the load and the
+    /// tree sum, 2 and the plan look-back, 3 (the engine) and the unit.
+    pub phases: u32,
     /// A producer starting tile t asks L2 for the lines of tile t plus the producers'
     /// count, about the tile drawn a round later (a hint: no bit depends on it).
     pub prefetch: bool,
@@ -68,13 +71,14 @@ impl WalkedShape {
         step: 4,
         min_blocks: 4,
         producers_only: false,
-        prefetch: false,
+        phases: 3,
+        prefetch: true,
         transpose: true,
         finish_in_step: true,
     };
 
-    /// The engine's shape as first measured (commit d17d386): lanes read strided from
-    /// global memory, a step's failing tile found again by the next step.
+    /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
+    /// strided from global memory, a step's failing tile found again by the next step.
     pub const FIRST: WalkedShape = WalkedShape {
         prefetch: false,
         transpose: false,
@@ -100,6 +104,9 @@ impl WalkedShape {
         if !ok {
             bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16");
         }
+        if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
+            bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
+        }
         if self.transpose && (self.tile() + u64::from(self.threads)) * 8 > Self::TRANSPOSE_BYTES {
             bail!(
                 "walked shape {self:?}: a transposed tile needs {} bytes of shared memory, more than {}",
@@ -121,6 +128,7 @@ impl WalkedShape {
                 "BINADE_WK_PRODUCERS_ONLY",
                 u32::from(self.producers_only).to_string(),
             ),
+            ("BINADE_WK_PHASES", self.phases.to_string()),
             ("BINADE_WK_PREFETCH", u32::from(self.prefetch).to_string()),
             ("BINADE_WK_TRANSPOSE", u32::from(self.transpose).to_string()),
             (
