@@ -24,8 +24,9 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386), without the L2 prefetch and without the finish in the step; the
-/// producers alone of the engine and of the first shape.
+/// shape (commit d17d386), without the L2 prefetch, without the finish in the step, and with
+/// 2,048-term tiles of 128 threads (eight blocks a multiprocessor); the producers alone of the
+/// engine and of the first shape.
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     let first = WalkedShape::FIRST;
@@ -43,6 +44,14 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             "walked, no finish in step",
             WalkedShape {
                 finish_in_step: false,
+                ..d
+            },
+        ),
+        (
+            "walked, 128 x 16 tiles, capped for 8 blocks",
+            WalkedShape {
+                threads: 128,
+                min_blocks: 8,
                 ..d
             },
         ),

@@ -13,7 +13,7 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 6] = [
+const SHAPES: [WalkedShape; 7] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -30,6 +30,11 @@ const SHAPES: [WalkedShape; 6] = [
     },
     WalkedShape {
         per_thread: 8,
+        min_blocks: 8,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        threads: 128,
         min_blocks: 8,
         ..WalkedShape::DEFAULT
     },
@@ -127,6 +132,11 @@ fn walked_equals_the_loop_registers_free() {
 #[test]
 fn walked_equals_the_loop_small_tiles() {
     equals_the_loop("walked_equals_the_loop_small_tiles", SHAPES[5]);
+}
+
+#[test]
+fn walked_equals_the_loop_narrow_blocks() {
+    equals_the_loop("walked_equals_the_loop_narrow_blocks", SHAPES[6]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was
