@@ -24,26 +24,23 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386), without the L2 prefetch, without the finish in the step, and with
-/// 2,048-term tiles of 128 threads (eight blocks a multiprocessor); the producers alone of the
-/// engine and of the first shape.
+/// shape (commit d17d386), without the L2 prefetch, with 2,048-term tiles of 128 threads
+/// (eight blocks a multiprocessor), with the lean round, the early draw and both; the
+/// producers alone of the engine and of both.
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let first = WalkedShape::FIRST;
+    let both = WalkedShape {
+        lean: true,
+        early_draw: true,
+        ..d
+    };
     vec![
         ("walked (prefetch, transpose, finish in step)", d),
-        ("walked, first shape", first),
+        ("walked, first shape", WalkedShape::FIRST),
         (
             "walked, no prefetch",
             WalkedShape {
                 prefetch: false,
-                ..d
-            },
-        ),
-        (
-            "walked, no finish in step",
-            WalkedShape {
-                finish_in_step: false,
                 ..d
             },
         ),
@@ -55,6 +52,15 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
                 ..d
             },
         ),
+        ("walked, lean round", WalkedShape { lean: true, ..d }),
+        (
+            "walked, early draw",
+            WalkedShape {
+                early_draw: true,
+                ..d
+            },
+        ),
+        ("walked, lean round and early draw", both),
         (
             "walked producers only (not a sum)",
             WalkedShape {
@@ -63,10 +69,10 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             },
         ),
         (
-            "first shape's producers only (not a sum)",
+            "producers only, lean round and early draw (not a sum)",
             WalkedShape {
                 producers_only: true,
-                ..first
+                ..both
             },
         ),
     ]
