@@ -65,18 +65,6 @@
 #ifndef BINADE_WK_TRANSPOSE
 #define BINADE_WK_TRANSPOSE 0
 #endif
-/* BINADE_WK_LEAN 1: a producer's round keeps only the barriers that order a write after the
- * reads before it (about half): one barrier per block sum, the unit's sum and flags in one
- * exchange, none after a broadcast read that a later barrier already separates from the
- * next write.
- * BINADE_WK_EARLY_DRAW 1: a producer draws its next ticket as its plan is known, so the
- * atomic's trip overlaps the unit (the tile drawn waits only for the unit, not a round). */
-#ifndef BINADE_WK_LEAN
-#define BINADE_WK_LEAN 0
-#endif
-#ifndef BINADE_WK_EARLY_DRAW
-#define BINADE_WK_EARLY_DRAW 0
-#endif
 /* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
  * (else the next step reads the words again and finds it first). */
 #ifndef BINADE_WK_FINISH_IN_STEP
@@ -167,7 +155,6 @@ struct wk_shared {
     u64 w;            /* the walker's next tile */
     unsigned int from, fail, b, flag;
     double dred[WK_WARPS];
-    unsigned int flags[WK_WARPS]; /* the unit's tie (1) and negative (2) flags by warp */
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
     double lanes[WK_TILE + WK_THREADS]; /* a tile in term order, a gap after each lane */
@@ -183,37 +170,6 @@ __device__ static inline double wk_block_add(double v, wk_shared &sh) {
     double t = 0.0;
     for (unsigned int k = 0; k < WK_WARPS; k++) t = __dadd_rn(t, sh.dred[k]);
     __syncthreads();
-    return t;
-}
-
-/* wk_block_add with one barrier: the caller guarantees a barrier between the reads here and
- * the next write of sh.dred (BINADE_WK_LEAN's producer round). */
-__device__ static inline double wk_block_add_once(double v, wk_shared &sh) {
-    for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
-    if ((threadIdx.x & 31u) == 0) sh.dred[threadIdx.x >> 5] = v;
-    __syncthreads();
-    double t = 0.0;
-    for (unsigned int k = 0; k < WK_WARPS; k++) t = __dadd_rn(t, sh.dred[k]);
-    return t;
-}
-
-/* The block's sum of v and OR of flags in one exchange (one barrier; the same caller's
- * guarantee as wk_block_add_once). */
-__device__ static inline double wk_block_add_flags(double v, unsigned int f, unsigned int *all, wk_shared &sh) {
-    for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
-    for (unsigned int s = 16; s >= 1; s /= 2) f |= __shfl_xor_sync(WK_FULL, f, s);
-    if ((threadIdx.x & 31u) == 0) {
-        sh.dred[threadIdx.x >> 5] = v;
-        sh.flags[threadIdx.x >> 5] = f;
-    }
-    __syncthreads();
-    double t = 0.0;
-    unsigned int g = 0u;
-    for (unsigned int k = 0; k < WK_WARPS; k++) {
-        t = __dadd_rn(t, sh.dred[k]);
-        g |= sh.flags[k];
-    }
-    *all = g;
     return t;
 }
 
@@ -443,16 +399,9 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const double 
     } else {
         tie = 1; /* binades below 2^-971: the scale is not a normal double */
     }
-#if BINADE_WK_LEAN
-    unsigned int flags = 0u;
-    inc = wk_block_add_flags(inc, (tie ? 1u : 0u) | (bad ? 2u : 0u), &flags, sh);
-    const int any_bad = (flags & 2u) != 0u;
-    const int any_tie = (flags & 1u) != 0u;
-#else
     inc = wk_block_add(inc, sh);
     const int any_bad = __syncthreads_or(bad);
     const int any_tie = __syncthreads_or(tie);
-#endif
     *tied = any_tie;
     if (any_bad) return binade_unit_invalid();
     if (!any_tie) {
@@ -488,17 +437,9 @@ __device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t
  * first asks L2 for the lines of tile t + producers, about the tile some producer draws a
  * round later (tickets go out in order, one a round a producer): every tile from the
  * producers' count on is asked for once, a round ahead, whichever block takes it. */
-#if BINADE_WK_EARLY_DRAW
-#define WK_DRAW_EARLY() \
-    if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base
-#else
-#define WK_DRAW_EARLY() (void)0
-#endif
 __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
-                                         wk_word *units, unsigned int *paths, u64 *ticket, u64 ticket_base,
-                                         unsigned int epoch, u64 *out, wk_shared &sh) {
-    (void)ticket;
-    (void)ticket_base;
+                                         wk_word *units, unsigned int *paths, unsigned int epoch, u64 *out,
+                                         wk_shared &sh) {
     const double *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
@@ -513,14 +454,9 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
-#if BINADE_WK_LEAN
-    const double ts = wk_block_add_once(mine, sh);
-#else
     const double ts = wk_block_add(mine, sh);
-#endif
     if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
 #if BINADE_WK_PHASES < 2
-    WK_DRAW_EARLY();
     return;
 #endif
     if (t == 0) {
@@ -532,7 +468,6 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
             wk_write(units + t, value, tag);
             paths[t] = 0u;
         }
-        WK_DRAW_EARLY();
         return;
     }
     if (threadIdx.x < 32) {
@@ -542,12 +477,9 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
             sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
         }
     }
-    WK_DRAW_EARLY();
     __syncthreads();
     const unsigned int b = sh.b;
-#if !BINADE_WK_LEAN
     __syncthreads(); /* sh.b is read by all before the next tile's plan rewrites it */
-#endif
 #if BINADE_WK_PHASES < 3
     return;
 #endif
@@ -848,20 +780,14 @@ extern "C" __global__ void WK_BOUNDS
         wk_walk(terms, n, ntiles, units, epoch, start, out, sh);
         return;
     }
-    /* The ticket: drawn here, or (BINADE_WK_EARLY_DRAW) by wk_produce once its plan is known.
-     * sh.tile is next written after a later barrier that every thread passes after reading it,
-     * so the barrier after the read is needed only outside BINADE_WK_LEAN's accounting. */
+    /* A ticket is drawn before the first tile and after each. */
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     while (true) {
         __syncthreads();
         const u64 t = sh.tile;
-#if !BINADE_WK_LEAN
         __syncthreads();
-#endif
         if (t >= ntiles) return;
-        wk_produce(terms, n, ntiles, t, plan, units, paths, ticket, ticket_base, epoch, out, sh);
-#if !BINADE_WK_EARLY_DRAW
+        wk_produce(terms, n, ntiles, t, plan, units, paths, epoch, out, sh);
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
-#endif
     }
 }

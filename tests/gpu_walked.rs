@@ -13,7 +13,7 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 8] = [
+const SHAPES: [WalkedShape; 7] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -36,11 +36,6 @@ const SHAPES: [WalkedShape; 8] = [
     WalkedShape {
         threads: 128,
         min_blocks: 8,
-        ..WalkedShape::DEFAULT
-    },
-    WalkedShape {
-        lean: !WalkedShape::DEFAULT.lean,
-        early_draw: !WalkedShape::DEFAULT.early_draw,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -75,16 +70,6 @@ fn walked_compiles_for_every_mutant_and_shape() {
         .map(|m| (WalkedShape::DEFAULT, m))
         .collect();
     builds.extend(SHAPES.iter().map(|&s| (s, WalkedMutant::None)));
-    let d = WalkedShape::DEFAULT;
-    for s in [
-        WalkedShape { lean: !d.lean, ..d },
-        WalkedShape {
-            early_draw: !d.early_draw,
-            ..d
-        },
-    ] {
-        builds.push((s, WalkedMutant::None));
-    }
     for phases in 1..=3 {
         builds.push((
             WalkedShape {
@@ -152,14 +137,6 @@ fn walked_equals_the_loop_small_tiles() {
 #[test]
 fn walked_equals_the_loop_narrow_blocks() {
     equals_the_loop("walked_equals_the_loop_narrow_blocks", SHAPES[6]);
-}
-
-#[test]
-fn walked_equals_the_loop_lean_and_early_draw_switched() {
-    equals_the_loop(
-        "walked_equals_the_loop_lean_and_early_draw_switched",
-        SHAPES[7],
-    );
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

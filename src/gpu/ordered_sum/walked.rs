@@ -60,12 +60,6 @@ pub struct WalkedShape {
     /// binade) is finished in that step, not found again by the next step's read of the
     /// unit words.
     pub finish_in_step: bool,
-    /// A producer's round keeps only the barriers that order a write after the reads
-    /// before it: one a block sum, the unit's sum and flags in one exchange.
-    pub lean: bool,
-    /// A producer draws its next ticket as its plan is known, so the atomic's trip overlaps
-    /// the unit (the tile drawn waits for the unit only, not a round).
-    pub early_draw: bool,
 }
 
 impl WalkedShape {
@@ -81,8 +75,6 @@ impl WalkedShape {
         prefetch: true,
         transpose: true,
         finish_in_step: true,
-        lean: false,
-        early_draw: false,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -142,11 +134,6 @@ impl WalkedShape {
             (
                 "BINADE_WK_FINISH_IN_STEP",
                 u32::from(self.finish_in_step).to_string(),
-            ),
-            ("BINADE_WK_LEAN", u32::from(self.lean).to_string()),
-            (
-                "BINADE_WK_EARLY_DRAW",
-                u32::from(self.early_draw).to_string(),
             ),
         ]
     }
