@@ -17,7 +17,7 @@
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{Hint, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
@@ -25,8 +25,8 @@ use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
 /// shape (commit d17d386), without the L2 prefetch, and with 2,048-term tiles of 128 threads
-/// (eight blocks a multiprocessor); the producers alone of the engine. (The lean round and the
-/// early draw were timed at 035ce8b and removed.)
+/// (eight blocks a multiprocessor), and with the plan from the walker's hint; the producers
+/// alone of the engine. (The lean round and the early draw were timed at 035ce8b and removed.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     vec![
@@ -44,6 +44,13 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             WalkedShape {
                 threads: 128,
                 min_blocks: 8,
+                ..d
+            },
+        ),
+        (
+            "walked, plan from the walker's hint",
+            WalkedShape {
+                hint: Hint::On,
                 ..d
             },
         ),

@@ -65,6 +65,16 @@
 #ifndef BINADE_WK_TRANSPOSE
 #define BINADE_WK_TRANSPOSE 0
 #endif
+/* BINADE_WK_HINT 1: the walker publishes its exact sum and position (the hint word, out[8..10])
+ * each step, and a producer plans its tile from it without a look-back where that is safe by
+ * a margin (wk_plan_from_hint); every WK_HINT_ANCHOR-th tile still looks back, so the
+ * approximate prefixes that look-backs stop at stay a few tiles apart. A hint, like any plan:
+ * no bit depends on it. BINADE_WK_HINT 2 is a plan mutant for the tests: the margin ignored
+ * (every tile but the anchors planned in the hint's binade), which must change no bit. */
+#ifndef BINADE_WK_HINT
+#define BINADE_WK_HINT 0
+#endif
+#define WK_HINT_ANCHOR 8u
 /* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
  * (else the next step reads the words again and finds it first). */
 #ifndef BINADE_WK_FINISH_IN_STEP
@@ -102,6 +112,7 @@ typedef unsigned long long u64;
 #define WK_AGG 1u    /* plan word: the tile's tree sum */
 #define WK_APPROX 2u /* plan word: an approximate inclusive prefix */
 #define WK_UNIT 3u   /* unit word: the even increment; tag bits 32..42 the binade, 43..44 odd - even + 1 */
+#define WK_HINT 0u   /* hint word: the walker's exact sum; tag bits 32..63 the tile it stands before */
 
 struct __align__(16) wk_word {
     u64 value, tag;
@@ -423,6 +434,31 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const double 
     return u;
 }
 
+#if BINADE_WK_HINT
+/* Tile t's plan from the walker's hint word without a look-back, or 0 (look back). The hint is
+ * the exact sum S before tile w <= t of this launch, S a positive normal in binade b. For
+ * non-negative terms the prefix before t is at least S; it is taken to be below
+ * S + 4 (t - w) ts, ts this tile's tree sum (four times the tiles between at this tile's
+ * size), and where that bound is below the top of b the plan is b. The bound is a guess
+ * (a tile between may be larger): a guess that fails makes a wrong plan, which costs the
+ * walker a finish and changes no bit. */
+__device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double ts, unsigned int epoch) {
+    const u64 w = h.tag >> 32;
+    if ((unsigned int)h.tag != ((epoch << 2) | WK_HINT) || w > t || !(ts >= 0.0)) return 0u;
+    const unsigned int b = binade_of_f64(h.value);
+    if (b == 0u || b >= 0x7feu) return 0u;
+    const double top = __longlong_as_double((long long)((u64)(b + 1u) << 52));
+    const double reach = __dadd_rn(__longlong_as_double((long long)h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), ts)));
+#if BINADE_WK_HINT == 2
+    (void)reach;
+    (void)top;
+    return b;
+#else
+    return reach < top ? b : 0u;
+#endif
+}
+#endif
+
 /* Asks for the lines of tile t (below ntiles) to be brought into L2: one 128-byte line (16
  * doubles) a thread at a time. A hint; nothing waits on it. */
 __device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t) {
@@ -444,6 +480,13 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
     double x[WK_PER];
+#if BINADE_WK_HINT
+    /* Read with the terms, so its trip overlaps theirs; used by thread 0 alone. */
+    wk_word hint;
+    hint.value = 0ull;
+    hint.tag = 0ull;
+    if (threadIdx.x == 0) hint = wk_read((const wk_word *)(out + 8));
+#endif
     wk_load(src, count, x);
 #if BINADE_WK_PREFETCH
     const u64 ahead = t + (u64)(gridDim.x - 1u);
@@ -470,7 +513,15 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
         }
         return;
     }
+#if BINADE_WK_HINT
+    if (threadIdx.x == 0) sh.b = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, epoch);
+    __syncthreads();
+    const unsigned int hinted = sh.b;
+    __syncthreads(); /* sh.b is read by all before the plan below may rewrite it */
+    if (hinted == 0u && threadIdx.x < 32) {
+#else
     if (threadIdx.x < 32) {
+#endif
         double prefix = wk_lookback_plan(plan, t, epoch, out);
         if (threadIdx.x == 0) {
             wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
@@ -612,6 +663,9 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         if (w >= ntiles) break;
         steps++;
+#if BINADE_WK_HINT
+        if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
+#endif
         const unsigned int b = binade_of_f64(s);
         /* This thread's tiles: w + threadIdx.x * WK_STEP + k, k < WK_STEP. */
         const u64 first = w + (u64)threadIdx.x * WK_STEP;

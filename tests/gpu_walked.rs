@@ -6,14 +6,14 @@
 //! `gpu::ordered_sum::walked_kill`'s, which the `mutations` kill matrix runs too.
 
 use binade::format::F64;
-use binade::gpu::ordered_sum::walked::{self, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{self, Hint, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 7] = [
+const SHAPES: [WalkedShape; 9] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -36,6 +36,14 @@ const SHAPES: [WalkedShape; 7] = [
     WalkedShape {
         threads: 128,
         min_blocks: 8,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        hint: Hint::On,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        hint: Hint::MarginIgnored,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -137,6 +145,18 @@ fn walked_equals_the_loop_small_tiles() {
 #[test]
 fn walked_equals_the_loop_narrow_blocks() {
     equals_the_loop("walked_equals_the_loop_narrow_blocks", SHAPES[6]);
+}
+
+#[test]
+fn walked_equals_the_loop_hint() {
+    equals_the_loop("walked_equals_the_loop_hint", SHAPES[7]);
+}
+
+/// A plan mutant: plans from the hint with its margin ignored. Plans change no bit, so this
+/// must pass; were the hint able to change a total, this build would show it first.
+#[test]
+fn walked_equals_the_loop_hint_margin_ignored() {
+    equals_the_loop("walked_equals_the_loop_hint_margin_ignored", SHAPES[8]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -30,8 +30,9 @@ pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_walked.cu");
 const EPOCH_LIMIT: u32 = 1 << 29;
 
 /// Words of the walker's output: the total's bits, [`WalkedTotal`]'s counts, then a stall's
-/// code (tagged with the launch's epoch), tile and detail.
-const OUT_WORDS: usize = 8;
+/// code (tagged with the launch's epoch), tile and detail; then the hint word (16 bytes at
+/// word 8, aligned: the walker's exact sum and position, `WalkedShape::hint`).
+const OUT_WORDS: usize = 10;
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +61,10 @@ pub struct WalkedShape {
     /// binade) is finished in that step, not found again by the next step's read of the
     /// unit words.
     pub finish_in_step: bool,
+    /// The walker publishes its exact sum and position each step, and a producer plans its
+    /// tile from them without a look-back where a margin allows (every eighth tile still
+    /// looks back). A plan: no bit depends on it.
+    pub hint: Hint,
 }
 
 impl WalkedShape {
@@ -75,6 +80,7 @@ impl WalkedShape {
         prefetch: true,
         transpose: true,
         finish_in_step: true,
+        hint: Hint::Off,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -135,8 +141,21 @@ impl WalkedShape {
                 "BINADE_WK_FINISH_IN_STEP",
                 u32::from(self.finish_in_step).to_string(),
             ),
+            ("BINADE_WK_HINT", (self.hint as u32).to_string()),
         ]
     }
+}
+
+/// Whether producers plan from the walker's hint word (`BINADE_WK_HINT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hint {
+    /// Every plan by a look-back.
+    Off = 0,
+    /// A plan from the hint where its margin allows, else a look-back.
+    On = 1,
+    /// A plan mutant for the tests: the margin ignored, every tile but every eighth planned
+    /// in the hint's binade. Plans change no bit, so its totals must be the loop's.
+    MarginIgnored = 2,
 }
 
 /// A deliberate defect of the engine's own shortcuts (`BINADE_WK_MUTANT`), for the kill
