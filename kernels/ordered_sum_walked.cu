@@ -15,8 +15,9 @@
  *      run to run; no bit of the result depends on it);
  *   3. forms its unit for that binade while the terms are in registers: where no term is a
  *      tie, both increments are the f64 sum of rint(x * 2^(52-e)), exact below 2^53;
- *      otherwise the lanes' units in term order (each lane's terms read again, from L1 or L2)
- *      composed in order; publishes it in one word (the unit word) and takes its next tile.
+ *      otherwise the lanes' units in term order (each lane's terms from the registers through
+ *      shared memory, BINADE_WK_TRANSPOSE; else read again, from L1 or L2) composed in order;
+ *      publishes it in one word (the unit word) and takes its next tile.
  * No producer waits on an exact sum, so a producer's round is load, tree sum, plan, unit.
  * The walker holds the exact sum S before tile w and, each step, reads the unit words of the
  * next WK_STEP * WK_THREADS tiles: the longest run of published units planned for S's binade

@@ -133,6 +133,18 @@ impl Gpu {
         &self.ctx
     }
 
+    /// The device's multiprocessors (the driver's count), which resident launches multiply
+    /// their blocks per multiprocessor by.
+    pub fn multiprocessors(&self) -> Result<u32> {
+        let n = self
+            .ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .context("multiprocessor count")?;
+        Ok(n as u32)
+    }
+
     /// Compiles the concatenation of `sources` with NVRTC for this device (see [`compile`])
     /// and loads it, in the form [`ModuleForm::from_env`] names (PTX unless
     /// `BINADE_MODULE_FORM=cubin`). On a compile error the message holds the compiler's log.

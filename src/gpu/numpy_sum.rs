@@ -15,7 +15,7 @@
 //! check: each gives a wrong sum on some input.
 
 use anyhow::{Context as _, Result};
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{
     CudaFunction, CudaSlice, CudaView, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
     ValidAsZeroBits,
@@ -320,10 +320,7 @@ impl<T: NumpyTerm> GpuNumpySum<T> {
                 &defines::<T>(mutant, LeafLoads::Single, rows),
             )?)?),
         };
-        let multiprocessors = gpu
-            .context()
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .context("multiprocessor count")? as u32;
+        let multiprocessors = gpu.multiprocessors()?;
         let k_tiles = pair(&m)?;
         let per_sm = k_tiles
             .1

@@ -1208,10 +1208,7 @@ impl OnePassSum {
         } else {
             (None, 0)
         };
-        let multiprocessors = gpu
-            .context()
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .context("multiprocessor count")? as u32;
+        let multiprocessors = gpu.multiprocessors()?;
         if resident == 0 {
             bail!("onepass_sums: no block fits on a multiprocessor with one tile of shared memory");
         }

@@ -17,7 +17,7 @@
 //! plans come from look-backs over doubles and may differ from run to run.
 
 use anyhow::{bail, Context as _, Result};
-use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
 
 use super::super::Gpu;
@@ -334,12 +334,9 @@ impl WalkedSum {
             .occupancy_max_active_blocks_per_multiprocessor(shape.threads, 0, None)
             .context("occupancy of walked_sum")?;
         let registers = kernel
-            .get_attribute(cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)
+            .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)
             .context("registers of walked_sum")?;
-        let sms = gpu
-            .context()
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .context("multiprocessor count")? as u32;
+        let sms = gpu.multiprocessors()?;
         if per_sm == 0 {
             bail!("walked_sum: no block fits on a multiprocessor");
         }
