@@ -25,12 +25,12 @@ use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
 /// shape (commit d17d386), without the L2 prefetch, and with 2,048-term tiles of 128 threads
-/// (eight blocks a multiprocessor), and with the plan from the walker's hint; the producers
-/// alone of the engine. (The lean round and the early draw were timed at 035ce8b and removed.)
+/// (eight blocks a multiprocessor), and with every plan by a look-back (the walker's hint
+/// off, the engine's shape before 6097719's run); the producers alone of the engine. (The lean round and the early draw were timed at 035ce8b and removed.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     vec![
-        ("walked (prefetch, transpose, finish in step)", d),
+        ("walked (prefetch, transpose, finish in step, hint)", d),
         ("walked, first shape", WalkedShape::FIRST),
         (
             "walked, no prefetch",
@@ -48,9 +48,9 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             },
         ),
         (
-            "walked, plan from the walker's hint",
+            "walked, every plan by a look-back (no hint)",
             WalkedShape {
-                hint: Hint::On,
+                hint: Hint::Off,
                 ..d
             },
         ),

@@ -39,7 +39,7 @@ const SHAPES: [WalkedShape; 9] = [
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        hint: Hint::On,
+        hint: Hint::Off,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -147,9 +147,10 @@ fn walked_equals_the_loop_narrow_blocks() {
     equals_the_loop("walked_equals_the_loop_narrow_blocks", SHAPES[6]);
 }
 
+/// Every plan by a look-back (the hint off: the engine's shape before 6097719's run).
 #[test]
-fn walked_equals_the_loop_hint() {
-    equals_the_loop("walked_equals_the_loop_hint", SHAPES[7]);
+fn walked_equals_the_loop_look_back_plans() {
+    equals_the_loop("walked_equals_the_loop_look_back_plans", SHAPES[7]);
 }
 
 /// A plan mutant: plans from the hint with its margin ignored. Plans change no bit, so this

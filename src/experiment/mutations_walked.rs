@@ -4,10 +4,14 @@
 //! sum that differs.
 
 use crate::experiment::Context;
-use crate::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::ordered_sum::walked::{Hint, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
+
+/// The plan mutant's row: plans from the walker's hint with the margin ignored. Plans change
+/// no bit, so it must give the loop's bits everywhere (a wrong total is a failure).
+const PLAN_MUTANT: &str = "walked plan mutant: hint's margin ignored (must keep the loop's bits)";
 
 /// Terms of the stale-words check (8,192 tiles: the walker reads ahead of the producers).
 const STALE_TERMS: usize = 1 << 25;
@@ -32,10 +36,21 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     };
     let tile = WalkedShape::DEFAULT.tile() as usize;
     let cases = kill_cases(seed, sizes, tile);
-    let bar = ctx.progress(WalkedMutant::ALL.len() as u64, "walked mutants");
+    let bar = ctx.progress(WalkedMutant::ALL.len() as u64 + 1, "walked mutants");
     let mut failures = 0;
-    for m in WalkedMutant::ALL {
-        let run = WalkedSum::with_mutant(&gpu, m).and_then(|sum| {
+    let builds = WalkedMutant::ALL
+        .into_iter()
+        .map(|m| (m.name(), WalkedShape::DEFAULT, m))
+        .chain(std::iter::once((
+            PLAN_MUTANT,
+            WalkedShape {
+                hint: Hint::MarginIgnored,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedMutant::None,
+        )));
+    for (name, shape, m) in builds {
+        let run = WalkedSum::build(&gpu, shape, m).and_then(|sum| {
             let (checked, wrong) = first_wrong(&sum, &cases, 1)?;
             if wrong.is_some() {
                 return Ok((checked, wrong));
@@ -49,17 +64,12 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
             "the loop's bits everywhere",
             &mut failures,
         );
-        t.row(vec![
-            m.name().to_string(),
-            thousands(checked),
-            result,
-            first,
-        ]);
+        t.row(vec![name.to_string(), thousands(checked), result, first]);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms) on {} ({}), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
+        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint) on {} ({}), and the plan mutant `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not: plans change no bit, so it must keep the loop's bits),, each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -4,11 +4,14 @@
 use std::ops::Range;
 
 use anyhow::Result;
+use cudarc::driver::CudaView;
 use rayon::prelude::*;
 
-use super::onepass::{self, OnePassCheck};
+use super::onepass::{self, EngineCheck};
+use super::walked;
 use super::Settings;
 use crate::format::{same_result, F64};
+use crate::gpu::ordered_sum::walked::WalkedSum;
 use crate::gpu::{GpuOrderedSum, GpuSum, OnePassSum, Stages, WalkKind};
 use crate::plan::{tree_prefix, PlanKind};
 use crate::verify::inputs::InputKind;
@@ -154,12 +157,59 @@ pub(super) fn segments_of(sizes: &[usize]) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// The exact engines checked beside the seed's pipeline.
+pub struct Engines<'a> {
+    /// The one-pass engine.
+    pub onepass: &'a OnePassSum,
+    /// The walked engine, in the engine's shape.
+    pub walked: &'a WalkedSum,
+}
+
+/// Each exact engine's checks.
+#[derive(Default)]
+pub struct EngineChecks {
+    /// The one-pass engine's.
+    pub onepass: Vec<EngineCheck>,
+    /// The walked engine's.
+    pub walked: Vec<EngineCheck>,
+}
+
+impl EngineChecks {
+    /// Both engines on `segments` of `terms`, against `wants`.
+    pub fn check(
+        &mut self,
+        engines: &Engines,
+        label: &str,
+        terms: CudaView<f64>,
+        segments: &[Range<usize>],
+        wants: &[f64],
+    ) -> Result<()> {
+        let all = terms.slice(0..terms.len());
+        onepass::check(
+            engines.onepass,
+            label,
+            all,
+            segments,
+            wants,
+            &mut self.onepass,
+        )?;
+        walked::check(
+            engines.walked,
+            label,
+            terms,
+            segments,
+            wants,
+            &mut self.walked,
+        )
+    }
+}
+
 /// All standard sizes of one kind as segments of one buffer: one launch sequence per plan.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn standard_sizes(
     sum: &GpuOrderedSum,
-    op: &OnePassSum,
-    op_checks: &mut Vec<OnePassCheck>,
+    engines: &Engines,
+    engine_checks: &mut EngineChecks,
     seed: u64,
     kind: InputKind,
     set: &Settings,
@@ -177,13 +227,12 @@ pub(super) fn standard_sizes(
     let all: Vec<f64> = pieces.concat();
     let segments = segments_of(&set.sizes);
     let dev = sum.upload(&all)?;
-    onepass::check(
-        op,
+    engine_checks.check(
+        engines,
         kind.name(),
         dev.slice(0..all.len()),
         &segments,
         &wants,
-        op_checks,
     )?;
     let mut job = sum.job(dev.slice(0..all.len()), &segments)?;
     for walk in WalkKind::ALL {
@@ -227,8 +276,8 @@ pub(super) fn standard_sizes(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn stream(
     sum: &GpuOrderedSum,
-    op: &OnePassSum,
-    op_checks: &mut Vec<OnePassCheck>,
+    engines: &Engines,
+    engine_checks: &mut EngineChecks,
     seed: u64,
     kind: InputKind,
     n: usize,
@@ -243,7 +292,7 @@ pub(super) fn stream(
     drop(terms);
     let range = 0..n;
     let whole = std::slice::from_ref(&range);
-    onepass::check(op, kind.name(), dev.slice(0..n), whole, &[want], op_checks)?;
+    engine_checks.check(engines, kind.name(), dev.slice(0..n), whole, &[want])?;
     let mut job = sum.job(dev.slice(0..n), whole)?;
     for walk in WalkKind::ALL {
         let sum = sum.clone().with_walk(walk);

@@ -6,6 +6,7 @@ use anyhow::Result;
 
 use super::{ConfigError, Context, Outcome};
 use crate::format::{same_result, F64};
+use crate::gpu::ordered_sum::walked::WalkedSum;
 use crate::gpu::{Gpu, GpuCumsum, GpuOrderedSum, OnePassSum};
 use crate::layout::OP_TILE;
 use crate::plan::PlanKind;
@@ -18,6 +19,7 @@ pub mod checks;
 pub mod cumsum;
 pub mod onepass;
 pub mod tables;
+pub mod walked;
 
 use checks::*;
 use tables::*;
@@ -104,14 +106,23 @@ fn settings(ctx: &Context) -> Result<Settings> {
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    // Three whole NVRTC compiles (seconds to tens of seconds each): on rayon's threads.
-    let (sum, (op, cum)) = rayon::join(
-        || GpuOrderedSum::with_mutant(&gpu, set.mutant),
+    // Four whole NVRTC compiles (seconds to tens of seconds each): on rayon's threads.
+    let ((sum, walked), (op, cum)) = rayon::join(
+        || {
+            rayon::join(
+                || GpuOrderedSum::with_mutant(&gpu, set.mutant),
+                || WalkedSum::new(&gpu),
+            )
+        },
         || rayon::join(|| OnePassSum::new(&gpu), || GpuCumsum::new(&gpu)),
     );
-    let (sum, op, cum) = (sum?, op?, cum?);
+    let (sum, walked, op, cum) = (sum?, walked?, op?, cum?);
+    let engines = Engines {
+        onepass: &op,
+        walked: &walked,
+    };
     let mut cum_checks = Vec::new();
-    let mut op_checks = Vec::new();
+    let mut engine_checks = EngineChecks::default();
     let mut checks = Vec::new();
     let mut baselines = Vec::new();
     let mut stage_checks = Vec::new();
@@ -124,8 +135,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         let stale = chunk_sums::<F64>(&next.generate::<F64>(max, ctx.seed ^ 0x57a1e));
         standard_sizes(
             &sum,
-            &op,
-            &mut op_checks,
+            &engines,
+            &mut engine_checks,
             ctx.seed,
             kind,
             &set,
@@ -157,8 +168,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             )?;
             stream(
                 &sum,
-                &op,
-                &mut op_checks,
+                &engines,
+                &mut engine_checks,
                 ctx.seed,
                 kind,
                 n,
@@ -172,7 +183,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    boundary_cases(&op, &mut op_checks)?;
+    boundary_cases(&engines, &mut engine_checks)?;
     let mut out = outcome(
         ctx,
         &gpu,
@@ -182,17 +193,40 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         &stage_checks,
         &seconds,
     );
+    let op_checks = &engine_checks.onepass;
     let op_bad = op_checks.iter().filter(|c| !c.ok()).count() as u64;
-    out.failures += op_bad;
+    let wk_checks = &engine_checks.walked;
+    let wk_bad = wk_checks.iter().filter(|c| !c.ok()).count() as u64;
+    out.failures += op_bad + wk_bad;
     let mut labels: Vec<&str> = set.kinds.iter().map(|k| k.name()).collect();
     labels.extend(tile_boundary_cases(OP_TILE).map(|c| c.0));
     out.report.text(format!(
-        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The last rows are `inputs::tile_boundary_cases`, 300 sums of each in one launch: four tiles whose second is planned one binade below its exact start and whose third is planned in the right one (a later tile that composed both would mix binades); two tiles whose sum leaves its binade upward and comes back; two tiles whose second, without ties, leaves its binade (its increment passes the binade's top); three tiles whose second holds an infinity among zeros (only the fast unit's bound refuses it).",
+        "The one-pass engine summed the same segments and streams ({} sums, each launched {} times on the same records; its plan comes from a look-back over doubles and may differ between launches): {} of them had the loop's bits in every launch. The last rows are `inputs::tile_boundary_cases`, {BOUNDARY_REPEATS} sums of each in one launch: four tiles whose second is planned one binade below its exact start and whose third is planned in the right one (a later tile that composed both would mix binades); two tiles whose sum leaves its binade upward and comes back; two tiles whose second, without ties, leaves its binade (its increment passes the binade's top); three tiles whose second holds an infinity among zeros (only the fast unit's bound refuses it).",
         op_checks.len(),
         onepass::LAUNCHES,
         op_checks.len() as u64 - op_bad,
     ));
-    out.report.table(onepass::table(&labels, &op_checks));
+    out.report.table(onepass::table(
+        "onepass",
+        &format!("The one-pass engine (kernels/ordered_sum_onepass.cu): every sum launched {} times on the same records", onepass::LAUNCHES),
+        &labels,
+        op_checks,
+    ));
+    out.report.text(format!(
+        "The walked engine (`kernels/ordered_sum_walked.cu`, in the engine's shape: {} threads x {} terms a tile, plans from the walker's hint where its margin allows) summed the same inputs, each sum its own job launched {} times on the same buffers (its plans come from a look-back over doubles or from the walker's hint, and may differ between launches): {} of {} sums had the loop's bits in every launch. Its boundary rows are the same cases built for its {}-term tiles, {WALKED_BOUNDARY_REPEATS} sums of each.",
+        walked.shape().threads,
+        walked.shape().per_thread,
+        onepass::LAUNCHES,
+        wk_checks.len() as u64 - wk_bad,
+        wk_checks.len(),
+        walked.shape().tile(),
+    ));
+    out.report.table(onepass::table(
+        "walked",
+        &format!("The walked engine (kernels/ordered_sum_walked.cu): every sum launched {} times on the same buffers", onepass::LAUNCHES),
+        &labels,
+        wk_checks,
+    ));
     let cum_bad = cum_checks
         .iter()
         .filter(|c| c.first_difference.is_some())
@@ -208,8 +242,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     ));
     out.report.table(cumsum::table(&cum_checks));
     let headline = format!(
-        "{}; running sums: {} of {} inputs had the loop's bits at every position ({} positions)",
+        "{}; the one-pass engine: {} of {} sums, the walked engine: {} of {} sums exact in every launch; running sums: {} of {} inputs had the loop's bits at every position ({} positions)",
         out.report.headline.clone(),
+        op_checks.len() as u64 - op_bad,
+        op_checks.len(),
+        wk_checks.len() as u64 - wk_bad,
+        wk_checks.len(),
         cum_checks.len() - cum_bad,
         cum_checks.len(),
         thousands(positions)
@@ -219,23 +257,56 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     Ok(out)
 }
 
-/// `inputs::tile_boundary_cases`, 300 sums of each in one launch.
-fn boundary_cases(op: &OnePassSum, out: &mut Vec<onepass::OnePassCheck>) -> Result<()> {
-    for (name, one) in tile_boundary_cases(OP_TILE) {
-        let want = crate::walk::loop_sum::<F64>(&one);
-        let all = one.repeat(300);
-        let segments: Vec<_> = (0..300)
-            .map(|k| k * one.len()..(k + 1) * one.len())
-            .collect();
-        let dev = op.gpu().stream().clone_htod(&all)?;
-        onepass::check(
-            op,
-            name,
-            dev.slice(0..all.len()),
-            &segments,
-            &[want; 300],
-            out,
-        )?;
+/// Sums of each boundary case in the one-pass engine's launch (segments of one buffer).
+const BOUNDARY_REPEATS: usize = 300;
+
+/// Sums of each boundary case by the walked engine (a job each: fewer, as every sum is a
+/// launch of its own).
+const WALKED_BOUNDARY_REPEATS: usize = 30;
+
+/// `inputs::tile_boundary_cases`: [`BOUNDARY_REPEATS`] sums of each in one launch of the
+/// one-pass engine (its tiles), and [`WALKED_BOUNDARY_REPEATS`] of each, built for the walked
+/// engine's tiles, by the walked engine.
+fn boundary_cases(engines: &Engines, out: &mut EngineChecks) -> Result<()> {
+    let cases = [
+        (OP_TILE, BOUNDARY_REPEATS, true),
+        (
+            engines.walked.shape().tile() as usize,
+            WALKED_BOUNDARY_REPEATS,
+            false,
+        ),
+    ];
+    for (tile, repeats, onepass_engine) in cases {
+        for (name, one) in tile_boundary_cases(tile) {
+            let want = crate::walk::loop_sum::<F64>(&one);
+            let all = one.repeat(repeats);
+            let segments: Vec<_> = (0..repeats)
+                .map(|k| k * one.len()..(k + 1) * one.len())
+                .collect();
+            let dev = engines.onepass.gpu().stream().clone_htod(&all)?;
+            let wants = vec![want; repeats];
+            if onepass_engine {
+                let all = dev.slice(0..all.len());
+                onepass::check(
+                    engines.onepass,
+                    name,
+                    all,
+                    &segments,
+                    &wants,
+                    &mut out.onepass,
+                )?;
+            } else {
+                let all = dev.slice(0..all.len());
+                walked::check(
+                    engines.walked,
+                    name,
+                    all,
+                    &segments,
+                    &wants,
+                    &mut out.walked,
+                )?;
+            }
+        }
     }
     Ok(())
 }

@@ -14,9 +14,10 @@ use crate::report::{thousands, Table};
 /// Launches per job.
 pub const LAUNCHES: usize = 3;
 
-/// One sum of the one-pass engine over [`LAUNCHES`] launches.
+/// One sum of an exact engine (the one-pass engine, or the walked engine of
+/// [`super::walked`]) over [`LAUNCHES`] launches.
 #[derive(Clone, Debug)]
-pub struct OnePassCheck {
+pub struct EngineCheck {
     /// The input kind's name, or the name of a hand-made input.
     pub label: String,
     /// Terms.
@@ -31,7 +32,7 @@ pub struct OnePassCheck {
     pub native_lanes: u64,
 }
 
-impl OnePassCheck {
+impl EngineCheck {
     /// Exact in every launch.
     pub fn ok(&self) -> bool {
         self.exact_launches == LAUNCHES
@@ -45,7 +46,7 @@ pub fn check(
     terms: CudaView<f64>,
     segments: &[Range<usize>],
     wants: &[f64],
-    out: &mut Vec<OnePassCheck>,
+    out: &mut Vec<EngineCheck>,
 ) -> Result<()> {
     let mut job = op.job(terms, segments)?;
     let first = out.len();
@@ -53,7 +54,7 @@ pub fn check(
         let got = op.run(&mut job)?;
         for (k, g) in got.iter().enumerate() {
             if launch == 0 {
-                out.push(OnePassCheck {
+                out.push(EngineCheck {
                     label: label.to_string(),
                     n: segments[k].len(),
                     exact_launches: 0,
@@ -70,12 +71,12 @@ pub fn check(
     Ok(())
 }
 
-/// Per label (input kind, in `labels` order): sums, sums exact in every launch, and the
-/// tiles' paths.
-pub fn table(labels: &[&str], checks: &[OnePassCheck]) -> Table {
+/// The table `name` titled `title`: per label (input kind, in `labels` order), sums, sums
+/// exact in every launch, and the tiles' paths.
+pub fn table(name: &str, title: &str, labels: &[&str], checks: &[EngineCheck]) -> Table {
     let mut t = Table::new(
-        "onepass",
-        &format!("The one-pass engine (kernels/ordered_sum_onepass.cu): every sum launched {LAUNCHES} times on the same records"),
+        name,
+        title,
         &[
             "input kind",
             "sums",
@@ -86,7 +87,7 @@ pub fn table(labels: &[&str], checks: &[OnePassCheck]) -> Table {
         ],
     );
     for &label in labels {
-        let c: Vec<&OnePassCheck> = checks.iter().filter(|c| c.label == label).collect();
+        let c: Vec<&EngineCheck> = checks.iter().filter(|c| c.label == label).collect();
         t.row(vec![
             label.into(),
             c.len().to_string(),

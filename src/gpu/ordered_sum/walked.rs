@@ -69,7 +69,8 @@ pub struct WalkedShape {
 
 impl WalkedShape {
     /// The engine's shape: 256 threads x 16 terms (4,096-term tiles), 4 words a walker
-    /// thread (1,024 tiles a step), registers capped for 4 resident blocks.
+    /// thread (1,024 tiles a step), registers capped for 4 resident blocks, plans from the
+    /// walker's hint (measured at 6097719: 2.29 against 2.95 ms at 2^30 uniform terms).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -80,15 +81,17 @@ impl WalkedShape {
         prefetch: true,
         transpose: true,
         finish_in_step: true,
-        hint: Hint::Off,
+        hint: Hint::On,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
-    /// strided from global memory, a step's failing tile found again by the next step.
+    /// strided from global memory, a step's failing tile found again by the next step, every
+    /// plan by a look-back.
     pub const FIRST: WalkedShape = WalkedShape {
         prefetch: false,
         transpose: false,
         finish_in_step: false,
+        hint: Hint::Off,
         ..WalkedShape::DEFAULT
     };
 
