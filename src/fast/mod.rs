@@ -109,6 +109,10 @@ pub struct Checks {
     /// without trying one (off: every chunk tries). A timing switch: off, it may change the
     /// time, never the bits.
     pub cooldown: bool,
+    /// The bit-mask pass takes a term's base `k` as `r`'s low bit flipped where the term is a
+    /// tie that rounded up (`d = -1/2`, `r = k + 1`) (off: `r`'s low bit alone, in every
+    /// compiled path of the pass: portable, AVX2, AVX-512).
+    pub down_flip: bool,
 }
 
 impl Checks {
@@ -133,6 +137,7 @@ impl Checks {
         signed_key: true,
         scan_bound: true,
         cooldown: true,
+        down_flip: true,
     };
 }
 
@@ -152,9 +157,25 @@ pub(crate) fn has_avx2() -> bool {
     }
 }
 
-/// Which compiled path the chunk scan takes on this CPU (for reports).
+/// True when the CPU has AVX-512F beside [`has_avx2`]'s features (detected once): the
+/// bit-mask pass of chunks with ties then takes eight terms a step with mask registers.
+#[inline]
+pub(crate) fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_avx2() && std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Which compiled paths the chunk scan and the bit-mask pass take on this CPU (for reports).
 pub fn vector_path() -> &'static str {
-    if has_avx2() {
+    if has_avx512() {
+        "x86_64 AVX2 and FMA (the scan), AVX-512F (the bit-mask pass)"
+    } else if has_avx2() {
         "x86_64 AVX2 and FMA"
     } else {
         "portable"

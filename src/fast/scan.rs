@@ -125,7 +125,7 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
 ) -> (Option<FastUnit>, bool) {
     debug_assert!(chunk.len() <= MAX_CHUNK);
     if ties_likely && checks.ties {
-        let m = masks(chunk, scale);
+        let m = masks(chunk, scale, checks);
         let tie = m.t.iter().any(|&w| w != 0);
         let off = m.off && (checks.sign || !only_negatives(chunk, scale));
         if off || !sum_bounded(m.rsum, checks) {
@@ -146,7 +146,7 @@ pub(super) fn chunk_unit_hinted<T: FastTerm>(
         return (None, s.tie);
     }
     if s.tie && checks.ties {
-        let m = masks(chunk, scale);
+        let m = masks(chunk, scale, checks);
         return (unit_from_masks(&m, chunk.len(), checks), true);
     }
     let unit = FastUnit {
@@ -317,15 +317,30 @@ fn term_bits(x: f64, scale: f64) -> (f64, u64, u64, u64) {
     )
 }
 
-fn masks<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
+/// The masks of `chunk` by the fastest compiled path this CPU has; `checks.down_flip` off is
+/// the kill matrix's mutant (the base's low bit not flipped at `d = -1/2` ties).
+fn masks<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) -> Masks {
+    if checks.down_flip {
+        masks_flip::<T, true>(chunk, scale)
+    } else {
+        masks_flip::<T, false>(chunk, scale)
+    }
+}
+
+/// [`masks`] with the flip of the base's low bit at `d = -1/2` ties on (`FLIP`) or off.
+fn masks_flip<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
     #[cfg(target_arch = "x86_64")]
     {
+        if super::has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above by has_avx512).
+            return unsafe { masks_avx512::<T, FLIP>(chunk, scale) };
+        }
         if super::has_avx2() {
             // SAFETY: the CPU has AVX2 and FMA (checked just above by has_avx2).
-            return unsafe { masks_avx2(chunk, scale) };
+            return unsafe { masks_avx2::<T, FLIP>(chunk, scale) };
         }
     }
-    masks_portable(chunk, scale, 0, empty_masks())
+    masks_portable::<T, FLIP>(chunk, scale, 0, empty_masks())
 }
 
 /// [`tie_corrections`] compiled with the POPCNT instruction.
@@ -350,13 +365,18 @@ fn empty_masks() -> Masks {
 }
 
 /// The masks of `chunk`, whose first term is term `from` of the chunk, into `m`.
-fn masks_portable<T: FastTerm>(chunk: &[T], scale: f64, from: usize, mut m: Masks) -> Masks {
+fn masks_portable<T: FastTerm, const FLIP: bool>(
+    chunk: &[T],
+    scale: f64,
+    from: usize,
+    mut m: Masks,
+) -> Masks {
     let mut acc = [0.0f64; 4];
     for (k, x) in chunk.iter().enumerate() {
         let i = from + k;
         let (r, low, down, tie) = term_bits(x.widen(), scale);
         acc[k % 4] += r;
-        m.b[i / 64] |= (low ^ down) << (i % 64);
+        m.b[i / 64] |= (low ^ (down & u64::from(FLIP))) << (i % 64);
         m.t[i / 64] |= tie << (i % 64);
         m.down += down;
         let (x, y) = (x.widen(), x.widen() * scale);
@@ -377,7 +397,7 @@ fn masks_portable<T: FastTerm>(chunk: &[T], scale: f64, from: usize, mut m: Mask
 /// mask bits).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
+unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
@@ -405,10 +425,8 @@ unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
             downs[k] = _mm256_add_pd(downs[k], _mm256_and_pd(down, one));
             xmin[k] = _mm256_min_pd(xmin[k], x);
             // The sign bit of (t << 63) ^ down is the low bit of r, flipped where r = k + 1.
-            let base_low = _mm256_xor_pd(
-                _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t))),
-                down,
-            );
+            let low = _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t)));
+            let base_low = if FLIP { _mm256_xor_pd(low, down) } else { low };
             bw |= (_mm256_movemask_pd(base_low) as u64) << (4 * q);
             tw |= (_mm256_movemask_pd(tie) as u64) << (4 * q);
         }
@@ -424,7 +442,60 @@ unsafe fn masks_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Masks {
     // NaN terms make rsum NaN, caught here (min may drop a NaN).
     m.off = x.iter().any(|&v| v < 0.0) || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
-    masks_portable(words.remainder(), scale, done, m)
+    masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
+}
+
+/// [`masks_avx2`] eight terms at a time with AVX-512F: the same `t`, `r` and `d` (fused
+/// multiply-adds, `y` not formed), but each compare yields its eight bits in a mask register
+/// at once, so a term's three bits (the base's low bit, the tie, the `d = -1/2` tie) cost no
+/// vector shuffles: the base's low bit is `t`'s low bit (a mask test) XOR the `d = -1/2`
+/// compare, and the `d = -1/2` ties are counted by one POPCNT a word. The sums of `r` in
+/// four accumulators; no per-term bound on `y` (the caller bounds `sum r` by [`SCAN_LIMIT`],
+/// as for the other paths). Bit `j` of step `q`'s masks is term `8q + j` of the word, as the
+/// portable pass sets it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
+    use std::arch::x86_64::*;
+    let vs = _mm512_set1_pd(scale);
+    let magic = _mm512_set1_pd(MAGIC);
+    let half = _mm512_set1_pd(0.5);
+    let minus_half = _mm512_set1_pd(-0.5);
+    let low_bit = _mm512_set1_epi64(1);
+    let zero = _mm512_setzero_pd();
+    let mut m = empty_masks();
+    let (mut acc, mut xmin) = ([zero; 4], zero);
+    let mut down = 0u64;
+    let mut words = chunk.chunks_exact(64);
+    for (w, c) in (&mut words).enumerate() {
+        let (mut bw, mut tw, mut dw) = (0u64, 0u64, 0u64);
+        for q in 0..8 {
+            // SAFETY: c holds 64 terms; terms 8q..8q+8 are inside it.
+            let x = unsafe { T::load8(c.as_ptr().add(8 * q)) };
+            let t = _mm512_fmadd_pd(x, vs, magic);
+            let r = _mm512_sub_pd(t, magic);
+            let d = _mm512_fmsub_pd(x, vs, r);
+            let down8 = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(d, minus_half);
+            let tie8 = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(_mm512_abs_pd(d), half);
+            let low8 = _mm512_test_epi64_mask(_mm512_castpd_si512(t), low_bit);
+            acc[q % 4] = _mm512_add_pd(acc[q % 4], r);
+            xmin = _mm512_min_pd(xmin, x);
+            bw |= u64::from(if FLIP { low8 ^ down8 } else { low8 }) << (8 * q);
+            tw |= u64::from(tie8) << (8 * q);
+            dw |= u64::from(down8) << (8 * q);
+        }
+        m.b[w] = bw;
+        m.t[w] = tw;
+        down += u64::from(dw.count_ones());
+    }
+    // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
+    let a = _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]), _mm512_add_pd(acc[2], acc[3]));
+    m.rsum = _mm512_reduce_add_pd(a);
+    m.down = down;
+    // NaN terms make rsum NaN, caught here (min may drop a NaN).
+    m.off = _mm512_reduce_min_pd(xmin) < 0.0 || m.rsum.is_nan();
+    let done = chunk.len() - words.remainder().len();
+    masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
 }
 
 /// The ties' corrections of the masks' first `len` terms (step 4 of the module doc): the first
@@ -494,7 +565,7 @@ pub(super) fn signed_tie_parts<T: FastTerm>(
     checks: Checks,
 ) -> TieParts {
     debug_assert!(chunk.len() <= MAX_CHUNK);
-    let mut m = masks(chunk, scale);
+    let mut m = masks(chunk, scale, checks);
     let ties: u64 = m.t.iter().map(|w| u64::from(w.count_ones())).sum();
     let mut down = m.down;
     if negated {
@@ -624,6 +695,65 @@ mod tests {
         }
     }
 
+    /// The masks of `chunk` by every compiled path this CPU runs (the dispatched one first),
+    /// named. With `BINADE_REQUIRE_AVX512=1` a CPU without AVX-512F fails the test instead of
+    /// leaving that path unchecked.
+    fn masks_paths(chunk: &[f64], scale: f64) -> Vec<(&'static str, Masks)> {
+        let mut out = vec![("dispatched", masks(chunk, scale, Checks::ALL))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if super::super::has_avx2() {
+                // SAFETY: the CPU has AVX2 and FMA.
+                out.push(("AVX2", unsafe { masks_avx2::<f64, true>(chunk, scale) }));
+            }
+            if super::super::has_avx512() {
+                // SAFETY: the CPU has AVX-512F, AVX2 and FMA.
+                out.push(("AVX-512", unsafe {
+                    masks_avx512::<f64, true>(chunk, scale)
+                }));
+            }
+        }
+        if std::env::var_os("BINADE_REQUIRE_AVX512").is_some_and(|v| v == "1") {
+            assert!(
+                out.iter().any(|(p, _)| *p == "AVX-512"),
+                "BINADE_REQUIRE_AVX512=1 but this CPU has no AVX-512F"
+            );
+        }
+        out
+    }
+
+    /// Chunks with one odd term (a negative term, a NaN, an infinity, a term past the
+    /// rounding, which leave the path, and -0.0, which does not) at the first, middle and last
+    /// position of every length up to 130: every path leaves (raises `off`, or makes `sum r`
+    /// refused by the bound) where the portable pass does, with its bits, and its sums where
+    /// it stays.
+    #[test]
+    fn masks_paths_agree_off_the_path() {
+        let scale = 2f64.powi(52);
+        let odd = [-f64::EPSILON, -0.0, f64::NAN, f64::INFINITY, 2f64.powi(2)];
+        for n in 1..130usize {
+            for at in [0, n / 2, n - 1] {
+                for (o, &bad) in odd.iter().enumerate() {
+                    let mut chunk = vec![0.5 * f64::EPSILON; n];
+                    chunk[at] = bad;
+                    let p = masks_portable::<f64, true>(&chunk, scale, 0, empty_masks());
+                    for (path, v) in masks_paths(&chunk, scale) {
+                        let case = format!("n {n}, term {at} = odd[{o}] ({bad}): the {path} pass");
+                        // The vector passes leave terms past the rounding (an infinity
+                        // among them) to the bound on `sum r`, where the portable pass also
+                        // raises `off`: what must agree is whether the chunk leaves.
+                        let leaves = |m: &Masks| m.off || !scan_below_limit(m.rsum);
+                        assert_eq!(leaves(&v), leaves(&p), "{case}");
+                        assert_eq!((v.b, v.t), (p.b, p.t), "{case}");
+                        if !leaves(&p) {
+                            assert_eq!((v.rsum, v.down), (p.rsum, p.down), "{case}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn tie_units_equal_the_algebra() {
         use rand::{Rng, SeedableRng};
@@ -642,16 +772,15 @@ mod tests {
                 })
                 .collect();
             let scale = 2f64.powi(52);
-            // The vector and portable paths build the same masks and scan results.
-            let (v, p) = (
-                masks(&chunk, scale),
-                masks_portable(&chunk, scale, 0, empty_masks()),
-            );
-            assert_eq!(
-                (v.b, v.t, v.rsum, v.down, v.off),
-                (p.b, p.t, p.rsum, p.down, p.off),
-                "seed {seed:#x} case {case}"
-            );
+            // Every vector path this CPU has builds the portable pass's masks.
+            let p = masks_portable::<f64, true>(&chunk, scale, 0, empty_masks());
+            for (path, v) in masks_paths(&chunk, scale) {
+                assert_eq!(
+                    (v.b, v.t, v.rsum, v.down, v.off),
+                    (p.b, p.t, p.rsum, p.down, p.off),
+                    "seed {seed:#x} case {case}: the {path} pass"
+                );
+            }
             assert_eq!(
                 scan(&chunk, scale),
                 scan_portable(&chunk, scale),

@@ -5,8 +5,8 @@ use crate::format::{Format, F32, F64};
 /// A term type the fast engine sums, in the format [`FastTerm::F`] (f64 terms in f64, f32
 /// terms in f32, as the CPU's loop over that type adds them).
 ///
-/// Guarantee: `widen` is exact (every f32 is an f64), and `load4` loads four consecutive
-/// terms widened to f64.
+/// Guarantee: `widen` is exact (every f32 is an f64), and `load4` and `load8` load four and
+/// eight consecutive terms widened to f64.
 pub trait FastTerm: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
     /// The format the sum is kept in.
     type F: Format<Value = Self>;
@@ -18,6 +18,12 @@ pub trait FastTerm: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
     /// `p..p+4` must be readable and the CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     unsafe fn load4(p: *const Self) -> std::arch::x86_64::__m256d;
+    /// Eight terms from `p`, widened.
+    ///
+    /// # Safety
+    /// `p..p+8` must be readable and the CPU must have AVX-512F.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m512d;
     /// A plain (not ordered) sum of `terms` in f64, only to make a plan.
     fn plain_sum(terms: &[Self]) -> f64;
 }
@@ -33,6 +39,12 @@ impl FastTerm for f64 {
     unsafe fn load4(p: *const f64) -> std::arch::x86_64::__m256d {
         // SAFETY: the caller guarantees four readable doubles and AVX2.
         unsafe { std::arch::x86_64::_mm256_loadu_pd(p) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const f64) -> std::arch::x86_64::__m512d {
+        // SAFETY: the caller guarantees eight readable doubles and AVX-512F.
+        unsafe { std::arch::x86_64::_mm512_loadu_pd(p) }
     }
     fn plain_sum(terms: &[f64]) -> f64 {
         plain_sum_lanes(terms)
@@ -51,6 +63,13 @@ impl FastTerm for f32 {
         use std::arch::x86_64::*;
         // SAFETY: the caller guarantees four readable floats and AVX2.
         unsafe { _mm256_cvtps_pd(_mm_loadu_ps(p)) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load8(p: *const f32) -> std::arch::x86_64::__m512d {
+        use std::arch::x86_64::*;
+        // SAFETY: the caller guarantees eight readable floats and AVX-512F.
+        unsafe { _mm512_cvtps_pd(_mm256_loadu_ps(p)) }
     }
     fn plain_sum(terms: &[f32]) -> f64 {
         // Sixteen f32 accumulators vectorise without widening; a chunk's sum is only a guess.

@@ -130,6 +130,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name: "bit-mask pass: base's low bit not flipped at ties that rounded up",
+            checks: with(|c| c.down_flip = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| c.lookback_waits = false),
             expect: Expect::SameBits,
