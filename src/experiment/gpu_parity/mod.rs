@@ -268,47 +268,29 @@ const WALKED_BOUNDARY_REPEATS: usize = 30;
 /// one-pass engine (its tiles), and [`WALKED_BOUNDARY_REPEATS`] of each, built for the walked
 /// engine's tiles, by the walked engine.
 fn boundary_cases(engines: &Engines, out: &mut EngineChecks) -> Result<()> {
-    let cases = [
-        (OP_TILE, BOUNDARY_REPEATS, true),
-        (
-            engines.walked.shape().tile() as usize,
-            WALKED_BOUNDARY_REPEATS,
-            false,
-        ),
-    ];
-    for (tile, repeats, onepass_engine) in cases {
-        for (name, one) in tile_boundary_cases(tile) {
-            let want = crate::walk::loop_sum::<F64>(&one);
-            let all = one.repeat(repeats);
-            let segments: Vec<_> = (0..repeats)
-                .map(|k| k * one.len()..(k + 1) * one.len())
-                .collect();
-            let dev = engines.onepass.gpu().stream().clone_htod(&all)?;
-            let wants = vec![want; repeats];
-            if onepass_engine {
-                let all = dev.slice(0..all.len());
-                onepass::check(
-                    engines.onepass,
-                    name,
-                    all,
-                    &segments,
-                    &wants,
-                    &mut out.onepass,
-                )?;
-            } else {
-                let all = dev.slice(0..all.len());
-                walked::check(
-                    engines.walked,
-                    name,
-                    all,
-                    &segments,
-                    &wants,
-                    &mut out.walked,
-                )?;
-            }
-        }
+    let (op, wk) = (engines.onepass, engines.walked);
+    for (name, one) in tile_boundary_cases(OP_TILE) {
+        let (all, segments, wants) = repeated(&one, BOUNDARY_REPEATS);
+        let dev = op.gpu().stream().clone_htod(&all)?;
+        let view = dev.slice(0..all.len());
+        onepass::check(op, name, view, &segments, &wants, &mut out.onepass)?;
+    }
+    for (name, one) in tile_boundary_cases(wk.shape().tile() as usize) {
+        let (all, segments, wants) = repeated(&one, WALKED_BOUNDARY_REPEATS);
+        let dev = wk.gpu().stream().clone_htod(&all)?;
+        let view = dev.slice(0..all.len());
+        walked::check(wk, name, view, &segments, &wants, &mut out.walked)?;
     }
     Ok(())
+}
+
+/// `one` repeated `repeats` times: the terms, each copy's range, and the loop's sum of each.
+fn repeated(one: &[f64], repeats: usize) -> (Vec<f64>, Vec<std::ops::Range<usize>>, Vec<f64>) {
+    let want = crate::walk::loop_sum::<F64>(one);
+    let segments = (0..repeats)
+        .map(|k| k * one.len()..(k + 1) * one.len())
+        .collect();
+    (one.repeat(repeats), segments, vec![want; repeats])
 }
 
 /// Runs the sanitizers named by `sanitize` on the experiment `sanitize_experiment` (small
