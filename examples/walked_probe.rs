@@ -11,46 +11,57 @@
 //! build's registers and resident blocks per multiprocessor, tiles, tiles the walker (or the
 //! one-pass engine) finished from their terms, tiles with a tie, the walker's steps and
 //! sleeps, whether the first launch's total has the CPU loop's bits, and whether a launch after
-//! the timed ones has the first launch's total. Before each input a line `start ...` goes to
+//! the timed ones has the first launch's total; then, of that launch after the timed ones,
+//! the tiles planned from the walker's hint, from a look-back's range (tree sums missing) and
+//! by a look-back that waited. Before each input a line `start ...` goes to
 //! stderr, so a launch that never returns is named.
 
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Hint, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386), without the L2 prefetch, and with 2,048-term tiles of 128 threads
-/// (eight blocks a multiprocessor), and with every plan by a look-back (the walker's hint
-/// off, the engine's shape before 6097719's run); the producers alone of the engine. (The lean round and the early draw were timed at 035ce8b and removed.)
+/// shape (commit d17d386); 1a6507f's engine shape (the L2 prefetch on, look-backs that wait);
+/// the engine's shape with look-backs that wait; every plan by a look-back (the walker's hint
+/// off), ranged and waiting; the producers alone of the engine. (The lean round and the early
+/// draw were timed at 035ce8b and removed; 128 x 16 tiles at 1a6507f and not taken.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     vec![
-        ("walked (prefetch, transpose, finish in step, hint)", d),
+        ("walked (hint, ranged look-back, no prefetch)", d),
         ("walked, first shape", WalkedShape::FIRST),
         (
-            "walked, no prefetch",
+            "walked, 1a6507f's shape (prefetch, waiting look-back)",
             WalkedShape {
-                prefetch: false,
+                prefetch: true,
+                lookback: Lookback::Wait,
                 ..d
             },
         ),
         (
-            "walked, 128 x 16 tiles, capped for 8 blocks",
+            "walked, waiting look-back",
             WalkedShape {
-                threads: 128,
-                min_blocks: 8,
+                lookback: Lookback::Wait,
                 ..d
             },
         ),
         (
-            "walked, every plan by a look-back (no hint)",
+            "walked, every plan by a look-back (no hint), ranged",
             WalkedShape {
                 hint: Hint::Off,
+                ..d
+            },
+        ),
+        (
+            "walked, every plan by a look-back (no hint), waiting",
+            WalkedShape {
+                hint: Hint::Off,
+                lookback: Lookback::Wait,
                 ..d
             },
         ),
@@ -155,6 +166,9 @@ fn main() -> Result<()> {
         "walker_sleeps",
         "exact",
         "same_bits_after_timing",
+        "hinted_plans",
+        "ranged_plans",
+        "waited_plans",
     ])?;
     out.flush()?;
     for n in SIZES {
@@ -184,7 +198,7 @@ fn main() -> Result<()> {
                                     format!("error: {e:#}"),
                                 ];
                                 out.write_record(
-                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 9)),
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 12)),
                                 )?;
                                 out.flush()?;
                                 continue;
@@ -214,6 +228,9 @@ fn main() -> Result<()> {
                             } else {
                                 last_same
                             },
+                            again.hinted_plans.to_string(),
+                            again.ranged_plans.to_string(),
+                            again.waited_plans.to_string(),
                         ]
                     }
                     Build::OnePass(op) => {
@@ -241,6 +258,9 @@ fn main() -> Result<()> {
                             String::new(),
                             (first.total.to_bits() == want).to_string(),
                             last_same,
+                            String::new(),
+                            String::new(),
+                            String::new(),
                         ]
                     }
                 };

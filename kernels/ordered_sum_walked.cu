@@ -8,11 +8,13 @@
  * block) and, for each:
  *   1. loads its terms once (striped, coalesced) into registers, forms their tree sum and
  *      publishes it (the plan word);
- *   2. finds an approximate prefix by look-back over the plan words (the nearest earlier tile
- *      with an approximate inclusive prefix, plus the tree sums after it, waiting for any not
- *      yet published: they are published without waiting on anything), publishes its own
- *      approximate inclusive prefix; the prefix's binade is the tile's plan (it may vary from
- *      run to run; no bit of the result depends on it);
+ *   2. plans its binade: from the walker's hint where a margin allows (BINADE_WK_HINT), else
+ *      by look-back over the plan words (the nearest earlier tile with an approximate
+ *      inclusive prefix, plus the tree sums after it, waiting for any not yet published:
+ *      they are published without waiting on anything; or, BINADE_WK_LOOKBACK, bounding the
+ *      missing ones and waiting only where the bounds straddle a binade), and publishes its
+ *      own approximate inclusive prefix where the look-back saw every tree sum; the plan may
+ *      vary from run to run; no bit of the result depends on it;
  *   3. forms its unit for that binade while the terms are in registers: where no term is a
  *      tie, both increments are the f64 sum of rint(x * 2^(52-e)), exact below 2^53;
  *      otherwise the lanes' units in term order (each lane's terms from the registers through
@@ -76,6 +78,24 @@
 #define BINADE_WK_HINT 0
 #endif
 #define WK_HINT_ANCHOR 8u
+/* BINADE_WK_LOOKBACK 1: a plan look-back that finds earlier tree sums not yet published does
+ * not wait for them (except on every WK_HINT_ANCHOR-th tile, whose prefixes later look-backs
+ * stop at): each missing one counts as anything in [0, 4 ts], ts this tile's tree sum, and
+ * where both ends of the prefix's range lie in one binade that binade is the plan; else the
+ * look-back waits as with 0. Such a prefix holds guesses, so it is not published as an
+ * approximate inclusive prefix. A plan: no bit depends on it. BINADE_WK_LOOKBACK 2 is a plan
+ * mutant for the tests: the range ignored (the plan from the published part alone), which
+ * must change no bit. */
+#ifndef BINADE_WK_LOOKBACK
+#define BINADE_WK_LOOKBACK 0
+#endif
+/* A tile's path word (paths[t]), counted by the host: bit 0 a tie (the lanes' units), bit 1
+ * planned from the hint, bit 2 planned from a range with tree sums missing (no wait), bit 3
+ * its look-back waited for a tree sum. */
+#define WK_PATH_TIE 1u
+#define WK_PATH_HINTED 2u
+#define WK_PATH_RANGED 4u
+#define WK_PATH_WAITED 8u
 /* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
  * (else the next step reads the words again and finds it first). */
 #ifndef BINADE_WK_FINISH_IN_STEP
@@ -345,14 +365,17 @@ __device__ static inline void wk_lane_terms(const double *src, unsigned int coun
 }
 
 /* The approximate prefix before tile t (t >= 1) by warp 0: the nearest earlier tile with an
- * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum; a
+ * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum. A
  * tree sum not yet published is waited for (its producer publishes it before any wait of
- * its own). Valid on lane 0. */
-__device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch, u64 *out) {
+ * its own), unless `ranged`: then it counts as +0 here and *missing counts it (the caller
+ * bounds it). *waited gets whether it slept. Valid on lane 0; *missing and *waited on all
+ * lanes. */
+__device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch, u64 *out, int ranged,
+                                                 unsigned int *missing_out, int *waited) {
     const unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0;
     long long hi = (long long)t - 1;
-    unsigned int waits = 0u;
+    unsigned int waits = 0u, unknown = 0u;
     while (true) {
         long long p = hi - (long long)lane;
         wk_word w;
@@ -364,12 +387,12 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
         unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
         int missing = lane < stop && !wk_has(w, epoch, WK_AGG);
         unsigned int missed = __ballot_sync(WK_FULL, missing);
-        if (missed && waits < WK_WAIT_LIMIT) {
+        if (missed && !ranged && waits < WK_WAIT_LIMIT) {
             waits++;
             __nanosleep(32);
             continue;
         }
-        if (missed && lane == 0) {
+        if (missed && !ranged && lane == 0) {
             /* A tree sum never came: a defect (every taken tile publishes one before it
              * waits on anything). The plan goes on without it (a plan cannot change bits);
              * the launch reports the first such stall. */
@@ -378,10 +401,16 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
                 out[7] = (u64)(hi - (long long)(__ffs(missed) - 1u));
             }
         }
-        double v = (lane < stop || (lane == stop && p >= 0)) ? __longlong_as_double((long long)w.value) : 0.0;
+        unknown += __popc(missed);
+        const int take = (lane < stop && !missing) || (lane == stop && p >= 0);
+        double v = take ? __longlong_as_double((long long)w.value) : 0.0;
         for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
         acc = __dadd_rn(acc, v);
-        if (stop < 32u) return acc;
+        if (stop < 32u) {
+            *missing_out = unknown;
+            *waited = waits > 0u;
+            return acc;
+        }
         hi -= 32;
     }
 }
@@ -514,17 +543,44 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
         }
         return;
     }
+    unsigned int path = 0u; /* thread 0's */
 #if BINADE_WK_HINT
     if (threadIdx.x == 0) sh.b = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, epoch);
     __syncthreads();
     const unsigned int hinted = sh.b;
     __syncthreads(); /* sh.b is read by all before the plan below may rewrite it */
+    if (hinted != 0u) path |= WK_PATH_HINTED;
     if (hinted == 0u && threadIdx.x < 32) {
 #else
     if (threadIdx.x < 32) {
 #endif
-        double prefix = wk_lookback_plan(plan, t, epoch, out);
-        if (threadIdx.x == 0) {
+        unsigned int missing = 0u;
+        int waited = 0;
+        const int ranged = BINADE_WK_LOOKBACK != 0 && t % WK_HINT_ANCHOR != 0u;
+        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited);
+        if (missing != 0u) {
+            /* Tree sums of non-negative terms are >= 0: the prefix lies in [prefix, prefix +
+             * 4 missing ts] where the guess holds; one binade at both ends is the plan. */
+            const double lo = __shfl_sync(WK_FULL, prefix, 0);
+            const double hi = __dadd_rn(lo, __dmul_rn(4.0 * (double)missing, ts));
+            const unsigned int bl = binade_of_f64((u64)__double_as_longlong(lo));
+            const unsigned int bh = binade_of_f64((u64)__double_as_longlong(hi));
+#if BINADE_WK_LOOKBACK == 2
+            (void)bh;
+            const int one = bl != 0u;
+#else
+            const int one = bl != 0u && bl == bh;
+#endif
+            if (one) {
+                if (threadIdx.x == 0) sh.b = bl;
+                path |= WK_PATH_RANGED;
+            } else {
+                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited);
+                missing = 0u;
+            }
+        }
+        if (waited) path |= WK_PATH_WAITED;
+        if (missing == 0u && threadIdx.x == 0) {
             wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
             sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
         }
@@ -542,7 +598,7 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
         u64 value = 0ull;
         u64 tag = wk_unit_tag(epoch, b, u, &value);
         wk_write(units + t, value, tag);
-        paths[t] = tied ? 1u : 0u;
+        paths[t] = path | (tied ? WK_PATH_TIE : 0u);
     }
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tables of a walked_probe run (reports/walked-probe/COMMIT/): each build's median ms per
-input beside cupy.sum's from the same device call, and the walker's counts.
+input beside cupy.sum's from the same device call, and the walker's counts (and, from runs
+that record them, how each tile was planned).
 
     python3 scripts/walked-probe-tables.py reports/walked-probe/d17d386
 
@@ -35,14 +36,16 @@ def main():
             cells.append(f"{ms:.4f} ({ms / c:.2f}x)" if c else f"{ms:.4f}")
         out.append(f"| {dist} | {n:,} | {c:.4f} | " + " | ".join(cells) + " |")
     out += ["", "The walker's counts and the bits (the engine's shape; the one-pass engine's tiles are 8,192 terms, the walked engine's 4,096):", ""]
-    out.append("| build | distribution | terms | tiles | tiles finished from their terms | tiles with a tie | walker steps | walker sleeps | exact = CPU loop | same bits after the timed launches |")
-    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    plans = "hinted_plans" in rows[0]
+    extra = " plans from the hint | plans from a range | look-backs that waited |" if plans else ""
+    out.append("| build | distribution | terms | tiles | tiles finished from their terms | tiles with a tie | walker steps | walker sleeps | exact = CPU loop | same bits after the timed launches |" + extra)
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- | --- |" if plans else ""))
     for dist, n in inputs:
         for b in builds:
             r = by.get((b, dist, n))
             if r is None:
                 continue
-            out.append(f"| {b} | {dist} | {n:,} | {r['tiles']} | {r['finished_tiles']} | {r['pair_tiles']} | {r['walker_steps'] or '-'} | {r['walker_sleeps'] or '-'} | {r['exact']} | {r['same_bits_after_timing']} |")
+            out.append(f"| {b} | {dist} | {n:,} | {r['tiles']} | {r['finished_tiles']} | {r['pair_tiles']} | {r['walker_steps'] or '-'} | {r['walker_sleeps'] or '-'} | {r['exact']} | {r['same_bits_after_timing']} |" + (f" {r['hinted_plans'] or '-'} | {r['ranged_plans'] or '-'} | {r['waited_plans'] or '-'} |" if plans else ""))
     (d / "tables.md").write_text("\n".join(out) + "\n")
     print("\n".join(out))
 

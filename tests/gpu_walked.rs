@@ -6,14 +6,14 @@
 //! `gpu::ordered_sum::walked_kill`'s, which the `mutations` kill matrix runs too.
 
 use binade::format::F64;
-use binade::gpu::ordered_sum::walked::{self, Hint, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 9] = [
+const SHAPES: [WalkedShape; 12] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -44,6 +44,19 @@ const SHAPES: [WalkedShape; 9] = [
     },
     WalkedShape {
         hint: Hint::MarginIgnored,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        lookback: Lookback::Wait,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        lookback: Lookback::RangeIgnored,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        hint: Hint::Off,
+        lookback: Lookback::RangeIgnored,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -147,7 +160,7 @@ fn walked_equals_the_loop_narrow_blocks() {
     equals_the_loop("walked_equals_the_loop_narrow_blocks", SHAPES[6]);
 }
 
-/// Every plan by a look-back (the hint off: the engine's shape before 6097719's run).
+/// Every plan by a look-back (the hint off), ranged as in the engine's shape.
 #[test]
 fn walked_equals_the_loop_look_back_plans() {
     equals_the_loop("walked_equals_the_loop_look_back_plans", SHAPES[7]);
@@ -158,6 +171,25 @@ fn walked_equals_the_loop_look_back_plans() {
 #[test]
 fn walked_equals_the_loop_hint_margin_ignored() {
     equals_the_loop("walked_equals_the_loop_hint_margin_ignored", SHAPES[8]);
+}
+
+/// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).
+#[test]
+fn walked_equals_the_loop_waiting_look_backs() {
+    equals_the_loop("walked_equals_the_loop_waiting_look_backs", SHAPES[9]);
+}
+
+/// A plan mutant: look-backs that plan from the published tree sums alone, the range of the
+/// missing ones ignored. Plans change no bit, so this must pass.
+#[test]
+fn walked_equals_the_loop_lookback_range_ignored() {
+    equals_the_loop("walked_equals_the_loop_lookback_range_ignored", SHAPES[10]);
+}
+
+/// The same plan mutant with the hint off, so every tile but every eighth plans by it.
+#[test]
+fn walked_equals_the_loop_lookback_range_ignored_no_hint() {
+    equals_the_loop("walked_equals_the_loop_lookback_range_ignored_no_hint", SHAPES[11]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -65,12 +65,18 @@ pub struct WalkedShape {
     /// tile from them without a look-back where a margin allows (every eighth tile still
     /// looks back). A plan: no bit depends on it.
     pub hint: Hint,
+    /// Whether a plan look-back waits for earlier tree sums not yet published, or plans from
+    /// the range they leave where it lies in one binade (`BINADE_WK_LOOKBACK`). A plan: no
+    /// bit depends on it.
+    pub lookback: Lookback,
 }
 
 impl WalkedShape {
     /// The engine's shape: 256 threads x 16 terms (4,096-term tiles), 4 words a walker
     /// thread (1,024 tiles a step), registers capped for 4 resident blocks, plans from the
-    /// walker's hint (measured at 6097719: 2.29 against 2.95 ms at 2^30 uniform terms).
+    /// walker's hint (measured at 6097719: 2.29 against 2.95 ms at 2^30 uniform terms), no
+    /// L2 prefetch (measured at 1a6507f with the hint on: 2.17 without it against 2.37 ms
+    /// at 2^30 uniform terms), and look-backs that plan from a range rather than wait.
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -78,10 +84,11 @@ impl WalkedShape {
         min_blocks: 4,
         producers_only: false,
         phases: 3,
-        prefetch: true,
+        prefetch: false,
         transpose: true,
         finish_in_step: true,
         hint: Hint::On,
+        lookback: Lookback::Ranged,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -92,6 +99,7 @@ impl WalkedShape {
         transpose: false,
         finish_in_step: false,
         hint: Hint::Off,
+        lookback: Lookback::Wait,
         ..WalkedShape::DEFAULT
     };
 
@@ -145,6 +153,7 @@ impl WalkedShape {
                 u32::from(self.finish_in_step).to_string(),
             ),
             ("BINADE_WK_HINT", (self.hint as u32).to_string()),
+            ("BINADE_WK_LOOKBACK", (self.lookback as u32).to_string()),
         ]
     }
 }
@@ -159,6 +168,20 @@ pub enum Hint {
     /// A plan mutant for the tests: the margin ignored, every tile but every eighth planned
     /// in the hint's binade. Plans change no bit, so its totals must be the loop's.
     MarginIgnored = 2,
+}
+
+/// How a plan look-back treats earlier tree sums not yet published (`BINADE_WK_LOOKBACK`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lookback {
+    /// It waits for them.
+    Wait = 0,
+    /// Each counts as anything in [0, 4 ts] (ts the tile's own tree sum); where the prefix's
+    /// range lies in one binade that is the plan, else it waits. Every eighth tile waits, so
+    /// the approximate prefixes later look-backs stop at hold no guess.
+    Ranged = 1,
+    /// A plan mutant for the tests: the range ignored, the plan from the published tree sums
+    /// alone. Plans change no bit, so its totals must be the loop's.
+    RangeIgnored = 2,
 }
 
 /// A deliberate defect of the engine's own shortcuts (`BINADE_WK_MUTANT`), for the kill
@@ -243,7 +266,20 @@ pub struct WalkedTotal {
     pub steps: u64,
     /// Times the walker found the next tile's unit not yet published and slept.
     pub sleeps: u64,
+    /// Tiles planned from the walker's hint (no look-back).
+    pub hinted_plans: u64,
+    /// Tiles planned from a look-back's range, with tree sums still missing (no wait).
+    pub ranged_plans: u64,
+    /// Tiles whose look-back waited for a tree sum.
+    pub waited_plans: u64,
 }
+
+/// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`): bit 0 a tie, bit 1 planned
+/// from the hint, bit 2 planned from a range, bit 3 its look-back waited.
+const PATH_TIE: u32 = 1;
+const PATH_HINTED: u32 = 2;
+const PATH_RANGED: u32 = 4;
+const PATH_WAITED: u32 = 8;
 
 /// The device buffers of one sum; reusable for many launches (tags carry an epoch).
 pub struct WalkedJob<'a> {
@@ -449,6 +485,9 @@ impl WalkedSum {
                 native_lanes: 0,
                 steps: 0,
                 sleeps: 0,
+                hinted_plans: 0,
+                ranged_plans: 0,
+                waited_plans: 0,
             });
         }
         let s = self.gpu.stream();
@@ -472,14 +511,18 @@ impl WalkedSum {
             ),
         }
         let paths = s.clone_dtoh(&job.paths)?;
+        let count = |bit: u32| paths.iter().filter(|&&p| p & bit != 0).count() as u64;
         Ok(WalkedTotal {
             total: f64::from_bits(out[0]),
             tiles: job.tiles,
-            pair_tiles: paths.iter().filter(|&&p| p & 1 != 0).count() as u64,
+            pair_tiles: count(PATH_TIE),
             finished_tiles: out[1],
             native_lanes: out[2],
             steps: out[3],
             sleeps: out[4],
+            hinted_plans: count(PATH_HINTED),
+            ranged_plans: count(PATH_RANGED),
+            waited_plans: count(PATH_WAITED),
         })
     }
 
