@@ -13,55 +13,45 @@
 //! sleeps, whether the first launch's total has the CPU loop's bits, and whether a launch after
 //! the timed ones has the first launch's total; then, of that launch after the timed ones,
 //! the tiles planned from the walker's hint, from a look-back's range (tree sums missing) and
-//! by a look-back that waited. Before each input a line `start ...` goes to
+//! by a look-back that waited, and from a far anchor. Before each input a line `start ...` goes to
 //! stderr, so a launch that never returns is named.
 
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{Hint, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386); 1a6507f's engine shape (the L2 prefetch on, look-backs that wait);
-/// the engine's shape with look-backs that wait; every plan by a look-back (the walker's hint
-/// off), ranged and waiting; the producers alone of the engine. (The lean round and the early
-/// draw were timed at 035ce8b and removed; 128 x 16 tiles at 1a6507f and not taken.)
+/// shape (commit d17d386); 2368892's engine shape (no far anchor); the far anchor 512 and
+/// 2,048 tiles back; every plan by a look-back (the walker's hint off, ranged look-backs);
+/// the producers alone of the engine. (The lean round and the early draw were timed at
+/// 035ce8b and removed; 128 x 16 tiles at 1a6507f and not taken; the prefetch and waiting
+/// look-backs at 2368892, not kept.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     vec![
-        ("walked (hint, ranged look-back, no prefetch)", d),
+        ("walked (hint, far anchor 1,024 back, ranged look-back)", d),
         ("walked, first shape", WalkedShape::FIRST),
         (
-            "walked, 1a6507f's shape (prefetch, waiting look-back)",
-            WalkedShape {
-                prefetch: true,
-                lookback: Lookback::Wait,
-                ..d
-            },
+            "walked, 2368892's shape (no far anchor)",
+            WalkedShape { far: 0, ..d },
         ),
         (
-            "walked, waiting look-back",
-            WalkedShape {
-                lookback: Lookback::Wait,
-                ..d
-            },
+            "walked, far anchor 512 back",
+            WalkedShape { far: 512, ..d },
+        ),
+        (
+            "walked, far anchor 2,048 back",
+            WalkedShape { far: 2048, ..d },
         ),
         (
             "walked, every plan by a look-back (no hint), ranged",
             WalkedShape {
                 hint: Hint::Off,
-                ..d
-            },
-        ),
-        (
-            "walked, every plan by a look-back (no hint), waiting",
-            WalkedShape {
-                hint: Hint::Off,
-                lookback: Lookback::Wait,
                 ..d
             },
         ),
@@ -169,6 +159,7 @@ fn main() -> Result<()> {
         "hinted_plans",
         "ranged_plans",
         "waited_plans",
+        "far_plans",
     ])?;
     out.flush()?;
     for n in SIZES {
@@ -198,7 +189,7 @@ fn main() -> Result<()> {
                                     format!("error: {e:#}"),
                                 ];
                                 out.write_record(
-                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 12)),
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 13)),
                                 )?;
                                 out.flush()?;
                                 continue;
@@ -231,6 +222,7 @@ fn main() -> Result<()> {
                             again.hinted_plans.to_string(),
                             again.ranged_plans.to_string(),
                             again.waited_plans.to_string(),
+                            again.far_plans.to_string(),
                         ]
                     }
                     Build::OnePass(op) => {
@@ -258,6 +250,7 @@ fn main() -> Result<()> {
                             String::new(),
                             (first.total.to_bits() == want).to_string(),
                             last_same,
+                            String::new(),
                             String::new(),
                             String::new(),
                             String::new(),

@@ -78,6 +78,20 @@
 #define BINADE_WK_HINT 0
 #endif
 #define WK_HINT_ANCHOR 8u
+/* BINADE_WK_FAR D (with BINADE_WK_HINT, D a multiple of WK_HINT_ANCHOR, 0: off): where the
+ * walker's hint gives no plan (the walker is far behind, as after a stream's early
+ * crossings), a producer plans from the approximate inclusive prefix of the anchor about D
+ * tiles back (read with its terms, so its trip overlaps theirs; anchors always publish one)
+ * by the same margin: the prefix before t is taken to lie in [P_a, P_a + 4 (t - a - 1) ts],
+ * and where both ends lie in one binade that is the plan (wk_plan_from_far). BINADE_WK_HINT
+ * 3 is a plan mutant for the tests: the walker's hint with its margin, the far anchor's
+ * margin ignored; it must change no bit. */
+#ifndef BINADE_WK_FAR
+#define BINADE_WK_FAR 0
+#endif
+#if BINADE_WK_FAR % 8 != 0
+#error "BINADE_WK_FAR is a multiple of the anchors' spacing"
+#endif
 /* BINADE_WK_LOOKBACK 1: a plan look-back that finds earlier tree sums not yet published does
  * not wait for them (except on every WK_HINT_ANCHOR-th tile, whose prefixes later look-backs
  * stop at): each missing one counts as anything in [0, 4 ts], ts this tile's tree sum, and
@@ -91,11 +105,12 @@
 #endif
 /* A tile's path word (paths[t]), counted by the host: bit 0 a tie (the lanes' units), bit 1
  * planned from the hint, bit 2 planned from a range with tree sums missing (no wait), bit 3
- * its look-back waited for a tree sum. */
+ * its look-back waited for a tree sum, bit 4 planned from a far anchor (BINADE_WK_FAR). */
 #define WK_PATH_TIE 1u
 #define WK_PATH_HINTED 2u
 #define WK_PATH_RANGED 4u
 #define WK_PATH_WAITED 8u
+#define WK_PATH_FAR 16u
 /* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
  * (else the next step reads the words again and finds it first). */
 #ifndef BINADE_WK_FINISH_IN_STEP
@@ -487,6 +502,32 @@ __device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double
     return reach < top ? b : 0u;
 #endif
 }
+
+#if BINADE_WK_FAR
+/* The anchor tile a whose approximate inclusive prefix tile t (t % WK_HINT_ANCHOR != 0) may
+ * plan from: the anchor at or below t - BINADE_WK_FAR, or none (returns t). */
+__device__ static inline u64 wk_far_anchor(u64 t) {
+    return t >= (u64)BINADE_WK_FAR ? (t - (u64)BINADE_WK_FAR) / WK_HINT_ANCHOR * WK_HINT_ANCHOR : t;
+}
+
+/* Tile t's plan from anchor a's word f without a look-back, or 0 (look back). f, once it is
+ * an approximate inclusive prefix P_a (the tree sums through a), puts the prefix before t at
+ * P_a plus the tree sums of tiles a+1..t-1, taken (a guess, as the hint's) to lie in
+ * [0, 4 (t - a - 1) ts]: where both ends are in one binade, that is the plan. */
+__device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, double ts, unsigned int epoch) {
+    if (a >= t || !wk_has(f, epoch, WK_APPROX) || !(ts >= 0.0)) return 0u;
+    const double lo = __longlong_as_double((long long)f.value);
+    const double hi = __dadd_rn(lo, __dmul_rn(4.0, __dmul_rn((double)(t - a - 1u), ts)));
+    const unsigned int bl = binade_of_f64(f.value);
+    const unsigned int bh = binade_of_f64((u64)__double_as_longlong(hi));
+#if BINADE_WK_HINT == 3
+    (void)bh;
+    return bl;
+#else
+    return bl == bh ? bl : 0u;
+#endif
+}
+#endif
 #endif
 
 /* Asks for the lines of tile t (below ntiles) to be brought into L2: one 128-byte line (16
@@ -516,6 +557,13 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     hint.value = 0ull;
     hint.tag = 0ull;
     if (threadIdx.x == 0) hint = wk_read((const wk_word *)(out + 8));
+#if BINADE_WK_FAR
+    const u64 fa = wk_far_anchor(t);
+    wk_word far;
+    far.value = 0ull;
+    far.tag = 0ull;
+    if (threadIdx.x == 0 && fa < t) far = wk_read(plan + fa);
+#endif
 #endif
     wk_load(src, count, x);
 #if BINADE_WK_PREFETCH
@@ -545,11 +593,20 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     }
     unsigned int path = 0u; /* thread 0's */
 #if BINADE_WK_HINT
-    if (threadIdx.x == 0) sh.b = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, epoch);
+    if (threadIdx.x == 0) {
+        unsigned int hb = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, epoch);
+        if (hb != 0u) path |= WK_PATH_HINTED;
+#if BINADE_WK_FAR
+        if (hb == 0u && t % WK_HINT_ANCHOR != 0u) {
+            hb = wk_plan_from_far(far, fa, t, ts, epoch);
+            if (hb != 0u) path |= WK_PATH_FAR;
+        }
+#endif
+        sh.b = hb;
+    }
     __syncthreads();
     const unsigned int hinted = sh.b;
     __syncthreads(); /* sh.b is read by all before the plan below may rewrite it */
-    if (hinted != 0u) path |= WK_PATH_HINTED;
     if (hinted == 0u && threadIdx.x < 32) {
 #else
     if (threadIdx.x < 32) {

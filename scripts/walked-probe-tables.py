@@ -37,15 +37,16 @@ def main():
         out.append(f"| {dist} | {n:,} | {c:.4f} | " + " | ".join(cells) + " |")
     out += ["", "The walker's counts and the bits (the engine's shape; the one-pass engine's tiles are 8,192 terms, the walked engine's 4,096):", ""]
     plans = "hinted_plans" in rows[0]
-    extra = " plans from the hint | plans from a range | look-backs that waited |" if plans else ""
+    far = "far_plans" in rows[0]
+    extra = (" plans from the hint | plans from a range | look-backs that waited |" if plans else "") + (" plans from a far anchor |" if far else "")
     out.append("| build | distribution | terms | tiles | tiles finished from their terms | tiles with a tie | walker steps | walker sleeps | exact = CPU loop | same bits after the timed launches |" + extra)
-    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- | --- |" if plans else ""))
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- | --- |" if plans else "") + (" --- |" if far else ""))
     for dist, n in inputs:
         for b in builds:
             r = by.get((b, dist, n))
             if r is None:
                 continue
-            out.append(f"| {b} | {dist} | {n:,} | {r['tiles']} | {r['finished_tiles']} | {r['pair_tiles']} | {r['walker_steps'] or '-'} | {r['walker_sleeps'] or '-'} | {r['exact']} | {r['same_bits_after_timing']} |" + (f" {r['hinted_plans'] or '-'} | {r['ranged_plans'] or '-'} | {r['waited_plans'] or '-'} |" if plans else ""))
+            out.append(f"| {b} | {dist} | {n:,} | {r['tiles']} | {r['finished_tiles']} | {r['pair_tiles']} | {r['walker_steps'] or '-'} | {r['walker_sleeps'] or '-'} | {r['exact']} | {r['same_bits_after_timing']} |" + (f" {r['hinted_plans'] or '-'} | {r['ranged_plans'] or '-'} | {r['waited_plans'] or '-'} |" if plans else "") + (f" {r['far_plans'] or '-'} |" if far else ""))
     (d / "tables.md").write_text("\n".join(out) + "\n")
     print("\n".join(out))
 

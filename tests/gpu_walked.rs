@@ -13,7 +13,7 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 12] = [
+const SHAPES: [WalkedShape; 15] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -57,6 +57,19 @@ const SHAPES: [WalkedShape; 12] = [
     WalkedShape {
         hint: Hint::Off,
         lookback: Lookback::RangeIgnored,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        far: 0,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        hint: Hint::FarMarginIgnored,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        hint: Hint::FarMarginIgnored,
+        far: 8,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -190,6 +203,25 @@ fn walked_equals_the_loop_lookback_range_ignored() {
 #[test]
 fn walked_equals_the_loop_lookback_range_ignored_no_hint() {
     equals_the_loop("walked_equals_the_loop_lookback_range_ignored_no_hint", SHAPES[11]);
+}
+
+/// Plans without the far anchor (the engine's shape at 2368892).
+#[test]
+fn walked_equals_the_loop_no_far_anchor() {
+    equals_the_loop("walked_equals_the_loop_no_far_anchor", SHAPES[12]);
+}
+
+/// A plan mutant: plans from the far anchor with its margin ignored (every tile the walker's
+/// hint leaves is planned in the anchor's binade). Plans change no bit, so this must pass.
+#[test]
+fn walked_equals_the_loop_far_margin_ignored() {
+    equals_the_loop("walked_equals_the_loop_far_margin_ignored", SHAPES[13]);
+}
+
+/// The same plan mutant with the anchor 8 tiles back, so small sums plan by it too.
+#[test]
+fn walked_equals_the_loop_far_margin_ignored_near() {
+    equals_the_loop("walked_equals_the_loop_far_margin_ignored_near", SHAPES[14]);
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -9,14 +9,22 @@ use crate::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words}
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
 
-/// The plan mutants' rows: plans from the walker's hint with the margin ignored, and plans
+/// The plan mutants' rows: plans from the walker's hint with the margin ignored, from the far
+/// anchor with its margin ignored, and plans
 /// from a look-back's published tree sums with the range of the missing ones ignored. Plans
 /// change no bit, so each must give the loop's bits everywhere (a wrong total is a failure).
-const PLAN_MUTANTS: [(&str, WalkedShape); 2] = [
+const PLAN_MUTANTS: [(&str, WalkedShape); 3] = [
     (
         "walked plan mutant: hint's margin ignored (must keep the loop's bits)",
         WalkedShape {
             hint: Hint::MarginIgnored,
+            ..WalkedShape::DEFAULT
+        },
+    ),
+    (
+        "walked plan mutant: far anchor's margin ignored (must keep the loop's bits)",
+        WalkedShape {
+            hint: Hint::FarMarginIgnored,
             ..WalkedShape::DEFAULT
         },
     ),
@@ -82,7 +90,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not) and `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone; plans change no bit, so both must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
+        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not), `Hint::FarMarginIgnored` (every tile the hint leaves planned in the binade of the anchor 1,024 tiles back) and `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone; plans change no bit, so both must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -69,6 +69,11 @@ pub struct WalkedShape {
     /// the range they leave where it lies in one binade (`BINADE_WK_LOOKBACK`). A plan: no
     /// bit depends on it.
     pub lookback: Lookback,
+    /// With the hint: where the walker's hint gives no plan, a producer plans from the
+    /// approximate inclusive prefix of the anchor (every eighth tile) about this many tiles
+    /// back, read with its terms, by the hint's margin (`BINADE_WK_FAR`; 0: off; a multiple
+    /// of 8). A plan: no bit depends on it.
+    pub far: u32,
 }
 
 impl WalkedShape {
@@ -76,7 +81,9 @@ impl WalkedShape {
     /// thread (1,024 tiles a step), registers capped for 4 resident blocks, plans from the
     /// walker's hint (measured at 6097719: 2.29 against 2.95 ms at 2^30 uniform terms), no
     /// L2 prefetch (measured at 1a6507f with the hint on: 2.17 without it against 2.37 ms
-    /// at 2^30 uniform terms), and look-backs that plan from a range rather than wait.
+    /// at 2^30 uniform terms), look-backs that plan from a range rather than wait (2368892:
+    /// 2.161 against 2.176 ms at 2^30, 0.262 against 0.270 at 10^8), and plans from an
+    /// anchor 1,024 tiles back where the walker's hint gives none.
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -89,6 +96,7 @@ impl WalkedShape {
         finish_in_step: true,
         hint: Hint::On,
         lookback: Lookback::Ranged,
+        far: 1024,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -100,6 +108,7 @@ impl WalkedShape {
         finish_in_step: false,
         hint: Hint::Off,
         lookback: Lookback::Wait,
+        far: 0,
         ..WalkedShape::DEFAULT
     };
 
@@ -117,9 +126,10 @@ impl WalkedShape {
             && (32..=1024).contains(&self.threads)
             && self.per_thread >= 2
             && self.per_thread.is_multiple_of(2)
-            && (1..=16).contains(&self.step);
+            && (1..=16).contains(&self.step)
+            && self.far.is_multiple_of(8);
         if !ok {
-            bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16");
+            bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16, far a multiple of 8");
         }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
@@ -154,6 +164,7 @@ impl WalkedShape {
             ),
             ("BINADE_WK_HINT", (self.hint as u32).to_string()),
             ("BINADE_WK_LOOKBACK", (self.lookback as u32).to_string()),
+            ("BINADE_WK_FAR", self.far.to_string()),
         ]
     }
 }
@@ -168,6 +179,10 @@ pub enum Hint {
     /// A plan mutant for the tests: the margin ignored, every tile but every eighth planned
     /// in the hint's binade. Plans change no bit, so its totals must be the loop's.
     MarginIgnored = 2,
+    /// A plan mutant for the tests: the walker's hint with its margin, the far anchor's
+    /// margin ignored (`WalkedShape::far`), so every tile the hint leaves is planned in the
+    /// anchor's binade. Plans change no bit, so its totals must be the loop's.
+    FarMarginIgnored = 3,
 }
 
 /// How a plan look-back treats earlier tree sums not yet published (`BINADE_WK_LOOKBACK`).
@@ -272,14 +287,18 @@ pub struct WalkedTotal {
     pub ranged_plans: u64,
     /// Tiles whose look-back waited for a tree sum.
     pub waited_plans: u64,
+    /// Tiles planned from a far anchor's approximate prefix (no look-back).
+    pub far_plans: u64,
 }
 
 /// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`): bit 0 a tie, bit 1 planned
-/// from the hint, bit 2 planned from a range, bit 3 its look-back waited.
+/// from the hint, bit 2 planned from a range, bit 3 its look-back waited, bit 4 planned from a
+/// far anchor.
 const PATH_TIE: u32 = 1;
 const PATH_HINTED: u32 = 2;
 const PATH_RANGED: u32 = 4;
 const PATH_WAITED: u32 = 8;
+const PATH_FAR: u32 = 16;
 
 /// The device buffers of one sum; reusable for many launches (tags carry an epoch).
 pub struct WalkedJob<'a> {
@@ -488,6 +507,7 @@ impl WalkedSum {
                 hinted_plans: 0,
                 ranged_plans: 0,
                 waited_plans: 0,
+                far_plans: 0,
             });
         }
         let s = self.gpu.stream();
@@ -523,6 +543,7 @@ impl WalkedSum {
             hinted_plans: count(PATH_HINTED),
             ranged_plans: count(PATH_RANGED),
             waited_plans: count(PATH_WAITED),
+            far_plans: count(PATH_FAR),
         })
     }
 
