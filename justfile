@@ -51,3 +51,7 @@ fixtures:
     mkdir -p .whl fixtures/cache/skimage
     pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux_2_17_x86_64 scikit-image==0.24.0 -d .whl
     cd .whl && unzip -o -j scikit_image-0.24.0-*.whl skimage/data/astronaut.png skimage/data/coffee.png skimage/data/chelsea.png skimage/data/motorcycle_left.png skimage/data/motorcycle_right.png -d ../fixtures/cache/skimage
+
+# Set Research-1433's and ADR-1412's claims beside the harness's figures (reports/research-1433, reports/adr-1412); without --from-reports it first runs every cited experiment (several need a GPU).
+research *ARGS:
+    cargo run --release -- research "$@"

@@ -337,7 +337,7 @@ pub fn without_separators(s: &str) -> String {
 
 /// Moves the complete folder `tmp` to `dir`, replacing any previous `dir` only after the new
 /// one is complete.
-fn replace_dir(tmp: &Path, dir: &Path) -> Result<()> {
+pub fn replace_dir(tmp: &Path, dir: &Path) -> Result<()> {
     if dir.exists() {
         let old = dir.with_file_name(format!(
             ".{}.old-{}",

@@ -10,6 +10,7 @@ pub mod atomic;
 pub mod cumsum;
 pub mod exit;
 pub mod heap;
+pub mod research;
 pub mod score;
 pub mod sum;
 
@@ -61,6 +62,10 @@ pub enum Command {
     /// Score a pair of raw YUV files frame by frame (float_vif, ssimulacra2) the way libvmaf's
     /// `vmaf` tool takes them; JSON shaped like `vmaf --json`'s.
     Score(score::ScoreArgs),
+    /// Set Research-1433's and ADR-1412's claims beside the harness's figures: writes
+    /// reports/research-1433 and reports/adr-1412 (runs the cited experiments first unless
+    /// --from-reports).
+    Research(research::ResearchArgs),
     /// Rewrite the index (README.md) of a reports folder from its reports' headlines.
     Reindex {
         /// The reports folder.
@@ -182,6 +187,7 @@ pub fn main() -> ExitCode {
         Command::Sum(args) => sum::run(&args),
         Command::Cumsum(args) => cumsum::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Research(args) => research::run(&args),
         Command::Reindex { dir } => match report::write_index(&dir) {
             Ok(()) => EXIT_OK,
             Err(e) => {

@@ -19,26 +19,37 @@ pub const EXACT: &str = "exact twin";
 
 /// The position of the cause labelled `label` in `causes` (a label that is not there is a
 /// defect of this file, not of the input: it panics naming the label).
-fn cause_index(causes: &[(&'static str, Variant, &'static str)], label: &str) -> usize {
+fn cause_index(causes: &[(&'static str, Variant, String)], label: &str) -> usize {
     causes
         .iter()
         .position(|(l, _, _)| *l == label)
         .unwrap_or_else(|| panic!("float-vif-replay: no cause labelled `{label}`"))
 }
 
-/// The variants replayed, with a label and ADR-1412's figure for that cause.
-pub fn causes() -> Vec<(&'static str, Variant, &'static str)> {
+/// ADR-1412's figure for a cause, as the document writes it, from `research/claims.toml`
+/// (the claim ids are that file's).
+pub fn adr_figure(claim: &str) -> Result<String> {
+    crate::experiment::research::document_text("adr-1412", claim)
+}
+
+/// The variants replayed, with a label and ADR-1412's figure for that cause (read from
+/// `research/claims.toml`; the exact twin's is 0 by definition).
+pub fn causes() -> Result<Vec<(&'static str, Variant, String)>> {
     let e = Variant::exact(Reduction::Ordered);
-    vec![
-        (EXACT, e, "0"),
-        ("decimal tap table", Variant { table: true, ..e }, "3.8e-5"),
+    Ok(vec![
+        (EXACT, e, "0".to_string()),
+        (
+            "decimal tap table",
+            Variant { table: true, ..e },
+            adr_figure("taps")?,
+        ),
         (
             "device log2f",
             Variant {
                 device_log2: true,
                 ..e
             },
-            "2.2e-7",
+            adr_figure("log2")?,
         ),
         (
             "statistic in fp32",
@@ -46,12 +57,12 @@ pub fn causes() -> Vec<(&'static str, Variant, &'static str)> {
                 stat_f32: true,
                 ..e
             },
-            "1.3e-7",
+            adr_figure("types")?,
         ),
         (
             "warp and block trees",
             Variant::exact(Reduction::Tree),
-            "2.7e-6",
+            adr_figure("order-4k")?,
         ),
         (
             "all four",
@@ -61,9 +72,9 @@ pub fn causes() -> Vec<(&'static str, Variant, &'static str)> {
                 stat_f32: true,
                 reduction: Reduction::Tree,
             },
-            "3.8e-5 (before)",
+            format!("{} (before)", adr_figure("before-largest")?),
         ),
-    ]
+    ])
 }
 
 /// How many of the 34 taps of kernel scale 1 differ between the decimal table and the
@@ -99,7 +110,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         uhd: ctx.get("frames_uhd")?,
     };
     let opts = VifOptions::default();
-    let causes = causes();
+    let causes = causes()?;
     let mut table = Table::new(
         "replay",
         "Each difference alone, then all four: outputs identical to the CPU and the largest difference",
@@ -129,7 +140,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     }
     let labels: Vec<(&str, &str)> = causes
         .iter()
-        .map(|(label, _, adr)| (*label, *adr))
+        .map(|(label, _, adr)| (*label, adr.as_str()))
         .collect();
     let summary = summary_table("replay_summary", &labels, &worst);
     let (differ, total, ulps, s, k) = tap_differences();
@@ -139,12 +150,16 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     );
     let largest = |label: &str| fmt_diff(worst[cause_index(&causes, label)].max_score_diff);
     report.headline(format!(
-        "largest score difference: table {}, log2f {}, fp32 statistic {}, trees {}, all four {} (ADR-1412: 3.8e-5, 2.2e-7, 1.3e-7, 2.7e-6)",
+        "largest score difference: table {}, log2f {}, fp32 statistic {}, trees {}, all four {} (ADR-1412: {}, {}, {}, {})",
         largest("decimal tap table"),
         largest("device log2f"),
         largest("statistic in fp32"),
         largest("warp and block trees"),
-        largest("all four")
+        largest("all four"),
+        adr_figure("taps")?,
+        adr_figure("log2")?,
+        adr_figure("types")?,
+        adr_figure("order-4k")?
     ));
     report.text(format!(
         "Device: {}. Default options. Each cause is put back into the exact twin alone: the decimal tap \

@@ -28,6 +28,7 @@ pub mod mutations_numpy;
 pub mod mutations_walked;
 pub mod one_term_rule;
 pub mod pipeline_plans;
+pub mod research;
 pub mod sanitize;
 pub mod ssimulacra2_crate;
 pub mod ssimulacra2_parity;

@@ -197,8 +197,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         .iter()
         .map(|r| format!("{} {:.2}", r.size, r.exact / r.tree))
         .collect();
+    // Research-1433's ratio at 3840x2160, from `research/claims.toml`.
+    let (seed_ratio, seed_hardware) =
+        crate::experiment::research::document_figure("research-1433", "ratio-4k")?;
+    let seed_gpu = seed_hardware.split(',').next().unwrap_or("").to_string();
     report.headline(format!(
-        "exact/tree per frame: {} (Research-1433 measured 2.0 on an RTX 4090)",
+        "exact/tree per frame: {} (Research-1433 measured {seed_ratio:.1} on an {seed_gpu})",
         if ratios.is_empty() {
             "nothing measured".to_string()
         } else {
