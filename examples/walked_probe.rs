@@ -40,10 +40,7 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             "walked, 2368892's shape (no far anchor)",
             WalkedShape { far: 0, ..d },
         ),
-        (
-            "walked, far anchor 512 back",
-            WalkedShape { far: 512, ..d },
-        ),
+        ("walked, far anchor 512 back", WalkedShape { far: 512, ..d }),
         (
             "walked, far anchor 2,048 back",
             WalkedShape { far: 2048, ..d },

@@ -6,7 +6,9 @@
 //! `gpu::ordered_sum::walked_kill`'s, which the `mutations` kill matrix runs too.
 
 use binade::format::F64;
-use binade::gpu::ordered_sum::walked::{self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{
+    self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum,
+};
 use binade::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::verify::inputs::InputKind;
@@ -202,7 +204,10 @@ fn walked_equals_the_loop_lookback_range_ignored() {
 /// The same plan mutant with the hint off, so every tile but every eighth plans by it.
 #[test]
 fn walked_equals_the_loop_lookback_range_ignored_no_hint() {
-    equals_the_loop("walked_equals_the_loop_lookback_range_ignored_no_hint", SHAPES[11]);
+    equals_the_loop(
+        "walked_equals_the_loop_lookback_range_ignored_no_hint",
+        SHAPES[11],
+    );
 }
 
 /// Plans without the far anchor (the engine's shape at 2368892).

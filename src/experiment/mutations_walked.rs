@@ -60,7 +60,10 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     };
     let tile = WalkedShape::DEFAULT.tile() as usize;
     let cases = kill_cases(seed, sizes, tile);
-    let bar = ctx.progress((WalkedMutant::ALL.len() + PLAN_MUTANTS.len()) as u64, "walked mutants");
+    let bar = ctx.progress(
+        (WalkedMutant::ALL.len() + PLAN_MUTANTS.len()) as u64,
+        "walked mutants",
+    );
     let mut failures = 0;
     let builds = WalkedMutant::ALL
         .into_iter()
