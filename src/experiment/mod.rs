@@ -32,6 +32,7 @@ pub mod research;
 pub mod sanitize;
 pub mod ssimulacra2_crate;
 pub mod ssimulacra2_parity;
+pub mod ssimulacra2_plan_reuse;
 pub mod ssimulacra2_replay;
 pub mod ssimulacra2_timing;
 
@@ -366,7 +367,7 @@ pub fn overrides(name: &str) -> Overrides {
 }
 
 /// Every runner name [`runner`] knows.
-pub const RUNNERS: [&str; 19] = [
+pub const RUNNERS: [&str; 20] = [
     "one-term-rule",
     "pipeline-plans",
     "cpu-timing",
@@ -384,6 +385,7 @@ pub const RUNNERS: [&str; 19] = [
     "float-vif-timing",
     "ssimulacra2-crate",
     "ssimulacra2-parity",
+    "ssimulacra2-plan-reuse",
     "ssimulacra2-replay",
     "ssimulacra2-timing",
 ];
@@ -408,6 +410,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "float-vif-timing" => float_vif_timing::run,
         "ssimulacra2-crate" => ssimulacra2_crate::run,
         "ssimulacra2-parity" => ssimulacra2_parity::run,
+        "ssimulacra2-plan-reuse" => ssimulacra2_plan_reuse::run,
         "ssimulacra2-replay" => ssimulacra2_replay::run,
         "ssimulacra2-timing" => ssimulacra2_timing::run,
         _ => return None,
