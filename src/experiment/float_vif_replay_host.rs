@@ -51,6 +51,31 @@ pub fn causes() -> Result<Vec<(&'static str, HostCauses, String)>> {
     ])
 }
 
+/// The decimal tap table against the computed taps of kernel scale 1 (the first cause's
+/// input), counted by `float_vif_replay::tap_differences`: one row.
+fn taps_table() -> Table {
+    let (differ, total, ulps, scale, tap) = super::float_vif_replay::tap_differences();
+    let mut t = Table::new(
+        "taps",
+        "The decimal tap table against the taps computed at run time (kernel scale 1): taps that differ, and the largest difference",
+        &[
+            "taps",
+            "taps that differ",
+            "largest difference (units in the last place)",
+            "its scale",
+            "its tap",
+        ],
+    );
+    t.row(vec![
+        total.to_string(),
+        differ.to_string(),
+        ulps.to_string(),
+        scale.to_string(),
+        tap.to_string(),
+    ]);
+    t
+}
+
 /// Runs the experiment (CPU only).
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let counts = Counts {
@@ -123,6 +148,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     );
     report.table(summary);
     report.table(table);
+    report.table(taps_table());
     let exact_mismatches = all[0].mismatches();
     Ok(Outcome {
         report,
