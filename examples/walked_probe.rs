@@ -34,7 +34,7 @@ use cudarc::driver::CudaSlice;
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     vec![
-        ("walked (hint, far anchor 1,024 back, ranged look-back)", d),
+        ("walked (hint, far anchor 1024 back, ranged look-back)", d),
         ("walked, first shape", WalkedShape::FIRST),
         (
             "walked, 2368892's shape (no far anchor)",
@@ -42,7 +42,7 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
         ),
         ("walked, far anchor 512 back", WalkedShape { far: 512, ..d }),
         (
-            "walked, far anchor 2,048 back",
+            "walked, far anchor 2048 back",
             WalkedShape { far: 2048, ..d },
         ),
         (
