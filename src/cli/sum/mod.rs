@@ -52,7 +52,8 @@ pub struct SumArgs {
     pub stale_from: Option<PathBuf>,
     /// The CPU loop to reproduce: sequential (the default), interleaved:K (K = 2, 4, 8, 16
     /// accumulators, combined by halves), rows:W (rows of W, then the row sums) or numpy
-    /// (`np.sum`'s pairwise order); every order but sequential by --engine fast or loop only.
+    /// (`np.sum`'s pairwise order); every order but sequential by --engine fast or loop only
+    /// (numpy also by --engine gpu).
     #[arg(long, default_value = "sequential")]
     pub order: CpuOrder,
     /// Where the sequential loop starts: +0 (the default), -0 (Rust's `Iterator::sum`) or
