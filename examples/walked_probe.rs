@@ -49,6 +49,7 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             "walked, every plan by a look-back (no hint), ranged",
             WalkedShape {
                 hint: Hint::Off,
+                far: 0,
                 ..d
             },
         ),

@@ -42,6 +42,7 @@ const SHAPES: [WalkedShape; 15] = [
     },
     WalkedShape {
         hint: Hint::Off,
+        far: 0,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -59,6 +60,7 @@ const SHAPES: [WalkedShape; 15] = [
     WalkedShape {
         hint: Hint::Off,
         lookback: Lookback::RangeIgnored,
+        far: 0,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {

@@ -131,6 +131,9 @@ impl WalkedShape {
         if !ok {
             bail!("walked shape {self:?}: threads a multiple of 32 up to 1024, an even per_thread, step 1 to 16, far a multiple of 8");
         }
+        if self.far != 0 && self.hint == Hint::Off {
+            bail!("walked shape {self:?}: a far anchor plans where the walker's hint gives none, so it needs the hint");
+        }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
         }
