@@ -584,3 +584,33 @@ pub fn compile_for(
         arch,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shapes the engine and its tests use pass the check; a far anchor without the hint,
+    /// a far anchor off the anchors' spacing and an odd per-thread count do not.
+    #[test]
+    fn shape_check_refuses_inconsistent_shapes() {
+        assert!(WalkedShape::DEFAULT.check().is_ok());
+        assert!(WalkedShape::FIRST.check().is_ok());
+        let refused = [
+            WalkedShape {
+                hint: Hint::Off,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                far: 1020,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                per_thread: 15,
+                ..WalkedShape::DEFAULT
+            },
+        ];
+        for s in refused {
+            assert!(s.check().is_err(), "{s:?} passed the check");
+        }
+    }
+}
