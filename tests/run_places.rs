@@ -181,6 +181,7 @@ fn an_empty_list_of_what_to_check_is_refused() {
         ("pipeline-plans", "plans = []"),
         ("mutations", "sizes = []"),
         ("cpu-timing", "sizes = []"),
+        ("ssimulacra2-plan-reuse", "fixtures = []"),
     ] {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let text = fs::read_to_string(root.join("experiments").join(format!("{name}.toml")))

@@ -15,10 +15,10 @@
 //!
 //! Failures counted: every total (either plan) without the loop's bits. CPU only.
 
-use anyhow::{Context as _, Result};
+use anyhow::{bail, Context as _, Result};
 
 use super::fixture_select::{load_fixtures, Loaded};
-use super::{Context, Outcome};
+use super::{ConfigError, Context, Outcome};
 use crate::algebra::Exact;
 use crate::format::F64;
 use crate::plan::PlanKind;
@@ -90,6 +90,14 @@ fn same(x: f64, want: u64) -> bool {
 /// Runs the experiment (see the module doc).
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let max_frames: usize = ctx.get_or("max_frames", usize::MAX)?;
+    if max_frames < 2 {
+        bail!(ConfigError::new(
+            &ctx.file,
+            "max_frames",
+            "fewer than 2 frames would check nothing (a frame is compared with the one before it); give at least 2",
+        ));
+    }
+    ctx.non_empty("fixtures", ctx.get::<Vec<String>>("fixtures")?)?;
     let loaded = load_fixtures(ctx)?;
     let mut rows: Vec<FrameRow> = Vec::new();
     let mut missing: Vec<(String, String)> = Vec::new();
@@ -119,6 +127,16 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if rows.is_empty() {
+        bail!(
+            "ssimulacra2-plan-reuse: no fixture had a frame after the first (missing: {}): nothing was compared",
+            if missing.is_empty() {
+                "none".to_string()
+            } else {
+                missing.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+            }
+        );
+    }
     Ok(build_report(ctx, &rows, &missing))
 }
 
