@@ -18,6 +18,11 @@ use super::{evaluate, run_info, Claims, Evaluated, RunInfo, Verdict, CLAIMS_PATH
 use crate::plot::{Plot, PlotKind};
 use crate::report::{csv_form, replace_dir};
 
+/// The start of the provenance row naming the binary that wrote a page (its commit, and
+/// `-dirty` for a tree with changes): the one line of a page that changes with the binary
+/// alone, so the byte-for-byte comparison of a regenerated page leaves it out.
+pub const WRITTEN_BY: &str = "| written by |";
+
 /// The command that regenerates the pages, as the READMEs show it.
 pub const REGENERATE: &str = "binade research --from-reports\n# or: just research --from-reports";
 
@@ -341,6 +346,11 @@ fn readme(data: &Claims, key: &str, page: &Page) -> String {
         md,
         "| reports cited (machine, commit) | {} |",
         list.join(", ")
+    );
+    let _ = writeln!(
+        md,
+        "{WRITTEN_BY} `binade research` built from `{}` |",
+        crate::provenance::commit()
     );
     let _ = writeln!(md, "\nRegenerate with:\n\n```\n{REGENERATE}\n```\n");
     let _ = writeln!(
