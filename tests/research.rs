@@ -3,9 +3,8 @@
 //!
 //! Fails when a claim's cited cell (file, row or column) is missing from the committed CSVs,
 //! when a committed verdict is not the one its rule gives for the figures it cites, when a
-//! committed page is not what the committed reports regenerate byte for byte (but the line naming
-//! the binary that wrote it), or when an
-//! answer's stated ordering does not hold. The rules are checked on hand-built figures, so
+//! committed page is not what the committed reports regenerate byte for byte (but the line
+//! naming the binary that wrote it), or when an answer's stated ordering does not hold. The rules are checked on hand-built figures, so
 //! the verdict logic itself can fail. No harness figure is written here: every one is read
 //! from a CSV. Tests run in the project root.
 
