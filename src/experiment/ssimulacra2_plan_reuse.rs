@@ -5,8 +5,9 @@
 //!
 //! For each fixture (a frame pair per frame; the photographs' crops pan by the manifest's
 //! `motion` pixels a frame, so consecutive frames are a moving picture) and each frame after the
-//! first, every scale, channel and term is summed by [`walk::pipeline`] (the chunk layout of
-//! `kernels/ordered_sum.cu`: 1,024-term chunks, their tree sums, the plan, the units, the walk;
+//! first, every scale, channel and term is summed by the steps of [`walk::pipeline`] (the chunk
+//! layout of `kernels/ordered_sum.cu`: 1,024-term chunks, their tree sums, the plan, the units,
+//! the walk;
 //! `gpu-parity` checks the device's stages against it chunk by chunk) twice: with the frame's own
 //! tree-prefix plan, and with the previous frame's (`PlanKind::Stale` fed with that frame's chunk
 //! tree sums of the same sum). Both totals are compared by bits with the loop. A plan cannot
@@ -21,7 +22,7 @@ use super::fixture_select::{load_fixtures, Loaded};
 use super::{ConfigError, Context, Outcome};
 use crate::algebra::Exact;
 use crate::format::F64;
-use crate::plan::PlanKind;
+use crate::plan::{self, Plan, PlanKind};
 use crate::report::{thousands, Report, Table};
 use crate::ssimulacra2::frontend::FrontEnd;
 use crate::ssimulacra2::terms::{term_planes, TERMS};
@@ -64,8 +65,10 @@ fn frame(
                 if let Some(prev) = previous {
                     let stale = &prev[planes.scale][c][k];
                     let want = loops.sums[c][k].to_bits();
-                    let own = walk::pipeline::<F64, _>(t, &PlanKind::TreePrefix, None, &Exact);
-                    let reused = walk::pipeline::<F64, _>(t, &PlanKind::Stale, Some(stale), &Exact);
+                    let own =
+                        walked_with(t, &plan::make::<F64>(&PlanKind::TreePrefix, &sums, None));
+                    let reused =
+                        walked_with(t, &plan::make::<F64>(&PlanKind::Stale, &sums, Some(stale)));
                     row.sums += 1;
                     row.chunks += (own.applied + own.fallback) as u64;
                     row.own_term_by_term += own.fallback as u64;
@@ -80,6 +83,13 @@ fn frame(
         Ok(loops)
     })?;
     Ok(mine)
+}
+
+/// The pipeline's units and walk of `terms` under `plan` (`walk::pipeline` after its plan: the
+/// chunk tree sums the plans come from are formed once, by the caller).
+fn walked_with(terms: &[f64], plan: &Plan) -> walk::Walk<f64> {
+    let units = walk::chunk_units::<F64, _>(terms, plan, &Exact);
+    walk::walk::<F64, _>(terms, plan, &units, &Exact)
 }
 
 /// Bits equal, NaN as NaN.

@@ -33,6 +33,25 @@ pub struct EngineCheck {
 }
 
 impl EngineCheck {
+    /// A sum of `n` terms labelled `label` with the first launch's counts, no launch counted
+    /// exact yet.
+    pub fn first_launch(
+        label: &str,
+        n: usize,
+        tiles: u64,
+        finished: u64,
+        native_lanes: u64,
+    ) -> Self {
+        EngineCheck {
+            label: label.to_string(),
+            n,
+            exact_launches: 0,
+            tiles,
+            finished,
+            native_lanes,
+        }
+    }
+
     /// Exact in every launch.
     pub fn ok(&self) -> bool {
         self.exact_launches == LAUNCHES
@@ -54,14 +73,13 @@ pub fn check(
         let got = op.run(&mut job)?;
         for (k, g) in got.iter().enumerate() {
             if launch == 0 {
-                out.push(EngineCheck {
-                    label: label.to_string(),
-                    n: segments[k].len(),
-                    exact_launches: 0,
-                    tiles: g.tiles,
-                    finished: g.finished_tiles,
-                    native_lanes: g.native_lanes,
-                });
+                out.push(EngineCheck::first_launch(
+                    label,
+                    segments[k].len(),
+                    g.tiles,
+                    g.finished_tiles,
+                    g.native_lanes,
+                ));
             }
             if same_result::<F64>(g.total.to_bits(), wants[k].to_bits()) {
                 out[first + k].exact_launches += 1;

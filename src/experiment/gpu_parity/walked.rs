@@ -25,21 +25,16 @@ pub fn check(
     debug_assert_eq!(segments.len(), wants.len());
     for (range, want) in segments.iter().zip(wants) {
         let mut job = w.job(terms.slice(range.clone()))?;
-        let mut c = EngineCheck {
-            label: label.to_string(),
-            n: range.len(),
-            exact_launches: 0,
-            tiles: 0,
-            finished: 0,
-            native_lanes: 0,
-        };
+        let first = w.run(&mut job)?;
+        let mut c = EngineCheck::first_launch(
+            label,
+            range.len(),
+            first.tiles,
+            first.finished_tiles,
+            first.native_lanes,
+        );
         for launch in 0..LAUNCHES {
-            let got = w.run(&mut job)?;
-            if launch == 0 {
-                c.tiles = got.tiles;
-                c.finished = got.finished_tiles;
-                c.native_lanes = got.native_lanes;
-            }
+            let got = if launch == 0 { first } else { w.run(&mut job)? };
             if same_result::<F64>(got.total.to_bits(), want.to_bits()) {
                 c.exact_launches += 1;
             }
