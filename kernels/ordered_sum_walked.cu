@@ -32,7 +32,16 @@
  * natively, the rest go on from there. Every path ends in a checked apply (binade_apply_f64)
  * or in native adds, so no plan, race or timing can change the bits.
  * Producers never wait on the walker and the walker waits only for unit words, so the kernel
- * finishes for any number of resident blocks.
+ * finishes for any number of resident blocks above the walkers'.
+ *
+ * Segments: one launch adds nseg independent sums, segment k the n terms at terms + k * pitch,
+ * each from `start` into its own out words (WK_OUT_STRIDE apart). Blocks 0..nseg-1 are the
+ * walkers, block k walking segment k; ticket g is tile g / nseg of segment g % nseg (the
+ * segments' tiles interleaved, so every walker is fed from the start), and a segment's plan,
+ * unit and path words are its own ntiles-word run. Within a segment tickets still go out in
+ * tile order, so every tile a plan waits for has been taken by a running block. A segment is a
+ * sum on its own: its first tile starts from `start`, its look-backs end at its first tile,
+ * its producers read its own walker's hint.
  *
  * BINADE_WK_MUTANT selects one deliberate defect of this engine's own shortcuts (0: none);
  * the codes are WalkedMutant's in src/gpu/ordered_sum/walked.rs.
@@ -85,7 +94,9 @@
  * by the same margin: the prefix before t is taken to lie in [P_a, P_a + 4 (t - a - 1) ts],
  * and where both ends lie in one binade that is the plan (wk_plan_from_far). BINADE_WK_HINT
  * 3 is a plan mutant for the tests: the walker's hint with its margin, the far anchor's
- * margin ignored; it must change no bit. */
+ * margin ignored; it must change no bit. BINADE_WK_HINT 4 is a plan mutant of segments: the
+ * producers of every segment read segment 0's hint (another sum's), which must change no
+ * bit. */
 #ifndef BINADE_WK_FAR
 #define BINADE_WK_FAR 0
 #endif
@@ -128,6 +139,7 @@
 #define WK_M_UNPUBLISHED_READ 7   /* the walker takes a word of an earlier launch as published */
 #define WK_M_NATIVE_FROM_ROUND 8  /* a finish's native lane starts from the round's start */
 #define WK_M_LANE_UNPADDED 9      /* a transposed lane read at the unpadded stride */
+#define WK_M_SEGMENT_UNITS 10     /* every segment's walker reads the unit words of segment 0 */
 
 typedef unsigned long long u64;
 
@@ -141,6 +153,9 @@ typedef unsigned long long u64;
 /* Waits longer than this many sleeps are stalls (a defect): reported in out[5..8], never
  * silent (about a second of sleeping). */
 #define WK_WAIT_LIMIT (1u << 24)
+/* Words of a segment's out: the total and counts (0..5), a stall (5..8), the hint word (8..10,
+ * 16-byte aligned: WK_OUT_STRIDE * 8 is a multiple of 16). The host's OUT_WORDS. */
+#define WK_OUT_STRIDE 10u
 
 /* A published word: a value and a tag in 16 bytes, written and read whole (one 16-byte
  * relaxed access), so a reader that sees this launch's tag sees the value written with it.
@@ -540,12 +555,14 @@ __device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t
         asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
 }
 
-/* One producer tile: load, tree sum, plan, unit, published. With BINADE_WK_PREFETCH it
- * first asks L2 for the lines of tile t + producers, about the tile some producer draws a
- * round later (tickets go out in order, one a round a producer): every tile from the
- * producers' count on is asked for once, a round ahead, whichever block takes it. */
+/* One producer tile (tile t of the segment whose terms, words and out these are; hint_word its
+ * walker's hint): load, tree sum, plan, unit, published. With BINADE_WK_PREFETCH it also asks L2 for the lines of tile
+ * ahead_t of the segment at ahead_terms (the ticket a round later: tickets go out in order,
+ * one a round a producer, so every tile from the producers' count on is asked for once, a
+ * round ahead, whichever block takes it; none where ahead_t >= ntiles). */
 __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
                                          wk_word *units, unsigned int *paths, unsigned int epoch, u64 *out,
+                                         const wk_word *hint_word, const double *ahead_terms, u64 ahead_t,
                                          wk_shared &sh) {
     const double *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
@@ -556,7 +573,7 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     wk_word hint;
     hint.value = 0ull;
     hint.tag = 0ull;
-    if (threadIdx.x == 0) hint = wk_read((const wk_word *)(out + 8));
+    if (threadIdx.x == 0) hint = wk_read(hint_word);
 #if BINADE_WK_FAR
     const u64 fa = wk_far_anchor(t);
     wk_word far;
@@ -564,13 +581,16 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
     far.tag = 0ull;
     if (threadIdx.x == 0 && fa < t) far = wk_read(plan + fa);
 #endif
+#else
+    (void)hint_word;
 #endif
     wk_load(src, count, x);
 #if BINADE_WK_PREFETCH
-    const u64 ahead = t + (u64)(gridDim.x - 1u);
-    if (ahead < ntiles) wk_prefetch_tile(terms, n, ahead);
+    if (ahead_t < ntiles) wk_prefetch_tile(ahead_terms, n, ahead_t);
 #else
     (void)ntiles;
+    (void)ahead_terms;
+    (void)ahead_t;
 #endif
     double mine = 0.0;
 #pragma unroll
@@ -927,35 +947,55 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
     }
 }
 
-/* The sum of terms[0..n) from `start` (bits of +0 or -0). ntiles = ceil(n / WK_TILE) >= 1;
- * plan and units hold ntiles words each; tickets are drawn from *ticket minus ticket_base
- * (every producer block draws exactly one past the last tile). */
+/* The sums of nseg segments (module comment), segment k the n terms at terms + k * pitch, each
+ * from `start` (bits of +0 or -0), its total and counts in out[k * WK_OUT_STRIDE ...].
+ * ntiles = ceil(n / WK_TILE) >= 1 tiles a segment; plan and units hold nseg * ntiles words
+ * each, paths nseg * ntiles; gridDim.x > nseg; tickets are drawn from *ticket minus
+ * ticket_base (every producer block draws exactly one past the last ticket, nseg * ntiles). */
 #if BINADE_WK_MIN_BLOCKS > 0
 #define WK_BOUNDS __launch_bounds__(WK_THREADS, BINADE_WK_MIN_BLOCKS)
 #else
 #define WK_BOUNDS __launch_bounds__(WK_THREADS)
 #endif
 extern "C" __global__ void WK_BOUNDS
-    walked_sum(const double *__restrict__ terms, u64 n, u64 ntiles, wk_word *plan, wk_word *units,
-               unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch, u64 start, u64 *out) {
+    walked_sum(const double *__restrict__ terms, u64 n, u64 pitch, unsigned int nseg, u64 ntiles, wk_word *plan,
+               wk_word *units, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch, u64 start,
+               u64 *out) {
     __shared__ wk_shared sh;
-    if (blockIdx.x == 0) {
+    if (blockIdx.x < nseg) {
+        const u64 k = blockIdx.x;
+        u64 *mine = out + k * WK_OUT_STRIDE;
 #if BINADE_WK_PRODUCERS_ONLY
         if (threadIdx.x == 0)
-            for (unsigned int k = 0; k < 5; k++) out[k] = 0ull;
+            for (unsigned int j = 0; j < 5; j++) mine[j] = 0ull;
         return;
 #endif
-        wk_walk(terms, n, ntiles, units, epoch, start, out, sh);
+#if BINADE_WK_MUTANT == WK_M_SEGMENT_UNITS
+        const wk_word *seg_units = units;
+#else
+        const wk_word *seg_units = units + k * ntiles;
+#endif
+        wk_walk(terms + k * pitch, n, ntiles, seg_units, epoch, start, mine, sh);
         return;
     }
+    const u64 tickets = ntiles * (u64)nseg, producers = (u64)(gridDim.x - nseg);
     /* A ticket is drawn before the first tile and after each. */
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     while (true) {
         __syncthreads();
-        const u64 t = sh.tile;
+        const u64 g = sh.tile;
         __syncthreads();
-        if (t >= ntiles) return;
-        wk_produce(terms, n, ntiles, t, plan, units, paths, epoch, out, sh);
+        if (g >= tickets) return;
+        const u64 k = g % nseg, t = g / nseg;
+        const u64 ga = g + producers; /* the ticket a round later */
+        const u64 ka = ga % nseg;
+#if BINADE_WK_HINT == 4
+        const wk_word *hint_word = (const wk_word *)(out + 8);
+#else
+        const wk_word *hint_word = (const wk_word *)(out + k * WK_OUT_STRIDE + 8);
+#endif
+        wk_produce(terms + k * pitch, n, ntiles, t, plan + k * ntiles, units + k * ntiles, paths + k * ntiles, epoch,
+                   out + k * WK_OUT_STRIDE, hint_word, terms + ka * pitch, ga < tickets ? ga / nseg : ntiles, sh);
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     }
 }

@@ -9,7 +9,9 @@ use binade::format::F64;
 use binade::gpu::ordered_sum::walked::{
     self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum,
 };
-use binade::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
+use binade::gpu::ordered_sum::walked_kill::{
+    first_wrong, first_wrong_segmented, kill_cases, segmented_cases, stale_words,
+};
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
@@ -108,6 +110,13 @@ fn walked_compiles_for_every_mutant_and_shape() {
         .map(|m| (WalkedShape::DEFAULT, m))
         .collect();
     builds.extend(SHAPES.iter().map(|&s| (s, WalkedMutant::None)));
+    builds.push((
+        WalkedShape {
+            hint: Hint::SharedAcrossSegments,
+            ..WalkedShape::DEFAULT
+        },
+        WalkedMutant::None,
+    ));
     for phases in 1..=3 {
         builds.push((
             WalkedShape {
@@ -268,7 +277,7 @@ fn walked_repeats_its_bits_and_composes_most_tiles() {
 
 /// Every mutant is killed by a wrong total: on the cases, or (for all builds, the one it is
 /// meant for being the walker that trusts an earlier launch's word) on a job's buffers
-/// launched again on other terms.
+/// launched again on other terms, or (the one meant for segments) on the segmented launches.
 #[test]
 fn walked_mutants_give_wrong_totals() {
     let Some(gpu) = open_or_skip("walked_mutants_give_wrong_totals") else {
@@ -276,6 +285,7 @@ fn walked_mutants_give_wrong_totals() {
     };
     let tile = WalkedShape::DEFAULT.tile() as usize;
     let cases = kill_cases(SEED, &sizes(), tile);
+    let segmented = segmented_cases(SEED, tile);
     let mut survivors = Vec::new();
     for m in WalkedMutant::ALL.into_iter().skip(1) {
         let sum = WalkedSum::with_mutant(&gpu, m).unwrap();
@@ -283,10 +293,65 @@ fn walked_mutants_give_wrong_totals() {
         if wrong.is_none() {
             wrong = stale_words(&sum, 1 << 25, SEED).unwrap().1;
         }
+        if wrong.is_none() {
+            wrong = first_wrong_segmented(&sum, &segmented, 1).unwrap().1;
+        }
         match wrong {
             Some(case) => println!("killed: {}: {case}", m.name()),
             None => survivors.push(m.name()),
         }
     }
     assert!(survivors.is_empty(), "mutants not killed: {survivors:?}");
+}
+
+/// Segmented launches (many sums in one launch, one walker each) in the engine's shape and in
+/// the first shape: every sum the loop's bits over its own terms, in two launches on the same
+/// buffers.
+#[test]
+fn walked_segments_equal_the_loop() {
+    let Some(gpu) = open_or_skip("walked_segments_equal_the_loop") else {
+        return;
+    };
+    for shape in [WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[6]] {
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        let cases = segmented_cases(SEED, shape.tile() as usize);
+        let (checked, wrong) = first_wrong_segmented(&sum, &cases, 2).unwrap();
+        assert!(wrong.is_none(), "walked {shape:?}: {}", wrong.unwrap());
+        println!("walked {shape:?}: {checked} segmented sums, the loop's bits");
+    }
+}
+
+/// A plan mutant of segments: every sum's producers plan from the first sum's hint. Plans
+/// change no bit, so this must pass.
+#[test]
+fn walked_segments_equal_the_loop_hint_shared() {
+    let Some(gpu) = open_or_skip("walked_segments_equal_the_loop_hint_shared") else {
+        return;
+    };
+    let shape = WalkedShape {
+        hint: Hint::SharedAcrossSegments,
+        ..WalkedShape::DEFAULT
+    };
+    let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+    let cases = segmented_cases(SEED, shape.tile() as usize);
+    let (checked, wrong) = first_wrong_segmented(&sum, &cases, 2).unwrap();
+    assert!(wrong.is_none(), "walked {shape:?}: {}", wrong.unwrap());
+    println!("walked {shape:?}: {checked} segmented sums, the loop's bits");
+}
+
+/// A launch of more sums than leave a producer resident beside their walkers is refused, as
+/// is one whose sums run past the buffer; both with one clear error, not a hang.
+#[test]
+fn walked_segments_refuse_what_cannot_run() {
+    let Some(gpu) = open_or_skip("walked_segments_refuse_what_cannot_run") else {
+        return;
+    };
+    let sum = WalkedSum::new(&gpu).unwrap();
+    let dev = gpu.stream().alloc_zeros::<f64>(1 << 16).unwrap();
+    let too_many = sum.segments_job(dev.slice(0..1 << 16), 1 << 16, 1, 1);
+    assert!(too_many.is_err(), "65,536 sums in one launch accepted");
+    let past_end = sum.segments_job(dev.slice(0..1 << 16), 4, 1 << 14, (1 << 14) + 1);
+    assert!(past_end.is_err(), "sums past the buffer accepted");
+    let overlapping = sum.segments_job(dev.slice(0..1 << 16), 4, 1 << 14, 1 << 13);
+    assert!(overlapping.is_err(), "overlapping sums accepted");
 }

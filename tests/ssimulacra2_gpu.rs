@@ -1,10 +1,11 @@
 //! SSIMULACRA2 on the device: the term kernels compile with NVRTC for sm_90 without any fused
 //! multiply-add (needs libnvrtc, not a device), and on a device the terms equal the CPU's bit
-//! for bit and the ordered and one-lane sums equal the CPU's sums on every scale of two
-//! fixtures. Without the library or device they print `skipped: REASON`; with
+//! for bit and the ordered sums (the seed's pipeline and the walked engine, a scale's 18 sums
+//! in one launch) and the one-lane sums equal the CPU's sums on every scale of two fixtures. Without the library or device they print `skipped: REASON`; with
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) a missing piece fails them instead.
 
 use binade::fixtures::{self, project_root, Dirs};
+use binade::gpu::ordered_sum::walked::WalkedSum;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::GpuOrderedSum;
 use binade::ssimulacra2::device::{scale_on_device, DeviceTerms, KERNELS, TERMS_HEADER};
@@ -33,6 +34,7 @@ fn device_sums_equal_the_cpu_sums() {
     };
     let terms = DeviceTerms::new(&gpu).unwrap();
     let sum = GpuOrderedSum::new(&gpu).unwrap();
+    let walked = WalkedSum::new(&gpu).unwrap();
     let root = project_root();
     let dirs = Dirs {
         cache: None,
@@ -45,12 +47,13 @@ fn device_sums_equal_the_cpu_sums() {
         let (a, b) = &f.pairs[0];
         for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
             let cpu = scale_sums(s);
-            let d = scale_on_device(&terms, &sum, s, true, true)?;
+            let d = scale_on_device(&terms, &sum, &walked, s, true, true)?;
             let case = format!("{name} (seed {}) scale {}", f.manifest.seed, s.scale);
             assert_eq!(d.term_mismatches, Some(0), "{case}");
             let bits =
                 |v: &[[f64; TERMS]; 3]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&d.ordered), bits(&cpu.sums), "{case}: ordered");
+            assert_eq!(bits(&d.walked), bits(&cpu.sums), "{case}: walked");
             assert_eq!(
                 bits(&d.one_lane.unwrap()),
                 bits(&cpu.sums),

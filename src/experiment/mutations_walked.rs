@@ -1,19 +1,21 @@
 //! The walked engine's own mutants ([`WalkedMutant`]) for the `mutations` kill matrix: each
 //! build sums `gpu::ordered_sum::walked_kill`'s cases and then launches one job's buffers
-//! again on other terms, compared in bits with the CPU loop; a mutant is killed by the first
-//! sum that differs.
+//! again on other terms, then sums its segmented launches (many sums a launch), compared in
+//! bits with the CPU loop; a mutant is killed by the first sum that differs.
 
 use crate::experiment::Context;
 use crate::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
-use crate::gpu::ordered_sum::walked_kill::{first_wrong, kill_cases, stale_words};
+use crate::gpu::ordered_sum::walked_kill::{
+    first_wrong, first_wrong_segmented, kill_cases, segmented_cases, stale_words,
+};
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
 
 /// The plan mutants' rows: plans from the walker's hint with the margin ignored, from the far
-/// anchor with its margin ignored, and plans
-/// from a look-back's published tree sums with the range of the missing ones ignored. Plans
+/// anchor with its margin ignored, from a look-back's published tree sums with the range of
+/// the missing ones ignored, and, in segmented launches, from the first sum's hint. Plans
 /// change no bit, so each must give the loop's bits everywhere (a wrong total is a failure).
-const PLAN_MUTANTS: [(&str, WalkedShape); 3] = [
+const PLAN_MUTANTS: [(&str, WalkedShape); 4] = [
     (
         "walked plan mutant: hint's margin ignored (must keep the loop's bits)",
         WalkedShape {
@@ -32,6 +34,13 @@ const PLAN_MUTANTS: [(&str, WalkedShape); 3] = [
         "walked plan mutant: look-back's range ignored (must keep the loop's bits)",
         WalkedShape {
             lookback: Lookback::RangeIgnored,
+            ..WalkedShape::DEFAULT
+        },
+    ),
+    (
+        "walked plan mutant: every sum of a launch planned from the first sum's hint (must keep the loop's bits)",
+        WalkedShape {
+            hint: Hint::SharedAcrossSegments,
             ..WalkedShape::DEFAULT
         },
     ),
@@ -60,6 +69,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     };
     let tile = WalkedShape::DEFAULT.tile() as usize;
     let cases = kill_cases(seed, sizes, tile);
+    let segmented = segmented_cases(seed, tile);
     let bar = ctx.progress(
         (WalkedMutant::ALL.len() + PLAN_MUTANTS.len()) as u64,
         "walked mutants",
@@ -80,7 +90,11 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
                 return Ok((checked, wrong));
             }
             let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
-            Ok((checked + more, wrong))
+            if wrong.is_some() {
+                return Ok((checked + more, wrong));
+            }
+            let (segs, wrong) = first_wrong_segmented(&sum, &segmented, 1)?;
+            Ok((checked + more + segs, wrong))
         });
         let (checked, result, first) = super::mutations::engine_mutant_cells(
             m == WalkedMutant::None,
@@ -93,7 +107,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not), `Hint::FarMarginIgnored` (every tile the hint leaves planned in the binade of the anchor 1,024 tiles back) and `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone; plans change no bit, so both must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
+        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not), `Hint::FarMarginIgnored` (every tile the hint leaves planned in the binade of the anchor 1,024 tiles back) `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone) and `Hint::SharedAcrossSegments` (in a launch of many sums, every sum's producers plan from the first sum's hint; plans change no bit, so each must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers), then `walked_kill::segmented_cases` (many sums in one launch, a walker each: 18 uniform 960x540 planes, every input kind at an odd length with gaps, one-tile and one-term sums, -0 starts, long log-uniform sums); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -1,11 +1,13 @@
 //! `ssimulacra2-parity`: for every fixture and frame, how many of the per-frame averages the
 //! device returns with the CPU's bits when its terms are added in a tree (before) and in order
-//! (after), the largest difference before, and the final scores.
+//! (after: the seed's pipeline, and the walked engine with a scale's 18 sums in one launch),
+//! the largest difference before, and the final scores.
 
 use anyhow::{Context as _, Result};
 
 use super::fixture_select::{load_fixtures, orders_below_one, Loaded};
 use super::{Context, Outcome};
+use crate::gpu::ordered_sum::walked::WalkedSum;
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
@@ -18,6 +20,8 @@ struct FrameRun {
     cpu: FrameSums,
     tree: FrameSums,
     ordered: FrameSums,
+    walked: FrameSums,
+    walked_finished: u64,
     one_lane: Option<FrameSums>,
     term_mismatches: Option<u64>,
     fallback_chunks: u64,
@@ -43,6 +47,7 @@ fn frame_sums_of(
 fn run_frame(
     terms: &DeviceTerms,
     sum: &GpuOrderedSum,
+    walked: &WalkedSum,
     a: &yuv::YuvFrame,
     b: &yuv::YuvFrame,
     check_terms: bool,
@@ -52,7 +57,14 @@ fn run_frame(
     let (mut cpu, mut dev) = (Vec::new(), Vec::new());
     for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |scale| {
         cpu.push(scale_sums(scale));
-        dev.push(scale_on_device(terms, sum, scale, check_terms, one_lane)?);
+        dev.push(scale_on_device(
+            terms,
+            sum,
+            walked,
+            scale,
+            check_terms,
+            one_lane,
+        )?);
         Ok(())
     })?;
     let one = if one_lane {
@@ -67,6 +79,8 @@ fn run_frame(
     Ok(FrameRun {
         tree: frame_sums_of(&cpu, |d| d.tree, &dev),
         ordered: frame_sums_of(&cpu, |d| d.ordered, &dev),
+        walked: frame_sums_of(&cpu, |d| d.walked, &dev),
+        walked_finished: dev.iter().map(|d| d.walked_finished).sum(),
         one_lane: one,
         term_mismatches: if check_terms {
             Some(dev.iter().filter_map(|d| d.term_mismatches).sum())
@@ -100,6 +114,7 @@ struct Totals {
     frames: usize,
     identical_before: usize,
     identical_after: usize,
+    identical_walked: usize,
     largest_before: f64,
 }
 
@@ -108,6 +123,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let terms = DeviceTerms::new(&gpu)?;
     let sum = GpuOrderedSum::new(&gpu)?;
+    let walked = WalkedSum::new(&gpu)?;
     let max_frames: usize = ctx.get_or("max_frames", usize::MAX)?;
     let check_terms: bool = ctx.get_or("check_terms", true)?;
     let one_lane: bool = ctx.get_or("one_lane", false)?;
@@ -118,6 +134,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         &[
             "fixture", "frame", "N", "equal before (tree)", "equal after (ordered)", "equal one lane",
             "largest |diff| before", "CPU score", "score before", "score after", "term mismatches", "fallback chunks",
+            "equal walked", "walked tiles finished",
         ],
     );
     let mut summary = Table::new(
@@ -131,6 +148,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "identical before",
             "identical after",
             "largest |diff| before",
+            "identical walked",
         ],
     );
     let mut failures = 0u64;
@@ -158,19 +176,23 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         };
         let mut t = Totals::default();
         for (i, (a, b)) in f.pairs.iter().enumerate().take(max_frames) {
-            let r = run_frame(&terms, &sum, a, b, check_terms, one_lane)
+            let r = run_frame(&terms, &sum, &walked, a, b, check_terms, one_lane)
                 .with_context(|| format!("{} frame {i}", f.name))?;
             let n = r.cpu.flat_averages().len();
             let (eq_before, largest) = compare(&r.cpu, &r.tree);
             let (eq_after, _) = compare(&r.cpu, &r.ordered);
+            let (eq_walked, _) = compare(&r.cpu, &r.walked);
             let eq_one = r.one_lane.as_ref().map(|o| compare(&r.cpu, o).0);
             let (cpu_score, before, after) = (r.cpu.score(), r.tree.score(), r.ordered.score());
             failures += (eq_after != n) as u64
+                + (eq_walked != n) as u64
                 + r.term_mismatches.unwrap_or(0)
                 + eq_one.map_or(0, |e| (e != n) as u64);
             t.frames += 1;
             t.identical_before += (eq_before == n) as usize;
             t.identical_after += (eq_after == n && after.to_bits() == cpu_score.to_bits()) as usize;
+            t.identical_walked +=
+                (eq_walked == n && r.walked.score().to_bits() == cpu_score.to_bits()) as usize;
             t.largest_before = t.largest_before.max(largest);
             frames.row(vec![
                 f.name.clone(),
@@ -185,6 +207,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 format!("{after:.17}"),
                 r.term_mismatches.map_or("-".into(), |m| m.to_string()),
                 r.fallback_chunks.to_string(),
+                eq_walked.to_string(),
+                r.walked_finished.to_string(),
             ]);
         }
         let m = &f.manifest;
@@ -202,10 +226,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             format!("{} of {}", t.identical_before, t.frames),
             format!("{} of {}", t.identical_after, t.frames),
             format!("{:.2e}", t.largest_before),
+            format!("{} of {}", t.identical_walked, t.frames),
         ]);
         all.frames += t.frames;
         all.identical_before += t.identical_before;
         all.identical_after += t.identical_after;
+        all.identical_walked += t.identical_walked;
         all.largest_before = all.largest_before.max(t.largest_before);
         per_fixture.push((f.name.clone(), t));
     }
@@ -215,11 +241,13 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         "SSIMULACRA2 on the device: tree sums against ordered sums",
     );
     report.headline(format!(
-        "before: {} of {} frames identical, largest difference {:.2e}; after: {} of {}{}",
+        "before: {} of {} frames identical, largest difference {:.2e}; after: {} of {} (walked engine: {} of {}){}",
         all.identical_before,
         all.frames,
         all.largest_before,
         all.identical_after,
+        all.frames,
+        all.identical_walked,
         all.frames,
         if missing.is_empty() {
             String::new()
@@ -230,7 +258,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     report.text(format!(
         "The device computes the per-pixel terms of every scale (`kernels/ssimulacra2.cu`) from the \
          CPU reference's own `f32` planes, uploaded, and adds each of the 18 sums per scale with \
-         the tree sum (before) and the ordered sum (after; `{}` walk, tree-prefix plan). A frame \
+         the tree sum (before) and the ordered sum (after; the seed's pipeline with the `{}` walk and \
+         the tree-prefix plan, and the walked engine, the scale's 18 sums in one launch with a \
+         walker each, its tiles finished from their terms counted). A frame \
          is identical when all its averages (108 for six scales, 18 per completed scale) and its \
          score have the CPU's bits. Terms checked against the CPU's bit for bit: {check_terms}; \
          one lane per sum: {one_lane}. The CPU reference is this crate's scalar pipeline \

@@ -1,7 +1,7 @@
 //! `ssimulacra2-timing`: milliseconds per frame at 576x324, 1920x1080 and 3840x2160 of the
-//! term kernel plus tree sums against the term kernel plus ordered sums on the device (CUDA
-//! events, warm-up, median, frames rotated), and of the CPU reference on one thread and on all
-//! cores.
+//! term kernel plus tree sums against the term kernel plus ordered sums on the device (the
+//! seed's pipeline, and the walked engine with a scale's 18 sums in one launch; CUDA events,
+//! warm-up, median, frames rotated), and of the CPU reference on one thread and on all cores.
 
 use std::time::Instant;
 
@@ -9,12 +9,13 @@ use anyhow::{bail, Context as _, Result};
 
 use super::fixture_select::{load_fixtures, Loaded};
 use super::{ConfigError, Context, Outcome};
+use crate::gpu::ordered_sum::walked::WalkedSum;
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
-use crate::ssimulacra2::device::{scale_job, DeviceScale, DeviceTerms};
+use crate::ssimulacra2::device::{scale_job, scale_walked_job, DeviceScale, DeviceTerms};
 use crate::ssimulacra2::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
 
 /// One frame prepared on the device: every scale's planes and term buffer, and the CPU sums.
@@ -53,18 +54,23 @@ struct Row {
     frames: usize,
     tree: f64,
     exact: f64,
+    walked: f64,
     cpu_one: f64,
     cpu_all: f64,
     mismatches: u64,
+    walked_mismatches: u64,
+    walked_finished: u64,
 }
 
-fn measure(
-    ctx: &Context,
-    gpu: &Gpu,
-    terms: &DeviceTerms,
-    sum: &GpuOrderedSum,
-    f: &crate::fixtures::Fixture,
-) -> Result<Row> {
+/// The engines a size is timed with.
+struct Engines<'a> {
+    terms: &'a DeviceTerms,
+    sum: &'a GpuOrderedSum,
+    walked: &'a WalkedSum,
+}
+
+fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) -> Result<Row> {
+    let (terms, sum, walked) = (e.terms, e.sum, e.walked);
     let warmup: usize = ctx.get_or("warmup", 3)?;
     let reps: usize = ctx.get("reps")?;
     let cpu_reps: usize = ctx.get_or("cpu_reps", 3)?;
@@ -90,6 +96,15 @@ fn measure(
                 .collect::<Result<Vec<_>>>()
         })
         .collect::<Result<Vec<_>>>()?;
+    let mut walked_jobs = prepared
+        .iter()
+        .map(|p| {
+            p.scales
+                .iter()
+                .map(|s| scale_walked_job(walked, s))
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<Vec<_>>>()?;
     let nf = prepared.len();
     let tree = event_times(gpu, warmup, reps, |rep| {
         let k = rep % nf;
@@ -107,6 +122,28 @@ fn measure(
         }
         Ok(())
     })?;
+    let walked_ms = event_times(gpu, warmup, reps, |rep| {
+        let k = rep % nf;
+        for (s, job) in prepared[k].scales.iter().zip(walked_jobs[k].iter_mut()) {
+            terms.launch(s)?;
+            walked.launch(job)?;
+        }
+        Ok(())
+    })?;
+    let (mut walked_mismatches, mut walked_finished) = (0u64, 0u64);
+    for (p, js) in prepared.iter().zip(walked_jobs.iter_mut()) {
+        for ((cpu, job), s) in p.cpu.iter().zip(js.iter_mut()).zip(&p.scales) {
+            terms.launch(s)?;
+            let got = walked.run_segments(job)?;
+            walked_finished += got.iter().map(|t| t.finished_tiles).sum::<u64>();
+            walked_mismatches += got
+                .iter()
+                .zip(cpu.sums.iter().flatten())
+                .filter(|(g, w)| g.total.to_bits() != w.to_bits())
+                .count() as u64;
+        }
+    }
+    drop(walked_jobs);
     let mut mismatches = 0u64;
     for (p, js) in prepared.iter().zip(jobs.iter_mut()) {
         for (cpu, job) in p.cpu.iter().zip(js.iter_mut()) {
@@ -144,9 +181,12 @@ fn measure(
         frames: nf,
         tree: median(&tree),
         exact: median(&exact),
+        walked: median(&walked_ms),
         cpu_one,
         cpu_all,
         mismatches,
+        walked_mismatches,
+        walked_finished,
     })
 }
 
@@ -155,6 +195,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let terms = DeviceTerms::new(&gpu)?;
     let sum = GpuOrderedSum::new(&gpu)?;
+    let walked = WalkedSum::new(&gpu)?;
+    let engines = Engines {
+        terms: &terms,
+        sum: &sum,
+        walked: &walked,
+    };
     let loaded = load_fixtures(ctx)?;
     let mut rows = Vec::new();
     let mut missing = Vec::new();
@@ -163,7 +209,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         bar.inc(1);
         match item {
             Loaded::Ready(f) => {
-                rows.push(measure(ctx, &gpu, &terms, &sum, f).with_context(|| f.name.clone())?)
+                rows.push(measure(ctx, &gpu, &engines, f).with_context(|| f.name.clone())?)
             }
             Loaded::Missing(name, reason) => missing.push(format!("{name} ({reason})")),
         }
@@ -173,7 +219,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut table = Table::new(
         "timing",
         "Milliseconds per frame (medians; device: CUDA events around every scale's term kernel and sums)",
-        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU"],
+        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU", "terms + walked", "walked / tree", "walked sums != CPU", "walked tiles finished"],
     );
     for r in &rows {
         table.row(vec![
@@ -186,9 +232,16 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             format!("{:.1}", r.cpu_one),
             format!("{:.1}", r.cpu_all),
             r.mismatches.to_string(),
+            format!("{:.3}", r.walked),
+            format!("{:.2}", r.walked / r.tree),
+            r.walked_mismatches.to_string(),
+            r.walked_finished.to_string(),
         ]);
     }
-    let failures = rows.iter().map(|r| r.mismatches).sum();
+    let failures = rows
+        .iter()
+        .map(|r| r.mismatches + r.walked_mismatches)
+        .sum();
     let mut report = Report::new(
         &ctx.name,
         "SSIMULACRA2 per frame: exact sums against tree sums, and the CPU",
@@ -197,24 +250,37 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         .iter()
         .map(|r| format!("{} {:.2}", r.size, r.exact / r.tree))
         .collect();
+    let walked_ratios: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} {:.2}", r.size, r.walked / r.tree))
+        .collect();
     // Research-1433's ratio at 3840x2160, from `research/claims.toml`.
     let (seed_ratio, seed_hardware) =
         crate::experiment::research::document_figure("research-1433", "ratio-4k")?;
     let seed_gpu = seed_hardware.split(',').next().unwrap_or("").to_string();
-    report.headline(format!(
-        "exact/tree per frame: {} (Research-1433 measured {seed_ratio:.1} on an {seed_gpu})",
-        if ratios.is_empty() {
+    let listed = |v: &[String]| {
+        if v.is_empty() {
             "nothing measured".to_string()
         } else {
-            ratios.join(", ")
+            v.join(", ")
         }
+    };
+    report.headline(format!(
+        "exact/tree per frame, walked engine: {}; seed's pipeline: {} (Research-1433 measured {seed_ratio:.1} on an {seed_gpu})",
+        listed(&walked_ratios),
+        listed(&ratios)
     ));
     report.text(format!(
         "Per frame: for every scale, the term kernel (`kernels/ssimulacra2.cu`, from the CPU's `f32` \
          planes already on the device) and then the 18 sums of the scale, as tree sums or as ordered \
-         sums (`{}` walk, tree-prefix plan). Frames are rotated between repetitions. The CPU \
-         reference is the whole pipeline from YUV (`frame_sums`), on one thread and on {threads}. \
-         After timing, every ordered sum was compared with the CPU's bits.",
+         sums: the seed's pipeline (`{}` walk, tree-prefix plan; `terms + ordered`) and the walked \
+         engine (`terms + walked`: the scale's 18 sums in one launch of `kernels/ordered_sum_walked.cu`, \
+         a walker block a sum, the sums' tiles interleaved among the producers). Frames are rotated \
+         between repetitions. The CPU reference is the whole pipeline from YUV (`frame_sums`), on \
+         one thread and on {threads}. After timing, every ordered sum of both engines was compared \
+         with the CPU's bits; `walked tiles finished` counts the tiles the walked engine's walkers \
+         finished from their terms (each sum's first, and those where its sum crosses a binade), \
+         over all frames and scales.",
         sum.walk().name()
     ));
     if !missing.is_empty() {
@@ -234,6 +300,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 (
                     "terms + ordered".into(),
                     rows.iter().map(|r| r.exact).collect(),
+                ),
+                (
+                    "terms + walked".into(),
+                    rows.iter().map(|r| r.walked).collect(),
                 ),
                 (
                     "CPU all cores".into(),

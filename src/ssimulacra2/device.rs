@@ -1,8 +1,10 @@
 //! SSIMULACRA2's sums on the device: the terms of each scale computed by
-//! `kernels/ssimulacra2.cu` from the CPU's own `f32` planes (uploaded), then added three ways
-//! by [`GpuOrderedSum`]: the tree sum a port starts from, the ordered sum, and one lane per sum.
-//! [`DeviceSsimulacra2`] is the scorer built on the ordered sums: its scores are the CPU
-//! reference's bits whenever the device's terms and sums are (`ssimulacra2-parity` checks both).
+//! `kernels/ssimulacra2.cu` from the CPU's own `f32` planes (uploaded), then added four ways:
+//! by [`GpuOrderedSum`] the tree sum a port starts from, the ordered sum of the seed's
+//! pipeline and one lane per sum, and by [`WalkedSum`] the ordered sum of the walked engine,
+//! the scale's 18 sums in one launch ([`scale_walked_job`]). [`DeviceSsimulacra2`] is the
+//! scorer built on the walked engine's sums: its scores are the CPU reference's bits whenever
+//! the device's terms and sums are (`ssimulacra2-parity` checks both).
 
 use anyhow::{Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
@@ -13,6 +15,7 @@ use super::pyramid::ScalePlanes;
 use super::terms::TERMS;
 use super::yuv::YuvFrame;
 use super::{frame_sums_of_scales, FrameSums, ScaleSums};
+use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedSum};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
 use crate::plan::PlanKind;
 
@@ -101,13 +104,40 @@ pub fn scale_job<'a>(sum: &GpuOrderedSum, scale: &'a DeviceScale) -> Result<SumJ
     )
 }
 
-/// The 18 sums of a scale three ways, and how the device's terms compare with the CPU's.
+/// The walked engine's job over the 18 sums of a scale (sum `channel * 6 + term`, each of
+/// `scale.n` terms, contiguous): one launch for all of them, a walker each.
+pub fn scale_walked_job<'a>(walked: &WalkedSum, scale: &'a DeviceScale) -> Result<WalkedJob<'a>> {
+    let sums = 3 * TERMS;
+    walked.segments_job(
+        scale.terms.slice(0..sums * scale.n),
+        sums as u32,
+        scale.n,
+        scale.n,
+    )
+}
+
+/// The walked engine's 18 ordered sums of a scale (`[channel][term]`, each the CPU loop's
+/// bits) and the tiles its walkers finished from their terms.
+pub fn walked_sums(walked: &WalkedSum, job: &mut WalkedJob) -> Result<([[f64; TERMS]; 3], u64)> {
+    let results = walked.run_segments(job)?;
+    let totals: Vec<f64> = results.iter().map(|r| r.total).collect();
+    Ok((
+        by_channel(&totals),
+        results.iter().map(|r| r.finished_tiles).sum(),
+    ))
+}
+
+/// The 18 sums of a scale four ways, and how the device's terms compare with the CPU's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScaleOnDevice {
     /// Tree sums, `[channel][term]`.
     pub tree: [[f64; TERMS]; 3],
-    /// Ordered sums.
+    /// Ordered sums (the seed's pipeline).
     pub ordered: [[f64; TERMS]; 3],
+    /// Ordered sums (the walked engine, one launch for the scale).
+    pub walked: [[f64; TERMS]; 3],
+    /// Tiles the walked engine's walkers finished from their terms.
+    pub walked_finished: u64,
     /// One lane per sum, in order (when asked for).
     pub one_lane: Option<[[f64; TERMS]; 3]>,
     /// Terms whose bits differ from the CPU's (when checked).
@@ -124,6 +154,7 @@ fn by_channel(v: &[f64]) -> [[f64; TERMS]; 3] {
 pub fn scale_on_device(
     terms: &DeviceTerms,
     sum: &GpuOrderedSum,
+    walked: &WalkedSum,
     scale: &ScalePlanes,
     check_terms: bool,
     one_lane: bool,
@@ -145,6 +176,7 @@ pub fn scale_on_device(
     let mut job = scale_job(sum, &dev)?;
     let tree = by_channel(&sum.tree_sums(&mut job)?);
     let (ordered, fallback_chunks) = ordered_sums(sum, &mut job)?;
+    let (walked, walked_finished) = walked_sums(walked, &mut scale_walked_job(walked, &dev)?)?;
     let one_lane = if one_lane {
         Some(by_channel(&sum.loop_sums(&mut job)?))
     } else {
@@ -153,6 +185,8 @@ pub fn scale_on_device(
     Ok(ScaleOnDevice {
         tree,
         ordered,
+        walked,
+        walked_finished,
         one_lane,
         term_mismatches,
         fallback_chunks,
@@ -172,19 +206,19 @@ fn ordered_sums(sum: &GpuOrderedSum, job: &mut SumJob) -> Result<([[f64; TERMS];
 
 /// SSIMULACRA2 with its per-pixel terms and its 108 sums on the device: the CPU's front end,
 /// blur and pyramid (their `f32` planes uploaded scale by scale), the terms from
-/// `kernels/ssimulacra2.cu`, each sum the ordered pipeline's. Nothing here compares with the
-/// CPU; `ssimulacra2-parity` and the GPU tests of `binade score` do.
+/// `kernels/ssimulacra2.cu`, each scale's 18 sums the walked engine's, in one launch. Nothing
+/// here compares with the CPU; `ssimulacra2-parity` and the GPU tests of `binade score` do.
 pub struct DeviceSsimulacra2 {
     terms: DeviceTerms,
-    sum: GpuOrderedSum,
+    walked: WalkedSum,
 }
 
 impl DeviceSsimulacra2 {
-    /// Compiles the term kernel and the ordered-sum pipeline for `gpu`.
+    /// Compiles the term kernel and the walked engine for `gpu`.
     pub fn new(gpu: &Gpu) -> Result<DeviceSsimulacra2> {
         Ok(DeviceSsimulacra2 {
             terms: DeviceTerms::new(gpu)?,
-            sum: GpuOrderedSum::new(gpu)?,
+            walked: WalkedSum::new(gpu)?,
         })
     }
 
@@ -194,8 +228,8 @@ impl DeviceSsimulacra2 {
         frame_sums_of_scales(reference, distorted, &FrontEnd::LIBVMAF, |planes| {
             let dev = self.terms.upload(planes)?;
             self.terms.launch(&dev)?;
-            let mut job = scale_job(&self.sum, &dev)?;
-            let (sums, _) = ordered_sums(&self.sum, &mut job)?;
+            let mut job = scale_walked_job(&self.walked, &dev)?;
+            let (sums, _) = walked_sums(&self.walked, &mut job)?;
             Ok(ScaleSums {
                 width: planes.width,
                 height: planes.height,

@@ -12,9 +12,13 @@
 //! exact sum before it: here a producer's round is load, tree sum, plan and unit, and the
 //! exact composition runs on one block at the rate it can, behind the producers.
 //!
-//! Guarantee: for [`WalkedMutant::None`] the total equals `s = start; for x in terms { s += x }`
-//! in bits (a NaN as some NaN), whatever the plans and whatever order the tiles run in; the
-//! plans come from look-backs over doubles and may differ from run to run.
+//! One launch may add many independent sums of one length ([`WalkedSum::segments_job`]): one
+//! walker block a sum, the sums' tiles interleaved among the producers, so short sums (the 18
+//! of an SSIMULACRA2 scale) overlap their walkers' sequential work instead of queueing it.
+//!
+//! Guarantee: for [`WalkedMutant::None`] each total equals `s = start; for x in terms { s += x }`
+//! over its own terms in bits (a NaN as some NaN), whatever the plans and whatever order the
+//! tiles run in; the plans come from look-backs over doubles and may differ from run to run.
 
 use anyhow::{bail, Context as _, Result};
 use cudarc::driver::sys::CUfunction_attribute;
@@ -29,9 +33,10 @@ pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_walked.cu");
 /// Epochs sit in the tag's bits 2..31.
 const EPOCH_LIMIT: u32 = 1 << 29;
 
-/// Words of the walker's output: the total's bits, [`WalkedTotal`]'s counts, then a stall's
-/// code (tagged with the launch's epoch), tile and detail; then the hint word (16 bytes at
-/// word 8, aligned: the walker's exact sum and position, `WalkedShape::hint`).
+/// Words of a walker's output (one run per sum; the kernel's `WK_OUT_STRIDE`): the total's
+/// bits, [`WalkedTotal`]'s counts, then a stall's code (tagged with the launch's epoch), tile
+/// and detail; then the hint word (16 bytes at word 8, aligned as 80 is a multiple of 16: the
+/// walker's exact sum and position, `WalkedShape::hint`).
 const OUT_WORDS: usize = 10;
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
@@ -186,6 +191,10 @@ pub enum Hint {
     /// margin ignored (`WalkedShape::far`), so every tile the hint leaves is planned in the
     /// anchor's binade. Plans change no bit, so its totals must be the loop's.
     FarMarginIgnored = 3,
+    /// A plan mutant of segments for the tests: the producers of every sum of a launch read
+    /// the first sum's hint (another sum's running total). Plans change no bit, so its
+    /// totals must be the loop's.
+    SharedAcrossSegments = 4,
 }
 
 /// How a plan look-back treats earlier tree sums not yet published (`BINADE_WK_LOOKBACK`).
@@ -228,11 +237,14 @@ pub enum WalkedMutant {
     /// A lane's terms read back from shared memory at the unpadded stride (the transpose's
     /// own shortcut: another lane's terms, or a gap). Needs `transpose`.
     LaneUnpadded,
+    /// Every sum's walker of a segmented launch composes the first sum's unit words (the
+    /// segments' offset dropped). Needs two sums or more.
+    SegmentUnits,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 10] = [
+    pub const ALL: [WalkedMutant; 11] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -243,6 +255,7 @@ impl WalkedMutant {
         WalkedMutant::UnpublishedRead,
         WalkedMutant::NativeFromRound,
         WalkedMutant::LaneUnpadded,
+        WalkedMutant::SegmentUnits,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -263,6 +276,7 @@ impl WalkedMutant {
             WalkedMutant::UnpublishedRead => "walked: walker reads an unpublished word",
             WalkedMutant::NativeFromRound => "walked: native lane from the round's start",
             WalkedMutant::LaneUnpadded => "walked: transposed lane read unpadded",
+            WalkedMutant::SegmentUnits => "walked: segments' walkers read the first sum's units",
         }
     }
 }
@@ -303,9 +317,17 @@ const PATH_RANGED: u32 = 4;
 const PATH_WAITED: u32 = 8;
 const PATH_FAR: u32 = 16;
 
-/// The device buffers of one sum; reusable for many launches (tags carry an epoch).
+/// The device buffers of one launch's sums (one, or `segments` of one length); reusable for
+/// many launches (tags carry an epoch).
 pub struct WalkedJob<'a> {
     terms: CudaView<'a, f64>,
+    /// Sums in a launch.
+    segments: u32,
+    /// Terms of each sum.
+    len: u64,
+    /// Terms from one sum's start to the next's.
+    pitch: u64,
+    /// Tiles of each sum.
     tiles: u64,
     plan: CudaSlice<u64>,
     units: CudaSlice<u64>,
@@ -318,9 +340,14 @@ pub struct WalkedJob<'a> {
 }
 
 impl WalkedJob<'_> {
-    /// Tiles of the sum.
+    /// Tiles of each sum.
     pub fn tiles(&self) -> u64 {
         self.tiles
+    }
+
+    /// Sums in a launch.
+    pub fn segments(&self) -> u32 {
+        self.segments
     }
 
     /// The same buffers for another sum of as many tiles (`terms` of the same length): its
@@ -335,6 +362,9 @@ impl WalkedJob<'_> {
         }
         Ok(WalkedJob {
             terms,
+            segments: self.segments,
+            len: self.len,
+            pitch: self.pitch,
             tiles: self.tiles,
             plan: self.plan,
             units: self.units,
@@ -429,28 +459,68 @@ impl WalkedSum {
 
     /// The buffers for summing `terms` (from +0).
     pub fn job<'a>(&self, terms: CudaView<'a, f64>) -> Result<WalkedJob<'a>> {
-        let tiles = (terms.len() as u64).div_ceil(self.shape.tile());
-        let words = 2 * tiles.max(1) as usize;
+        let len = terms.len();
+        self.segments_job(terms, 1, len, len)
+    }
+
+    /// The buffers for `segments` sums in one launch (each from +0), sum k over the `len`
+    /// terms at `terms[k * pitch..]`. Refused where the sums overlap or run past `terms`, or
+    /// where they leave no resident block beside their walkers for a producer.
+    pub fn segments_job<'a>(
+        &self,
+        terms: CudaView<'a, f64>,
+        segments: u32,
+        len: usize,
+        pitch: usize,
+    ) -> Result<WalkedJob<'a>> {
+        let walkers_fit = u64::from(segments) < u64::from(self.resident);
+        if segments == 0 || !walkers_fit {
+            bail!(
+                "a walked launch holds 1 to {} sums (a walker block each and a producer), not {segments}",
+                self.resident.saturating_sub(1)
+            );
+        }
+        let reach = (segments as usize - 1)
+            .checked_mul(pitch)
+            .and_then(|r| r.checked_add(len));
+        if pitch < len || reach.is_none_or(|r| r > terms.len()) {
+            bail!(
+                "{segments} sums of {len} terms {pitch} apart do not fit in {} terms",
+                terms.len()
+            );
+        }
+        let tiles = (len as u64).div_ceil(self.shape.tile());
+        let words = (tiles.max(1) * u64::from(segments)) as usize;
         let s = self.gpu.stream();
         Ok(WalkedJob {
             terms,
+            segments,
+            len: len as u64,
+            pitch: pitch as u64,
             tiles,
-            plan: s.alloc_zeros::<u64>(words)?,
-            units: s.alloc_zeros::<u64>(words)?,
-            paths: s.alloc_zeros::<u32>(tiles.max(1) as usize)?,
+            plan: s.alloc_zeros::<u64>(2 * words)?,
+            units: s.alloc_zeros::<u64>(2 * words)?,
+            paths: s.alloc_zeros::<u32>(words)?,
             ticket: s.alloc_zeros::<u64>(1)?,
             tickets_issued: 0,
             epoch: 0,
-            out: s.alloc_zeros::<u64>(OUT_WORDS)?,
+            out: s.alloc_zeros::<u64>(OUT_WORDS * segments as usize)?,
             start: 0,
         })
     }
 
-    /// Blocks one launch of `tiles` tiles runs: the walker and at most as many producers as
-    /// stay resident beside it (never more than the tiles).
+    /// Blocks one launch of one sum of `tiles` tiles runs: the walker and at most as many
+    /// producers as stay resident beside it (never more than the tiles).
     pub fn grid(&self, tiles: u64) -> u32 {
-        let producers = u64::from(self.resident.saturating_sub(1).max(1)).min(tiles.max(1));
-        1 + producers as u32
+        self.segments_grid(1, tiles)
+    }
+
+    /// Blocks one launch of `segments` sums of `tiles` tiles each runs: a walker a sum and at
+    /// most as many producers as stay resident beside them (never more than the tiles).
+    pub fn segments_grid(&self, segments: u32, tiles: u64) -> u32 {
+        let room = u64::from(self.resident.saturating_sub(segments).max(1));
+        let producers = room.min((tiles * u64::from(segments)).max(1));
+        segments + producers as u32
     }
 
     /// Launches one sum (one kernel). Nothing to launch for no terms.
@@ -468,12 +538,13 @@ impl WalkedSum {
             job.epoch = 0;
         }
         job.epoch += 1;
-        let grid = self.grid(job.tiles);
-        let n = job.terms.len() as u64;
+        let grid = self.segments_grid(job.segments, job.tiles);
         let (base, epoch) = (job.tickets_issued, job.epoch);
         let mut b = self.gpu.stream().launch_builder(&self.kernel);
         b.arg(&job.terms)
-            .arg(&n)
+            .arg(&job.len)
+            .arg(&job.pitch)
+            .arg(&job.segments)
             .arg(&job.tiles)
             .arg(&mut job.plan)
             .arg(&mut job.units)
@@ -488,52 +559,70 @@ impl WalkedSum {
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: the kernel reads terms[0..n), writes plan and units (2 words per tile, as
-        // allocated), paths (one per tile), the ticket and out (OUT_WORDS).
+        // SAFETY: the kernel reads terms[k * pitch..k * pitch + len) for k < segments (inside
+        // the view: segments_job checked it), writes plan and units (2 words per tile and
+        // sum, as allocated), paths (one per tile and sum), the ticket and out (OUT_WORDS a
+        // sum).
         unsafe { b.launch(cfg) }.context("launching walked_sum")?;
         // Every producer block draws exactly one ticket past the last tile.
-        job.tickets_issued += job.tiles + u64::from(grid - 1);
+        job.tickets_issued += job.tiles * u64::from(job.segments) + u64::from(grid - job.segments);
         Ok(())
     }
 
-    /// The last launch's total and counts (downloads them).
+    /// The last launch's total and counts, for a job of one sum (downloads them).
     pub fn result(&self, job: &WalkedJob) -> Result<WalkedTotal> {
+        if job.segments != 1 {
+            bail!(
+                "a walked job of {} sums has {} results: ask for results",
+                job.segments,
+                job.segments
+            );
+        }
+        Ok(self.results(job)?[0])
+    }
+
+    /// The last launch's totals and counts, one per sum in order (downloads them). Errors where
+    /// any sum's walker or plan stalled.
+    pub fn results(&self, job: &WalkedJob) -> Result<Vec<WalkedTotal>> {
         if job.tiles == 0 {
-            return Ok(WalkedTotal {
-                total: f64::from_bits(job.start),
-                tiles: 0,
-                pair_tiles: 0,
-                finished_tiles: 0,
-                native_lanes: 0,
-                steps: 0,
-                sleeps: 0,
-                hinted_plans: 0,
-                ranged_plans: 0,
-                waited_plans: 0,
-                far_plans: 0,
-            });
+            return Ok(vec![Self::empty_total(job.start); job.segments as usize]);
         }
         let s = self.gpu.stream();
         let out = s.clone_dtoh(&job.out)?;
+        let paths = s.clone_dtoh(&job.paths)?;
+        let per = job.tiles as usize;
+        out.chunks(OUT_WORDS)
+            .zip(paths.chunks(per))
+            .enumerate()
+            .map(|(k, (out, paths))| Self::segment_total(job, k, out, paths))
+            .collect()
+    }
+
+    /// Sum k's total from its out words and path words.
+    fn segment_total(job: &WalkedJob, k: usize, out: &[u64], paths: &[u32]) -> Result<WalkedTotal> {
         let stall = if out[5] >> 2 == u64::from(job.epoch) {
             out[5] & 3
         } else {
             0
         };
+        let which = if job.segments == 1 {
+            String::new()
+        } else {
+            format!(" (sum {k} of {})", job.segments)
+        };
         match stall {
             0 => {}
             1 => bail!(
-                "walked engine stalled: the walker waited over a second for tile {}'s unit (tag {:#x}); a defect",
+                "walked engine stalled{which}: the walker waited over a second for tile {}'s unit (tag {:#x}); a defect",
                 out[6],
                 out[7]
             ),
             code => bail!(
-                "walked engine stalled: tile {}'s plan waited over a second for tile {}'s tree sum (code {code}); a defect",
+                "walked engine stalled{which}: tile {}'s plan waited over a second for tile {}'s tree sum (code {code}); a defect",
                 out[6],
                 out[7]
             ),
         }
-        let paths = s.clone_dtoh(&job.paths)?;
         let count = |bit: u32| paths.iter().filter(|&&p| p & bit != 0).count() as u64;
         Ok(WalkedTotal {
             total: f64::from_bits(out[0]),
@@ -550,10 +639,33 @@ impl WalkedSum {
         })
     }
 
+    /// The total of a sum of no terms: its start.
+    fn empty_total(start: u64) -> WalkedTotal {
+        WalkedTotal {
+            total: f64::from_bits(start),
+            tiles: 0,
+            pair_tiles: 0,
+            finished_tiles: 0,
+            native_lanes: 0,
+            steps: 0,
+            sleeps: 0,
+            hinted_plans: 0,
+            ranged_plans: 0,
+            waited_plans: 0,
+            far_plans: 0,
+        }
+    }
+
     /// Launches and downloads the result.
     pub fn run(&self, job: &mut WalkedJob) -> Result<WalkedTotal> {
         self.launch(job)?;
         self.result(job)
+    }
+
+    /// Launches and downloads every sum's result, in order.
+    pub fn run_segments(&self, job: &mut WalkedJob) -> Result<Vec<WalkedTotal>> {
+        self.launch(job)?;
+        self.results(job)
     }
 
     /// Convenience: the sum of host `terms` from `start` (+0 or -0), copied to the device.

@@ -135,3 +135,135 @@ pub fn stale_words(sum: &WalkedSum, n: usize, seed: u64) -> Result<(u64, Option<
     }
     Ok((checked, None))
 }
+
+/// One segmented launch to check: `segments` sums of `len` terms, sum k at
+/// `terms[k * pitch..]`, all from `start`.
+pub struct SegmentedCase {
+    /// What it is, with the seed that makes it.
+    pub name: String,
+    /// The buffer holding every sum's terms (gaps between sums hold other terms).
+    pub terms: Vec<f64>,
+    /// Sums in the launch.
+    pub segments: u32,
+    /// Terms a sum.
+    pub len: usize,
+    /// Terms from one sum's start to the next's.
+    pub pitch: usize,
+    /// Every sum's start (+0 or -0).
+    pub start: f64,
+}
+
+impl SegmentedCase {
+    /// Sum k's terms.
+    pub fn sum_terms(&self, k: usize) -> &[f64] {
+        &self.terms[k * self.pitch..k * self.pitch + self.len]
+    }
+}
+
+/// Segmented launches for a tile of `tile` terms (seeds from `seed`): 18 uniform sums of one
+/// 960x540 plane each (SSIMULACRA2's count; sums alike, so a walker that reads another sum's
+/// units composes units planned for its own binade), every input kind side by side at an odd
+/// length (sums on 8-byte, not 16-byte, boundaries) and a gap between sums, one-tile and
+/// one-term sums, -0 starts, and three long log-uniform sums.
+pub fn segmented_cases(seed: u64, tile: usize) -> Vec<SegmentedCase> {
+    let kinds = InputKind::ALL;
+    let make = |name: &str,
+                segments: u32,
+                len: usize,
+                pitch: usize,
+                start: f64,
+                kind_of: &dyn Fn(usize) -> InputKind| {
+        let mut terms = Vec::with_capacity(segments as usize * pitch);
+        for k in 0..segments as usize {
+            let s = seed ^ ((k as u64) << 32) ^ len as u64;
+            terms.extend_from_slice(&kind_of(k).generate::<F64>(pitch, s));
+        }
+        SegmentedCase {
+            name: format!("{name}: {segments} sums of {len} terms {pitch} apart, seed {seed:#x}"),
+            terms,
+            segments,
+            len,
+            pitch,
+            start,
+        }
+    };
+    vec![
+        make(
+            "uniform, 960x540 planes",
+            18,
+            518_400,
+            518_400,
+            0.0,
+            &|_| InputKind::Uniform,
+        ),
+        make(
+            "every kind, odd length",
+            kinds.len() as u32,
+            3 * tile + 77,
+            3 * tile + 80,
+            0.0,
+            &|k| kinds[k % kinds.len()],
+        ),
+        make(
+            "every kind twice, -0 starts",
+            2 * kinds.len() as u32,
+            100_003,
+            100_003,
+            -0.0,
+            &|k| kinds[k % kinds.len()],
+        ),
+        make("half ties, one tile each", 40, tile, tile + 1, 0.0, &|_| {
+            InputKind::SsimLike
+        }),
+        make("geometric, one term each", 64, 1, 3, 0.0, &|_| {
+            InputKind::Geometric
+        }),
+        make(
+            "log-uniform, long sums",
+            3,
+            2_000_003,
+            2_000_011,
+            0.0,
+            &|_| InputKind::LogUniform,
+        ),
+    ]
+}
+
+/// Sums every segmented case `launches` times with `sum` (one launch for all its sums):
+/// (sums checked, the first whose bits differ from the loop's over its own terms, named with
+/// its case, sum, launch and both bit patterns). A device error is an error, not a wrong sum.
+pub fn first_wrong_segmented(
+    sum: &WalkedSum,
+    cases: &[SegmentedCase],
+    launches: usize,
+) -> Result<(u64, Option<String>)> {
+    let s = sum.gpu().stream();
+    let mut checked = 0u64;
+    for c in cases {
+        let wants: Vec<u64> = (0..c.segments as usize)
+            .map(|k| loop_from::<F64>(c.start, c.sum_terms(k)).to_bits())
+            .collect();
+        let dev = s.clone_htod(&c.terms)?;
+        let mut job = sum.segments_job(dev.slice(0..c.terms.len()), c.segments, c.len, c.pitch)?;
+        job.set_start(c.start)?;
+        for launch in 0..launches {
+            sum.launch(&mut job)?;
+            let got = sum.results(&job)?;
+            for (k, (g, &want)) in got.iter().zip(&wants).enumerate() {
+                checked += 1;
+                if !same_result::<F64>(g.total.to_bits(), want) {
+                    return Ok((
+                        checked,
+                        Some(format!(
+                            "{} (start {:?}), sum {k}, launch {launch}: {:#018x}, the loop {want:#018x}",
+                            c.name,
+                            c.start,
+                            g.total.to_bits()
+                        )),
+                    ));
+                }
+            }
+        }
+    }
+    Ok((checked, None))
+}
