@@ -68,11 +68,14 @@ extern "C" __global__ void fvif_row_sums(const float *num, const float *den, int
 #if defined(FVIF_WITH_BINADE)
 /* One block of FVIF_SEGMENTS threads per row (terms row by row): each thread estimates its
  * segment, thread 0 plans every segment's binade from the estimated prefix, each thread
- * composes its segment's unit, thread 0 walks the units in order and adds term by term where
- * a unit does not apply. The result is the left-to-right fp32 sum's bits. `fallbacks` counts
- * the segments added term by term. */
-extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
-                                                float *row_den, unsigned long long *fallbacks) {
+ * composes its segment's unit (fast: fvif_segment_unit_fast, the pair composition only for a
+ * segment with a tie or a negative term; else the pair composition for every segment), thread
+ * 0 walks the units in order and adds term by term where a unit does not apply. The result is
+ * the left-to-right fp32 sum's bits either way. `fallbacks` counts the segments added term by
+ * term. */
+static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, const float *den, int w, int h,
+                                                              float *row_num, float *row_den,
+                                                              unsigned long long *fallbacks, int fast) {
     __shared__ double est[FVIF_SEGMENTS];
     __shared__ unsigned int plan[FVIF_SEGMENTS];
     __shared__ binade_unit units[FVIF_SEGMENTS];
@@ -93,7 +96,7 @@ extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *d
             }
         }
         __syncthreads();
-        units[t] = fvif_segment_unit(row, lo, hi, 1, plan[t]);
+        units[t] = fast ? fvif_segment_unit_fast(row, lo, hi, 1, plan[t]) : fvif_segment_unit(row, lo, hi, 1, plan[t]);
         __syncthreads();
         if (t == 0) {
             float s = 0.0f;
@@ -109,6 +112,19 @@ extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *d
         }
         __syncthreads();
     }
+}
+
+/* The row-parallel sums with the fast units (the engine's). */
+extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
+                                                float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, 1);
+}
+
+/* The row-parallel sums with every segment's unit by the pair composition (the kernel before
+ * the fast units; for timing and the replay). */
+extern "C" __global__ void fvif_row_sums_binade_pairs(const float *num, const float *den, int w, int h,
+                                                      float *row_num, float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, 0);
 }
 
 #endif /* FVIF_WITH_BINADE */

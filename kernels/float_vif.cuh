@@ -20,6 +20,7 @@
 #define FVIF_FN static inline __host__ __device__
 #else
 #define FVIF_FN static inline
+#include <math.h>
 #include <string.h>
 #endif
 
@@ -31,6 +32,9 @@
 #define FV_DADD(a, b) __dadd_rn((a), (b))
 #define FV_DDIV(a, b) __ddiv_rn((a), (b))
 #define FV_D2F(a) __double2float_rn(a)
+#define FV_DMUL(a, b) __dmul_rn((a), (b))
+#define FV_DSUB(a, b) __dsub_rn((a), (b))
+#define FV_RINT(a) rint(a)
 #else
 #define FV_FMUL(a, b) ((a) * (b))
 #define FV_FADD(a, b) ((a) + (b))
@@ -39,6 +43,9 @@
 #define FV_DADD(a, b) ((a) + (b))
 #define FV_DDIV(a, b) ((a) / (b))
 #define FV_D2F(a) ((float)(a))
+#define FV_DMUL(a, b) ((a) * (b))
+#define FV_DSUB(a, b) ((a) - (b))
+#define FV_RINT(a) nearbyint(a) /* round half to even in the default rounding mode */
 #endif
 
 /* The widest filter of any accepted kernel scale (scale 0 at 360/97). */
@@ -77,6 +84,16 @@ FVIF_FN float fvif_u2f(unsigned int u) {
     return __uint_as_float(u);
 #else
     float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+#endif
+}
+
+FVIF_FN double fvif_u64_to_double(unsigned long long u) {
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double((long long)u);
+#else
+    double x;
     memcpy(&x, &u, sizeof x);
     return x;
 #endif
@@ -282,6 +299,61 @@ FVIF_FN binade_unit fvif_segment_unit(const float *terms, int lo, int hi, long l
     if (b == 0u) return binade_unit_invalid();
     for (int k = lo; k < hi; ++k) u = binade_compose(u, binade_term_unit_f32(b, fvif_f2u(terms[(long long)k * stride])));
     return u;
+}
+
+/* Deliberate defects of the fast unit below, for the kill matrix (0: none). The kernels pass
+ * FVIF_MUTANT (a compile-time constant, so the checks fold away); the host tests pass each. */
+#define FVIF_M_TIE_IGNORED 1       /* the tie check removed: ties take rint's even choice */
+#define FVIF_M_NEGATIVE_ACCEPTED 2 /* the sign check removed: a negative term counts as its magnitude */
+#define FVIF_M_COUNT 3
+#ifndef FVIF_MUTANT
+#define FVIF_MUTANT 0
+#endif
+
+/* The same unit as fvif_segment_unit, cheaper where no term is a tie. For a binade b of f32
+ * (1 <= b <= 254, quantum u = 2^(b - 150)) a non-negative term x has y = x / u =
+ * x * 2^(150 - b) exactly in f64 (x has 24 significant bits and the scale, 2^-104 to 2^149,
+ * keeps y a normal double or zero), and its unit for b is (rint(y), rint(y)) unless y is
+ * k + 1/2: binade_term_unit_f32 rounds x / u to the nearest integer, and only a tie depends on
+ * the start's parity (a term below u / 4 gives 0 both ways, as rint does). Units with equal
+ * increments compose by adding them, so where no term is a tie the segment's unit is
+ * (c, c) with c the sum of the rint(y): every partial sum is an integer, exact in f64 while
+ * below 2^53, and non-negative terms keep the partial sums below the final one. A final sum at
+ * or above 2^53 (an infinite or NaN term gives one too, or NaN, which fails the compare) is
+ * stored saturated: the pair composition then also holds increments far above 2^23, which no
+ * start of the binade can take (m + inc passes 2^24), so neither applies. (That bound guards
+ * the conversion to an integer, not the result: any bound from 2^24 to 2^63 gives the same
+ * sums, so it has no mutant of its own.) A tie, a negative term or b == 0 goes to the pair
+ * composition, which handles them (negative: a unit that never applies). `mutant` is one of
+ * FVIF_M_* (0 in the engine). */
+FVIF_FN binade_unit fvif_segment_unit_fast_m(const float *terms, int lo, int hi, long long stride, unsigned int b,
+                                             int mutant) {
+    if (b == 0u) return binade_unit_invalid();
+    const double scale = fvif_u64_to_double((unsigned long long)(1173u - b) << 52); /* 2^(150 - b) */
+    double c = 0.0;
+    int slow = 0;
+    for (int k = lo; k < hi; ++k) {
+        float x = terms[(long long)k * stride];
+        if (mutant == FVIF_M_NEGATIVE_ACCEPTED && x < 0.0f) x = -x;
+        const double y = FV_DMUL((double)x, scale);
+        const double r = FV_RINT(y);
+        const double d = FV_DSUB(y, r);
+        const int tie = (d == 0.5 || d == -0.5) && mutant != FVIF_M_TIE_IGNORED;
+        const int negative = x < 0.0f;
+        slow |= tie | negative;
+        c = FV_DADD(c, r);
+    }
+    if (slow) return fvif_segment_unit(terms, lo, hi, stride, b);
+    if (c < 0x1p53) {
+        const unsigned long long v = (unsigned long long)c;
+        return binade_unit_make(v, v);
+    }
+    return binade_unit_invalid();
+}
+
+/* The engine's fast unit (FVIF_MUTANT in a kernel build, 0 otherwise). */
+FVIF_FN binade_unit fvif_segment_unit_fast(const float *terms, int lo, int hi, long long stride, unsigned int b) {
+    return fvif_segment_unit_fast_m(terms, lo, hi, stride, b, FVIF_MUTANT);
 }
 
 /* One step of the walk: the running sum after the segment [lo, hi); *fell_back is set to 1

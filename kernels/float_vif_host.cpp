@@ -77,9 +77,10 @@ int fvif_host_has_binade(void) {
 }
 
 /* The row-parallel kernel's steps for every row (terms row by row): nseg segments per row,
- * fp64 estimates, their exclusive prefix as the plan, one unit per segment, the walk. Returns
- * the number of segments added term by term, or -1 without the binade algebra. */
-long long fvif_host_row_sums_binade(const float *terms, int w, int h, int nseg, float *rows) {
+ * fp64 estimates, their exclusive prefix as the plan, one unit per segment (units: -1 the
+ * pair composition, 0 the fast unit, k the fast unit with mutant FVIF_M_* k), the walk.
+ * Returns the number of segments added term by term, or -1 without the binade algebra. */
+long long fvif_host_row_sums_binade(const float *terms, int w, int h, int nseg, int units_by, float *rows) {
 #if defined(FVIF_WITH_BINADE)
     long long fallbacks = 0;
     std::vector<double> est(nseg);
@@ -98,7 +99,8 @@ long long fvif_host_row_sums_binade(const float *terms, int w, int h, int nseg, 
             fvif_segment(t, nseg, w, &lo, &hi);
             plan[t] = fvif_plan_binade(prefix);
             prefix += est[t];
-            units[t] = fvif_segment_unit(row, lo, hi, 1, plan[t]);
+            units[t] = units_by < 0 ? fvif_segment_unit(row, lo, hi, 1, plan[t])
+                                    : fvif_segment_unit_fast_m(row, lo, hi, 1, plan[t], units_by);
         }
         float s = 0.0f;
         for (int t = 0; t < nseg; ++t) {
@@ -115,6 +117,7 @@ long long fvif_host_row_sums_binade(const float *terms, int w, int h, int nseg, 
     (void)w;
     (void)h;
     (void)nseg;
+    (void)units_by;
     (void)rows;
     return -1;
 #endif

@@ -105,7 +105,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
             return;
         }
     };
-    let reductions = [Reduction::Ordered, Reduction::Binade];
+    let reductions = [Reduction::Ordered, Reduction::Binade, Reduction::BinadePairs];
     let d = VifOptions::default();
     let option_sets = [
         d,

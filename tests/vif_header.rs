@@ -1,11 +1,13 @@
 //! The device header `kernels/float_vif.cuh`, compiled for the host, against the Rust
 //! reference: `log2f_approx` and the statistic on millions of inputs, the filter and row-sum
-//! kernels' bodies on the fixture frames, and the binade row sums against the ordered loop.
-//! Every comparison is of bits.
+//! kernels' bodies on the fixture frames, and the binade row sums (the fast segment units and
+//! the pair composition) against the ordered loop, with each fast-unit mutant killed. Every
+//! comparison is of bits.
 
 use binade::fixtures::project_root;
 use binade::vif::filter::Image;
-use binade::vif::host::{self, RowSum};
+use binade::vif::fast_unit_kill::{first_wrong_row, row_cases};
+use binade::vif::host::{self, FastUnitMutant, RowSum, SegmentUnits};
 use binade::vif::log2::log2f_approx;
 use binade::vif::reference::scale_sums;
 use binade::vif::stat::{pixel_terms, row_sum, Moments, StatParams};
@@ -211,6 +213,8 @@ fn host_pipeline_equals_reference_on_fixture_frames() {
         RowSum::Binade(1),
         RowSum::Binade(7),
         RowSum::Binade(128),
+        RowSum::BinadePairs(7),
+        RowSum::BinadePairs(128),
     ];
     for (name, w, h, bpc) in frames {
         let (r, d) = fixture(name, w, h, bpc);
@@ -314,5 +318,31 @@ fn host_pipeline_equals_reference_on_experiment_frames() {
                 set.name
             );
         }
+    }
+}
+
+/// Every row of `fast_unit_kill::row_cases` (ties, negatives, subnormals, many binades) has the
+/// loop's bits with the fast units and with the pair composition; the units carry most
+/// segments; each fast-unit mutant gives a wrong row sum.
+#[test]
+fn fast_segment_units_equal_the_loop_and_kill_their_mutants() {
+    assert!(
+        host::has_binade(),
+        "build.rs compiles kernels/float_vif.cuh with the binade algebra"
+    );
+    let cases = row_cases(SEED);
+    for units in [SegmentUnits::Fast, SegmentUnits::Pairs] {
+        let (rows, segments, fell, wrong) = first_wrong_row(units, &cases).unwrap();
+        assert!(wrong.is_none(), "{units:?}: {}", wrong.unwrap());
+        assert!(
+            fell * 2 < segments,
+            "{units:?}: {fell} of {segments} segments fell back: the units were hardly used"
+        );
+        println!("{units:?}: {rows} rows, {fell} of {segments} segments term by term");
+    }
+    for m in FastUnitMutant::ALL {
+        let (_, _, _, wrong) = first_wrong_row(SegmentUnits::FastMutant(m), &cases).unwrap();
+        assert!(wrong.is_some(), "{} survived (seed {SEED:#x})", m.name());
+        println!("killed: {}: {}", m.name(), wrong.unwrap());
     }
 }

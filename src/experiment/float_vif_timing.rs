@@ -45,6 +45,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let variants = [
         ("exact twin (row per thread)", Reduction::Ordered),
         ("row-parallel (binade units)", Reduction::Binade),
+        (
+            "row-parallel, pair units only (before the fast units)",
+            Reduction::BinadePairs,
+        ),
         ("warp and block trees (not exact)", Reduction::Tree),
     ];
     // alternate the variants in rounds so that drift in clocks or load touches all of them
@@ -87,16 +91,20 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         "Float VIF: kernel time per 3840x2160 frame and device memory",
     );
     report.headline(format!(
-        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms, trees {:.3} ms; {:.0} MiB of device buffers",
+        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms), trees {:.3} ms; {:.0} MiB of device buffers",
         medians[0],
         medians[1],
+        medians[1] / medians[3],
         medians[2],
+        medians[3],
         mib(work)
     ));
     report.text(format!(
         "Device: {}. Each timed frame runs every kernel of the four scales (filter and decimation, \
          vertical passes, horizontal passes with the statistic, the sums) on a frame already on the device; \
-         the row sums are not read back inside the timing. {warmup} untimed frames before each block of \
+         the row sums are not read back inside the timing. The row-parallel sum forms each segment's unit by \
+         the fast path (`fvif_segment_unit_fast`: the f64 sum of rint(x * 2^(150 - b)) where no term is a \
+         tie) and, in the row before it was added, by the pair composition term by term. {warmup} untimed frames before each block of \
          {reps} timed ones, {rounds} rounds alternating the variants. Device buffers: {:.1} MiB allocated by \
          the twin (inputs, two scale ping-pong pairs, one filter row buffer, five vertical-pass planes, \
          the num and den terms of scale 0, row sums and block partials); the free memory reported by the \

@@ -492,3 +492,46 @@ pub fn signed_rows(seed: u64) -> (Table, u64, String) {
     };
     (t, failures, note)
 }
+
+/// The float VIF row-parallel sum's fast segment units with each check broken
+/// (`vif::host::FastUnitMutant`, the header's host build; `vif::fast_unit_kill`): the engine's
+/// units and the pair composition must keep every row the loop's, each mutant must give a
+/// wrong row. The table and its failures.
+pub fn fvif_unit_rows(seed: u64) -> (Table, u64) {
+    use crate::vif::fast_unit_kill::{first_wrong_row, row_cases};
+    use crate::vif::host::{FastUnitMutant, SegmentUnits};
+    let mut t = Table::new(
+        "fvif-unit-mutants",
+        "The float VIF row-parallel sum's fast segment units, each check broken (header, host build)",
+        &["mutant", "first wrong row", "result"],
+    );
+    let cases = row_cases(seed);
+    let builds = [
+        ("float VIF units: the fast path (the engine's)", SegmentUnits::Fast),
+        ("float VIF units: the pair composition", SegmentUnits::Pairs),
+    ]
+    .into_iter()
+    .chain(
+        FastUnitMutant::ALL
+            .into_iter()
+            .map(|m| (m.name(), SegmentUnits::FastMutant(m))),
+    );
+    let mut rows = Vec::new();
+    for (name, units) in builds {
+        let correct = !matches!(units, SegmentUnits::FastMutant(_));
+        match first_wrong_row(units, &cases) {
+            Some((_, _, _, wrong)) => {
+                let ok = wrong.is_some() != correct;
+                rows.push((name, wrong, correct, ok));
+            }
+            None => rows.push((
+                name,
+                Some("NOT RUN: the header's host build lacks the binade algebra".to_string()),
+                correct,
+                false,
+            )),
+        }
+    }
+    let failures = kill_table_rows(&mut t, "exact on every row", rows.into_iter());
+    (t, failures)
+}

@@ -69,8 +69,12 @@ impl From<&StatParams> for FvifParams {
 pub enum Reduction {
     /// One thread per row, left to right (the exact twin).
     Ordered,
-    /// One block per row, segments composed with the binade algebra (exact, row-parallel).
+    /// One block per row, segments composed with the binade algebra (exact, row-parallel), each
+    /// segment's unit by the fast path (`fvif_segment_unit_fast`) unless it holds a tie.
     Binade,
+    /// As [`Reduction::Binade`] with every segment's unit by the pair composition, term by term
+    /// (the kernel before the fast units; timed beside it).
+    BinadePairs,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
 }
@@ -330,6 +334,7 @@ impl VifGpu {
         let sum_fn = match v.reduction {
             Reduction::Ordered => f("fvif_row_sums")?,
             Reduction::Binade => f("fvif_row_sums_binade")?,
+            Reduction::BinadePairs => f("fvif_row_sums_binade_pairs")?,
             Reduction::Tree => f("fvif_tree_sums")?,
         };
         let stream = self.stream();
@@ -418,7 +423,7 @@ impl VifGpu {
                 unsafe { b.launch(grid2(w, h)) }?;
             }
             match v.reduction {
-                Reduction::Ordered | Reduction::Binade => {
+                Reduction::Ordered | Reduction::Binade | Reduction::BinadePairs => {
                     let off = s * work.h;
                     let mut rn = work.rows_num.slice_mut(off..off + h);
                     let mut rd = work.rows_den.slice_mut(off..off + h);
@@ -481,7 +486,7 @@ impl VifGpu {
             .ok_or_else(|| anyhow!("no frame uploaded"))?;
         let mut out = GpuSums::default();
         match reduction {
-            Reduction::Ordered | Reduction::Binade => {
+            Reduction::Ordered | Reduction::Binade | Reduction::BinadePairs => {
                 let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
                 let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
@@ -489,7 +494,7 @@ impl VifGpu {
                     out.num[s] = f64::from(sum_rows(&rn[off..off + h]));
                     out.den[s] = f64::from(sum_rows(&rd[off..off + h]));
                 }
-                if reduction == Reduction::Binade {
+                if reduction != Reduction::Ordered {
                     out.fallbacks = self.gpu.stream().clone_dtoh(&work.fallbacks)?[0];
                 }
             }

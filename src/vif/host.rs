@@ -78,6 +78,7 @@ mod ffi {
             w: i32,
             h: i32,
             nseg: i32,
+            units: i32,
             rows: *mut f32,
         ) -> i64;
     }
@@ -194,10 +195,71 @@ pub fn has_binade() -> bool {
     unsafe { ffi::fvif_host_has_binade() == 1 }
 }
 
-/// The row-parallel kernel's steps on the host (terms row by row, `nseg` segments per row):
-/// the row sums and how many segments fell back to term-by-term adds; `None` without the
-/// binade algebra.
+/// How the row-parallel sum forms a segment's unit (the header's `fvif_segment_unit` or
+/// `fvif_segment_unit_fast_m`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SegmentUnits {
+    /// The pair composition, term by term (the kernel before the fast units).
+    Pairs,
+    /// The fast path where no term is a tie (the engine's).
+    Fast,
+    /// The fast path with one of its checks broken (the kill matrix).
+    FastMutant(FastUnitMutant),
+}
+
+/// A deliberate defect of the header's fast segment unit (`FVIF_M_*`): each must give a
+/// wrong row sum on some input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FastUnitMutant {
+    /// The tie check removed: a tie takes rint's even choice for both start parities.
+    TieIgnored = 1,
+    /// The sign check removed: a negative term counts as its magnitude.
+    NegativeAccepted = 2,
+}
+
+impl FastUnitMutant {
+    /// Every mutant.
+    pub const ALL: [FastUnitMutant; 2] = [
+        FastUnitMutant::TieIgnored,
+        FastUnitMutant::NegativeAccepted,
+    ];
+
+    /// The name in the kill matrix.
+    pub fn name(self) -> &'static str {
+        match self {
+            FastUnitMutant::TieIgnored => "float VIF fast unit: tie check removed",
+            FastUnitMutant::NegativeAccepted => "float VIF fast unit: sign check removed",
+        }
+    }
+}
+
+impl SegmentUnits {
+    /// The header's code: -1 the pair composition, 0 the fast path, k the fast path with
+    /// mutant k.
+    fn code(self) -> i32 {
+        match self {
+            SegmentUnits::Pairs => -1,
+            SegmentUnits::Fast => 0,
+            SegmentUnits::FastMutant(m) => m as i32,
+        }
+    }
+}
+
+/// The row-parallel kernel's steps on the host (terms row by row, `nseg` segments per row,
+/// the engine's fast units): the row sums and how many segments fell back to term-by-term
+/// adds; `None` without the binade algebra.
 pub fn row_sums_binade(terms: &[f32], w: usize, h: usize, nseg: usize) -> Option<(Vec<f32>, u64)> {
+    row_sums_binade_with(terms, w, h, nseg, SegmentUnits::Fast)
+}
+
+/// [`row_sums_binade`] with the segments' units formed by `units`.
+pub fn row_sums_binade_with(
+    terms: &[f32],
+    w: usize,
+    h: usize,
+    nseg: usize,
+    units: SegmentUnits,
+) -> Option<(Vec<f32>, u64)> {
     assert_eq!(terms.len(), w * h, "terms of a {w}x{h} scale");
     let mut rows = vec![0.0; h];
     // SAFETY: terms holds w * h floats, rows h.
@@ -207,6 +269,7 @@ pub fn row_sums_binade(terms: &[f32], w: usize, h: usize, nseg: usize) -> Option
             w as i32,
             h as i32,
             nseg as i32,
+            units.code(),
             rows.as_mut_ptr(),
         )
     };
@@ -218,8 +281,11 @@ pub fn row_sums_binade(terms: &[f32], w: usize, h: usize, nseg: usize) -> Option
 pub enum RowSum {
     /// One thread per row, left to right (terms column by column).
     Ordered,
-    /// Segments composed with the binade algebra (terms row by row), `nseg` per row.
+    /// Segments composed with the binade algebra (terms row by row), `nseg` per row, each
+    /// segment's unit by the fast path unless it holds a tie (the engine's).
     Binade(usize),
+    /// As `Binade`, every segment's unit by the pair composition.
+    BinadePairs(usize),
 }
 
 /// The whole GPU pipeline run on the host through the header: per-scale fp32 sums, the
@@ -252,10 +318,15 @@ pub fn scale_sums(
                     row_sums(&den, w, h, Layout::Columns),
                 )
             }
-            RowSum::Binade(nseg) => {
+            RowSum::Binade(nseg) | RowSum::BinadePairs(nseg) => {
+                let units = if matches!(rows, RowSum::Binade(_)) {
+                    SegmentUnits::Fast
+                } else {
+                    SegmentUnits::Pairs
+                };
                 let (num, den) = compute(&t, &p, &a, &b, Layout::Rows);
-                let n = row_sums_binade(&num, w, h, nseg);
-                let dd = row_sums_binade(&den, w, h, nseg);
+                let n = row_sums_binade_with(&num, w, h, nseg, units);
+                let dd = row_sums_binade_with(&den, w, h, nseg, units);
                 match (n, dd) {
                     (Some(n), Some(dd)) => (n.0, dd.0),
                     _ => return Err(VifError::NoBinade),

@@ -13,6 +13,7 @@
 //! on the host and [`gpu`] launches the kernels.
 
 pub mod compare;
+pub mod fast_unit_kill;
 pub mod filter;
 pub mod fixtures;
 pub mod frame;
