@@ -34,14 +34,16 @@
  * Producers never wait on the walker and the walker waits only for unit words, so the kernel
  * finishes for any number of resident blocks above the walkers'.
  *
- * Segments: one launch adds nseg independent sums, segment k the n terms at terms + k * pitch,
- * each from `start` into its own out words (WK_OUT_STRIDE apart). Blocks 0..nseg-1 are the
- * walkers, block k walking segment k; ticket g is tile g / nseg of segment g % nseg (the
- * segments' tiles interleaved, so every walker is fed from the start), and a segment's plan,
- * unit and path words are its own ntiles-word run. Within a segment tickets still go out in
- * tile order, so every tile a plan waits for has been taken by a running block. A segment is a
- * sum on its own: its first tile starts from `start`, its look-backs end at its first tile,
- * its producers read its own walker's hint.
+ * Many sums in one launch: the sums come in groups (wk_group), group j holding count_j sums
+ * of n_j terms, its sum k at terms_j + k * pitch_j; the launch's sums are numbered group by
+ * group, each from `start` into its own out words (WK_OUT_STRIDE apart). Blocks 0..nsums-1
+ * are the walkers, block s walking sum s. Tickets go out group by group; within group j
+ * ticket tickets_before_j + r is tile r / count_j of its sum r % count_j (the group's sums'
+ * tiles interleaved, so all its walkers are fed from the start). A sum's plan, unit and path
+ * words are its own ntiles-word run. Within a sum tickets still go out in tile order, so every
+ * tile a plan waits for has been taken by a running block. A sum is a sum on its own: its
+ * first tile starts from `start`, its look-backs end at its first tile, its producers read
+ * its own walker's hint. One sum is one group of one.
  *
  * BINADE_WK_MUTANT selects one deliberate defect of this engine's own shortcuts (0: none);
  * the codes are WalkedMutant's in src/gpu/ordered_sum/walked.rs.
@@ -156,6 +158,36 @@ typedef unsigned long long u64;
 /* Words of a segment's out: the total and counts (0..5), a stall (5..8), the hint word (8..10,
  * 16-byte aligned: WK_OUT_STRIDE * 8 is a multiple of 16). The host's OUT_WORDS. */
 #define WK_OUT_STRIDE 10u
+
+/* A group of sums of one length (the host's WalkedGroup; eight 64-bit words): count sums of
+ * n terms, sum k at terms + k * pitch; its tickets start at tickets_before (count * ntiles of
+ * them), sum k's plan, unit and path words at words_before + k * ntiles, its number in the
+ * launch first_sum + k. */
+struct wk_group {
+    const double *terms;
+    u64 n, pitch, ntiles, tickets_before, words_before, count, first_sum;
+};
+
+/* The group holding sum s, or ticket g (byticket): a scan of the launch's groups (few; read
+ * through the read-only cache). */
+__device__ static inline wk_group wk_group_of(const wk_group *groups, unsigned int ngroups, u64 x, int byticket) {
+    unsigned int j = 0;
+    while (j + 1u < ngroups) {
+        const u64 first = byticket ? __ldg(&groups[j + 1u].tickets_before) : __ldg(&groups[j + 1u].first_sum);
+        if (x < first) break;
+        j++;
+    }
+    wk_group g;
+    g.terms = (const double *)__ldg((const u64 *)&groups[j].terms);
+    g.n = __ldg(&groups[j].n);
+    g.pitch = __ldg(&groups[j].pitch);
+    g.ntiles = __ldg(&groups[j].ntiles);
+    g.tickets_before = __ldg(&groups[j].tickets_before);
+    g.words_before = __ldg(&groups[j].words_before);
+    g.count = __ldg(&groups[j].count);
+    g.first_sum = __ldg(&groups[j].first_sum);
+    return g;
+}
 
 /* A published word: a value and a tag in 16 bytes, written and read whole (one 16-byte
  * relaxed access), so a reader that sees this launch's tag sees the value written with it.
@@ -947,55 +979,69 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
     }
 }
 
-/* The sums of nseg segments (module comment), segment k the n terms at terms + k * pitch, each
- * from `start` (bits of +0 or -0), its total and counts in out[k * WK_OUT_STRIDE ...].
- * ntiles = ceil(n / WK_TILE) >= 1 tiles a segment; plan and units hold nseg * ntiles words
- * each, paths nseg * ntiles; gridDim.x > nseg; tickets are drawn from *ticket minus
- * ticket_base (every producer block draws exactly one past the last ticket, nseg * ntiles). */
+/* The sums of the launch's groups (module comment): nsums sums in ngroups groups, tickets in
+ * all (the groups' count * ntiles summed), each sum from `start` (bits of +0 or -0), sum s's
+ * total and counts in out[s * WK_OUT_STRIDE ...]. plan and units hold two words per tile of
+ * every sum, paths one; gridDim.x > nsums; tickets are drawn from *ticket minus ticket_base
+ * (every producer block draws exactly one past the last ticket). */
 #if BINADE_WK_MIN_BLOCKS > 0
 #define WK_BOUNDS __launch_bounds__(WK_THREADS, BINADE_WK_MIN_BLOCKS)
 #else
 #define WK_BOUNDS __launch_bounds__(WK_THREADS)
 #endif
 extern "C" __global__ void WK_BOUNDS
-    walked_sum(const double *__restrict__ terms, u64 n, u64 pitch, unsigned int nseg, u64 ntiles, wk_word *plan,
-               wk_word *units, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch, u64 start,
-               u64 *out) {
+    walked_sum(const wk_group *__restrict__ groups, unsigned int ngroups, unsigned int nsums, u64 tickets,
+               wk_word *plan, wk_word *units, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+               u64 start, u64 *out) {
     __shared__ wk_shared sh;
-    if (blockIdx.x < nseg) {
-        const u64 k = blockIdx.x;
-        u64 *mine = out + k * WK_OUT_STRIDE;
+    if (blockIdx.x < nsums) {
+        const u64 s = blockIdx.x;
+        u64 *mine = out + s * WK_OUT_STRIDE;
 #if BINADE_WK_PRODUCERS_ONLY
         if (threadIdx.x == 0)
             for (unsigned int j = 0; j < 5; j++) mine[j] = 0ull;
         return;
 #endif
+        const wk_group g = wk_group_of(groups, ngroups, s, 0);
+        const u64 k = s - g.first_sum;
 #if BINADE_WK_MUTANT == WK_M_SEGMENT_UNITS
         const wk_word *seg_units = units;
 #else
-        const wk_word *seg_units = units + k * ntiles;
+        const wk_word *seg_units = units + g.words_before + k * g.ntiles;
 #endif
-        wk_walk(terms + k * pitch, n, ntiles, seg_units, epoch, start, mine, sh);
+        wk_walk(g.terms + k * g.pitch, g.n, g.ntiles, seg_units, epoch, start, mine, sh);
         return;
     }
-    const u64 tickets = ntiles * (u64)nseg, producers = (u64)(gridDim.x - nseg);
+    const u64 producers = (u64)(gridDim.x - nsums);
+    (void)producers;
     /* A ticket is drawn before the first tile and after each. */
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     while (true) {
         __syncthreads();
-        const u64 g = sh.tile;
+        const u64 tk = sh.tile;
         __syncthreads();
-        if (g >= tickets) return;
-        const u64 k = g % nseg, t = g / nseg;
-        const u64 ga = g + producers; /* the ticket a round later */
-        const u64 ka = ga % nseg;
+        if (tk >= tickets) return;
+        const wk_group g = wk_group_of(groups, ngroups, tk, 1);
+        const u64 r = tk - g.tickets_before;
+        const u64 k = r % g.count, t = r / g.count, s = g.first_sum + k;
+        const u64 words = g.words_before + k * g.ntiles;
+        const double *ahead_terms = g.terms;
+        u64 ahead_t = g.ntiles;
+#if BINADE_WK_PREFETCH
+        /* The ticket a round later, where it is this group's (so of this n and ntiles). */
+        const u64 ra = r + producers;
+        if (ra < g.count * g.ntiles) {
+            ahead_terms = g.terms + (ra % g.count) * g.pitch;
+            ahead_t = ra / g.count;
+        }
+#endif
 #if BINADE_WK_HINT == 4
         const wk_word *hint_word = (const wk_word *)(out + 8);
 #else
-        const wk_word *hint_word = (const wk_word *)(out + k * WK_OUT_STRIDE + 8);
+        const wk_word *hint_word = (const wk_word *)(out + s * WK_OUT_STRIDE + 8);
 #endif
-        wk_produce(terms + k * pitch, n, ntiles, t, plan + k * ntiles, units + k * ntiles, paths + k * ntiles, epoch,
-                   out + k * WK_OUT_STRIDE, hint_word, terms + ka * pitch, ga < tickets ? ga / nseg : ntiles, sh);
+        wk_produce(g.terms + k * g.pitch, g.n, g.ntiles, t, plan + words, units + words, paths + words, epoch,
+                   out + s * WK_OUT_STRIDE, hint_word, ahead_terms, ahead_t, sh);
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     }
 }

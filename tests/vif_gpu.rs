@@ -105,7 +105,11 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
             return;
         }
     };
-    let reductions = [Reduction::Ordered, Reduction::Binade, Reduction::BinadePairs];
+    let reductions = [
+        Reduction::Ordered,
+        Reduction::Binade,
+        Reduction::BinadePairs,
+    ];
     let d = VifOptions::default();
     let option_sets = [
         d,

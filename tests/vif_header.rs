@@ -5,8 +5,8 @@
 //! comparison is of bits.
 
 use binade::fixtures::project_root;
-use binade::vif::filter::Image;
 use binade::vif::fast_unit_kill::{first_wrong_row, row_cases};
+use binade::vif::filter::Image;
 use binade::vif::host::{self, FastUnitMutant, RowSum, SegmentUnits};
 use binade::vif::log2::log2f_approx;
 use binade::vif::reference::scale_sums;

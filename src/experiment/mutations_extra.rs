@@ -507,7 +507,10 @@ pub fn fvif_unit_rows(seed: u64) -> (Table, u64) {
     );
     let cases = row_cases(seed);
     let builds = [
-        ("float VIF units: the fast path (the engine's)", SegmentUnits::Fast),
+        (
+            "float VIF units: the fast path (the engine's)",
+            SegmentUnits::Fast,
+        ),
         ("float VIF units: the pair composition", SegmentUnits::Pairs),
     ]
     .into_iter()

@@ -15,7 +15,7 @@ use super::pyramid::ScalePlanes;
 use super::terms::TERMS;
 use super::yuv::YuvFrame;
 use super::{frame_sums_of_scales, FrameSums, ScaleSums};
-use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedSum};
+use crate::gpu::ordered_sum::walked::{SumGroup, WalkedJob, WalkedSum};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
 use crate::plan::PlanKind;
 
@@ -116,6 +116,54 @@ pub fn scale_walked_job<'a>(walked: &WalkedSum, scale: &'a DeviceScale) -> Resul
     )
 }
 
+/// The walked engine's job over every sum of a frame's scales (18 a scale, each scale's
+/// buffer its own group): one launch for the frame, the groups smallest scale first, so the
+/// small sums' walkers (whose sequential finishes bound them) are fed first and the largest
+/// scale's early finishes overlap the reading of its later tiles. Results come smallest scale
+/// first ([`frame_walked_sums`] puts them back in scale order).
+pub fn frame_walked_job<'a>(
+    walked: &WalkedSum,
+    scales: &'a [DeviceScale],
+) -> Result<WalkedJob<'a>> {
+    let sums = 3 * TERMS;
+    let groups = scales
+        .iter()
+        .rev()
+        .map(|scale| SumGroup {
+            terms: scale.terms.slice(0..sums * scale.n),
+            count: sums as u32,
+            len: scale.n,
+            pitch: scale.n,
+        })
+        .collect();
+    walked.groups_job(groups)
+}
+
+/// The walked engine's sums of a frame's `scales` from [`frame_walked_job`]'s `job`
+/// (launched): `[scale][channel][term]` in scale order, and the tiles its walkers finished
+/// from their terms.
+pub fn frame_walked_sums(
+    walked: &WalkedSum,
+    job: &mut WalkedJob,
+    scales: usize,
+) -> Result<(Vec<[[f64; TERMS]; 3]>, u64)> {
+    let results = walked.run_segments(job)?;
+    let per = 3 * TERMS;
+    if results.len() != per * scales {
+        anyhow::bail!(
+            "a frame of {scales} scales gave {} walked sums",
+            results.len()
+        );
+    }
+    let finished = results.iter().map(|r| r.finished_tiles).sum();
+    let mut sums: Vec<[[f64; TERMS]; 3]> = results
+        .chunks(per)
+        .map(|c| by_channel(&c.iter().map(|r| r.total).collect::<Vec<_>>()))
+        .collect();
+    sums.reverse();
+    Ok((sums, finished))
+}
+
 /// The walked engine's 18 ordered sums of a scale (`[channel][term]`, each the CPU loop's
 /// bits) and the tiles its walkers finished from their terms.
 pub fn walked_sums(walked: &WalkedSum, job: &mut WalkedJob) -> Result<([[f64; TERMS]; 3], u64)> {
@@ -206,7 +254,7 @@ fn ordered_sums(sum: &GpuOrderedSum, job: &mut SumJob) -> Result<([[f64; TERMS];
 
 /// SSIMULACRA2 with its per-pixel terms and its 108 sums on the device: the CPU's front end,
 /// blur and pyramid (their `f32` planes uploaded scale by scale), the terms from
-/// `kernels/ssimulacra2.cu`, each scale's 18 sums the walked engine's, in one launch. Nothing
+/// `kernels/ssimulacra2.cu`, all the frame's sums the walked engine's, in one launch. Nothing
 /// here compares with the CPU; `ssimulacra2-parity` and the GPU tests of `binade score` do.
 pub struct DeviceSsimulacra2 {
     terms: DeviceTerms,
@@ -225,17 +273,25 @@ impl DeviceSsimulacra2 {
     /// The sums of a frame pair (the CPU's [`super::frame_sums`] computed on the device).
     /// Errors as the CPU does for frames that differ in format or are below 8x8.
     pub fn frame_sums(&self, reference: &YuvFrame, distorted: &YuvFrame) -> Result<FrameSums> {
-        frame_sums_of_scales(reference, distorted, &FrontEnd::LIBVMAF, |planes| {
+        let mut scales = Vec::new();
+        let mut frame = frame_sums_of_scales(reference, distorted, &FrontEnd::LIBVMAF, |planes| {
             let dev = self.terms.upload(planes)?;
             self.terms.launch(&dev)?;
-            let mut job = scale_walked_job(&self.walked, &dev)?;
-            let (sums, _) = walked_sums(&self.walked, &mut job)?;
+            scales.push(dev);
+            // The sums come from the frame's one launch, below.
             Ok(ScaleSums {
                 width: planes.width,
                 height: planes.height,
-                sums,
+                sums: [[f64::NAN; TERMS]; 3],
             })
         })
-        .context("ssimulacra2 on the device")
+        .context("ssimulacra2 on the device")?;
+        let mut job = frame_walked_job(&self.walked, &scales)?;
+        let (sums, _) = frame_walked_sums(&self.walked, &mut job, scales.len())
+            .context("ssimulacra2 on the device")?;
+        for (scale, s) in frame.scales.iter_mut().zip(sums) {
+            scale.sums = s;
+        }
+        Ok(frame)
     }
 }

@@ -219,10 +219,8 @@ pub enum FastUnitMutant {
 
 impl FastUnitMutant {
     /// Every mutant.
-    pub const ALL: [FastUnitMutant; 2] = [
-        FastUnitMutant::TieIgnored,
-        FastUnitMutant::NegativeAccepted,
-    ];
+    pub const ALL: [FastUnitMutant; 2] =
+        [FastUnitMutant::TieIgnored, FastUnitMutant::NegativeAccepted];
 
     /// The name in the kill matrix.
     pub fn name(self) -> &'static str {

@@ -22,7 +22,7 @@
 
 use anyhow::{bail, Context as _, Result};
 use cudarc::driver::sys::CUfunction_attribute;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, DevicePtr, LaunchConfig, PushKernelArg};
 
 use super::super::Gpu;
 use crate::verify::device_header::HEADER;
@@ -317,18 +317,48 @@ const PATH_RANGED: u32 = 4;
 const PATH_WAITED: u32 = 8;
 const PATH_FAR: u32 = 16;
 
-/// The device buffers of one launch's sums (one, or `segments` of one length); reusable for
-/// many launches (tags carry an epoch).
-pub struct WalkedJob<'a> {
-    terms: CudaView<'a, f64>,
-    /// Sums in a launch.
-    segments: u32,
+/// Sums of one length in a launch: `count` sums of `len` terms, sum k over
+/// `terms[k * pitch..k * pitch + len]`.
+pub struct SumGroup<'a> {
+    /// The buffer holding the group's terms.
+    pub terms: CudaView<'a, f64>,
+    /// Sums in the group.
+    pub count: u32,
     /// Terms of each sum.
+    pub len: usize,
+    /// Terms from one sum's start to the next's (at least `len`).
+    pub pitch: usize,
+}
+
+/// Words of a group in the kernel's table (`wk_group`): the terms' device address, n, pitch,
+/// ntiles, tickets_before, words_before, count, first_sum.
+const GROUP_WORDS: usize = 8;
+
+/// The most groups in one launch (each tile's producer scans them).
+pub const MAX_GROUPS: usize = 64;
+
+/// Where a group sits in its launch.
+#[derive(Clone, Copy, Debug)]
+struct GroupLayout {
+    count: u32,
     len: u64,
-    /// Terms from one sum's start to the next's.
     pitch: u64,
-    /// Tiles of each sum.
     tiles: u64,
+    tickets_before: u64,
+    words_before: u64,
+    first_sum: u64,
+}
+
+/// The device buffers of one launch's sums (one sum, or groups of sums of one length);
+/// reusable for many launches (tags carry an epoch).
+pub struct WalkedJob<'a> {
+    groups: Vec<SumGroup<'a>>,
+    layout: Vec<GroupLayout>,
+    /// The kernel's group table; rewritten before a launch where `table_fresh` is false.
+    table: CudaSlice<u64>,
+    table_fresh: bool,
+    sums: u32,
+    tickets: u64,
     plan: CudaSlice<u64>,
     units: CudaSlice<u64>,
     paths: CudaSlice<u32>,
@@ -340,32 +370,42 @@ pub struct WalkedJob<'a> {
 }
 
 impl WalkedJob<'_> {
-    /// Tiles of each sum.
+    /// Tiles of each sum of the first group (of the sum, for a job of one).
     pub fn tiles(&self) -> u64 {
-        self.tiles
+        self.layout[0].tiles
     }
 
     /// Sums in a launch.
-    pub fn segments(&self) -> u32 {
-        self.segments
+    pub fn sums(&self) -> u32 {
+        self.sums
     }
 
-    /// The same buffers for another sum of as many tiles (`terms` of the same length): its
-    /// tags move on by one epoch, so no word of this job's launches reads as published.
+    /// The same buffers for another sum of as many terms (a job of one group, `terms` of the
+    /// same length): its tags move on by one epoch, so no word of this job's launches reads as
+    /// published.
     pub fn with_terms<'b>(self, terms: CudaView<'b, f64>) -> Result<WalkedJob<'b>> {
-        if terms.len() != self.terms.len() {
+        if self.groups.len() != 1 || terms.len() != self.groups[0].terms.len() {
             bail!(
-                "a walked job of {} terms given {} terms",
-                self.terms.len(),
+                "a walked job of {} groups and {} terms given one buffer of {} terms",
+                self.groups.len(),
+                self.groups[0].terms.len(),
                 terms.len()
             );
         }
-        Ok(WalkedJob {
+        let g = &self.groups[0];
+        let group = SumGroup {
             terms,
-            segments: self.segments,
-            len: self.len,
-            pitch: self.pitch,
-            tiles: self.tiles,
+            count: g.count,
+            len: g.len,
+            pitch: g.pitch,
+        };
+        Ok(WalkedJob {
+            groups: vec![group],
+            layout: self.layout,
+            table: self.table,
+            table_fresh: false,
+            sums: self.sums,
+            tickets: self.tickets,
             plan: self.plan,
             units: self.units,
             paths: self.paths,
@@ -464,8 +504,7 @@ impl WalkedSum {
     }
 
     /// The buffers for `segments` sums in one launch (each from +0), sum k over the `len`
-    /// terms at `terms[k * pitch..]`. Refused where the sums overlap or run past `terms`, or
-    /// where they leave no resident block beside their walkers for a producer.
+    /// terms at `terms[k * pitch..]`. Refused as [`Self::groups_job`] refuses.
     pub fn segments_job<'a>(
         &self,
         terms: CudaView<'a, f64>,
@@ -473,60 +512,123 @@ impl WalkedSum {
         len: usize,
         pitch: usize,
     ) -> Result<WalkedJob<'a>> {
-        let walkers_fit = u64::from(segments) < u64::from(self.resident);
-        if segments == 0 || !walkers_fit {
+        self.groups_job(vec![SumGroup {
+            terms,
+            count: segments,
+            len,
+            pitch,
+        }])
+    }
+
+    /// The buffers for the sums of `groups` in one launch (each from +0), numbered group by
+    /// group. Refused where a group is empty or its sums overlap or run past its buffer, where
+    /// there are more than [`MAX_GROUPS`] groups, or where the sums leave no resident block
+    /// beside their walkers for a producer.
+    pub fn groups_job<'a>(&self, groups: Vec<SumGroup<'a>>) -> Result<WalkedJob<'a>> {
+        if groups.is_empty() || groups.len() > MAX_GROUPS {
             bail!(
-                "a walked launch holds 1 to {} sums (a walker block each and a producer), not {segments}",
+                "a walked launch holds 1 to {MAX_GROUPS} groups of sums, not {}",
+                groups.len()
+            );
+        }
+        let mut layout = Vec::with_capacity(groups.len());
+        let (mut sums, mut tickets, mut words) = (0u64, 0u64, 0u64);
+        for g in &groups {
+            let reach = (g.count as usize)
+                .checked_sub(1)
+                .and_then(|c| c.checked_mul(g.pitch))
+                .and_then(|r| r.checked_add(g.len));
+            if g.pitch < g.len || reach.is_none_or(|r| r > g.terms.len()) {
+                bail!(
+                    "{} sums of {} terms {} apart do not fit in {} terms",
+                    g.count,
+                    g.len,
+                    g.pitch,
+                    g.terms.len()
+                );
+            }
+            let tiles = (g.len as u64).div_ceil(self.shape.tile());
+            layout.push(GroupLayout {
+                count: g.count,
+                len: g.len as u64,
+                pitch: g.pitch as u64,
+                tiles,
+                tickets_before: tickets,
+                words_before: words,
+                first_sum: sums,
+            });
+            sums += u64::from(g.count);
+            tickets += tiles * u64::from(g.count);
+            words += tiles * u64::from(g.count);
+        }
+        if sums >= u64::from(self.resident) {
+            bail!(
+                "a walked launch holds 1 to {} sums (a walker block each and a producer), not {sums}",
                 self.resident.saturating_sub(1)
             );
         }
-        let reach = (segments as usize - 1)
-            .checked_mul(pitch)
-            .and_then(|r| r.checked_add(len));
-        if pitch < len || reach.is_none_or(|r| r > terms.len()) {
-            bail!(
-                "{segments} sums of {len} terms {pitch} apart do not fit in {} terms",
-                terms.len()
-            );
-        }
-        let tiles = (len as u64).div_ceil(self.shape.tile());
-        let words = (tiles.max(1) * u64::from(segments)) as usize;
         let s = self.gpu.stream();
+        let cells = words.max(1) as usize;
         Ok(WalkedJob {
-            terms,
-            segments,
-            len: len as u64,
-            pitch: pitch as u64,
-            tiles,
-            plan: s.alloc_zeros::<u64>(2 * words)?,
-            units: s.alloc_zeros::<u64>(2 * words)?,
-            paths: s.alloc_zeros::<u32>(words)?,
+            table: s.alloc_zeros::<u64>(GROUP_WORDS * groups.len())?,
+            table_fresh: false,
+            groups,
+            layout,
+            sums: sums as u32,
+            tickets,
+            plan: s.alloc_zeros::<u64>(2 * cells)?,
+            units: s.alloc_zeros::<u64>(2 * cells)?,
+            paths: s.alloc_zeros::<u32>(cells)?,
             ticket: s.alloc_zeros::<u64>(1)?,
             tickets_issued: 0,
             epoch: 0,
-            out: s.alloc_zeros::<u64>(OUT_WORDS * segments as usize)?,
+            out: s.alloc_zeros::<u64>(OUT_WORDS * sums as usize)?,
             start: 0,
         })
+    }
+
+    /// Writes the job's group table (the groups' device addresses and layout) to the device.
+    fn write_table(&self, job: &mut WalkedJob) -> Result<()> {
+        let s = self.gpu.stream();
+        let mut words = Vec::with_capacity(GROUP_WORDS * job.groups.len());
+        for (g, l) in job.groups.iter().zip(&job.layout) {
+            let (address, _sync) = g.terms.device_ptr(s);
+            words.extend_from_slice(&[
+                address,
+                l.len,
+                l.pitch,
+                l.tiles,
+                l.tickets_before,
+                l.words_before,
+                u64::from(l.count),
+                l.first_sum,
+            ]);
+        }
+        s.memcpy_htod(&words, &mut job.table)?;
+        job.table_fresh = true;
+        Ok(())
     }
 
     /// Blocks one launch of one sum of `tiles` tiles runs: the walker and at most as many
     /// producers as stay resident beside it (never more than the tiles).
     pub fn grid(&self, tiles: u64) -> u32 {
-        self.segments_grid(1, tiles)
+        self.launch_grid(1, tiles)
     }
 
-    /// Blocks one launch of `segments` sums of `tiles` tiles each runs: a walker a sum and at
+    /// Blocks a launch of `sums` sums of `tickets` tiles in all runs: a walker a sum and at
     /// most as many producers as stay resident beside them (never more than the tiles).
-    pub fn segments_grid(&self, segments: u32, tiles: u64) -> u32 {
-        let room = u64::from(self.resident.saturating_sub(segments).max(1));
-        let producers = room.min((tiles * u64::from(segments)).max(1));
-        segments + producers as u32
+    fn launch_grid(&self, sums: u32, tickets: u64) -> u32 {
+        let room = u64::from(self.resident.saturating_sub(sums).max(1));
+        sums + room.min(tickets.max(1)) as u32
     }
 
-    /// Launches one sum (one kernel). Nothing to launch for no terms.
+    /// Launches every sum of the job (one kernel). Nothing to launch for no terms.
     pub fn launch(&self, job: &mut WalkedJob) -> Result<()> {
-        if job.tiles == 0 {
+        if job.tickets == 0 {
             return Ok(());
+        }
+        if !job.table_fresh {
+            self.write_table(job)?;
         }
         if job.epoch + 1 >= EPOCH_LIMIT {
             let s = self.gpu.stream();
@@ -538,14 +640,14 @@ impl WalkedSum {
             job.epoch = 0;
         }
         job.epoch += 1;
-        let grid = self.segments_grid(job.segments, job.tiles);
-        let (base, epoch) = (job.tickets_issued, job.epoch);
+        let grid = self.launch_grid(job.sums, job.tickets);
+        let producers = grid - job.sums;
+        let (base, epoch, ngroups) = (job.tickets_issued, job.epoch, job.groups.len() as u32);
         let mut b = self.gpu.stream().launch_builder(&self.kernel);
-        b.arg(&job.terms)
-            .arg(&job.len)
-            .arg(&job.pitch)
-            .arg(&job.segments)
-            .arg(&job.tiles)
+        b.arg(&job.table)
+            .arg(&ngroups)
+            .arg(&job.sums)
+            .arg(&job.tickets)
             .arg(&mut job.plan)
             .arg(&mut job.units)
             .arg(&mut job.paths)
@@ -559,23 +661,24 @@ impl WalkedSum {
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: the kernel reads terms[k * pitch..k * pitch + len) for k < segments (inside
-        // the view: segments_job checked it), writes plan and units (2 words per tile and
-        // sum, as allocated), paths (one per tile and sum), the ticket and out (OUT_WORDS a
-        // sum).
+        // SAFETY: the table holds each group's device address (a view the job borrows, alive
+        // while it is) and layout; the kernel reads sum k of a group over terms[k * pitch..k *
+        // pitch + len), inside its view (groups_job checked it), writes plan and units (2
+        // words per tile of every sum, as allocated), paths (one per tile of every sum), the
+        // ticket and out (OUT_WORDS a sum).
         unsafe { b.launch(cfg) }.context("launching walked_sum")?;
-        // Every producer block draws exactly one ticket past the last tile.
-        job.tickets_issued += job.tiles * u64::from(job.segments) + u64::from(grid - job.segments);
+        // Every producer block draws exactly one ticket past the last one.
+        job.tickets_issued += job.tickets + u64::from(producers);
         Ok(())
     }
 
     /// The last launch's total and counts, for a job of one sum (downloads them).
     pub fn result(&self, job: &WalkedJob) -> Result<WalkedTotal> {
-        if job.segments != 1 {
+        if job.sums != 1 {
             bail!(
                 "a walked job of {} sums has {} results: ask for results",
-                job.segments,
-                job.segments
+                job.sums,
+                job.sums
             );
         }
         Ok(self.results(job)?[0])
@@ -584,31 +687,45 @@ impl WalkedSum {
     /// The last launch's totals and counts, one per sum in order (downloads them). Errors where
     /// any sum's walker or plan stalled.
     pub fn results(&self, job: &WalkedJob) -> Result<Vec<WalkedTotal>> {
-        if job.tiles == 0 {
-            return Ok(vec![Self::empty_total(job.start); job.segments as usize]);
+        if job.tickets == 0 {
+            return Ok(vec![Self::empty_total(job.start); job.sums as usize]);
         }
         let s = self.gpu.stream();
         let out = s.clone_dtoh(&job.out)?;
         let paths = s.clone_dtoh(&job.paths)?;
-        let per = job.tiles as usize;
-        out.chunks(OUT_WORDS)
-            .zip(paths.chunks(per))
-            .enumerate()
-            .map(|(k, (out, paths))| Self::segment_total(job, k, out, paths))
-            .collect()
+        let mut totals = Vec::with_capacity(job.sums as usize);
+        for l in &job.layout {
+            for k in 0..u64::from(l.count) {
+                let sum = (l.first_sum + k) as usize;
+                let at = (l.words_before + k * l.tiles) as usize;
+                let words = &out[sum * OUT_WORDS..(sum + 1) * OUT_WORDS];
+                let p = &paths[at..at + l.tiles as usize];
+                totals.push(Self::sum_total(job, sum, l.tiles, words, p)?);
+            }
+        }
+        Ok(totals)
     }
 
-    /// Sum k's total from its out words and path words.
-    fn segment_total(job: &WalkedJob, k: usize, out: &[u64], paths: &[u32]) -> Result<WalkedTotal> {
+    /// Sum `k`'s total (of `tiles` tiles) from its out words and path words.
+    fn sum_total(
+        job: &WalkedJob,
+        k: usize,
+        tiles: u64,
+        out: &[u64],
+        paths: &[u32],
+    ) -> Result<WalkedTotal> {
+        if tiles == 0 {
+            return Ok(Self::empty_total(job.start));
+        }
         let stall = if out[5] >> 2 == u64::from(job.epoch) {
             out[5] & 3
         } else {
             0
         };
-        let which = if job.segments == 1 {
+        let which = if job.sums == 1 {
             String::new()
         } else {
-            format!(" (sum {k} of {})", job.segments)
+            format!(" (sum {k} of {})", job.sums)
         };
         match stall {
             0 => {}
@@ -626,7 +743,7 @@ impl WalkedSum {
         let count = |bit: u32| paths.iter().filter(|&&p| p & bit != 0).count() as u64;
         Ok(WalkedTotal {
             total: f64::from_bits(out[0]),
-            tiles: job.tiles,
+            tiles,
             pair_tiles: count(PATH_TIE),
             finished_tiles: out[1],
             native_lanes: out[2],

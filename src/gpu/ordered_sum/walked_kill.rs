@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use super::walked::WalkedSum;
+use super::walked::{SumGroup, WalkedSum};
 use crate::format::{same_result, F64};
 use crate::verify::inputs::{self, InputKind};
 use crate::walk::{loop_from, loop_sum};
@@ -136,102 +136,145 @@ pub fn stale_words(sum: &WalkedSum, n: usize, seed: u64) -> Result<(u64, Option<
     Ok((checked, None))
 }
 
-/// One segmented launch to check: `segments` sums of `len` terms, sum k at
-/// `terms[k * pitch..]`, all from `start`.
-pub struct SegmentedCase {
-    /// What it is, with the seed that makes it.
-    pub name: String,
-    /// The buffer holding every sum's terms (gaps between sums hold other terms).
+/// One group of a segmented launch: `count` sums of `len` terms, sum k at `terms[k * pitch..]`.
+pub struct CaseGroup {
+    /// The buffer holding the group's terms (gaps between sums hold other terms).
     pub terms: Vec<f64>,
-    /// Sums in the launch.
-    pub segments: u32,
+    /// Sums in the group.
+    pub count: u32,
     /// Terms a sum.
     pub len: usize,
     /// Terms from one sum's start to the next's.
     pub pitch: usize,
-    /// Every sum's start (+0 or -0).
-    pub start: f64,
 }
 
-impl SegmentedCase {
+impl CaseGroup {
     /// Sum k's terms.
     pub fn sum_terms(&self, k: usize) -> &[f64] {
         &self.terms[k * self.pitch..k * self.pitch + self.len]
     }
 }
 
-/// Segmented launches for a tile of `tile` terms (seeds from `seed`): 18 uniform sums of one
-/// 960x540 plane each (SSIMULACRA2's count; sums alike, so a walker that reads another sum's
-/// units composes units planned for its own binade), every input kind side by side at an odd
-/// length (sums on 8-byte, not 16-byte, boundaries) and a gap between sums, one-tile and
-/// one-term sums, -0 starts, and three long log-uniform sums.
+/// One segmented launch to check: its groups, every sum from `start`.
+pub struct SegmentedCase {
+    /// What it is, with the seed that makes it.
+    pub name: String,
+    /// The groups, each in its own buffer.
+    pub groups: Vec<CaseGroup>,
+    /// Every sum's start (+0 or -0).
+    pub start: f64,
+}
+
+/// A group of `count` sums of `len` terms `pitch` apart, sum k's terms of kind `kind_of(k)`
+/// (seed from `seed`, `len` and k).
+fn case_group(
+    seed: u64,
+    count: u32,
+    len: usize,
+    pitch: usize,
+    kind_of: &dyn Fn(usize) -> InputKind,
+) -> CaseGroup {
+    let mut terms = Vec::with_capacity(count as usize * pitch);
+    for k in 0..count as usize {
+        let s = seed ^ ((k as u64) << 32) ^ len as u64;
+        terms.extend_from_slice(&kind_of(k).generate::<F64>(pitch, s));
+    }
+    CaseGroup {
+        terms,
+        count,
+        len,
+        pitch,
+    }
+}
+
+/// Segmented launches for a tile of `tile` terms (seeds from `seed`). One group each: 18
+/// uniform sums of one 960x540 plane (SSIMULACRA2's count; sums alike, so a walker that reads
+/// another sum's units composes units planned for its own binade), every input kind side by
+/// side at an odd length (sums on 8-byte, not 16-byte, boundaries) with a gap between sums,
+/// one-tile and one-term sums, -0 starts, three long log-uniform sums. Many groups: the six
+/// scales of a 960x540 SSIMULACRA2 frame (18 sums a scale, each scale its own buffer, the
+/// smallest first), and groups of other kinds with an empty group among them.
 pub fn segmented_cases(seed: u64, tile: usize) -> Vec<SegmentedCase> {
     let kinds = InputKind::ALL;
-    let make = |name: &str,
-                segments: u32,
-                len: usize,
-                pitch: usize,
-                start: f64,
-                kind_of: &dyn Fn(usize) -> InputKind| {
-        let mut terms = Vec::with_capacity(segments as usize * pitch);
-        for k in 0..segments as usize {
-            let s = seed ^ ((k as u64) << 32) ^ len as u64;
-            terms.extend_from_slice(&kind_of(k).generate::<F64>(pitch, s));
-        }
-        SegmentedCase {
-            name: format!("{name}: {segments} sums of {len} terms {pitch} apart, seed {seed:#x}"),
-            terms,
-            segments,
-            len,
-            pitch,
-            start,
-        }
+    let every = |k: usize| kinds[k % kinds.len()];
+    let one = |name: &str, g: CaseGroup, start: f64| SegmentedCase {
+        name: format!(
+            "{name}: {} sums of {} terms {} apart, seed {seed:#x}",
+            g.count, g.len, g.pitch
+        ),
+        groups: vec![g],
+        start,
     };
-    vec![
-        make(
+    let n = kinds.len() as u32;
+    let mut cases = vec![
+        one(
             "uniform, 960x540 planes",
-            18,
-            518_400,
-            518_400,
+            case_group(seed, 18, 518_400, 518_400, &|_| InputKind::Uniform),
             0.0,
-            &|_| InputKind::Uniform,
         ),
-        make(
+        one(
             "every kind, odd length",
-            kinds.len() as u32,
-            3 * tile + 77,
-            3 * tile + 80,
+            case_group(seed, n, 3 * tile + 77, 3 * tile + 80, &every),
             0.0,
-            &|k| kinds[k % kinds.len()],
         ),
-        make(
+        one(
             "every kind twice, -0 starts",
-            2 * kinds.len() as u32,
-            100_003,
-            100_003,
+            case_group(seed, 2 * n, 100_003, 100_003, &every),
             -0.0,
-            &|k| kinds[k % kinds.len()],
         ),
-        make("half ties, one tile each", 40, tile, tile + 1, 0.0, &|_| {
-            InputKind::SsimLike
-        }),
-        make("geometric, one term each", 64, 1, 3, 0.0, &|_| {
-            InputKind::Geometric
-        }),
-        make(
-            "log-uniform, long sums",
-            3,
-            2_000_003,
-            2_000_011,
+        one(
+            "half ties, one tile each",
+            case_group(seed, 40, tile, tile + 1, &|_| InputKind::SsimLike),
             0.0,
-            &|_| InputKind::LogUniform,
         ),
-    ]
+        one(
+            "geometric, one term each",
+            case_group(seed, 64, 1, 3, &|_| InputKind::Geometric),
+            0.0,
+        ),
+        one(
+            "log-uniform, long sums",
+            case_group(seed, 3, 2_000_003, 2_000_011, &|_| InputKind::LogUniform),
+            0.0,
+        ),
+    ];
+    let scales: Vec<CaseGroup> = (0..6)
+        .rev()
+        .map(|scale| {
+            let len = (960 >> scale) * (540 >> scale);
+            case_group(seed ^ scale, 18, len, len, &|k| {
+                if k % 6 == 1 {
+                    InputKind::Quartic
+                } else {
+                    InputKind::SsimLike
+                }
+            })
+        })
+        .collect();
+    cases.push(SegmentedCase {
+        name: format!(
+            "six scales of a 960x540 frame, 18 sums each, smallest first, seed {seed:#x}"
+        ),
+        groups: scales,
+        start: 0.0,
+    });
+    cases.push(SegmentedCase {
+        name: format!("mixed groups with an empty one, seed {seed:#x}"),
+        groups: vec![
+            case_group(seed, 5, 70_001, 70_003, &every),
+            case_group(seed, 3, 0, 0, &every),
+            case_group(seed, 1, 1_000_003, 1_000_003, &|_| InputKind::Geometric),
+            case_group(seed, 7, 2 * tile, 2 * tile, &|k| every(k + 5)),
+        ],
+        start: -0.0,
+    });
+    cases
 }
 
 /// Sums every segmented case `launches` times with `sum` (one launch for all its sums):
 /// (sums checked, the first whose bits differ from the loop's over its own terms, named with
-/// its case, sum, launch and both bit patterns). A device error is an error, not a wrong sum.
+/// its case, group, sum, launch and both bit patterns). A device error is an error, not a
+/// wrong sum.
 pub fn first_wrong_segmented(
     sum: &WalkedSum,
     cases: &[SegmentedCase],
@@ -240,22 +283,48 @@ pub fn first_wrong_segmented(
     let s = sum.gpu().stream();
     let mut checked = 0u64;
     for c in cases {
-        let wants: Vec<u64> = (0..c.segments as usize)
-            .map(|k| loop_from::<F64>(c.start, c.sum_terms(k)).to_bits())
+        let wants: Vec<(usize, usize, u64)> = c
+            .groups
+            .iter()
+            .enumerate()
+            .flat_map(|(j, g)| {
+                (0..g.count as usize)
+                    .map(move |k| (j, k, loop_from::<F64>(c.start, g.sum_terms(k)).to_bits()))
+            })
             .collect();
-        let dev = s.clone_htod(&c.terms)?;
-        let mut job = sum.segments_job(dev.slice(0..c.terms.len()), c.segments, c.len, c.pitch)?;
+        let devs = c
+            .groups
+            .iter()
+            .map(|g| {
+                s.clone_htod(if g.terms.is_empty() {
+                    &[0.0][..]
+                } else {
+                    &g.terms
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let groups = c
+            .groups
+            .iter()
+            .zip(&devs)
+            .map(|(g, d)| SumGroup {
+                terms: d.slice(0..g.terms.len()),
+                count: g.count,
+                len: g.len,
+                pitch: g.pitch,
+            })
+            .collect();
+        let mut job = sum.groups_job(groups)?;
         job.set_start(c.start)?;
         for launch in 0..launches {
-            sum.launch(&mut job)?;
-            let got = sum.results(&job)?;
-            for (k, (g, &want)) in got.iter().zip(&wants).enumerate() {
+            let got = sum.run_segments(&mut job)?;
+            for (g, &(j, k, want)) in got.iter().zip(&wants) {
                 checked += 1;
                 if !same_result::<F64>(g.total.to_bits(), want) {
                     return Ok((
                         checked,
                         Some(format!(
-                            "{} (start {:?}), sum {k}, launch {launch}: {:#018x}, the loop {want:#018x}",
+                            "{} (start {:?}), group {j} sum {k}, launch {launch}: {:#018x}, the loop {want:#018x}",
                             c.name,
                             c.start,
                             g.total.to_bits()
