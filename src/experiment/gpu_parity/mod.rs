@@ -213,7 +213,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         op_checks,
     ));
     out.report.text(format!(
-        "The walked engine (`kernels/ordered_sum_walked.cu`, in the engine's shape: {} threads x {} terms a tile, plans from the walker's hint where its margin allows) summed the same inputs, each sum its own job launched {} times on the same buffers (its plans come from a look-back over doubles or from the walker's hint, and may differ between launches): {} of {} sums had the loop's bits in every launch. Its boundary rows are the same cases built for its {}-term tiles, {WALKED_BOUNDARY_REPEATS} sums of each.",
+        "The walked engine (`kernels/ordered_sum_walked.cu`, in the engine's shape: {} threads x {} terms a tile, plans from the walker's hint where its margin allows) summed the same inputs, each sum its own job launched {} times on the same buffers (its plans come from a look-back over doubles or from the walker's hint, and may differ between launches): {} of {} sums had the loop's bits in every launch. Its boundary rows are the same cases built for its {}-term tiles, {WALKED_BOUNDARY_REPEATS} sums of each, each sum its own job and then all {WALKED_BOUNDARY_REPEATS} in one launch (a walker a sum; the rows labelled `in one launch`).",
         walked.shape().threads,
         walked.shape().per_thread,
         onepass::LAUNCHES,
