@@ -127,6 +127,155 @@ extern "C" __global__ void fvif_row_sums_binade_pairs(const float *num, const fl
     fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, 0);
 }
 
+#if FVIF_SEGMENTS % 32 != 0
+#error "the warp walk takes FVIF_SEGMENTS a multiple of 32"
+#endif
+#define FVIF_PER_LANE (FVIF_SEGMENTS / 32)
+
+/* The plan and the walk of the row-parallel sum by warp 0 instead of thread 0. Lane l holds
+ * segments l * FVIF_PER_LANE.. (est, plan and units in shared memory, formed by the block).
+ * The plan: the exclusive prefix of the estimates by a warp scan (another association of the
+ * same doubles than thread 0's loop: a plan, so no bit depends on it). The walk, from s = +0
+ * at segment u = 0, in rounds: with b the binade of s, the segments from u on planned for b
+ * form a run (up to the first that is not); their units, composed in order by a warp scan,
+ * give each position's end from s, and the positions whose end applies (binade_apply_f32: s
+ * in b, the end at most 2^(e+1)) form a prefix of the run, since the terms of a usable unit
+ * are non-negative (a negative term's unit never applies) so the ends only grow. s moves to
+ * the last applying end; where none applies, segment u is added term by term from s (lane 0,
+ * the CPU's fp32 adds). A composed run equals its units applied one after another (the
+ * algebra's composition), so the row's sum is the left-to-right fp32 sum's bits, as with
+ * thread 0's walk. */
+static __device__ __forceinline__ void fvif_warp_plan(const double *est, unsigned int *plan) {
+    const unsigned int lane = threadIdx.x & 31u;
+    double mine = 0.0;
+#pragma unroll
+    for (int j = 0; j < FVIF_PER_LANE; ++j) mine = __dadd_rn(mine, est[lane * FVIF_PER_LANE + j]);
+    double incl = mine;
+    for (unsigned int d = 1; d < 32; d *= 2) {
+        const double o = __shfl_up_sync(0xffffffffu, incl, d);
+        if (lane >= d) incl = __dadd_rn(o, incl);
+    }
+    double prefix = __dsub_rn(incl, mine); /* a plan: any rounding of the prefix will do */
+    if (lane == 0) prefix = 0.0;
+#pragma unroll
+    for (int j = 0; j < FVIF_PER_LANE; ++j) {
+        plan[lane * FVIF_PER_LANE + j] = fvif_plan_binade(prefix);
+        prefix = __dadd_rn(prefix, est[lane * FVIF_PER_LANE + j]);
+    }
+}
+
+static __device__ __forceinline__ binade_unit fvif_shfl_up_unit(binade_unit u, unsigned int d) {
+    return binade_unit_make(__shfl_up_sync(0xffffffffu, u.even, d), __shfl_up_sync(0xffffffffu, u.odd, d));
+}
+
+static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan, const binade_unit *units,
+                                                        const float *row, int w, unsigned long long *fell_back) {
+    const unsigned int lane = threadIdx.x & 31u;
+    unsigned int s = 0u; /* bits of +0 */
+    unsigned int u = 0u;
+    unsigned long long fb = 0ull;
+    while (u < FVIF_SEGMENTS) {
+        const unsigned int b = binade_of_f32(s);
+        /* The run: positions u.. planned for b, up to the first that is not. */
+        unsigned int stop = FVIF_SEGMENTS;
+#pragma unroll
+        for (int j = FVIF_PER_LANE - 1; j >= 0; --j) {
+            const unsigned int p = lane * FVIF_PER_LANE + (unsigned int)j;
+            if (p >= u && !(b != 0u && plan[p] == b)) stop = p;
+        }
+        const unsigned int e = __reduce_min_sync(0xffffffffu, stop);
+        /* This lane's positions of the run composed in order, each prefix kept. */
+        binade_unit pre[FVIF_PER_LANE];
+        binade_unit mine = binade_unit_zero();
+#pragma unroll
+        for (int j = 0; j < FVIF_PER_LANE; ++j) {
+            const unsigned int p = lane * FVIF_PER_LANE + (unsigned int)j;
+            if (p >= u && p < e) mine = binade_compose(mine, units[p]);
+            pre[j] = mine;
+        }
+        binade_unit incl = mine;
+        for (unsigned int d = 1; d < 32; d *= 2) {
+            const binade_unit o = fvif_shfl_up_unit(incl, d);
+            if (lane >= d) incl = binade_compose(o, incl);
+        }
+        binade_unit excl = fvif_shfl_up_unit(incl, 1);
+        if (lane == 0) excl = binade_unit_zero();
+        /* The first position of the run whose end does not apply, and each position's end. */
+        unsigned int fail = e;
+        unsigned int ends[FVIF_PER_LANE];
+#pragma unroll
+        for (int j = 0; j < FVIF_PER_LANE; ++j) {
+            const unsigned int p = lane * FVIF_PER_LANE + (unsigned int)j;
+            ends[j] = 0u;
+#if defined(FVIF_WARP_RUN_END_UNCHECKED)
+            /* The mutant: a run's ends taken without checking that they stay in the binade. */
+            if (p >= u && p < e) {
+                const binade_unit c = binade_compose(excl, pre[j]);
+                const unsigned int m = (s & 0x007fffffu) | 0x00800000u;
+                ends[j] = (unsigned int)(((unsigned long long)b << 23) + (m + binade_pick(c, m) - 0x00800000u));
+            }
+#else
+            if (p >= u && p < e && !binade_apply_f32(binade_compose(excl, pre[j]), b, s, &ends[j]) && p < fail)
+                fail = p;
+#endif
+        }
+        const unsigned int g = __reduce_min_sync(0xffffffffu, fail);
+        if (g > u) {
+            /* Positions u..g-1 apply: s is position g-1's end. */
+            const unsigned int last = g - 1u;
+            unsigned int end = 0u;
+#pragma unroll
+            for (int j = 0; j < FVIF_PER_LANE; ++j)
+                if (lane * FVIF_PER_LANE + (unsigned int)j == last) end = ends[j];
+            s = __shfl_sync(0xffffffffu, end, last / FVIF_PER_LANE);
+            u = g;
+            continue;
+        }
+        /* Segment u applies in no way from s: its terms added to s in order. */
+        int lo, hi;
+        fvif_segment((int)u, FVIF_SEGMENTS, w, &lo, &hi);
+        unsigned int next = 0u;
+        if (lane == 0) next = fvif_f2u(fvif_add_run(fvif_u2f(s), row + lo, hi - lo, 1));
+        s = __shfl_sync(0xffffffffu, next, 0);
+        u += 1u;
+        fb += 1ull;
+    }
+    *fell_back = fb;
+    return fvif_u2f(s);
+}
+
+/* The row-parallel sums with the fast units, the plan and the walk by warp 0 (module comment
+ * of fvif_warp_plan). */
+extern "C" __global__ void fvif_row_sums_binade_warp(const float *num, const float *den, int w, int h, float *row_num,
+                                                     float *row_den, unsigned long long *fallbacks) {
+    __shared__ double est[FVIF_SEGMENTS];
+    __shared__ unsigned int plan[FVIF_SEGMENTS];
+    __shared__ binade_unit units[FVIF_SEGMENTS];
+    int i = blockIdx.x;
+    int t = threadIdx.x;
+    if (i >= h) return;
+    for (int which = 0; which < 2; ++which) {
+        const float *row = (which == 0 ? num : den) + (long long)i * w;
+        int lo, hi;
+        fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
+        est[t] = fvif_segment_estimate(row, lo, hi, 1);
+        __syncthreads();
+        if (t < 32) fvif_warp_plan(est, plan);
+        __syncthreads();
+        units[t] = fvif_segment_unit_fast(row, lo, hi, 1, plan[t]);
+        __syncthreads();
+        if (t < 32) {
+            unsigned long long fb = 0ull;
+            const float s = fvif_warp_walk(plan, units, row, w, &fb);
+            if (t == 0) {
+                (which == 0 ? row_num : row_den)[i] = s;
+                atomicAdd(fallbacks, fb);
+            }
+        }
+        __syncthreads();
+    }
+}
+
 #endif /* FVIF_WITH_BINADE */
 
 /* The former reduction (replay only): each 16 x 16 block of terms (row by row) reduced in

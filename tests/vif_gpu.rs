@@ -27,6 +27,10 @@ fn variants() -> Vec<Variant> {
             stat_f32: true,
             ..e
         },
+        Variant {
+            warp_run_end_unchecked: true,
+            ..e
+        },
     ]
 }
 
@@ -51,11 +55,17 @@ fn kernels_compile_without_contraction() {
                 v.defines()
             );
         }
-        assert!(
-            ptx.contains(".entry fvif_row_sums_binade("),
-            "{:?}: no row-parallel sum",
-            v.defines()
-        );
+        for k in [
+            "fvif_row_sums_binade",
+            "fvif_row_sums_binade_pairs",
+            "fvif_row_sums_binade_warp",
+        ] {
+            assert!(
+                ptx.contains(&format!(".entry {k}(")),
+                "{:?}: no row-parallel sum {k}",
+                v.defines()
+            );
+        }
         if !v.device_log2 {
             // the device log2f is libdevice's and may fuse; nothing of ours may
             assert!(
@@ -109,6 +119,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
         Reduction::Ordered,
         Reduction::Binade,
         Reduction::BinadePairs,
+        Reduction::BinadeWarp,
     ];
     let d = VifOptions::default();
     let option_sets = [
@@ -150,4 +161,45 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
             }
         }
     }
+}
+
+/// The warp walk's own shortcut broken (`FVIF_WARP_RUN_END_UNCHECKED`: a composed run applied
+/// without checking that it stays in its binade) gives a scale sum other than the CPU's on the
+/// fixture frames.
+#[test]
+fn warp_walk_mutant_gives_wrong_sums() {
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            skip("warp_walk_mutant_gives_wrong_sums", &e.to_string());
+            return;
+        }
+    };
+    let mutant = Variant {
+        warp_run_end_unchecked: true,
+        ..Variant::exact(Reduction::BinadeWarp)
+    };
+    let opts = VifOptions::default();
+    let mut wrong = None;
+    for (name, w, h, bpc) in [
+        ("nat8", 96, 64, 8),
+        ("nat16", 104, 59, 16),
+        ("checker8", 96, 64, 8),
+    ] {
+        let (r, dd) = fixture(name, w, h, bpc);
+        let want = scale_sums(&r, &dd, &opts).unwrap();
+        let got = g.scale_sums(&r, &dd, &opts, &mutant).unwrap();
+        for (s, cpu) in want.iter().enumerate() {
+            let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
+                && got.den[s].to_bits() == f64::from(cpu.den).to_bits();
+            if !same && wrong.is_none() {
+                wrong = Some(format!(
+                    "{name} scale {s}: {:?} against the CPU's {cpu:?}",
+                    (got.num[s], got.den[s])
+                ));
+            }
+        }
+    }
+    let wrong = wrong.expect("the warp walk's unchecked-run mutant survived the fixture frames");
+    println!("killed: warp walk, run end unchecked: {wrong}");
 }

@@ -68,12 +68,13 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
     ]
 }
 
-/// The twins compared: the exact twin (one thread per row) and the row-parallel one (binade
-/// units).
+/// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
+/// units, the walk by thread 0 and by one warp).
 pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
     vec![
         ("exact twin (row per thread)", Reduction::Ordered),
         ("row-parallel (binade units)", Reduction::Binade),
+        ("row-parallel, walk by one warp", Reduction::BinadeWarp),
     ]
 }
 
@@ -116,7 +117,7 @@ fn run_set(
             let sums = g.scale_sums(&ri, &di, opts, &Variant::exact(red))?;
             row.tally.add(&sums.features(opts), &want);
             row.fallbacks += sums.fallbacks;
-            if red == Reduction::Binade {
+            if red != Reduction::Ordered {
                 let (mut h, mut total) = (r.h, 0u64);
                 for s in 0..4 {
                     if s > 0 {

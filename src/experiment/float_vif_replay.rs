@@ -71,6 +71,7 @@ pub fn causes() -> Result<Vec<(&'static str, Variant, String)>> {
                 device_log2: true,
                 stat_f32: true,
                 reduction: Reduction::Tree,
+                warp_run_end_unchecked: false,
             },
             format!("{} (before)", adr_figure("before-largest")?),
         ),

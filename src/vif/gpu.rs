@@ -75,6 +75,10 @@ pub enum Reduction {
     /// As [`Reduction::Binade`] with every segment's unit by the pair composition, term by term
     /// (the kernel before the fast units; timed beside it).
     BinadePairs,
+    /// As [`Reduction::Binade`] with the plan and the walk by one warp: the plan's prefix by a
+    /// warp scan, the walk composing each run of units planned for the running sum's binade
+    /// by a warp scan and applying it where it stays in the binade (`fvif_row_sums_binade_warp`).
+    BinadeWarp,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
 }
@@ -90,6 +94,9 @@ pub struct Variant {
     pub stat_f32: bool,
     /// The reduction.
     pub reduction: Reduction,
+    /// A mutant of the warp walk ([`Reduction::BinadeWarp`]): a composed run applied without
+    /// checking that it stays in its binade (`FVIF_WARP_RUN_END_UNCHECKED`).
+    pub warp_run_end_unchecked: bool,
 }
 
 impl Variant {
@@ -100,6 +107,7 @@ impl Variant {
             device_log2: false,
             stat_f32: false,
             reduction,
+            warp_run_end_unchecked: false,
         }
     }
 
@@ -111,6 +119,9 @@ impl Variant {
         }
         if self.stat_f32 {
             d.push("FVIF_STAT_F32");
+        }
+        if self.warp_run_end_unchecked {
+            d.push("FVIF_WARP_RUN_END_UNCHECKED");
         }
         d
     }
@@ -335,6 +346,7 @@ impl VifGpu {
             Reduction::Ordered => f("fvif_row_sums")?,
             Reduction::Binade => f("fvif_row_sums_binade")?,
             Reduction::BinadePairs => f("fvif_row_sums_binade_pairs")?,
+            Reduction::BinadeWarp => f("fvif_row_sums_binade_warp")?,
             Reduction::Tree => f("fvif_tree_sums")?,
         };
         let stream = self.stream();
@@ -423,7 +435,10 @@ impl VifGpu {
                 unsafe { b.launch(grid2(w, h)) }?;
             }
             match v.reduction {
-                Reduction::Ordered | Reduction::Binade | Reduction::BinadePairs => {
+                Reduction::Ordered
+                | Reduction::Binade
+                | Reduction::BinadePairs
+                | Reduction::BinadeWarp => {
                     let off = s * work.h;
                     let mut rn = work.rows_num.slice_mut(off..off + h);
                     let mut rd = work.rows_den.slice_mut(off..off + h);
@@ -486,7 +501,10 @@ impl VifGpu {
             .ok_or_else(|| anyhow!("no frame uploaded"))?;
         let mut out = GpuSums::default();
         match reduction {
-            Reduction::Ordered | Reduction::Binade | Reduction::BinadePairs => {
+            Reduction::Ordered
+            | Reduction::Binade
+            | Reduction::BinadePairs
+            | Reduction::BinadeWarp => {
                 let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
                 let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
