@@ -538,3 +538,86 @@ pub fn fvif_unit_rows(seed: u64) -> (Table, u64) {
     let failures = kill_table_rows(&mut t, "exact on every row", rows.into_iter());
     (t, failures)
 }
+
+/// The float VIF warp walk's own shortcut broken on the device (`Variant::warp_run_end_unchecked`:
+/// a composed run applied without checking that it stays in its binade): the correct warp walk
+/// must give the CPU's scale sums on the committed fixture frames (`fixtures/vif`), the mutant
+/// a wrong one. The table, its failures and a note (not run without a device).
+pub fn fvif_warp_rows() -> (Table, u64, String) {
+    use crate::vif::gpu::{Reduction, Variant, VifGpu};
+    let mut t = Table::new(
+        "fvif-warp-mutants",
+        "The float VIF warp walk's own shortcut, broken on purpose (device)",
+        &["mutant", "first wrong scale sum", "result"],
+    );
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                0,
+                format!("The float VIF warp walk's mutant: not run on this machine ({e}); `tests/vif_gpu.rs` kills it on the GPU machine."),
+            )
+        }
+    };
+    let builds = [
+        ("float VIF warp walk (the engine's)", false),
+        ("float VIF warp walk: run end unchecked", true),
+    ];
+    let mut rows = Vec::new();
+    for (name, broken) in builds {
+        let v = Variant {
+            warp_run_end_unchecked: broken,
+            ..Variant::exact(Reduction::BinadeWarp)
+        };
+        match first_wrong_vif_scale(&mut g, &v) {
+            Ok(wrong) => {
+                let ok = wrong.is_some() == broken;
+                rows.push((name, wrong, !broken, ok));
+            }
+            Err(e) => rows.push((name, Some(format!("error: {e:#}")), !broken, false)),
+        }
+    }
+    let failures = kill_table_rows(&mut t, "the CPU's bits on every scale", rows.into_iter());
+    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`, the scorer's) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), and the correct build, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
+    (t, failures, note)
+}
+
+/// The first scale sum of the fixture frames whose bits differ from the CPU reference's with
+/// variant `v`, named.
+fn first_wrong_vif_scale(
+    g: &mut crate::vif::gpu::VifGpu,
+    v: &crate::vif::gpu::Variant,
+) -> anyhow::Result<Option<String>> {
+    use crate::vif::frame::Plane;
+    use crate::vif::reference::scale_sums;
+    use crate::vif::VifOptions;
+    let dir = crate::fixtures::project_root().join("fixtures/vif");
+    let opts = VifOptions::default();
+    for (name, w, h, bpc) in [
+        ("nat8", 96, 64, 8),
+        ("nat16", 104, 59, 16),
+        ("checker8", 96, 64, 8),
+    ] {
+        let read = |which: &str| -> anyhow::Result<_> {
+            let path = dir.join(format!("{name}_{which}.yuv"));
+            let bytes =
+                std::fs::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok(Plane::from_bytes(w, h, bpc, &bytes)?.to_image())
+        };
+        let (r, d) = (read("ref")?, read("dis")?);
+        let want = scale_sums(&r, &d, &opts)?;
+        let got = g.scale_sums(&r, &d, &opts, v)?;
+        for (s, cpu) in want.iter().enumerate() {
+            let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
+                && got.den[s].to_bits() == f64::from(cpu.den).to_bits();
+            if !same {
+                return Ok(Some(format!(
+                    "{name} scale {s}: num {:?} den {:?}, the CPU {:?} {:?}",
+                    got.num[s], got.den[s], cpu.num, cpu.den
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
