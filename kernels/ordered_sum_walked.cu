@@ -587,11 +587,12 @@ __device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t
         asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
 }
 
-/* One producer tile (tile t of the segment whose terms, words and out these are; hint_word its
- * walker's hint): load, tree sum, plan, unit, published. With BINADE_WK_PREFETCH it also asks L2 for the lines of tile
- * ahead_t of the segment at ahead_terms (the ticket a round later: tickets go out in order,
- * one a round a producer, so every tile from the producers' count on is asked for once, a
- * round ahead, whichever block takes it; none where ahead_t >= ntiles). */
+/* One producer tile (tile t of the sum whose terms, words and out these are; hint_word its
+ * walker's hint): load, tree sum, plan, unit, published. With BINADE_WK_PREFETCH it also asks
+ * L2 for the lines of tile ahead_t of the sum at ahead_terms (the ticket a round later, where
+ * it is of this group: tickets go out in order, one a round a producer, so every tile from the
+ * producers' count on is asked for once, a round ahead, whichever block takes it; none where
+ * ahead_t >= ntiles). */
 __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
                                          wk_word *units, unsigned int *paths, unsigned int epoch, u64 *out,
                                          const wk_word *hint_word, const double *ahead_terms, u64 ahead_t,
