@@ -2,9 +2,10 @@
 //! `kernels/ssimulacra2.cu` from the CPU's own `f32` planes (uploaded), then added four ways:
 //! by [`GpuOrderedSum`] the tree sum a port starts from, the ordered sum of the seed's
 //! pipeline and one lane per sum, and by [`WalkedSum`] the ordered sum of the walked engine,
-//! the scale's 18 sums in one launch ([`scale_walked_job`]). [`DeviceSsimulacra2`] is the
-//! scorer built on the walked engine's sums: its scores are the CPU reference's bits whenever
-//! the device's terms and sums are (`ssimulacra2-parity` checks both).
+//! a scale's 18 sums in one launch ([`scale_walked_job`]) or a frame's 108 in one
+//! ([`frame_walked_job`]). [`DeviceSsimulacra2`] is the scorer built on the walked engine's
+//! frame launch: its scores are the CPU reference's bits whenever the device's terms and sums
+//! are (`ssimulacra2-parity` checks both).
 
 use anyhow::{Context as _, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
@@ -139,9 +140,9 @@ pub fn frame_walked_job<'a>(
     walked.groups_job(groups)
 }
 
-/// The walked engine's sums of a frame's `scales` from [`frame_walked_job`]'s `job`
-/// (launched): `[scale][channel][term]` in scale order, and the tiles its walkers finished
-/// from their terms.
+/// Launches [`frame_walked_job`]'s `job` over a frame of `scales` scales (their term kernels
+/// already launched on the same stream) and returns its sums, `[scale][channel][term]` in
+/// scale order, and the tiles its walkers finished from their terms.
 pub fn frame_walked_sums(
     walked: &WalkedSum,
     job: &mut WalkedJob,
