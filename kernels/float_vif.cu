@@ -66,67 +66,6 @@ extern "C" __global__ void fvif_row_sums(const float *num, const float *den, int
 }
 
 #if defined(FVIF_WITH_BINADE)
-/* One block of FVIF_SEGMENTS threads per row (terms row by row): each thread estimates its
- * segment, thread 0 plans every segment's binade from the estimated prefix, each thread
- * composes its segment's unit (fast: fvif_segment_unit_fast, the pair composition only for a
- * segment with a tie or a negative term; else the pair composition for every segment), thread
- * 0 walks the units in order and adds term by term where a unit does not apply. The result is
- * the left-to-right fp32 sum's bits either way. `fallbacks` counts the segments added term by
- * term. */
-static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, const float *den, int w, int h,
-                                                              float *row_num, float *row_den,
-                                                              unsigned long long *fallbacks, int fast) {
-    __shared__ double est[FVIF_SEGMENTS];
-    __shared__ unsigned int plan[FVIF_SEGMENTS];
-    __shared__ binade_unit units[FVIF_SEGMENTS];
-    int i = blockIdx.x;
-    int t = threadIdx.x;
-    if (i >= h) return;
-    for (int which = 0; which < 2; ++which) {
-        const float *row = (which == 0 ? num : den) + (long long)i * w;
-        int lo, hi;
-        fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
-        est[t] = fvif_segment_estimate(row, lo, hi, 1);
-        __syncthreads();
-        if (t == 0) {
-            double prefix = 0.0;
-            for (int u = 0; u < FVIF_SEGMENTS; ++u) {
-                plan[u] = fvif_plan_binade(prefix);
-                prefix = __dadd_rn(prefix, est[u]);
-            }
-        }
-        __syncthreads();
-        units[t] = fast ? fvif_segment_unit_fast(row, lo, hi, 1, plan[t]) : fvif_segment_unit(row, lo, hi, 1, plan[t]);
-        __syncthreads();
-        if (t == 0) {
-            float s = 0.0f;
-            unsigned long long fb = 0ull;
-            for (int u = 0; u < FVIF_SEGMENTS; ++u) {
-                int a, b, fell = 0;
-                fvif_segment(u, FVIF_SEGMENTS, w, &a, &b);
-                s = fvif_walk_step(s, units[u], plan[u], row, a, b, 1, &fell);
-                fb += (unsigned long long)fell;
-            }
-            (which == 0 ? row_num : row_den)[i] = s;
-            atomicAdd(fallbacks, fb);
-        }
-        __syncthreads();
-    }
-}
-
-/* The row-parallel sums with the fast units (the engine's). */
-extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
-                                                float *row_den, unsigned long long *fallbacks) {
-    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, 1);
-}
-
-/* The row-parallel sums with every segment's unit by the pair composition (the kernel before
- * the fast units; for timing and the replay). */
-extern "C" __global__ void fvif_row_sums_binade_pairs(const float *num, const float *den, int w, int h,
-                                                      float *row_num, float *row_den, unsigned long long *fallbacks) {
-    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, 0);
-}
-
 #if FVIF_SEGMENTS % 32 != 0
 #error "the warp walk takes FVIF_SEGMENTS a multiple of 32"
 #endif
@@ -244,10 +183,22 @@ static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan,
     return fvif_u2f(s);
 }
 
-/* The row-parallel sums with the fast units, the plan and the walk by warp 0 (module comment
- * of fvif_warp_plan). */
-extern "C" __global__ void fvif_row_sums_binade_warp(const float *num, const float *den, int w, int h, float *row_num,
-                                                     float *row_den, unsigned long long *fallbacks) {
+/* How the row-parallel sum forms its units and walks them. */
+#define FVIF_ROWS_PAIRS 0 /* pair units, thread 0's plan and walk (the kernel before the fast units) */
+#define FVIF_ROWS_FAST 1  /* fast units, thread 0's plan and walk */
+#define FVIF_ROWS_WARP 2  /* fast units, the plan and the walk by warp 0 */
+
+/* One block of FVIF_SEGMENTS threads per row (terms row by row): each thread estimates its
+ * segment; the segments' binades are planned from the estimated prefix (by thread 0, or by
+ * warp 0's scan); each thread composes its segment's unit (fast: fvif_segment_unit_fast, the
+ * pair composition only for a segment with a tie or a negative term; else the pair
+ * composition for every segment); the units are walked in order (by thread 0, or by warp 0 a
+ * run at a time), adding term by term where a unit does not apply. The result is the
+ * left-to-right fp32 sum's bits in every mode. `fallbacks` counts the segments added term by
+ * term. `mode` is one of FVIF_ROWS_* (a constant in each kernel, so the others fold away). */
+static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, const float *den, int w, int h,
+                                                              float *row_num, float *row_den,
+                                                              unsigned long long *fallbacks, int mode) {
     __shared__ double est[FVIF_SEGMENTS];
     __shared__ unsigned int plan[FVIF_SEGMENTS];
     __shared__ binade_unit units[FVIF_SEGMENTS];
@@ -260,20 +211,61 @@ extern "C" __global__ void fvif_row_sums_binade_warp(const float *num, const flo
         fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
         est[t] = fvif_segment_estimate(row, lo, hi, 1);
         __syncthreads();
-        if (t < 32) fvif_warp_plan(est, plan);
-        __syncthreads();
-        units[t] = fvif_segment_unit_fast(row, lo, hi, 1, plan[t]);
-        __syncthreads();
-        if (t < 32) {
-            unsigned long long fb = 0ull;
-            const float s = fvif_warp_walk(plan, units, row, w, &fb);
-            if (t == 0) {
-                (which == 0 ? row_num : row_den)[i] = s;
-                atomicAdd(fallbacks, fb);
+        if (mode == FVIF_ROWS_WARP) {
+            if (t < 32) fvif_warp_plan(est, plan);
+        } else if (t == 0) {
+            double prefix = 0.0;
+            for (int u = 0; u < FVIF_SEGMENTS; ++u) {
+                plan[u] = fvif_plan_binade(prefix);
+                prefix = __dadd_rn(prefix, est[u]);
             }
         }
         __syncthreads();
+        units[t] = mode == FVIF_ROWS_PAIRS ? fvif_segment_unit(row, lo, hi, 1, plan[t])
+                                           : fvif_segment_unit_fast(row, lo, hi, 1, plan[t]);
+        __syncthreads();
+        if (mode == FVIF_ROWS_WARP) {
+            if (t < 32) {
+                unsigned long long fb = 0ull;
+                const float s = fvif_warp_walk(plan, units, row, w, &fb);
+                if (t == 0) {
+                    (which == 0 ? row_num : row_den)[i] = s;
+                    atomicAdd(fallbacks, fb);
+                }
+            }
+        } else if (t == 0) {
+            float s = 0.0f;
+            unsigned long long fb = 0ull;
+            for (int u = 0; u < FVIF_SEGMENTS; ++u) {
+                int a, b, fell = 0;
+                fvif_segment(u, FVIF_SEGMENTS, w, &a, &b);
+                s = fvif_walk_step(s, units[u], plan[u], row, a, b, 1, &fell);
+                fb += (unsigned long long)fell;
+            }
+            (which == 0 ? row_num : row_den)[i] = s;
+            atomicAdd(fallbacks, fb);
+        }
+        __syncthreads();
     }
+}
+
+/* The row-parallel sums with the fast units, thread 0's plan and walk. */
+extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
+                                                float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, FVIF_ROWS_FAST);
+}
+
+/* The row-parallel sums with every segment's unit by the pair composition (the kernel before
+ * the fast units; for timing and the replay). */
+extern "C" __global__ void fvif_row_sums_binade_pairs(const float *num, const float *den, int w, int h,
+                                                      float *row_num, float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, FVIF_ROWS_PAIRS);
+}
+
+/* The row-parallel sums with the fast units, the plan and the walk by warp 0 (the scorer's). */
+extern "C" __global__ void fvif_row_sums_binade_warp(const float *num, const float *den, int w, int h, float *row_num,
+                                                     float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, FVIF_ROWS_WARP);
 }
 
 #endif /* FVIF_WITH_BINADE */
