@@ -309,10 +309,32 @@ fn walked_mutants_give_wrong_totals() {
 /// buffers.
 #[test]
 fn walked_segments_equal_the_loop() {
-    let Some(gpu) = open_or_skip("walked_segments_equal_the_loop") else {
+    segments_equal_the_loop(
+        "walked_segments_equal_the_loop",
+        &[WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[6]],
+    );
+}
+
+/// A plan mutant of segments: every sum's producers plan from the first sum's hint. Plans
+/// change no bit, so this must pass.
+#[test]
+fn walked_segments_equal_the_loop_hint_shared() {
+    segments_equal_the_loop(
+        "walked_segments_equal_the_loop_hint_shared",
+        &[WalkedShape {
+            hint: Hint::SharedAcrossSegments,
+            ..WalkedShape::DEFAULT
+        }],
+    );
+}
+
+/// Every segmented case, twice on the same buffers, in each of `shapes`: every sum the loop's
+/// bits over its own terms.
+fn segments_equal_the_loop(test: &str, shapes: &[WalkedShape]) {
+    let Some(gpu) = open_or_skip(test) else {
         return;
     };
-    for shape in [WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[6]] {
+    for &shape in shapes {
         let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
         let cases = segmented_cases(SEED, shape.tile() as usize);
         let (checked, wrong) = first_wrong_segmented(&sum, &cases, 2).unwrap();
@@ -321,26 +343,8 @@ fn walked_segments_equal_the_loop() {
     }
 }
 
-/// A plan mutant of segments: every sum's producers plan from the first sum's hint. Plans
-/// change no bit, so this must pass.
-#[test]
-fn walked_segments_equal_the_loop_hint_shared() {
-    let Some(gpu) = open_or_skip("walked_segments_equal_the_loop_hint_shared") else {
-        return;
-    };
-    let shape = WalkedShape {
-        hint: Hint::SharedAcrossSegments,
-        ..WalkedShape::DEFAULT
-    };
-    let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
-    let cases = segmented_cases(SEED, shape.tile() as usize);
-    let (checked, wrong) = first_wrong_segmented(&sum, &cases, 2).unwrap();
-    assert!(wrong.is_none(), "walked {shape:?}: {}", wrong.unwrap());
-    println!("walked {shape:?}: {checked} segmented sums, the loop's bits");
-}
-
 /// A launch of more sums than leave a producer resident beside their walkers is refused, as
-/// is one whose sums run past the buffer; both with one clear error, not a hang.
+/// are sums that run past the buffer and sums that overlap: each with an error, not a hang.
 #[test]
 fn walked_segments_refuse_what_cannot_run() {
     let Some(gpu) = open_or_skip("walked_segments_refuse_what_cannot_run") else {

@@ -3,12 +3,11 @@
 //! frames. Without the library or the device both print `skipped: REASON`; with
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) a missing piece fails them instead.
 
-use binade::fixtures::project_root;
 use binade::gpu::require::{nvrtc_or_skip, skip};
 use binade::vif::filter::Image;
 use binade::vif::gpu::{self, Reduction, Variant, VifGpu};
 use binade::vif::reference::scale_sums;
-use binade::vif::{Plane, VifOptions};
+use binade::vif::VifOptions;
 
 fn variants() -> Vec<Variant> {
     let e = Variant::exact(Reduction::Ordered);
@@ -95,12 +94,7 @@ fn kernels_compile_without_contraction() {
 }
 
 fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
-    let dir = project_root().join("fixtures/vif");
-    let read = |which: &str| {
-        let bytes = std::fs::read(dir.join(format!("{name}_{which}.yuv"))).unwrap();
-        Plane::from_bytes(w, h, bpc, &bytes).unwrap().to_image()
-    };
-    (read("ref"), read("dis"))
+    binade::vif::fixtures::committed_pair(name, w, h, bpc).unwrap()
 }
 
 #[test]

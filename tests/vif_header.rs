@@ -4,14 +4,13 @@
 //! the pair composition) against the ordered loop, with each fast-unit mutant killed. Every
 //! comparison is of bits.
 
-use binade::fixtures::project_root;
 use binade::vif::fast_unit_kill::{first_wrong_row, row_cases};
 use binade::vif::filter::Image;
 use binade::vif::host::{self, FastUnitMutant, RowSum, SegmentUnits};
 use binade::vif::log2::log2f_approx;
 use binade::vif::reference::scale_sums;
 use binade::vif::stat::{pixel_terms, row_sum, Moments, StatParams};
-use binade::vif::{Plane, VifOptions};
+use binade::vif::VifOptions;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -162,12 +161,7 @@ fn statistic_header_equals_reference_on_millions_of_pixels() {
 }
 
 fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
-    let dir = project_root().join("fixtures/vif");
-    let read = |which: &str| {
-        let bytes = std::fs::read(dir.join(format!("{name}_{which}.yuv"))).unwrap();
-        Plane::from_bytes(w, h, bpc, &bytes).unwrap().to_image()
-    };
-    (read("ref"), read("dis"))
+    binade::vif::fixtures::committed_pair(name, w, h, bpc).unwrap()
 }
 
 fn option_sets() -> Vec<VifOptions> {

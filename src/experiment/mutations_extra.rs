@@ -589,23 +589,16 @@ fn first_wrong_vif_scale(
     g: &mut crate::vif::gpu::VifGpu,
     v: &crate::vif::gpu::Variant,
 ) -> anyhow::Result<Option<String>> {
-    use crate::vif::frame::Plane;
+    use crate::vif::fixtures::committed_pair;
     use crate::vif::reference::scale_sums;
     use crate::vif::VifOptions;
-    let dir = crate::fixtures::project_root().join("fixtures/vif");
     let opts = VifOptions::default();
     for (name, w, h, bpc) in [
         ("nat8", 96, 64, 8),
         ("nat16", 104, 59, 16),
         ("checker8", 96, 64, 8),
     ] {
-        let read = |which: &str| -> anyhow::Result<_> {
-            let path = dir.join(format!("{name}_{which}.yuv"));
-            let bytes =
-                std::fs::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Ok(Plane::from_bytes(w, h, bpc, &bytes)?.to_image())
-        };
-        let (r, d) = (read("ref")?, read("dis")?);
+        let (r, d) = committed_pair(name, w, h, bpc)?;
         let want = scale_sums(&r, &d, &opts)?;
         let got = g.scale_sums(&r, &d, &opts, v)?;
         for (s, cpu) in want.iter().enumerate() {

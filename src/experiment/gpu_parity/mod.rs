@@ -221,10 +221,17 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         wk_checks.len(),
         walked.shape().tile(),
     ));
+    let one_launch =
+        tile_boundary_cases(walked.shape().tile() as usize).map(|c| walked::one_launch_label(c.0));
+    let wk_labels: Vec<&str> = labels
+        .iter()
+        .copied()
+        .chain(one_launch.iter().map(String::as_str))
+        .collect();
     out.report.table(onepass::table(
         "walked",
         &format!("The walked engine (kernels/ordered_sum_walked.cu): every sum launched {} times on the same buffers", onepass::LAUNCHES),
-        &labels,
+        &wk_labels,
         wk_checks,
     ));
     let cum_bad = cum_checks
@@ -279,7 +286,8 @@ fn boundary_cases(engines: &Engines, out: &mut EngineChecks) -> Result<()> {
         let (all, segments, wants) = repeated(&one, WALKED_BOUNDARY_REPEATS);
         let dev = wk.gpu().stream().clone_htod(&all)?;
         let view = dev.slice(0..all.len());
-        walked::check(wk, name, view, &segments, &wants, &mut out.walked)?;
+        walked::check(wk, name, view.slice(..), &segments, &wants, &mut out.walked)?;
+        walked::check_one_launch(wk, name, view, one.len(), &wants, &mut out.walked)?;
     }
     Ok(())
 }
