@@ -345,7 +345,6 @@ struct GroupLayout {
     pitch: u64,
     tiles: u64,
     tickets_before: u64,
-    words_before: u64,
     first_sum: u64,
 }
 
@@ -532,7 +531,7 @@ impl WalkedSum {
             );
         }
         let mut layout = Vec::with_capacity(groups.len());
-        let (mut sums, mut tickets, mut words) = (0u64, 0u64, 0u64);
+        let (mut sums, mut tickets) = (0u64, 0u64);
         for g in &groups {
             let reach = (g.count as usize)
                 .checked_sub(1)
@@ -554,12 +553,10 @@ impl WalkedSum {
                 pitch: g.pitch as u64,
                 tiles,
                 tickets_before: tickets,
-                words_before: words,
                 first_sum: sums,
             });
             sums += u64::from(g.count);
             tickets += tiles * u64::from(g.count);
-            words += tiles * u64::from(g.count);
         }
         if sums >= u64::from(self.resident) {
             bail!(
@@ -568,7 +565,10 @@ impl WalkedSum {
             );
         }
         let s = self.gpu.stream();
-        let cells = words.max(1) as usize;
+        // A tile has one ticket and one cell of the plan, unit and path words: a group's
+        // tickets and its cells cover the same range (count * tiles from tickets_before), the
+        // cells of its sum k starting at tickets_before + k * tiles.
+        let cells = tickets.max(1) as usize;
         Ok(WalkedJob {
             table: s.alloc_zeros::<u64>(GROUP_WORDS * groups.len())?,
             table_fresh: false,
@@ -599,7 +599,7 @@ impl WalkedSum {
                 l.pitch,
                 l.tiles,
                 l.tickets_before,
-                l.words_before,
+                l.tickets_before, // the kernel's words_before: a cell a ticket
                 u64::from(l.count),
                 l.first_sum,
             ]);
@@ -697,7 +697,7 @@ impl WalkedSum {
         for l in &job.layout {
             for k in 0..u64::from(l.count) {
                 let sum = (l.first_sum + k) as usize;
-                let at = (l.words_before + k * l.tiles) as usize;
+                let at = (l.tickets_before + k * l.tiles) as usize;
                 let words = &out[sum * OUT_WORDS..(sum + 1) * OUT_WORDS];
                 let p = &paths[at..at + l.tiles as usize];
                 totals.push(Self::sum_total(job, sum, l.tiles, words, p)?);
