@@ -94,7 +94,8 @@ fn kernels_compile_without_contraction() {
 }
 
 fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
-    binade::vif::fixtures::committed_pair(name, w, h, bpc).unwrap()
+    let dir = binade::fixtures::project_root().join("fixtures/vif");
+    binade::vif::fixtures::committed_pair(&dir, name, w, h, bpc).unwrap()
 }
 
 #[test]

@@ -161,7 +161,8 @@ fn statistic_header_equals_reference_on_millions_of_pixels() {
 }
 
 fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
-    binade::vif::fixtures::committed_pair(name, w, h, bpc).unwrap()
+    let dir = binade::fixtures::project_root().join("fixtures/vif");
+    binade::vif::fixtures::committed_pair(&dir, name, w, h, bpc).unwrap()
 }
 
 fn option_sets() -> Vec<VifOptions> {

@@ -593,12 +593,13 @@ fn first_wrong_vif_scale(
     use crate::vif::reference::scale_sums;
     use crate::vif::VifOptions;
     let opts = VifOptions::default();
+    let dir = crate::fixtures::project_root().join("fixtures/vif");
     for (name, w, h, bpc) in [
         ("nat8", 96, 64, 8),
         ("nat16", 104, 59, 16),
         ("checker8", 96, 64, 8),
     ] {
-        let (r, d) = committed_pair(name, w, h, bpc)?;
+        let (r, d) = committed_pair(&dir, name, w, h, bpc)?;
         let want = scale_sums(&r, &d, &opts)?;
         let got = g.scale_sums(&r, &d, &opts, v)?;
         for (s, cpu) in want.iter().enumerate() {

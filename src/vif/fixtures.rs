@@ -108,16 +108,16 @@ pub fn standard(c: Counts, seed: u64) -> Vec<FrameSet> {
     sets.into_iter().filter(|s| s.frames > 0).collect()
 }
 
-/// The committed fixture pair `fixtures/vif/NAME_ref.yuv` and `NAME_dis.yuv` (one `w` x `h`
-/// luma plane each at `bpc` bits, as `tests/vif_reference.rs` writes them), as filter images;
-/// errors name the file.
+/// The committed fixture pair `NAME_ref.yuv` and `NAME_dis.yuv` in `dir` (the project's
+/// `fixtures/vif`: one `w` x `h` luma plane each at `bpc` bits, as `tests/vif_reference.rs`
+/// writes them), as filter images; errors name the file.
 pub fn committed_pair(
+    dir: &std::path::Path,
     name: &str,
     w: usize,
     h: usize,
     bpc: u32,
 ) -> Result<(super::filter::Image, super::filter::Image)> {
-    let dir = crate::fixtures::project_root().join("fixtures/vif");
     let read = |which: &str| -> Result<super::filter::Image> {
         let path = dir.join(format!("{name}_{which}.yuv"));
         let bytes = std::fs::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
