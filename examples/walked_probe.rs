@@ -13,45 +13,48 @@
 //! sleeps, whether the first launch's total has the CPU loop's bits, and whether a launch after
 //! the timed ones has the first launch's total; then, of that launch after the timed ones,
 //! the tiles planned from the walker's hint, from a look-back's range (tree sums missing) and
-//! by a look-back that waited, and from a far anchor. Before each input a line `start ...` goes to
+//! by a look-back that waited, and from a far anchor; the lanes the walker added natively, its
+//! finishes' fast and pair-unit rounds, and, for a trace build, the walker's time, its time in
+//! finishes and when the last unit word was published, in µs from the walker's start (that one
+//! launch's). Before each input a line `start ...` goes to
 //! stderr, so a launch that never returns is named.
 
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Hint, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape against its first
-/// shape (commit d17d386); 2368892's engine shape (no far anchor); the far anchor 512 and
-/// 2,048 tiles back; every plan by a look-back (the walker's hint off, ranged look-backs);
-/// the producers alone of the engine. (The lean round and the early draw were timed at
-/// 035ce8b and removed; 128 x 16 tiles at 1a6507f and not taken; the prefetch and waiting
-/// look-backs at 2368892, not kept.)
+/// The walked builds probed: a name and the shape. The engine's shape (fast finishes, steps
+/// resumed after a finish) against 4430d67's engine shape (finishes by pair-unit rounds, a
+/// new step after each finish), each idea alone, both in their trace builds, and the
+/// producers alone. (The far anchor 512 and 2,048 back and every plan by a look-back were
+/// timed at 4430d67; the lean round and the early draw at 035ce8b; 128 x 16 tiles at 1a6507f;
+/// the prefetch and waiting look-backs at 2368892: none kept.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
+    let r = WalkedShape::ROUNDS;
     vec![
-        ("walked (hint, far anchor 1024 back, ranged look-back)", d),
-        ("walked, first shape", WalkedShape::FIRST),
+        ("walked (fast finish, resumed steps)", d),
+        ("walked, 4430d67's shape (pair-unit rounds)", r),
         (
-            "walked, 2368892's shape (no far anchor)",
-            WalkedShape { far: 0, ..d },
-        ),
-        ("walked, far anchor 512 back", WalkedShape { far: 512, ..d }),
-        (
-            "walked, far anchor 2048 back",
-            WalkedShape { far: 2048, ..d },
+            "walked, fast finish alone",
+            WalkedShape { resume: false, ..d },
         ),
         (
-            "walked, every plan by a look-back (no hint), ranged",
+            "walked, resumed steps alone",
             WalkedShape {
-                hint: Hint::Off,
-                far: 0,
+                fast_finish: false,
                 ..d
             },
+        ),
+        ("walked, traced", WalkedShape { trace: true, ..d }),
+        (
+            "walked, 4430d67's shape traced",
+            WalkedShape { trace: true, ..r },
         ),
         (
             "walked producers only (not a sum)",
@@ -158,6 +161,12 @@ fn main() -> Result<()> {
         "ranged_plans",
         "waited_plans",
         "far_plans",
+        "native_lanes",
+        "fast_rounds",
+        "pair_rounds",
+        "walker_us",
+        "finish_us",
+        "producers_us",
     ])?;
     out.flush()?;
     for n in SIZES {
@@ -187,7 +196,7 @@ fn main() -> Result<()> {
                                     format!("error: {e:#}"),
                                 ];
                                 out.write_record(
-                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 13)),
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 19)),
                                 )?;
                                 out.flush()?;
                                 continue;
@@ -221,6 +230,12 @@ fn main() -> Result<()> {
                             again.ranged_plans.to_string(),
                             again.waited_plans.to_string(),
                             again.far_plans.to_string(),
+                            again.native_lanes.to_string(),
+                            again.fast_rounds.to_string(),
+                            again.pair_rounds.to_string(),
+                            trace_us(again.trace.map(|t| t.walker_ns)),
+                            trace_us(again.trace.map(|t| t.finish_ns)),
+                            trace_us(again.trace.map(|t| t.producers_ns)),
                         ]
                     }
                     Build::OnePass(op) => {
@@ -253,6 +268,9 @@ fn main() -> Result<()> {
                             String::new(),
                             String::new(),
                         ]
+                        .into_iter()
+                        .chain(std::iter::repeat_n(String::new(), 6))
+                        .collect()
                     }
                 };
                 let mut rec = vec![name.clone(), dist.name().to_string(), n.to_string()];
@@ -263,4 +281,10 @@ fn main() -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A trace stamp in µs, or nothing for a build without the trace.
+fn trace_us(ns: Option<u64>) -> String {
+    ns.map(|v| format!("{:.2}", v as f64 / 1e3))
+        .unwrap_or_default()
 }

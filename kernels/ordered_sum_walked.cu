@@ -129,6 +129,33 @@
 #ifndef BINADE_WK_FINISH_IN_STEP
 #define BINADE_WK_FINISH_IN_STEP 0
 #endif
+/* BINADE_WK_FAST_FINISH 1 (needs BINADE_WK_TRANSPOSE): a finish's rounds on a positive normal
+ * sum first go by fast rounds (wk_ff_round): each lane's increments for every binade the rest
+ * of the tile may reach at once, their prefix sums over the lanes, and one warp that walks the
+ * crossings lane by lane from them; the pair units' rounds take over where a lane has a tie or
+ * a negative term. */
+#ifndef BINADE_WK_FAST_FINISH
+#define BINADE_WK_FAST_FINISH 0
+#endif
+/* BINADE_WK_RESUME 1 (needs BINADE_WK_FINISH_IN_STEP): after finishing a tile in a step the
+ * walker goes on composing the step's words it already holds from the tile after it, and a
+ * tile after a sum that is not a positive normal (a sum's first tile) is finished without
+ * waiting for its unit word, which could not be used. */
+#ifndef BINADE_WK_RESUME
+#define BINADE_WK_RESUME 0
+#endif
+/* BINADE_WK_TRACE 1: a timing build whose walker stamps the device's %globaltimer (out[10]
+ * its start, out[11] its end, out[12] ns in finishes) and whose producers keep the latest
+ * time a unit word of the sum was published (out[13]). Its bits are the engine's. */
+#ifndef BINADE_WK_TRACE
+#define BINADE_WK_TRACE 0
+#endif
+#if BINADE_WK_FAST_FINISH && !BINADE_WK_TRANSPOSE
+#error "the fast finish keeps its prefixes in the transposed tile's shared memory"
+#endif
+#if BINADE_WK_RESUME && !BINADE_WK_FINISH_IN_STEP
+#error "the walker resumes in a step only where it finishes in the step"
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -142,6 +169,10 @@
 #define WK_M_NATIVE_FROM_ROUND 8  /* a finish's native lane starts from the round's start */
 #define WK_M_LANE_UNPADDED 9      /* a transposed lane read at the unpadded stride */
 #define WK_M_SEGMENT_UNITS 10     /* every segment's walker reads the unit words of segment 0 */
+#define WK_M_FF_TIE_IGNORED 11    /* a fast round's lanes with a tie take rint's increment */
+#define WK_M_FF_BASE_IGNORED 12   /* a fast round's run after a crossing counted from lane 0 */
+#define WK_M_FF_BOUND_IGNORED 13  /* a fast round's crossing search ignores the binade's top */
+#define WK_M_RESUME_STALE_SUM 14  /* a resumed step goes on from the step's first sum, not the finished tile's end */
 
 typedef unsigned long long u64;
 
@@ -155,9 +186,14 @@ typedef unsigned long long u64;
 /* Waits longer than this many sleeps are stalls (a defect): reported in out[5..8], never
  * silent (about a second of sleeping). */
 #define WK_WAIT_LIMIT (1u << 24)
-/* Words of a segment's out: the total and counts (0..5), a stall (5..8), the hint word (8..10,
- * 16-byte aligned: WK_OUT_STRIDE * 8 is a multiple of 16). The host's OUT_WORDS. */
-#define WK_OUT_STRIDE 10u
+/* Words of a sum's out (the host's OUT_WORDS, passed as BINADE_WK_OUT_STRIDE): the total and
+ * counts (0..5), a stall (5..8), the hint word (8..10, 16-byte aligned: the stride is even),
+ * the trace (10..14, BINADE_WK_TRACE), the finishes' fast rounds (14) and pair-unit rounds
+ * (15). */
+#if !defined(BINADE_WK_OUT_STRIDE) || BINADE_WK_OUT_STRIDE < 16 || BINADE_WK_OUT_STRIDE % 2 != 0
+#error "compile with the host's BINADE_WK_OUT_STRIDE (even, at least 16)"
+#endif
+#define WK_OUT_STRIDE ((u64)BINADE_WK_OUT_STRIDE)
 
 /* A group of sums of one length (the host's WalkedGroup; eight 64-bit words): count sums of
  * n terms, sum k at terms + k * pitch; its tickets start at tickets_before (count * ntiles of
@@ -251,9 +287,20 @@ struct wk_shared {
     double dred[WK_WARPS];
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
-    double lanes[WK_TILE + WK_THREADS]; /* a tile in term order, a gap after each lane */
+    union {
+        double lanes[WK_TILE + WK_THREADS]; /* a tile in term order, a gap after each lane */
+        u64 words[WK_TILE + WK_THREADS];    /* a fast round's prefixes (wk_ff_round) */
+    };
 #endif
 };
+
+#if BINADE_WK_TRACE
+__device__ static inline u64 wk_now(void) {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#endif
 
 /* The sum of v over the block (any order: it serves the plan and sums of integers below
  * 2^53); the same value on every thread. */
@@ -709,6 +756,9 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
         u64 tag = wk_unit_tag(epoch, b, u, &value);
         wk_write(units + t, value, tag);
         paths[t] = path | (tied ? WK_PATH_TIE : 0u);
+#if BINADE_WK_TRACE
+        atomicMax(out + 13, wk_now());
+#endif
     }
 }
 
@@ -723,6 +773,187 @@ __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, un
     return (u64)__double_as_longlong(acc);
 }
 
+#if BINADE_WK_FAST_FINISH
+#if WK_PER > 32 || WK_PER < 3
+#error "a fast round's native lane is read by one warp, a term a thread, and its prefixes need WK_PER >= 3"
+#endif
+/* Binades a fast round covers at most. Its words in sh.words: binade j's inclusive prefixes
+ * over the lanes at j * WK_THREADS (j < WK_FF_K), the warps' totals of binade j at
+ * WK_FF_TOTALS + j * WK_WARPS, each lane's mask (bit j: the lane has a tie or a negative term
+ * for binade b + j) at WK_FF_MASKS: (WK_PER + 1) * WK_THREADS words in all, the tile's. */
+#define WK_FF_K (WK_PER - 1u)
+#define WK_FF_TOTALS (WK_FF_K * WK_THREADS)
+#define WK_FF_MASKS (WK_PER * WK_THREADS)
+#define WK_HIDDEN 0x0010000000000000ull
+#define WK_FRAC 0x000fffffffffffffull
+
+/* The increment of a lane's terms x for binade b (52 <= b <= 2046) where no term is a tie or
+ * negative: the f64 sum of rint(x * 2^(1075 - b)), exact below 2^53, saturated at or above
+ * (wk_lane_unit's fast path, one binade). *usable says whether it holds (no tie, no negative
+ * term); a NaN or infinite term saturates it. */
+__device__ static inline u64 wk_ff_increment(const double *x, unsigned int b, int *usable) {
+    const double scale = wk_scale(b);
+    double c = 0.0;
+    int bad = 0;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) {
+        const double y = __dmul_rn(x[j], scale);
+        const double r = rint(y);
+        const double d = __dsub_rn(y, r);
+        bad |= x[j] < 0.0;
+#if BINADE_WK_MUTANT != WK_M_FF_TIE_IGNORED
+        bad |= (d == 0.5) | (d == -0.5);
+#endif
+        c = __dadd_rn(c, r);
+    }
+    *usable = !bad;
+    return wk_bounded(c);
+}
+
+/* Lane l's terms (count in the tile at src) added natively to s, in order, by one warp: a
+ * term a thread, passed round by shuffles; the same bits on every thread of the warp. */
+__device__ static inline u64 wk_warp_lane_add(const double *src, unsigned int count, unsigned int l, u64 s) {
+    const unsigned int lane = threadIdx.x & 31u, p0 = l * WK_PER;
+    const double t = lane < WK_PER && p0 + lane < count ? __ldg(src + p0 + lane) : 0.0;
+    double acc = __longlong_as_double((long long)s);
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) {
+        const double y = __shfl_sync(WK_FULL, t, j);
+        if (p0 + j < count) acc = __dadd_rn(acc, y);
+    }
+    return (u64)__double_as_longlong(acc);
+}
+
+/* The binades a fast round computes from a start cur before lane `from`: from cur's binade b
+ * up to the binade of (cur + the rest's f64 sum)(1 + 2^-30), which the exact running sum of
+ * non-negative terms never passes (each of at most 2^12 roundings adds at most 2^-53 of it),
+ * at most WK_FF_K and never past binade 2046. A count only: a crossing beyond them ends the
+ * round, and the next round starts there. */
+__device__ static inline unsigned int wk_ff_binades(const double *x, unsigned int mine, u64 cur, unsigned int b,
+                                                    wk_shared &sh) {
+    double part = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) part = __dadd_rn(part, mine ? x[j] : 0.0);
+    const double rest = wk_block_add(part, sh);
+    const double hi = __dmul_rn(__dadd_rn(__longlong_as_double((long long)cur), rest), 1.0 + 0x1p-30);
+    const unsigned int top = binade_of_f64((u64)__double_as_longlong(hi));
+    unsigned int k = top >= b ? top - b + 1u : 1u;
+    if (top == 0u || k > WK_FF_K) k = WK_FF_K;
+    if (b + k > 2047u) k = 2047u - b;
+    return k;
+}
+
+/* Binade b + j's inclusive prefixes of the lanes' increments over the block (saturating sums of
+ * integers below 2^62: exact below 2^62, 2^62 from there), and each lane's mask, into sh.words
+ * (layout at WK_FF_K). Lanes outside [from, used) add nothing and have no mask bit. */
+__device__ static inline void wk_ff_prefixes(const double *x, int mine, unsigned int b, unsigned int k,
+                                             wk_shared &sh) {
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    unsigned int mask = 0u;
+    for (unsigned int j = 0; j < k; j++) {
+        int usable = 1;
+        u64 v = mine ? wk_ff_increment(x, b + j, &usable) : 0ull;
+        if (!usable) mask |= 1u << j;
+        for (unsigned int d = 1; d < 32; d *= 2) {
+            const u64 o = __shfl_up_sync(WK_FULL, v, d);
+            if (lane >= d) v = binade_sat_add(o, v);
+        }
+        sh.words[j * WK_THREADS + threadIdx.x] = v;
+        if (lane == 31u) sh.words[WK_FF_TOTALS + j * WK_WARPS + warp] = v;
+    }
+    sh.words[WK_FF_MASKS + threadIdx.x] = mask;
+    __syncthreads();
+    for (unsigned int j = 0; j < k; j++) {
+        u64 before = 0ull;
+        for (unsigned int q = 0; q < warp; q++) before = binade_sat_add(before, sh.words[WK_FF_TOTALS + j * WK_WARPS + q]);
+        sh.words[j * WK_THREADS + threadIdx.x] = binade_sat_add(before, sh.words[j * WK_THREADS + threadIdx.x]);
+    }
+    __syncthreads();
+}
+
+/* The first lane in [f, used) that does not go by binade b + jo's prefixes from the mantissa m
+ * (the sum before lane f, at that binade's quantum): one with a mask bit, or whose prefix from
+ * f saturates or passes room = 2^53 - m, the binade's top; WK_NONE if none. By warp 0. */
+__device__ static inline unsigned int wk_ff_first_stop(const wk_shared &sh, unsigned int jo, unsigned int f,
+                                                       unsigned int used, u64 base, u64 room) {
+    const unsigned int lane = threadIdx.x & 31u;
+    const u64 *pre = sh.words + jo * WK_THREADS;
+    unsigned int first = WK_NONE;
+    for (unsigned int q = 0; q < WK_WARPS; q++) {
+        const unsigned int l = q * 32u + lane;
+        if (first != WK_NONE || l < f || l >= used) continue;
+        const u64 p = pre[l];
+        const int bad = (unsigned int)(sh.words[WK_FF_MASKS + l] >> jo) & 1u;
+#if BINADE_WK_MUTANT == WK_M_FF_BOUND_IGNORED
+        const int over = p >= BINADE_SATURATED;
+        (void)room;
+#else
+        const int over = p >= BINADE_SATURATED || p - base > room;
+#endif
+        if (bad || over) first = l;
+    }
+    return __reduce_min_sync(WK_FULL, first);
+}
+
+/* One fast round of a finish: the exact sum cur (a positive normal in binade b >= 52) stands
+ * before lane `from`. Where lanes f..l of the rest (all without a tie or a negative term for
+ * binade c) start from a sum with mantissa m in binade c, their increments are equal for
+ * either parity and add as integers, so they end at m + (P_c[l] - P_c[f - 1]) (P_c binade c's
+ * prefixes) wherever that is at most 2^53 (landing on 2^53 is exactly 2^(e + 1), and the
+ * partial ends, never larger, stay in the binade): binade_apply_f64's argument for the unit
+ * (d, d). So warp 0 finds the first lane where that fails; the lanes before it apply at once;
+ * that lane, if it crosses, is added natively and the walk goes on from the next lane in the
+ * new sum's binade; at a lane with a tie or a negative term the round stops. Leaves the running
+ * sum in sh.s and the next lane in sh.from. Returns (on every thread) bit 0: the rest of the
+ * tile should go by pair units (the round stopped at such a lane, or moved nowhere); above it
+ * the lanes it added natively. */
+__device__ static inline int wk_ff_round(const double *x, const double *src, unsigned int count, unsigned int used,
+                                         u64 cur, unsigned int from, unsigned int b, wk_shared &sh) {
+    const int mine = threadIdx.x >= from && threadIdx.x < used;
+    const unsigned int k = wk_ff_binades(x, (unsigned int)mine, cur, b, sh);
+    wk_ff_prefixes(x, mine, b, k, sh);
+    if (threadIdx.x < 32) {
+        u64 s = cur;
+        unsigned int f = from, natives = 0u;
+        int pairs = 0;
+        while (f < used) {
+            const unsigned int c = binade_of_f64(s);
+            if (c < b || c >= b + k) break; /* left the round's binades (or not a positive normal) */
+            const unsigned int jo = c - b;
+            const u64 *pre = sh.words + jo * WK_THREADS;
+#if BINADE_WK_MUTANT == WK_M_FF_BASE_IGNORED
+            const u64 base = 0ull;
+#else
+            const u64 base = f > 0u ? pre[f - 1u] : 0ull;
+#endif
+            if (base >= BINADE_SATURATED) break;
+            const u64 m = (s & WK_FRAC) | WK_HIDDEN;
+            const unsigned int stop = wk_ff_first_stop(sh, jo, f, used, base, (WK_HIDDEN << 1) - m);
+            const unsigned int end = stop == WK_NONE ? used : stop;
+            if (end > f) s = ((u64)c << 52) + (m + (pre[end - 1u] - base) - WK_HIDDEN);
+            f = end;
+            if (stop == WK_NONE) break;
+            if ((unsigned int)(sh.words[WK_FF_MASKS + stop] >> jo) & 1u) {
+                pairs = 1;
+                break;
+            }
+            s = wk_warp_lane_add(src, count, stop, s); /* the crossing lane */
+            natives++;
+            f = stop + 1u;
+        }
+        if (threadIdx.x == 0) {
+            sh.flag = (unsigned int)(pairs || (f == from && s == cur)) | (natives << 1);
+            sh.s = s;
+            sh.from = f;
+        }
+    }
+    __syncthreads();
+    const unsigned int flag = sh.flag;
+    __syncthreads();
+    return (int)flag;
+}
+#endif
+
 /* Finishes the tile at src (count terms) from the exact sum s before it, by the walker
  * block: each round the lanes not yet done form their units for the binade of the running
  * sum, the first lane whose composed end does not apply adds its terms natively, and the
@@ -732,7 +963,7 @@ __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, un
  * changes only to NaN, where a later term is NaN or the other infinity. Returns the tile's
  * exact end (on every thread); *native counts lanes added natively. */
 __device__ static inline u64 wk_finish(const double *src, unsigned int count, u64 s, wk_shared &sh,
-                                       unsigned int *native) {
+                                       unsigned int *native, unsigned int *fast_rounds, unsigned int *pair_rounds) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;
     double x[WK_PER];
     wk_lane_terms(src, count, x, sh); /* +0 for threads past the count */
@@ -741,12 +972,26 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
         sh.from = 0u;
     }
     __syncthreads();
+#if BINADE_WK_FAST_FINISH
+    int pairs_only = 0; /* a fast round met a tie or a negative term: pair units from there */
+#endif
     while (true) {
         const u64 cur = sh.s;
         const unsigned int from = sh.from;
         __syncthreads();
         if (from >= used) break;
         const unsigned int b = binade_of_f64(cur);
+#if BINADE_WK_FAST_FINISH
+        if (!pairs_only && b >= 52u) {
+            const int r = wk_ff_round(x, src, count, used, cur, from, b, sh);
+            pairs_only = r & 1;
+            if (threadIdx.x == 0) {
+                *native += (unsigned int)r >> 1;
+                *fast_rounds += 1u;
+            }
+            continue;
+        }
+#endif
         if (b == 0u) {
             const u64 mag = cur & 0x7fffffffffffffffull;
             if (mag >= 0x7ff0000000000000ull) {
@@ -782,6 +1027,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
             __syncthreads();
             continue;
         }
+        if (threadIdx.x == 0) *pair_rounds += 1u;
         const int mine = threadIdx.x >= from && threadIdx.x < used;
         binade_unit u = mine ? wk_lane_unit(x, b) : binade_unit_zero();
         binade_unit excl;
@@ -803,8 +1049,8 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
 #endif
             sh.s = wk_lane_add(x, count, fail, at);
             sh.from = fail + 1u;
-            *native += 1u;
         }
+        if (fail != WK_NONE && threadIdx.x == 0) *native += 1u; /* thread 0 keeps the counts */
         __syncthreads();
     }
     const u64 end = sh.s;
@@ -816,10 +1062,15 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
  * total's bits; out[1..5] tiles finished from their terms, lanes added natively, steps,
  * sleeps; out[5..8] a stall of this launch, if any: (epoch << 2) | its code (1 the walker,
  * 2 a plan; an earlier epoch: none), the tile that waited, and the tag it saw (the walker)
- * or the tile it waited for (a plan). */
+ * or the tile it waited for (a plan); out[10..13] the trace (BINADE_WK_TRACE); out[14] and
+ * out[15] the finishes' fast and pair-unit rounds. */
 __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, const wk_word *units,
                                       unsigned int epoch, u64 start, u64 *out, wk_shared &sh) {
-    unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u;
+    unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u, fast = 0u, pairs = 0u;
+#if BINADE_WK_TRACE
+    const u64 t_start = wk_now();
+    u64 finish_ns = 0ull;
+#endif
     if (threadIdx.x == 0) {
         sh.s = start;
         sh.w = 0ull;
@@ -830,10 +1081,6 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         if (w >= ntiles) break;
         steps++;
-#if BINADE_WK_HINT
-        if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
-#endif
-        const unsigned int b = binade_of_f64(s);
         /* This thread's tiles: w + threadIdx.x * WK_STEP + k, k < WK_STEP. */
         const u64 first = w + (u64)threadIdx.x * WK_STEP;
         wk_word wd[WK_STEP];
@@ -843,6 +1090,158 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
             wd[k].tag = 0ull;
             if (first + k < ntiles) wd[k] = wk_read(units + first + k);
         }
+#if BINADE_WK_FINISH_IN_STEP
+        /* Positions before `base` of this step are applied or finished; cur is the exact sum
+         * before position base. Without BINADE_WK_RESUME one pass a step. */
+        unsigned int base = 0u;
+        u64 cur = s;
+        int slept = 0;
+        while (true) {
+#if BINADE_WK_HINT
+            if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), cur, ((w + base) << 32) | wk_tag(epoch, WK_HINT));
+#endif
+            const unsigned int b = binade_of_f64(cur);
+            /* The first position of this thread's, from base on, that cannot be composed onto
+             * cur's binade. */
+            unsigned int stop = WK_STEP;
+#pragma unroll
+            for (unsigned int k = WK_STEP; k-- > 0;) {
+                const unsigned int pos = threadIdx.x * WK_STEP + k;
+                const int ready = first + k < ntiles && wk_has(wd[k], epoch, WK_UNIT);
+#if BINADE_WK_MUTANT == WK_M_BINADES_MIXED
+                const int same = wk_unit_binade(wd[k]) != 0u;
+#else
+                const int same = wk_unit_binade(wd[k]) == b;
+#endif
+                if (pos >= base && !(ready && b != 0u && same && wd[k].value < BINADE_SATURATED)) stop = k;
+            }
+            /* Positions run to WK_STEP * WK_THREADS: a step whose every position composes must
+             * end there (with an unbounded marker the walker never advanced past such a step). */
+            if (threadIdx.x == 0) sh.fail = WK_STEP * WK_THREADS;
+            __syncthreads();
+            if (stop < WK_STEP) atomicMin(&sh.fail, threadIdx.x * WK_STEP + stop);
+            __syncthreads();
+            const unsigned int f = sh.fail; /* positions base..f-1 of the step compose */
+            /* This thread's composable units in order, its position's prefixes kept. */
+            binade_unit mine = binade_unit_zero();
+            binade_unit pre[WK_STEP];
+#pragma unroll
+            for (unsigned int k = 0; k < WK_STEP; k++) {
+                const unsigned int pos = threadIdx.x * WK_STEP + k;
+                if (pos >= base && pos < f) mine = binade_compose(mine, wk_unit_of(wd[k]));
+                pre[k] = mine;
+            }
+            binade_unit excl;
+            (void)wk_block_scan(mine, &excl, sh);
+            /* The first position whose composed end does not apply to cur (a prefix of the
+             * composable ones applies: the terms are non-negative, so the end only grows). */
+            if (threadIdx.x == 0) sh.flag = f;
+            __syncthreads();
+            u64 ends[WK_STEP];
+#pragma unroll
+            for (unsigned int k = 0; k < WK_STEP; k++) {
+                const unsigned int pos = threadIdx.x * WK_STEP + k;
+                ends[k] = 0ull;
+                if (pos >= base && pos < f) {
+                    const binade_unit c = binade_compose(excl, pre[k]);
+#if BINADE_WK_MUTANT == WK_M_RUN_END_UNCHECKED
+                    const u64 m = (cur & 0x000fffffffffffffull) | 0x0010000000000000ull;
+                    ends[k] = (((u64)b << 52) + (m + binade_pick(c, m) - 0x0010000000000000ull)) & 0x7fffffffffffffffull;
+#else
+                    if (!binade_apply_f64(c, b, cur, &ends[k])) atomicMin(&sh.flag, pos);
+#endif
+                }
+            }
+            __syncthreads();
+            const unsigned int g = sh.flag < f ? sh.flag : f; /* positions base..g-1 apply */
+            __syncthreads(); /* every thread has read sh.flag */
+            /* The exact sum after position g - 1 (held by its thread) and whether position g's
+             * word is published (read by its thread): position g cannot be composed (its unit
+             * does not apply, or cannot be used, or is not published), and where it is
+             * published the tile is finished from that sum in this step, with no second read
+             * of the words that told it so. */
+            if (g > base && threadIdx.x == (g - 1u) / WK_STEP) {
+#pragma unroll
+                for (unsigned int k = 0; k < WK_STEP; k++)
+                    if (k == (g - 1u) % WK_STEP) sh.s = ends[k];
+            }
+            if (g < WK_STEP * WK_THREADS) {
+                if (threadIdx.x == g / WK_STEP) {
+#pragma unroll
+                    for (unsigned int k = 0; k < WK_STEP; k++)
+                        if (k == g % WK_STEP) sh.flag = (unsigned int)(w + g < ntiles && wk_has(wd[k], epoch, WK_UNIT));
+                }
+            } else if (threadIdx.x == 0) {
+                sh.flag = 0u; /* the whole step applied */
+            }
+            __syncthreads();
+            const u64 at = g > base ? sh.s : cur;
+            unsigned int ready = sh.flag;
+#if BINADE_WK_RESUME
+            /* A sum that is not a positive normal composes no unit: the tile is finished from
+             * it whether or not its word is published. */
+            if (g < WK_STEP * WK_THREADS && w + g < ntiles && binade_of_f64(at) == 0u) ready = 1u;
+#endif
+            __syncthreads();
+            if (!ready) {
+                /* The run applied up to a tile not yet published (or the step's end): the next
+                 * step reads on from there; with nothing applied in the step, it sleeps. */
+                if (g > 0u) {
+                    if (threadIdx.x == 0) {
+                        sh.s = at;
+                        sh.w = w + g;
+                    }
+                } else {
+                    slept = 1;
+                }
+                break;
+            }
+            const u64 wf = w + g;
+            const double *src = terms + wf * (u64)WK_TILE;
+            const u64 left = n - wf * (u64)WK_TILE;
+            const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+#if BINADE_WK_TRACE
+            const u64 t0 = wk_now();
+#endif
+            const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs);
+#if BINADE_WK_TRACE
+            finish_ns += wk_now() - t0;
+#endif
+            finished++;
+            base = g + 1u;
+#if BINADE_WK_MUTANT == WK_M_RESUME_STALE_SUM
+            cur = BINADE_WK_RESUME ? s : e;
+#else
+            cur = e;
+#endif
+            if (!BINADE_WK_RESUME || base >= WK_STEP * WK_THREADS || w + base >= ntiles) {
+                if (threadIdx.x == 0) {
+                    sh.s = e;
+                    sh.w = w + base;
+                }
+                break;
+            }
+        }
+        if (slept) {
+            sleeps++;
+            if (++streak > WK_WAIT_LIMIT) {
+                /* Tile w's unit never came: a defect. Stop and report it. */
+                if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
+                    out[6] = w;
+                    out[7] = wd[0].tag;
+                }
+                break;
+            }
+            __nanosleep(64);
+            continue;
+        }
+        streak = 0u;
+        __syncthreads();
+#else
+#if BINADE_WK_HINT
+        if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
+#endif
+        const unsigned int b = binade_of_f64(s);
         /* The first tile of this thread's that cannot be composed onto S's binade. */
         unsigned int stop = WK_STEP;
 #pragma unroll
@@ -855,14 +1254,11 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
 #endif
             if (!(ready && b != 0u && same && wd[k].value < BINADE_SATURATED)) stop = k;
         }
-        /* Positions run to WK_STEP * WK_THREADS: a step whose every position composes must
-         * end there (with an unbounded marker the walker never advanced past such a step). */
         if (threadIdx.x == 0) sh.fail = WK_STEP * WK_THREADS;
         __syncthreads();
         if (stop < WK_STEP) atomicMin(&sh.fail, threadIdx.x * WK_STEP + stop);
         __syncthreads();
         const unsigned int f = sh.fail; /* positions 0..f-1 of the step compose */
-        /* This thread's composable units in order, its position's prefixes kept. */
         binade_unit mine = binade_unit_zero();
         binade_unit pre[WK_STEP];
 #pragma unroll
@@ -872,8 +1268,6 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         }
         binade_unit excl;
         (void)wk_block_scan(mine, &excl, sh);
-        /* The first position whose composed end does not apply to S (a prefix of the
-         * composable ones applies: the terms are non-negative, so the end only grows). */
         if (threadIdx.x == 0) sh.flag = f;
         __syncthreads();
         u64 ends[WK_STEP];
@@ -894,39 +1288,6 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         const unsigned int g = sh.flag < f ? sh.flag : f; /* positions 0..g-1 apply */
         __syncthreads(); /* every thread has read sh.flag */
-#if BINADE_WK_FINISH_IN_STEP
-        /* The exact sum after position g - 1 (held by its thread) and whether position g's
-         * word is published (read by its thread): position g cannot be composed (its unit
-         * does not apply, or cannot be used, or is not published), and where it is published
-         * the tile is finished from that sum in this step, with no second read of the words
-         * that told it so. */
-        if (g > 0u && threadIdx.x == (g - 1u) / WK_STEP) {
-#pragma unroll
-            for (unsigned int k = 0; k < WK_STEP; k++)
-                if (k == (g - 1u) % WK_STEP) sh.s = ends[k];
-        }
-        if (g < WK_STEP * WK_THREADS) {
-            if (threadIdx.x == g / WK_STEP) {
-#pragma unroll
-                for (unsigned int k = 0; k < WK_STEP; k++)
-                    if (k == g % WK_STEP) sh.flag = (unsigned int)(w + g < ntiles && wk_has(wd[k], epoch, WK_UNIT));
-            }
-        } else if (threadIdx.x == 0) {
-            sh.flag = 0u; /* the whole step applied */
-        }
-        __syncthreads();
-        const unsigned int ready = sh.flag;
-        const u64 at = g > 0u ? sh.s : s;
-        __syncthreads();
-        if (!ready && g > 0u) {
-            /* The run applied up to a tile not yet published (or the end): the next step
-             * reads on from there. */
-            if (threadIdx.x == 0) sh.w = w + g;
-            streak = 0u;
-            __syncthreads();
-            continue;
-        }
-#else
         if (g > 0u) {
             const unsigned int last = g - 1u;
             if (threadIdx.x == last / WK_STEP) {
@@ -942,13 +1303,10 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         if (threadIdx.x == 0) sh.flag = (unsigned int)wk_has(wd[0], epoch, WK_UNIT);
         __syncthreads();
         const unsigned int ready = sh.flag;
-        const u64 at = s;
         __syncthreads();
-#endif
         if (!ready) {
             sleeps++;
             if (++streak > WK_WAIT_LIMIT) {
-                /* Tile w's unit never came: a defect. Stop and report it. */
                 if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
                     out[6] = w;
                     out[7] = wd[0].tag;
@@ -959,17 +1317,17 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
             continue;
         }
         streak = 0u;
-        const u64 wf = w + g;
-        const double *src = terms + wf * (u64)WK_TILE;
-        const u64 left = n - wf * (u64)WK_TILE;
+        const double *src = terms + w * (u64)WK_TILE;
+        const u64 left = n - w * (u64)WK_TILE;
         const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
-        const u64 e = wk_finish(src, count, at, sh, &native);
+        const u64 e = wk_finish(src, count, s, sh, &native, &fast, &pairs);
         finished++;
         if (threadIdx.x == 0) {
             sh.s = e;
-            sh.w = wf + 1ull;
+            sh.w = w + 1ull;
         }
         __syncthreads();
+#endif
     }
     if (threadIdx.x == 0) {
         out[0] = sh.s;
@@ -977,6 +1335,13 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         out[2] = native;
         out[3] = steps;
         out[4] = sleeps;
+#if BINADE_WK_TRACE
+        out[10] = t_start;
+        out[11] = wk_now();
+        out[12] = finish_ns;
+#endif
+        out[14] = fast;
+        out[15] = pairs;
     }
 }
 

@@ -33,11 +33,12 @@ pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_walked.cu");
 /// Epochs sit in the tag's bits 2..31.
 const EPOCH_LIMIT: u32 = 1 << 29;
 
-/// Words of a walker's output (one run per sum; the kernel's `WK_OUT_STRIDE`): the total's
-/// bits, [`WalkedTotal`]'s counts, then a stall's code (tagged with the launch's epoch), tile
-/// and detail; then the hint word (16 bytes at word 8, aligned as 80 is a multiple of 16: the
-/// walker's exact sum and position, `WalkedShape::hint`).
-const OUT_WORDS: usize = 10;
+/// Words of a walker's output (one run per sum; the kernel's `BINADE_WK_OUT_STRIDE`): the
+/// total's bits, [`WalkedTotal`]'s counts, then a stall's code (tagged with the launch's
+/// epoch), tile and detail; then the hint word (16 bytes at word 8, aligned as the stride is
+/// even: the walker's exact sum and position, `WalkedShape::hint`); the trace (words 10 to
+/// 13, `WalkedShape::trace`); the finishes' fast and pair-unit rounds (14, 15).
+const OUT_WORDS: usize = 16;
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +80,20 @@ pub struct WalkedShape {
     /// back, read with its terms, by the hint's margin (`BINADE_WK_FAR`; 0: off; a multiple
     /// of 8). A plan: no bit depends on it.
     pub far: u32,
+    /// A finish goes by fast rounds where it can (`BINADE_WK_FAST_FINISH`, needs
+    /// `transpose`): each lane's increments for every binade the rest of the tile may reach,
+    /// their prefix sums over the lanes, and one warp that walks the crossings from them,
+    /// adding only a crossing lane natively; the pair units' rounds where a lane has a tie or
+    /// a negative term.
+    pub fast_finish: bool,
+    /// After a finish the walker goes on composing the step's words it holds, from the tile
+    /// after the finished one, and finishes a tile after a sum that is not a positive normal
+    /// (a sum's first) without waiting for its unit word (`BINADE_WK_RESUME`, needs
+    /// `finish_in_step`).
+    pub resume: bool,
+    /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
+    /// are the engine's.
+    pub trace: bool,
 }
 
 impl WalkedShape {
@@ -88,7 +103,8 @@ impl WalkedShape {
     /// L2 prefetch (measured at 1a6507f with the hint on: 2.17 without it against 2.37 ms
     /// at 2^30 uniform terms), look-backs that plan from a range rather than wait (2368892:
     /// 2.161 against 2.176 ms at 2^30, 0.262 against 0.270 at 10^8), and plans from an
-    /// anchor 1,024 tiles back where the walker's hint gives none.
+    /// anchor 1,024 tiles back where the walker's hint gives none; finishes by fast rounds and
+    /// steps resumed after a finish (`reports/walked-probe/PREDICTION.md`).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -102,6 +118,17 @@ impl WalkedShape {
         hint: Hint::On,
         lookback: Lookback::Ranged,
         far: 1024,
+        fast_finish: true,
+        resume: true,
+        trace: false,
+    };
+
+    /// The engine's shape before the fast finish and the walker's resumed steps (measured at
+    /// 2368892 and 4430d67): 0.115 ms for 8,294,400 uniform terms, 3.9x `cupy.sum`.
+    pub const ROUNDS: WalkedShape = WalkedShape {
+        fast_finish: false,
+        resume: false,
+        ..WalkedShape::DEFAULT
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -114,6 +141,8 @@ impl WalkedShape {
         hint: Hint::Off,
         lookback: Lookback::Wait,
         far: 0,
+        fast_finish: false,
+        resume: false,
         ..WalkedShape::DEFAULT
     };
 
@@ -138,6 +167,12 @@ impl WalkedShape {
         }
         if self.far != 0 && self.hint == Hint::Off {
             bail!("walked shape {self:?}: a far anchor plans where the walker's hint gives none, so it needs the hint");
+        }
+        if self.fast_finish && !self.transpose {
+            bail!("walked shape {self:?}: the fast finish keeps its prefixes in the transposed tile's shared memory");
+        }
+        if self.resume && !self.finish_in_step {
+            bail!("walked shape {self:?}: the walker resumes a step only where it finishes in the step");
         }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
@@ -173,6 +208,13 @@ impl WalkedShape {
             ("BINADE_WK_HINT", (self.hint as u32).to_string()),
             ("BINADE_WK_LOOKBACK", (self.lookback as u32).to_string()),
             ("BINADE_WK_FAR", self.far.to_string()),
+            (
+                "BINADE_WK_FAST_FINISH",
+                u32::from(self.fast_finish).to_string(),
+            ),
+            ("BINADE_WK_RESUME", u32::from(self.resume).to_string()),
+            ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
+            ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
         ]
     }
 }
@@ -240,11 +282,23 @@ pub enum WalkedMutant {
     /// Every sum's walker of a segmented launch composes the first sum's unit words (the
     /// segments' offset dropped). Needs two sums or more.
     SegmentUnits,
+    /// A fast round's lanes with a tie take the sum of rint's as their increment (its tie
+    /// mask dropped). Needs `fast_finish`.
+    FastTieIgnored,
+    /// A fast round's run after a crossing lane is counted from the tile's first lane (the
+    /// prefix before it not subtracted). Needs `fast_finish`.
+    FastBaseIgnored,
+    /// A fast round's crossing search ignores the binade's top: a run is applied past it.
+    /// Needs `fast_finish`.
+    FastBoundIgnored,
+    /// A step resumed after a finish composes from the step's first sum, not the finished
+    /// tile's end. Needs `resume`.
+    ResumeStaleSum,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 11] = [
+    pub const ALL: [WalkedMutant; 15] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -256,6 +310,10 @@ impl WalkedMutant {
         WalkedMutant::NativeFromRound,
         WalkedMutant::LaneUnpadded,
         WalkedMutant::SegmentUnits,
+        WalkedMutant::FastTieIgnored,
+        WalkedMutant::FastBaseIgnored,
+        WalkedMutant::FastBoundIgnored,
+        WalkedMutant::ResumeStaleSum,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -277,6 +335,10 @@ impl WalkedMutant {
             WalkedMutant::NativeFromRound => "walked: native lane from the round's start",
             WalkedMutant::LaneUnpadded => "walked: transposed lane read unpadded",
             WalkedMutant::SegmentUnits => "walked: segments' walkers read the first sum's units",
+            WalkedMutant::FastTieIgnored => "walked: fast finish's tie mask dropped",
+            WalkedMutant::FastBaseIgnored => "walked: fast finish's run counted from lane 0",
+            WalkedMutant::FastBoundIgnored => "walked: fast finish's binade top ignored",
+            WalkedMutant::ResumeStaleSum => "walked: resumed step from the step's first sum",
         }
     }
 }
@@ -306,6 +368,24 @@ pub struct WalkedTotal {
     pub waited_plans: u64,
     /// Tiles planned from a far anchor's approximate prefix (no look-back).
     pub far_plans: u64,
+    /// The finishes' fast rounds (`WalkedShape::fast_finish`).
+    pub fast_rounds: u64,
+    /// The finishes' rounds by pair units (a block scan of the lanes' units each).
+    pub pair_rounds: u64,
+    /// Where the walker's time went, from a trace build (`WalkedShape::trace`).
+    pub trace: Option<WalkerTrace>,
+}
+
+/// A trace build's clock stamps of one sum (the device's `%globaltimer`, ns), from the
+/// walker's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkerTrace {
+    /// The walker's whole walk.
+    pub walker_ns: u64,
+    /// Time inside finishes.
+    pub finish_ns: u64,
+    /// When the sum's last unit word was published.
+    pub producers_ns: u64,
 }
 
 /// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`): bit 0 a tie, bit 1 planned
@@ -366,6 +446,8 @@ pub struct WalkedJob<'a> {
     epoch: u32,
     out: CudaSlice<u64>,
     start: u64,
+    /// Made for a trace build: its results carry the walker's clock stamps.
+    traced: bool,
 }
 
 impl WalkedJob<'_> {
@@ -413,6 +495,7 @@ impl WalkedJob<'_> {
             epoch: self.epoch,
             out: self.out,
             start: self.start,
+            traced: self.traced,
         })
     }
 
@@ -584,6 +667,7 @@ impl WalkedSum {
             epoch: 0,
             out: s.alloc_zeros::<u64>(OUT_WORDS * sums as usize)?,
             start: 0,
+            traced: self.shape.trace,
         })
     }
 
@@ -753,6 +837,13 @@ impl WalkedSum {
             ranged_plans: count(PATH_RANGED),
             waited_plans: count(PATH_WAITED),
             far_plans: count(PATH_FAR),
+            fast_rounds: out[14],
+            pair_rounds: out[15],
+            trace: job.traced.then(|| WalkerTrace {
+                walker_ns: out[11].saturating_sub(out[10]),
+                finish_ns: out[12],
+                producers_ns: out[13].saturating_sub(out[10]),
+            }),
         })
     }
 
@@ -770,6 +861,9 @@ impl WalkedSum {
             ranged_plans: 0,
             waited_plans: 0,
             far_plans: 0,
+            fast_rounds: 0,
+            pair_rounds: 0,
+            trace: None,
         }
     }
 
@@ -818,13 +912,23 @@ pub fn compile_for(
 mod tests {
     use super::*;
 
-    /// The shapes the engine and its tests use pass the check; a far anchor without the hint,
-    /// a far anchor off the anchors' spacing and an odd per-thread count do not.
+    /// The shapes the engine and its tests use pass the check; a fast finish without the
+    /// transposed tile, a resumed step without finishing in the step, a far anchor without
+    /// the hint, a far anchor off the anchors' spacing and an odd per-thread count do not.
     #[test]
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
         assert!(WalkedShape::FIRST.check().is_ok());
+        assert!(WalkedShape::ROUNDS.check().is_ok());
         let refused = [
+            WalkedShape {
+                transpose: false,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                finish_in_step: false,
+                ..WalkedShape::DEFAULT
+            },
             WalkedShape {
                 hint: Hint::Off,
                 ..WalkedShape::DEFAULT
