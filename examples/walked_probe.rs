@@ -28,33 +28,30 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (fast finishes, steps
-/// resumed after a finish) against 4430d67's engine shape (finishes by pair-unit rounds, a
-/// new step after each finish), each idea alone, both in their trace builds, and the
-/// producers alone. (The far anchor 512 and 2,048 back and every plan by a look-back were
-/// timed at 4430d67; the lean round and the early draw at 035ce8b; 128 x 16 tiles at 1a6507f;
-/// the prefetch and waiting look-backs at 2368892: none kept.)
+/// The walked builds probed: a name and the shape. The engine's shape against the same
+/// with finishes by fast rounds, both in their trace builds, and the producers alone. (Steps
+/// resumed after a finish were timed at f530bad, the far anchor 512 and 2,048 back and every
+/// plan by a look-back at 4430d67, the lean round and the early draw at 035ce8b, 128 x 16
+/// tiles at 1a6507f, the prefetch and waiting look-backs at 2368892: none kept.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let r = WalkedShape::ROUNDS;
     vec![
-        ("walked (fast finish, resumed steps)", d),
-        ("walked, 4430d67's shape (pair-unit rounds)", r),
+        ("walked (pair-unit finishes)", d),
         (
-            "walked, fast finish alone",
-            WalkedShape { resume: false, ..d },
-        ),
-        (
-            "walked, resumed steps alone",
+            "walked, fast finish",
             WalkedShape {
-                fast_finish: false,
+                fast_finish: true,
                 ..d
             },
         ),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, 4430d67's shape traced",
-            WalkedShape { trace: true, ..r },
+            "walked, fast finish traced",
+            WalkedShape {
+                fast_finish: true,
+                trace: true,
+                ..d
+            },
         ),
         (
             "walked producers only (not a sum)",

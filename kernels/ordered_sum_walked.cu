@@ -137,13 +137,6 @@
 #ifndef BINADE_WK_FAST_FINISH
 #define BINADE_WK_FAST_FINISH 0
 #endif
-/* BINADE_WK_RESUME 1 (needs BINADE_WK_FINISH_IN_STEP): after finishing a tile in a step the
- * walker goes on composing the step's words it already holds from the tile after it, and a
- * tile after a sum that is not a positive normal (a sum's first tile) is finished without
- * waiting for its unit word, which could not be used. */
-#ifndef BINADE_WK_RESUME
-#define BINADE_WK_RESUME 0
-#endif
 /* BINADE_WK_TRACE 1: a timing build whose walker stamps the device's %globaltimer (out[10]
  * its start, out[11] its end, out[12] ns in finishes) and whose producers keep the latest
  * time a unit word of the sum was published (out[13]). Its bits are the engine's. */
@@ -152,9 +145,6 @@
 #endif
 #if BINADE_WK_FAST_FINISH && !BINADE_WK_TRANSPOSE
 #error "the fast finish keeps its prefixes in the transposed tile's shared memory"
-#endif
-#if BINADE_WK_RESUME && !BINADE_WK_FINISH_IN_STEP
-#error "the walker resumes in a step only where it finishes in the step"
 #endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
@@ -172,7 +162,6 @@
 #define WK_M_FF_TIE_IGNORED 11    /* a fast round's lanes with a tie take rint's increment */
 #define WK_M_FF_BASE_IGNORED 12   /* a fast round's run after a crossing counted from lane 0 */
 #define WK_M_FF_BOUND_IGNORED 13  /* a fast round's crossing search ignores the binade's top */
-#define WK_M_RESUME_STALE_SUM 14  /* a resumed step goes on from the step's first sum, not the finished tile's end */
 
 typedef unsigned long long u64;
 
@@ -204,25 +193,49 @@ struct wk_group {
     u64 n, pitch, ntiles, tickets_before, words_before, count, first_sum;
 };
 
-/* The group holding sum s, or ticket g (byticket): a scan of the launch's groups (few; read
- * through the read-only cache). */
+/* Groups a block keeps in shared memory (wk_group_cache): a launch of at most this many groups
+ * looks its tickets up there, not in global memory behind the tiles' streaming loads. */
+#define WK_GROUP_CACHE 8u
+
+/* The group holding sum s, or ticket x (byticket): a scan of the launch's groups (few), from
+ * the block's shared copy where they fit in it, else from global memory. */
 __device__ static inline wk_group wk_group_of(const wk_group *groups, unsigned int ngroups, u64 x, int byticket) {
     unsigned int j = 0;
     while (j + 1u < ngroups) {
-        const u64 first = byticket ? __ldg(&groups[j + 1u].tickets_before) : __ldg(&groups[j + 1u].first_sum);
+        const u64 first = byticket ? groups[j + 1u].tickets_before : groups[j + 1u].first_sum;
         if (x < first) break;
         j++;
     }
-    wk_group g;
-    g.terms = (const double *)__ldg((const u64 *)&groups[j].terms);
-    g.n = __ldg(&groups[j].n);
-    g.pitch = __ldg(&groups[j].pitch);
-    g.ntiles = __ldg(&groups[j].ntiles);
-    g.tickets_before = __ldg(&groups[j].tickets_before);
-    g.words_before = __ldg(&groups[j].words_before);
-    g.count = __ldg(&groups[j].count);
-    g.first_sum = __ldg(&groups[j].first_sum);
-    return g;
+    return groups[j];
+}
+
+/* Copies the launch's groups into the block's shared cache where they fit; returns the table
+ * to look them up in. Every thread calls it. */
+__device__ static inline const wk_group *wk_group_cache(const wk_group *groups, unsigned int ngroups,
+                                                        wk_group *cache) {
+    if (ngroups > WK_GROUP_CACHE) return groups;
+    const unsigned int words = ngroups * (unsigned int)(sizeof(wk_group) / sizeof(u64));
+    for (unsigned int i = threadIdx.x; i < words; i += WK_THREADS)
+        ((u64 *)cache)[i] = __ldg((const u64 *)groups + i);
+    __syncthreads();
+    return cache;
+}
+
+/* Ticket r of a group of `count` sums (count < 2^32: the host's u32): tile *t of sum *k
+ * (r = t count + k), in 32 bits where r fits (a 64-bit division is a long routine on the
+ * device) and with no division for one sum. */
+__device__ static inline void wk_ticket_split(u64 r, u64 count, u64 *t, u64 *k) {
+    if (count == 1ull) {
+        *t = r;
+        *k = 0ull;
+    } else if (r <= 0xffffffffull) {
+        const unsigned int q = (unsigned int)r / (unsigned int)count;
+        *t = q;
+        *k = r - (u64)q * count;
+    } else {
+        *t = r / count;
+        *k = r - *t * count;
+    }
 }
 
 /* A published word: a value and a tag in 16 bytes, written and read whole (one 16-byte
@@ -1081,6 +1094,10 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         if (w >= ntiles) break;
         steps++;
+#if BINADE_WK_HINT
+        if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
+#endif
+        const unsigned int b = binade_of_f64(s);
         /* This thread's tiles: w + threadIdx.x * WK_STEP + k, k < WK_STEP. */
         const u64 first = w + (u64)threadIdx.x * WK_STEP;
         wk_word wd[WK_STEP];
@@ -1090,158 +1107,6 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
             wd[k].tag = 0ull;
             if (first + k < ntiles) wd[k] = wk_read(units + first + k);
         }
-#if BINADE_WK_FINISH_IN_STEP
-        /* Positions before `base` of this step are applied or finished; cur is the exact sum
-         * before position base. Without BINADE_WK_RESUME one pass a step. */
-        unsigned int base = 0u;
-        u64 cur = s;
-        int slept = 0;
-        while (true) {
-#if BINADE_WK_HINT
-            if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), cur, ((w + base) << 32) | wk_tag(epoch, WK_HINT));
-#endif
-            const unsigned int b = binade_of_f64(cur);
-            /* The first position of this thread's, from base on, that cannot be composed onto
-             * cur's binade. */
-            unsigned int stop = WK_STEP;
-#pragma unroll
-            for (unsigned int k = WK_STEP; k-- > 0;) {
-                const unsigned int pos = threadIdx.x * WK_STEP + k;
-                const int ready = first + k < ntiles && wk_has(wd[k], epoch, WK_UNIT);
-#if BINADE_WK_MUTANT == WK_M_BINADES_MIXED
-                const int same = wk_unit_binade(wd[k]) != 0u;
-#else
-                const int same = wk_unit_binade(wd[k]) == b;
-#endif
-                if (pos >= base && !(ready && b != 0u && same && wd[k].value < BINADE_SATURATED)) stop = k;
-            }
-            /* Positions run to WK_STEP * WK_THREADS: a step whose every position composes must
-             * end there (with an unbounded marker the walker never advanced past such a step). */
-            if (threadIdx.x == 0) sh.fail = WK_STEP * WK_THREADS;
-            __syncthreads();
-            if (stop < WK_STEP) atomicMin(&sh.fail, threadIdx.x * WK_STEP + stop);
-            __syncthreads();
-            const unsigned int f = sh.fail; /* positions base..f-1 of the step compose */
-            /* This thread's composable units in order, its position's prefixes kept. */
-            binade_unit mine = binade_unit_zero();
-            binade_unit pre[WK_STEP];
-#pragma unroll
-            for (unsigned int k = 0; k < WK_STEP; k++) {
-                const unsigned int pos = threadIdx.x * WK_STEP + k;
-                if (pos >= base && pos < f) mine = binade_compose(mine, wk_unit_of(wd[k]));
-                pre[k] = mine;
-            }
-            binade_unit excl;
-            (void)wk_block_scan(mine, &excl, sh);
-            /* The first position whose composed end does not apply to cur (a prefix of the
-             * composable ones applies: the terms are non-negative, so the end only grows). */
-            if (threadIdx.x == 0) sh.flag = f;
-            __syncthreads();
-            u64 ends[WK_STEP];
-#pragma unroll
-            for (unsigned int k = 0; k < WK_STEP; k++) {
-                const unsigned int pos = threadIdx.x * WK_STEP + k;
-                ends[k] = 0ull;
-                if (pos >= base && pos < f) {
-                    const binade_unit c = binade_compose(excl, pre[k]);
-#if BINADE_WK_MUTANT == WK_M_RUN_END_UNCHECKED
-                    const u64 m = (cur & 0x000fffffffffffffull) | 0x0010000000000000ull;
-                    ends[k] = (((u64)b << 52) + (m + binade_pick(c, m) - 0x0010000000000000ull)) & 0x7fffffffffffffffull;
-#else
-                    if (!binade_apply_f64(c, b, cur, &ends[k])) atomicMin(&sh.flag, pos);
-#endif
-                }
-            }
-            __syncthreads();
-            const unsigned int g = sh.flag < f ? sh.flag : f; /* positions base..g-1 apply */
-            __syncthreads(); /* every thread has read sh.flag */
-            /* The exact sum after position g - 1 (held by its thread) and whether position g's
-             * word is published (read by its thread): position g cannot be composed (its unit
-             * does not apply, or cannot be used, or is not published), and where it is
-             * published the tile is finished from that sum in this step, with no second read
-             * of the words that told it so. */
-            if (g > base && threadIdx.x == (g - 1u) / WK_STEP) {
-#pragma unroll
-                for (unsigned int k = 0; k < WK_STEP; k++)
-                    if (k == (g - 1u) % WK_STEP) sh.s = ends[k];
-            }
-            if (g < WK_STEP * WK_THREADS) {
-                if (threadIdx.x == g / WK_STEP) {
-#pragma unroll
-                    for (unsigned int k = 0; k < WK_STEP; k++)
-                        if (k == g % WK_STEP) sh.flag = (unsigned int)(w + g < ntiles && wk_has(wd[k], epoch, WK_UNIT));
-                }
-            } else if (threadIdx.x == 0) {
-                sh.flag = 0u; /* the whole step applied */
-            }
-            __syncthreads();
-            const u64 at = g > base ? sh.s : cur;
-            unsigned int ready = sh.flag;
-#if BINADE_WK_RESUME
-            /* A sum that is not a positive normal composes no unit: the tile is finished from
-             * it whether or not its word is published. */
-            if (g < WK_STEP * WK_THREADS && w + g < ntiles && binade_of_f64(at) == 0u) ready = 1u;
-#endif
-            __syncthreads();
-            if (!ready) {
-                /* The run applied up to a tile not yet published (or the step's end): the next
-                 * step reads on from there; with nothing applied in the step, it sleeps. */
-                if (g > 0u) {
-                    if (threadIdx.x == 0) {
-                        sh.s = at;
-                        sh.w = w + g;
-                    }
-                } else {
-                    slept = 1;
-                }
-                break;
-            }
-            const u64 wf = w + g;
-            const double *src = terms + wf * (u64)WK_TILE;
-            const u64 left = n - wf * (u64)WK_TILE;
-            const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
-#if BINADE_WK_TRACE
-            const u64 t0 = wk_now();
-#endif
-            const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs);
-#if BINADE_WK_TRACE
-            finish_ns += wk_now() - t0;
-#endif
-            finished++;
-            base = g + 1u;
-#if BINADE_WK_MUTANT == WK_M_RESUME_STALE_SUM
-            cur = BINADE_WK_RESUME ? s : e;
-#else
-            cur = e;
-#endif
-            if (!BINADE_WK_RESUME || base >= WK_STEP * WK_THREADS || w + base >= ntiles) {
-                if (threadIdx.x == 0) {
-                    sh.s = e;
-                    sh.w = w + base;
-                }
-                break;
-            }
-        }
-        if (slept) {
-            sleeps++;
-            if (++streak > WK_WAIT_LIMIT) {
-                /* Tile w's unit never came: a defect. Stop and report it. */
-                if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
-                    out[6] = w;
-                    out[7] = wd[0].tag;
-                }
-                break;
-            }
-            __nanosleep(64);
-            continue;
-        }
-        streak = 0u;
-        __syncthreads();
-#else
-#if BINADE_WK_HINT
-        if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
-#endif
-        const unsigned int b = binade_of_f64(s);
         /* The first tile of this thread's that cannot be composed onto S's binade. */
         unsigned int stop = WK_STEP;
 #pragma unroll
@@ -1254,11 +1119,14 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
 #endif
             if (!(ready && b != 0u && same && wd[k].value < BINADE_SATURATED)) stop = k;
         }
+        /* Positions run to WK_STEP * WK_THREADS: a step whose every position composes must
+         * end there (with an unbounded marker the walker never advanced past such a step). */
         if (threadIdx.x == 0) sh.fail = WK_STEP * WK_THREADS;
         __syncthreads();
         if (stop < WK_STEP) atomicMin(&sh.fail, threadIdx.x * WK_STEP + stop);
         __syncthreads();
         const unsigned int f = sh.fail; /* positions 0..f-1 of the step compose */
+        /* This thread's composable units in order, its position's prefixes kept. */
         binade_unit mine = binade_unit_zero();
         binade_unit pre[WK_STEP];
 #pragma unroll
@@ -1268,6 +1136,8 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         }
         binade_unit excl;
         (void)wk_block_scan(mine, &excl, sh);
+        /* The first position whose composed end does not apply to S (a prefix of the
+         * composable ones applies: the terms are non-negative, so the end only grows). */
         if (threadIdx.x == 0) sh.flag = f;
         __syncthreads();
         u64 ends[WK_STEP];
@@ -1288,6 +1158,39 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         __syncthreads();
         const unsigned int g = sh.flag < f ? sh.flag : f; /* positions 0..g-1 apply */
         __syncthreads(); /* every thread has read sh.flag */
+#if BINADE_WK_FINISH_IN_STEP
+        /* The exact sum after position g - 1 (held by its thread) and whether position g's
+         * word is published (read by its thread): position g cannot be composed (its unit
+         * does not apply, or cannot be used, or is not published), and where it is published
+         * the tile is finished from that sum in this step, with no second read of the words
+         * that told it so. */
+        if (g > 0u && threadIdx.x == (g - 1u) / WK_STEP) {
+#pragma unroll
+            for (unsigned int k = 0; k < WK_STEP; k++)
+                if (k == (g - 1u) % WK_STEP) sh.s = ends[k];
+        }
+        if (g < WK_STEP * WK_THREADS) {
+            if (threadIdx.x == g / WK_STEP) {
+#pragma unroll
+                for (unsigned int k = 0; k < WK_STEP; k++)
+                    if (k == g % WK_STEP) sh.flag = (unsigned int)(w + g < ntiles && wk_has(wd[k], epoch, WK_UNIT));
+            }
+        } else if (threadIdx.x == 0) {
+            sh.flag = 0u; /* the whole step applied */
+        }
+        __syncthreads();
+        const unsigned int ready = sh.flag;
+        const u64 at = g > 0u ? sh.s : s;
+        __syncthreads();
+        if (!ready && g > 0u) {
+            /* The run applied up to a tile not yet published (or the end): the next step
+             * reads on from there. */
+            if (threadIdx.x == 0) sh.w = w + g;
+            streak = 0u;
+            __syncthreads();
+            continue;
+        }
+#else
         if (g > 0u) {
             const unsigned int last = g - 1u;
             if (threadIdx.x == last / WK_STEP) {
@@ -1303,10 +1206,13 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
         if (threadIdx.x == 0) sh.flag = (unsigned int)wk_has(wd[0], epoch, WK_UNIT);
         __syncthreads();
         const unsigned int ready = sh.flag;
+        const u64 at = s;
         __syncthreads();
+#endif
         if (!ready) {
             sleeps++;
             if (++streak > WK_WAIT_LIMIT) {
+                /* Tile w's unit never came: a defect. Stop and report it. */
                 if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
                     out[6] = w;
                     out[7] = wd[0].tag;
@@ -1317,17 +1223,23 @@ __device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, co
             continue;
         }
         streak = 0u;
-        const double *src = terms + w * (u64)WK_TILE;
-        const u64 left = n - w * (u64)WK_TILE;
+        const u64 wf = w + g;
+        const double *src = terms + wf * (u64)WK_TILE;
+        const u64 left = n - wf * (u64)WK_TILE;
         const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
-        const u64 e = wk_finish(src, count, s, sh, &native, &fast, &pairs);
+#if BINADE_WK_TRACE
+        const u64 t0 = wk_now();
+#endif
+        const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs);
+#if BINADE_WK_TRACE
+        finish_ns += wk_now() - t0;
+#endif
         finished++;
         if (threadIdx.x == 0) {
             sh.s = e;
-            sh.w = w + 1ull;
+            sh.w = wf + 1ull;
         }
         __syncthreads();
-#endif
     }
     if (threadIdx.x == 0) {
         out[0] = sh.s;
@@ -1360,6 +1272,8 @@ extern "C" __global__ void WK_BOUNDS
                wk_word *plan, wk_word *units, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
                u64 start, u64 *out) {
     __shared__ wk_shared sh;
+    __shared__ wk_group group_cache[WK_GROUP_CACHE];
+    const wk_group *table = wk_group_cache(groups, ngroups, group_cache);
     if (blockIdx.x < nsums) {
         const u64 s = blockIdx.x;
         u64 *mine = out + s * WK_OUT_STRIDE;
@@ -1368,6 +1282,7 @@ extern "C" __global__ void WK_BOUNDS
             for (unsigned int j = 0; j < 5; j++) mine[j] = 0ull;
         return;
 #endif
+        /* Once a launch: from global memory (the shared copy costs the walker registers). */
         const wk_group g = wk_group_of(groups, ngroups, s, 0);
         const u64 k = s - g.first_sum;
 #if BINADE_WK_MUTANT == WK_M_SEGMENT_UNITS
@@ -1387,9 +1302,11 @@ extern "C" __global__ void WK_BOUNDS
         const u64 tk = sh.tile;
         __syncthreads();
         if (tk >= tickets) return;
-        const wk_group g = wk_group_of(groups, ngroups, tk, 1);
+        const wk_group g = wk_group_of(table, ngroups, tk, 1);
         const u64 r = tk - g.tickets_before;
-        const u64 k = r % g.count, t = r / g.count, s = g.first_sum + k;
+        u64 t, k;
+        wk_ticket_split(r, g.count, &t, &k);
+        const u64 s = g.first_sum + k;
         const u64 words = g.words_before + k * g.ntiles;
         const double *ahead_terms = g.terms;
         u64 ahead_t = g.ntiles;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tables of a walked_probe run (reports/walked-probe/COMMIT/): each build's median ms per
 input beside cupy.sum's from the same device call, and the walker's counts (and, from runs
-that record them, how each tile was planned).
+that record them, how each tile was planned, and the walker's finishes and trace stamps).
 
     python3 scripts/walked-probe-tables.py reports/walked-probe/d17d386
 
@@ -47,6 +47,16 @@ def main():
             if r is None:
                 continue
             out.append(f"| {b} | {dist} | {n:,} | {r['tiles']} | {r['finished_tiles']} | {r['pair_tiles']} | {r['walker_steps'] or '-'} | {r['walker_sleeps'] or '-'} | {r['exact']} | {r['same_bits_after_timing']} |" + (f" {r['hinted_plans'] or '-'} | {r['ranged_plans'] or '-'} | {r['waited_plans'] or '-'} |" if plans else "") + (f" {r['far_plans'] or '-'} |" if far else ""))
+    if "pair_rounds" in rows[0]:
+        out += ["", "The walker's finishes (lanes added natively, fast and pair-unit rounds) and, for trace builds, one launch's clock stamps in µs from the walker's start (the device's %globaltimer): the walk, its time in finishes, and when the sum's last unit word was published:", ""]
+        out.append("| build | distribution | terms | tiles finished | lanes added natively | fast rounds | pair-unit rounds | walker µs | in finishes µs | last unit published µs |")
+        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for dist, n in inputs:
+            for b in builds:
+                r = by.get((b, dist, n))
+                if r is None or not r["walker_steps"] or r["exact"] == "not a sum":
+                    continue
+                out.append(f"| {b} | {dist} | {n:,} | {r['finished_tiles']} | {r['native_lanes']} | {r['fast_rounds']} | {r['pair_rounds']} | {r['walker_us'] or '-'} | {r['finish_us'] or '-'} | {r['producers_us'] or '-'} |")
     (d / "tables.md").write_text("\n".join(out) + "\n")
     print("\n".join(out))
 

@@ -17,7 +17,7 @@ use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 19] = [
+const SHAPES: [WalkedShape; 18] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -26,7 +26,6 @@ const SHAPES: [WalkedShape; 19] = [
     },
     WalkedShape {
         finish_in_step: !WalkedShape::DEFAULT.finish_in_step,
-        resume: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -79,16 +78,16 @@ const SHAPES: [WalkedShape; 19] = [
         far: 8,
         ..WalkedShape::DEFAULT
     },
-    WalkedShape::ROUNDS,
     WalkedShape {
-        resume: false,
+        fast_finish: true,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        fast_finish: false,
+        trace: true,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
+        fast_finish: true,
         trace: true,
         ..WalkedShape::DEFAULT
     },
@@ -121,7 +120,7 @@ fn walked_compiles_for_every_mutant_and_shape() {
     }
     let mut builds: Vec<(WalkedShape, WalkedMutant)> = WalkedMutant::ALL
         .into_iter()
-        .map(|m| (WalkedShape::DEFAULT, m))
+        .map(|m| (m.shape(), m))
         .collect();
     builds.extend(SHAPES.iter().map(|&s| (s, WalkedMutant::None)));
     builds.push((
@@ -254,41 +253,34 @@ fn walked_equals_the_loop_far_margin_ignored_near() {
     equals_the_loop("walked_equals_the_loop_far_margin_ignored_near", SHAPES[14]);
 }
 
-/// The engine's shape before the fast finish and the resumed steps.
+/// Finishes by fast rounds (an option, off in the engine's shape).
 #[test]
-fn walked_equals_the_loop_rounds_shape() {
-    equals_the_loop("walked_equals_the_loop_rounds_shape", SHAPES[15]);
-}
-
-/// The fast finish alone (steps not resumed).
-#[test]
-fn walked_equals_the_loop_fast_finish_alone() {
-    equals_the_loop("walked_equals_the_loop_fast_finish_alone", SHAPES[16]);
-}
-
-/// Resumed steps alone (finishes by pair-unit rounds).
-#[test]
-fn walked_equals_the_loop_resume_alone() {
-    equals_the_loop("walked_equals_the_loop_resume_alone", SHAPES[17]);
+fn walked_equals_the_loop_fast_finish() {
+    equals_the_loop("walked_equals_the_loop_fast_finish", SHAPES[15]);
 }
 
 /// The trace build: the engine's bits, and stamps that are in order (the time in finishes
 /// within the walk, some unit word published after the walker started).
 #[test]
 fn walked_equals_the_loop_traced() {
-    equals_the_loop("walked_equals_the_loop_traced", SHAPES[18]);
+    equals_the_loop("walked_equals_the_loop_traced", SHAPES[16]);
     let Some(gpu) = open_or_skip("walked_equals_the_loop_traced") else {
         return;
     };
-    let sum = WalkedSum::build(&gpu, SHAPES[18], WalkedMutant::None).unwrap();
     let terms = InputKind::Uniform.generate::<F64>(1 << 22, SEED);
-    let got = sum.sum_of(&terms, 0.0).unwrap();
-    let t = got.trace.expect("a trace build's total carries its trace");
-    assert!(
-        t.finish_ns <= t.walker_ns && t.walker_ns > 0 && t.producers_ns > 0,
-        "seed {SEED:#x}, 2^22 uniform terms: {t:?}"
-    );
-    assert!(got.finished_tiles > 0 && got.fast_rounds > 0, "{got:?}");
+    for (shape, fast) in [(SHAPES[16], false), (SHAPES[17], true)] {
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        let got = sum.sum_of(&terms, 0.0).unwrap();
+        let t = got.trace.expect("a trace build's total carries its trace");
+        assert!(
+            t.finish_ns <= t.walker_ns && t.walker_ns > 0 && t.producers_ns > 0,
+            "seed {SEED:#x}, 2^22 uniform terms: {t:?}"
+        );
+        assert!(
+            got.finished_tiles > 0 && (got.fast_rounds > 0) == fast,
+            "seed {SEED:#x}, 2^22 uniform terms: {got:?}"
+        );
+    }
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -77,7 +77,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     let mut failures = 0;
     let builds = WalkedMutant::ALL
         .into_iter()
-        .map(|m| (m.name(), WalkedShape::DEFAULT, m))
+        .map(|m| (m.name(), m.shape(), m))
         .chain(
             PLAN_MUTANTS
                 .into_iter()

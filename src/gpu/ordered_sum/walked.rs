@@ -84,13 +84,9 @@ pub struct WalkedShape {
     /// `transpose`): each lane's increments for every binade the rest of the tile may reach,
     /// their prefix sums over the lanes, and one warp that walks the crossings from them,
     /// adding only a crossing lane natively; the pair units' rounds where a lane has a tie or
-    /// a negative term.
+    /// a negative term. Off in the engine's shape: measured slower at f530bad
+    /// (`reports/walked-probe/f530bad`).
     pub fast_finish: bool,
-    /// After a finish the walker goes on composing the step's words it holds, from the tile
-    /// after the finished one, and finishes a tile after a sum that is not a positive normal
-    /// (a sum's first) without waiting for its unit word (`BINADE_WK_RESUME`, needs
-    /// `finish_in_step`).
-    pub resume: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
@@ -103,8 +99,7 @@ impl WalkedShape {
     /// L2 prefetch (measured at 1a6507f with the hint on: 2.17 without it against 2.37 ms
     /// at 2^30 uniform terms), look-backs that plan from a range rather than wait (2368892:
     /// 2.161 against 2.176 ms at 2^30, 0.262 against 0.270 at 10^8), and plans from an
-    /// anchor 1,024 tiles back where the walker's hint gives none; finishes by fast rounds and
-    /// steps resumed after a finish (`reports/walked-probe/PREDICTION.md`).
+    /// anchor 1,024 tiles back where the walker's hint gives none.
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -118,17 +113,8 @@ impl WalkedShape {
         hint: Hint::On,
         lookback: Lookback::Ranged,
         far: 1024,
-        fast_finish: true,
-        resume: true,
-        trace: false,
-    };
-
-    /// The engine's shape before the fast finish and the walker's resumed steps (measured at
-    /// 2368892 and 4430d67): 0.115 ms for 8,294,400 uniform terms, 3.9x `cupy.sum`.
-    pub const ROUNDS: WalkedShape = WalkedShape {
         fast_finish: false,
-        resume: false,
-        ..WalkedShape::DEFAULT
+        trace: false,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -141,8 +127,6 @@ impl WalkedShape {
         hint: Hint::Off,
         lookback: Lookback::Wait,
         far: 0,
-        fast_finish: false,
-        resume: false,
         ..WalkedShape::DEFAULT
     };
 
@@ -170,9 +154,6 @@ impl WalkedShape {
         }
         if self.fast_finish && !self.transpose {
             bail!("walked shape {self:?}: the fast finish keeps its prefixes in the transposed tile's shared memory");
-        }
-        if self.resume && !self.finish_in_step {
-            bail!("walked shape {self:?}: the walker resumes a step only where it finishes in the step");
         }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
@@ -212,7 +193,6 @@ impl WalkedShape {
                 "BINADE_WK_FAST_FINISH",
                 u32::from(self.fast_finish).to_string(),
             ),
-            ("BINADE_WK_RESUME", u32::from(self.resume).to_string()),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
         ]
@@ -291,14 +271,11 @@ pub enum WalkedMutant {
     /// A fast round's crossing search ignores the binade's top: a run is applied past it.
     /// Needs `fast_finish`.
     FastBoundIgnored,
-    /// A step resumed after a finish composes from the step's first sum, not the finished
-    /// tile's end. Needs `resume`.
-    ResumeStaleSum,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 15] = [
+    pub const ALL: [WalkedMutant; 14] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -313,12 +290,25 @@ impl WalkedMutant {
         WalkedMutant::FastTieIgnored,
         WalkedMutant::FastBaseIgnored,
         WalkedMutant::FastBoundIgnored,
-        WalkedMutant::ResumeStaleSum,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
     pub fn code(self) -> u32 {
         Self::ALL.iter().position(|&m| m == self).unwrap_or(0) as u32
+    }
+
+    /// The shape this mutant is built in: the engine's, with the option its shortcut belongs
+    /// to switched on (the fast finish's mutants).
+    pub fn shape(self) -> WalkedShape {
+        match self {
+            WalkedMutant::FastTieIgnored
+            | WalkedMutant::FastBaseIgnored
+            | WalkedMutant::FastBoundIgnored => WalkedShape {
+                fast_finish: true,
+                ..WalkedShape::DEFAULT
+            },
+            _ => WalkedShape::DEFAULT,
+        }
     }
 
     /// The name in reports and the kill matrix.
@@ -338,7 +328,6 @@ impl WalkedMutant {
             WalkedMutant::FastTieIgnored => "walked: fast finish's tie mask dropped",
             WalkedMutant::FastBaseIgnored => "walked: fast finish's run counted from lane 0",
             WalkedMutant::FastBoundIgnored => "walked: fast finish's binade top ignored",
-            WalkedMutant::ResumeStaleSum => "walked: resumed step from the step's first sum",
         }
     }
 }
@@ -529,9 +518,10 @@ impl WalkedSum {
         Self::build(gpu, WalkedShape::DEFAULT, WalkedMutant::None)
     }
 
-    /// The engine's shape with `mutant`.
+    /// `mutant` in its shape ([`WalkedMutant::shape`]: the engine's, with the option it
+    /// belongs to on).
     pub fn with_mutant(gpu: &Gpu, mutant: WalkedMutant) -> Result<WalkedSum> {
-        Self::build(gpu, WalkedShape::DEFAULT, mutant)
+        Self::build(gpu, mutant.shape(), mutant)
     }
 
     /// Any shape and mutant.
@@ -913,20 +903,16 @@ mod tests {
     use super::*;
 
     /// The shapes the engine and its tests use pass the check; a fast finish without the
-    /// transposed tile, a resumed step without finishing in the step, a far anchor without
-    /// the hint, a far anchor off the anchors' spacing and an odd per-thread count do not.
+    /// transposed tile, a far anchor without the hint, a far anchor off the anchors' spacing
+    /// and an odd per-thread count do not.
     #[test]
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
         assert!(WalkedShape::FIRST.check().is_ok());
-        assert!(WalkedShape::ROUNDS.check().is_ok());
         let refused = [
             WalkedShape {
                 transpose: false,
-                ..WalkedShape::DEFAULT
-            },
-            WalkedShape {
-                finish_in_step: false,
+                fast_finish: true,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
