@@ -1077,7 +1077,11 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
  * 2 a plan; an earlier epoch: none), the tile that waited, and the tag it saw (the walker)
  * or the tile it waited for (a plan); out[10..13] the trace (BINADE_WK_TRACE); out[14] and
  * out[15] the finishes' fast and pair-unit rounds. */
-__device__ static inline void wk_walk(const double *terms, u64 n, u64 ntiles, const wk_word *units,
+/* Not inlined: a function of its own gets its own register allocation, so the walker's long
+ * chains neither spill under the producers' cap (ptxas, CUDA 13.5, sm_90: no spill in wk_walk,
+ * against 84 bytes of spill stores in the kernel with it inlined) nor crowd the producers'
+ * code in the kernel's body. */
+__device__ static __noinline__ void wk_walk(const double *terms, u64 n, u64 ntiles, const wk_word *units,
                                       unsigned int epoch, u64 start, u64 *out, wk_shared &sh) {
     unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u, fast = 0u, pairs = 0u;
 #if BINADE_WK_TRACE
