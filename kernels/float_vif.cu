@@ -187,6 +187,7 @@ static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan,
 #define FVIF_ROWS_PAIRS 0 /* pair units, thread 0's plan and walk (the kernel before the fast units) */
 #define FVIF_ROWS_FAST 1  /* fast units, thread 0's plan and walk */
 #define FVIF_ROWS_WARP 2  /* fast units, the plan and the walk by warp 0 */
+#define FVIF_ROWS_PAIRED 3 /* fast units, the num row by warp 0 and the den row by warp 1 at once */
 
 /* One block of FVIF_SEGMENTS threads per row (terms row by row): each thread estimates its
  * segment; the segments' binades are planned from the estimated prefix (by thread 0, or by
@@ -249,6 +250,50 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
     }
 }
 
+/* The paired rows (FVIF_ROWS_PAIRED): row i of num and of den in one pass, each thread
+ * estimating and then forming the units of its segment of both, warp 0 planning and walking
+ * the num row while warp 1 does the den row, so a block's chain of steps is one row's long
+ * rather than two rows' in turn. Each row's sum is the warp walk's, which is the
+ * left-to-right fp32 sum's bits (fvif_warp_walk). FVIF_PAIRED_PLANS_CROSSED is a mutant of
+ * its own shortcut, the two rows' arrays side by side: the den walk reads the num row's plan. */
+#if FVIF_SEGMENTS < 64
+#error "the paired rows take two warps"
+#endif
+static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, const float *den, int w, int h,
+                                                            float *row_num, float *row_den,
+                                                            unsigned long long *fallbacks) {
+    __shared__ double est[2][FVIF_SEGMENTS];
+    __shared__ unsigned int plan[2][FVIF_SEGMENTS];
+    __shared__ binade_unit units[2][FVIF_SEGMENTS];
+    const int i = blockIdx.x, t = threadIdx.x;
+    if (i >= h) return;
+    const float *rows[2] = {num + (long long)i * w, den + (long long)i * w};
+    int lo, hi;
+    fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
+    est[0][t] = fvif_segment_estimate(rows[0], lo, hi, 1);
+    est[1][t] = fvif_segment_estimate(rows[1], lo, hi, 1);
+    __syncthreads();
+    const int warp = t >> 5;
+    if (warp < 2) fvif_warp_plan(est[warp], plan[warp]);
+    __syncthreads();
+    units[0][t] = fvif_segment_unit_fast(rows[0], lo, hi, 1, plan[0][t]);
+    units[1][t] = fvif_segment_unit_fast(rows[1], lo, hi, 1, plan[1][t]);
+    __syncthreads();
+    if (warp < 2) {
+#if defined(FVIF_PAIRED_PLANS_CROSSED)
+        const unsigned int *walk_plan = plan[0];
+#else
+        const unsigned int *walk_plan = plan[warp];
+#endif
+        unsigned long long fb = 0ull;
+        const float sum = fvif_warp_walk(walk_plan, units[warp], rows[warp], w, &fb);
+        if ((t & 31) == 0) {
+            (warp == 0 ? row_num : row_den)[i] = sum;
+            atomicAdd(fallbacks, fb);
+        }
+    }
+}
+
 /* The row-parallel sums with the fast units, thread 0's plan and walk. */
 extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
                                                 float *row_den, unsigned long long *fallbacks) {
@@ -266,6 +311,13 @@ extern "C" __global__ void fvif_row_sums_binade_pairs(const float *num, const fl
 extern "C" __global__ void fvif_row_sums_binade_warp(const float *num, const float *den, int w, int h, float *row_num,
                                                      float *row_den, unsigned long long *fallbacks) {
     fvif_row_sums_segments(num, den, w, h, row_num, row_den, fallbacks, FVIF_ROWS_WARP);
+}
+
+/* The row-parallel sums with the fast units, the num and den rows planned and walked at once
+ * by two warps (the scorer's). */
+extern "C" __global__ void fvif_row_sums_binade_paired(const float *num, const float *den, int w, int h,
+                                                       float *row_num, float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_paired(num, den, w, h, row_num, row_den, fallbacks);
 }
 
 #endif /* FVIF_WITH_BINADE */

@@ -30,6 +30,10 @@ fn variants() -> Vec<Variant> {
             warp_run_end_unchecked: true,
             ..e
         },
+        Variant {
+            paired_plans_crossed: true,
+            ..e
+        },
     ]
 }
 
@@ -115,6 +119,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
         Reduction::Binade,
         Reduction::BinadePairs,
         Reduction::BinadeWarp,
+        Reduction::BinadePaired,
     ];
     let d = VifOptions::default();
     let option_sets = [
@@ -163,16 +168,40 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
 /// fixture frames.
 #[test]
 fn warp_walk_mutant_gives_wrong_sums() {
-    let mut g = match VifGpu::open() {
-        Ok(g) => g,
-        Err(e) => {
-            skip("warp_walk_mutant_gives_wrong_sums", &e.to_string());
-            return;
-        }
-    };
     let mutant = Variant {
         warp_run_end_unchecked: true,
         ..Variant::exact(Reduction::BinadeWarp)
+    };
+    mutant_gives_wrong_sums(
+        "warp_walk_mutant_gives_wrong_sums",
+        mutant,
+        "warp walk, run end unchecked",
+    );
+}
+
+/// The paired rows' own shortcut broken (`FVIF_PAIRED_PLANS_CROSSED`: the den row walked on the
+/// num row's plan) gives a scale sum other than the CPU's on the fixture frames.
+#[test]
+fn paired_rows_mutant_gives_wrong_sums() {
+    let mutant = Variant {
+        paired_plans_crossed: true,
+        ..Variant::exact(Reduction::BinadePaired)
+    };
+    mutant_gives_wrong_sums(
+        "paired_rows_mutant_gives_wrong_sums",
+        mutant,
+        "paired rows, plans crossed",
+    );
+}
+
+/// `mutant` gives some scale sum other than the CPU's on the fixture frames.
+fn mutant_gives_wrong_sums(test: &str, mutant: Variant, label: &str) {
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            skip(test, &e.to_string());
+            return;
+        }
     };
     let opts = VifOptions::default();
     let mut wrong = None;
@@ -195,6 +224,6 @@ fn warp_walk_mutant_gives_wrong_sums() {
             }
         }
     }
-    let wrong = wrong.expect("the warp walk's unchecked-run mutant survived the fixture frames");
-    println!("killed: warp walk, run end unchecked: {wrong}");
+    let wrong = wrong.unwrap_or_else(|| panic!("the {label} mutant survived the fixture frames"));
+    println!("killed: {label}: {wrong}");
 }

@@ -69,12 +69,16 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
 }
 
 /// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
-/// units, the walk by thread 0 and by one warp).
+/// units, the walk by thread 0, by one warp, and the num and den rows by two warps at once).
 pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
     vec![
         ("exact twin (row per thread)", Reduction::Ordered),
         ("row-parallel (binade units)", Reduction::Binade),
         ("row-parallel, walk by one warp", Reduction::BinadeWarp),
+        (
+            "row-parallel, num and den rows by two warps",
+            Reduction::BinadePaired,
+        ),
     ]
 }
 

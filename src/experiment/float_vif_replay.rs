@@ -72,6 +72,7 @@ pub fn causes() -> Result<Vec<(&'static str, Variant, String)>> {
                 stat_f32: true,
                 reduction: Reduction::Tree,
                 warp_run_end_unchecked: false,
+                paired_plans_crossed: false,
             },
             format!("{} (before)", adr_figure("before-largest")?),
         ),

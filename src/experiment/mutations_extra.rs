@@ -540,9 +540,10 @@ pub fn fvif_unit_rows(seed: u64) -> (Table, u64) {
 }
 
 /// The float VIF warp walk's own shortcut broken on the device (`Variant::warp_run_end_unchecked`:
-/// a composed run applied without checking that it stays in its binade): the correct warp walk
-/// must give the CPU's scale sums on the committed fixture frames (`fixtures/vif`), the mutant
-/// a wrong one. The table, its failures and a note (not run without a device).
+/// a composed run applied without checking that it stays in its binade) and the paired rows'
+/// (`Variant::paired_plans_crossed`: the den row walked on the num row's plan): the correct
+/// builds must give the CPU's scale sums on the committed fixture frames (`fixtures/vif`),
+/// each mutant a wrong one. The table, its failures and a note (not run without a device).
 pub fn fvif_warp_rows() -> (Table, u64, String) {
     use crate::vif::gpu::{Reduction, Variant, VifGpu};
     let mut t = Table::new(
@@ -560,16 +561,30 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
             )
         }
     };
+    let warp = Variant::exact(Reduction::BinadeWarp);
+    let paired = Variant::exact(Reduction::BinadePaired);
     let builds = [
-        ("float VIF warp walk (the engine's)", false),
-        ("float VIF warp walk: run end unchecked", true),
+        ("float VIF warp walk", warp, false),
+        (
+            "float VIF warp walk: run end unchecked",
+            Variant {
+                warp_run_end_unchecked: true,
+                ..warp
+            },
+            true,
+        ),
+        ("float VIF paired rows (the scorer's)", paired, false),
+        (
+            "float VIF paired rows: den walked on num's plan",
+            Variant {
+                paired_plans_crossed: true,
+                ..paired
+            },
+            true,
+        ),
     ];
     let mut rows = Vec::new();
-    for (name, broken) in builds {
-        let v = Variant {
-            warp_run_end_unchecked: broken,
-            ..Variant::exact(Reduction::BinadeWarp)
-        };
+    for (name, v, broken) in builds {
         match first_wrong_vif_scale(&mut g, &v) {
             Ok(wrong) => {
                 let ok = wrong.is_some() == broken;
@@ -579,7 +594,7 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
         }
     }
     let failures = kill_table_rows(&mut t, "the CPU's bits on every scale", rows.into_iter());
-    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`, the scorer's) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), and the correct build, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
+    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
     (t, failures, note)
 }
 

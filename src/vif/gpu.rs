@@ -79,6 +79,9 @@ pub enum Reduction {
     /// warp scan, the walk composing each run of units planned for the running sum's binade
     /// by a warp scan and applying it where it stays in the binade (`fvif_row_sums_binade_warp`).
     BinadeWarp,
+    /// As [`Reduction::BinadeWarp`] with a row's num and den sums in one block, planned and
+    /// walked at once by two warps (`fvif_row_sums_binade_paired`).
+    BinadePaired,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
 }
@@ -97,6 +100,9 @@ pub struct Variant {
     /// A mutant of the warp walk ([`Reduction::BinadeWarp`]): a composed run applied without
     /// checking that it stays in its binade (`FVIF_WARP_RUN_END_UNCHECKED`).
     pub warp_run_end_unchecked: bool,
+    /// A mutant of the paired rows ([`Reduction::BinadePaired`]): the den row's walk reads
+    /// the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`).
+    pub paired_plans_crossed: bool,
 }
 
 impl Variant {
@@ -108,6 +114,7 @@ impl Variant {
             stat_f32: false,
             reduction,
             warp_run_end_unchecked: false,
+            paired_plans_crossed: false,
         }
     }
 
@@ -122,6 +129,9 @@ impl Variant {
         }
         if self.warp_run_end_unchecked {
             d.push("FVIF_WARP_RUN_END_UNCHECKED");
+        }
+        if self.paired_plans_crossed {
+            d.push("FVIF_PAIRED_PLANS_CROSSED");
         }
         d
     }
@@ -347,6 +357,7 @@ impl VifGpu {
             Reduction::Binade => f("fvif_row_sums_binade")?,
             Reduction::BinadePairs => f("fvif_row_sums_binade_pairs")?,
             Reduction::BinadeWarp => f("fvif_row_sums_binade_warp")?,
+            Reduction::BinadePaired => f("fvif_row_sums_binade_paired")?,
             Reduction::Tree => f("fvif_tree_sums")?,
         };
         let stream = self.stream();
@@ -438,7 +449,8 @@ impl VifGpu {
                 Reduction::Ordered
                 | Reduction::Binade
                 | Reduction::BinadePairs
-                | Reduction::BinadeWarp => {
+                | Reduction::BinadeWarp
+                | Reduction::BinadePaired => {
                     let off = s * work.h;
                     let mut rn = work.rows_num.slice_mut(off..off + h);
                     let mut rd = work.rows_den.slice_mut(off..off + h);
@@ -504,7 +516,8 @@ impl VifGpu {
             Reduction::Ordered
             | Reduction::Binade
             | Reduction::BinadePairs
-            | Reduction::BinadeWarp => {
+            | Reduction::BinadeWarp
+            | Reduction::BinadePaired => {
                 let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
                 let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
@@ -551,9 +564,10 @@ impl VifGpu {
     }
 
     /// `float_vif`'s published features of one frame pair on the device: the row-parallel
-    /// exact twin with the plan and walk by one warp ([`Reduction::BinadeWarp`], the fastest
-    /// exact one: 1.758 against 1.848 ms a 3840x2160 frame on the H200 at 75683a9,
-    /// `float-vif-timing`), so every output has the bits of
+    /// exact twin with a row's num and den planned and walked at once by two warps
+    /// ([`Reduction::BinadePaired`]; the one-warp walk took 1.758 against 1.848 ms a
+    /// 3840x2160 frame on the H200 at 75683a9, `float-vif-timing`), so every output has the
+    /// bits of
     /// [`super::reference::vif`] when the device is right (`float-vif-parity` checks that on
     /// every fixture). Refuses what the reference refuses: planes that differ in size or
     /// depth, frames smaller than a scale's filter, options out of range.
@@ -565,7 +579,7 @@ impl VifGpu {
             &r.to_image(),
             &d.to_image(),
             opts,
-            &Variant::exact(Reduction::BinadeWarp),
+            &Variant::exact(Reduction::BinadePaired),
         )?;
         Ok(sums.features(opts))
     }
