@@ -254,8 +254,11 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
  * estimating and then forming the units of its segment of both, warp 0 planning and walking
  * the num row while warp 1 does the den row, so a block's chain of steps is one row's long
  * rather than two rows' in turn. Each row's sum is the warp walk's, which is the
- * left-to-right fp32 sum's bits (fvif_warp_walk). FVIF_PAIRED_PLANS_CROSSED is a mutant of
- * its own shortcut, the two rows' arrays side by side: the den walk reads the num row's plan. */
+ * left-to-right fp32 sum's bits (fvif_warp_walk). Mutants of its own shortcut, the two rows'
+ * arrays side by side: FVIF_PAIRED_UNITS_CROSSED, the den row walked with the num row's units
+ * (a wrong sum); FVIF_PAIRED_PLANS_CROSSED, the den row walked on the num row's plan, which
+ * must keep the bits (the walk composes only units planned for its sum's binade and adds
+ * the rest term by term: on the H200 at fcadd8d it kept the CPU's bits on every fixture). */
 #if FVIF_SEGMENTS < 64
 #error "the paired rows take two warps"
 #endif
@@ -285,8 +288,13 @@ static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, co
 #else
         const unsigned int *walk_plan = plan[warp];
 #endif
+#if defined(FVIF_PAIRED_UNITS_CROSSED)
+        const binade_unit *walk_units = units[0];
+#else
+        const binade_unit *walk_units = units[warp];
+#endif
         unsigned long long fb = 0ull;
-        const float sum = fvif_warp_walk(walk_plan, units[warp], rows[warp], w, &fb);
+        const float sum = fvif_warp_walk(walk_plan, walk_units, rows[warp], w, &fb);
         if ((t & 31) == 0) {
             (warp == 0 ? row_num : row_den)[i] = sum;
             atomicAdd(fallbacks, fb);

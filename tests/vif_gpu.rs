@@ -34,6 +34,10 @@ fn variants() -> Vec<Variant> {
             paired_plans_crossed: true,
             ..e
         },
+        Variant {
+            paired_units_crossed: true,
+            ..e
+        },
     ]
 }
 
@@ -179,19 +183,55 @@ fn warp_walk_mutant_gives_wrong_sums() {
     );
 }
 
-/// The paired rows' own shortcut broken (`FVIF_PAIRED_PLANS_CROSSED`: the den row walked on the
-/// num row's plan) gives a scale sum other than the CPU's on the fixture frames.
+/// The paired rows' own shortcut broken (`FVIF_PAIRED_UNITS_CROSSED`: the den row walked with
+/// the num row's units) gives a scale sum other than the CPU's on the fixture frames.
 #[test]
 fn paired_rows_mutant_gives_wrong_sums() {
     let mutant = Variant {
-        paired_plans_crossed: true,
+        paired_units_crossed: true,
         ..Variant::exact(Reduction::BinadePaired)
     };
     mutant_gives_wrong_sums(
         "paired_rows_mutant_gives_wrong_sums",
         mutant,
-        "paired rows, plans crossed",
+        "paired rows, units crossed",
     );
+}
+
+/// A plan mutant of the paired rows (`FVIF_PAIRED_PLANS_CROSSED`: the den row walked on the num
+/// row's plan) keeps the CPU's bits on the fixture frames: the walk composes only units planned
+/// for its sum's binade. (As a wrong-sum mutant it survived on the H200 at fcadd8d.)
+#[test]
+fn paired_rows_plan_mutant_keeps_the_cpu_bits() {
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            skip("paired_rows_plan_mutant_keeps_the_cpu_bits", &e.to_string());
+            return;
+        }
+    };
+    let v = Variant {
+        paired_plans_crossed: true,
+        ..Variant::exact(Reduction::BinadePaired)
+    };
+    let opts = VifOptions::default();
+    for (name, w, h, bpc) in [
+        ("nat8", 96, 64, 8),
+        ("nat16", 104, 59, 16),
+        ("checker8", 96, 64, 8),
+    ] {
+        let (r, dd) = fixture(name, w, h, bpc);
+        let want = scale_sums(&r, &dd, &opts).unwrap();
+        let got = g.scale_sums(&r, &dd, &opts, &v).unwrap();
+        for (s, cpu) in want.iter().enumerate() {
+            assert_eq!(
+                (got.num[s].to_bits(), got.den[s].to_bits()),
+                (f64::from(cpu.num).to_bits(), f64::from(cpu.den).to_bits()),
+                "{name} scale {s}: {:?} against the CPU's {cpu:?}",
+                (got.num[s], got.den[s])
+            );
+        }
+    }
 }
 
 /// `mutant` gives some scale sum other than the CPU's on the fixture frames.

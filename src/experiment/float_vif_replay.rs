@@ -73,6 +73,7 @@ pub fn causes() -> Result<Vec<(&'static str, Variant, String)>> {
                 reduction: Reduction::Tree,
                 warp_run_end_unchecked: false,
                 paired_plans_crossed: false,
+                paired_units_crossed: false,
             },
             format!("{} (before)", adr_figure("before-largest")?),
         ),

@@ -541,9 +541,9 @@ pub fn fvif_unit_rows(seed: u64) -> (Table, u64) {
 
 /// The float VIF warp walk's own shortcut broken on the device (`Variant::warp_run_end_unchecked`:
 /// a composed run applied without checking that it stays in its binade) and the paired rows'
-/// (`Variant::paired_plans_crossed`: the den row walked on the num row's plan): the correct
-/// builds must give the CPU's scale sums on the committed fixture frames (`fixtures/vif`),
-/// each mutant a wrong one. The table, its failures and a note (not run without a device).
+/// (`Variant::paired_units_crossed`: the den row walked with the num row's units): the correct
+/// builds and the paired rows' plan mutant (`Variant::paired_plans_crossed`) must give the
+/// CPU's scale sums on the committed fixture frames (`fixtures/vif`), each mutant a wrong one. The table, its failures and a note (not run without a device).
 pub fn fvif_warp_rows() -> (Table, u64, String) {
     use crate::vif::gpu::{Reduction, Variant, VifGpu};
     let mut t = Table::new(
@@ -575,12 +575,20 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
         ),
         ("float VIF paired rows (the scorer's)", paired, false),
         (
-            "float VIF paired rows: den walked on num's plan",
+            "float VIF paired rows: den walked with num's units",
+            Variant {
+                paired_units_crossed: true,
+                ..paired
+            },
+            true,
+        ),
+        (
+            "float VIF paired rows: den walked on num's plan (a plan: keeps the bits)",
             Variant {
                 paired_plans_crossed: true,
                 ..paired
             },
-            true,
+            false,
         ),
     ];
     let mut rows = Vec::new();
@@ -594,7 +602,7 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
         }
     }
     let failures = kill_table_rows(&mut t, "the CPU's bits on every scale", rows.into_iter());
-    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
+    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
     (t, failures, note)
 }
 

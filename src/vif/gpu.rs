@@ -100,9 +100,13 @@ pub struct Variant {
     /// A mutant of the warp walk ([`Reduction::BinadeWarp`]): a composed run applied without
     /// checking that it stays in its binade (`FVIF_WARP_RUN_END_UNCHECKED`).
     pub warp_run_end_unchecked: bool,
-    /// A mutant of the paired rows ([`Reduction::BinadePaired`]): the den row's walk reads
-    /// the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`).
+    /// A plan mutant of the paired rows ([`Reduction::BinadePaired`]): the den row's walk
+    /// reads the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`). Plans change no bit (the walk
+    /// composes only units planned for its sum's binade), so its sums must be the CPU's.
     pub paired_plans_crossed: bool,
+    /// A mutant of the paired rows: the den row walked with the num row's units
+    /// (`FVIF_PAIRED_UNITS_CROSSED`), a wrong sum.
+    pub paired_units_crossed: bool,
 }
 
 impl Variant {
@@ -115,6 +119,7 @@ impl Variant {
             reduction,
             warp_run_end_unchecked: false,
             paired_plans_crossed: false,
+            paired_units_crossed: false,
         }
     }
 
@@ -132,6 +137,9 @@ impl Variant {
         }
         if self.paired_plans_crossed {
             d.push("FVIF_PAIRED_PLANS_CROSSED");
+        }
+        if self.paired_units_crossed {
+            d.push("FVIF_PAIRED_UNITS_CROSSED");
         }
         d
     }
