@@ -176,11 +176,12 @@ fn warp_walk_mutant_gives_wrong_sums() {
         warp_run_end_unchecked: true,
         ..Variant::exact(Reduction::BinadeWarp)
     };
-    mutant_gives_wrong_sums(
-        "warp_walk_mutant_gives_wrong_sums",
-        mutant,
-        "warp walk, run end unchecked",
-    );
+    let wrong = first_wrong("warp_walk_mutant_gives_wrong_sums", mutant);
+    if let Some(wrong) = wrong {
+        let wrong =
+            wrong.expect("the warp walk's unchecked-run mutant survived the fixture frames");
+        println!("killed: warp walk, run end unchecked: {wrong}");
+    }
 }
 
 /// The paired rows' own shortcut broken (`FVIF_PAIRED_UNITS_CROSSED`: the den row walked with
@@ -191,11 +192,12 @@ fn paired_rows_mutant_gives_wrong_sums() {
         paired_units_crossed: true,
         ..Variant::exact(Reduction::BinadePaired)
     };
-    mutant_gives_wrong_sums(
-        "paired_rows_mutant_gives_wrong_sums",
-        mutant,
-        "paired rows, units crossed",
-    );
+    let wrong = first_wrong("paired_rows_mutant_gives_wrong_sums", mutant);
+    if let Some(wrong) = wrong {
+        let wrong =
+            wrong.expect("the paired rows' units-crossed mutant survived the fixture frames");
+        println!("killed: paired rows, units crossed: {wrong}");
+    }
 }
 
 /// A plan mutant of the paired rows (`FVIF_PAIRED_PLANS_CROSSED`: the den row walked on the num
@@ -203,67 +205,29 @@ fn paired_rows_mutant_gives_wrong_sums() {
 /// for its sum's binade. (As a wrong-sum mutant it survived on the H200 at fcadd8d.)
 #[test]
 fn paired_rows_plan_mutant_keeps_the_cpu_bits() {
-    let mut g = match VifGpu::open() {
-        Ok(g) => g,
-        Err(e) => {
-            skip("paired_rows_plan_mutant_keeps_the_cpu_bits", &e.to_string());
-            return;
-        }
-    };
     let v = Variant {
         paired_plans_crossed: true,
         ..Variant::exact(Reduction::BinadePaired)
     };
-    let opts = VifOptions::default();
-    for (name, w, h, bpc) in [
-        ("nat8", 96, 64, 8),
-        ("nat16", 104, 59, 16),
-        ("checker8", 96, 64, 8),
-    ] {
-        let (r, dd) = fixture(name, w, h, bpc);
-        let want = scale_sums(&r, &dd, &opts).unwrap();
-        let got = g.scale_sums(&r, &dd, &opts, &v).unwrap();
-        for (s, cpu) in want.iter().enumerate() {
-            assert_eq!(
-                (got.num[s].to_bits(), got.den[s].to_bits()),
-                (f64::from(cpu.num).to_bits(), f64::from(cpu.den).to_bits()),
-                "{name} scale {s}: {:?} against the CPU's {cpu:?}",
-                (got.num[s], got.den[s])
-            );
-        }
+    if let Some(wrong) = first_wrong("paired_rows_plan_mutant_keeps_the_cpu_bits", v) {
+        assert!(
+            wrong.is_none(),
+            "the plan mutant changed a sum: {}",
+            wrong.unwrap()
+        );
     }
 }
 
-/// `mutant` gives some scale sum other than the CPU's on the fixture frames.
-fn mutant_gives_wrong_sums(test: &str, mutant: Variant, label: &str) {
+/// `vif::gpu::first_wrong_scale` of `v` on the committed fixture frames; `None` after a skip
+/// (no device; a failure under `BINADE_REQUIRE_GPU=1`).
+fn first_wrong(test: &str, v: Variant) -> Option<Option<String>> {
     let mut g = match VifGpu::open() {
         Ok(g) => g,
         Err(e) => {
             skip(test, &e.to_string());
-            return;
+            return None;
         }
     };
-    let opts = VifOptions::default();
-    let mut wrong = None;
-    for (name, w, h, bpc) in [
-        ("nat8", 96, 64, 8),
-        ("nat16", 104, 59, 16),
-        ("checker8", 96, 64, 8),
-    ] {
-        let (r, dd) = fixture(name, w, h, bpc);
-        let want = scale_sums(&r, &dd, &opts).unwrap();
-        let got = g.scale_sums(&r, &dd, &opts, &mutant).unwrap();
-        for (s, cpu) in want.iter().enumerate() {
-            let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
-                && got.den[s].to_bits() == f64::from(cpu.den).to_bits();
-            if !same && wrong.is_none() {
-                wrong = Some(format!(
-                    "{name} scale {s}: {:?} against the CPU's {cpu:?}",
-                    (got.num[s], got.den[s])
-                ));
-            }
-        }
-    }
-    let wrong = wrong.unwrap_or_else(|| panic!("the {label} mutant survived the fixture frames"));
-    println!("killed: {label}: {wrong}");
+    let dir = binade::fixtures::project_root().join("fixtures/vif");
+    Some(gpu::first_wrong_scale(&mut g, &v, &dir).unwrap())
 }

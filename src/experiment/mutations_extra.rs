@@ -593,7 +593,11 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
     ];
     let mut rows = Vec::new();
     for (name, v, broken) in builds {
-        match first_wrong_vif_scale(&mut g, &v) {
+        match crate::vif::gpu::first_wrong_scale(
+            &mut g,
+            &v,
+            &crate::fixtures::project_root().join("fixtures/vif"),
+        ) {
             Ok(wrong) => {
                 let ok = wrong.is_some() == broken;
                 rows.push((name, wrong, !broken, ok));
@@ -604,37 +608,4 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
     let failures = kill_table_rows(&mut t, "the CPU's bits on every scale", rows.into_iter());
     let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
     (t, failures, note)
-}
-
-/// The first scale sum of the fixture frames whose bits differ from the CPU reference's with
-/// variant `v`, named.
-fn first_wrong_vif_scale(
-    g: &mut crate::vif::gpu::VifGpu,
-    v: &crate::vif::gpu::Variant,
-) -> anyhow::Result<Option<String>> {
-    use crate::vif::fixtures::committed_pair;
-    use crate::vif::reference::scale_sums;
-    use crate::vif::VifOptions;
-    let opts = VifOptions::default();
-    let dir = crate::fixtures::project_root().join("fixtures/vif");
-    for (name, w, h, bpc) in [
-        ("nat8", 96, 64, 8),
-        ("nat16", 104, 59, 16),
-        ("checker8", 96, 64, 8),
-    ] {
-        let (r, d) = committed_pair(&dir, name, w, h, bpc)?;
-        let want = scale_sums(&r, &d, &opts)?;
-        let got = g.scale_sums(&r, &d, &opts, v)?;
-        for (s, cpu) in want.iter().enumerate() {
-            let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
-                && got.den[s].to_bits() == f64::from(cpu.den).to_bits();
-            if !same {
-                return Ok(Some(format!(
-                    "{name} scale {s}: num {:?} den {:?}, the CPU {:?} {:?}",
-                    got.num[s], got.den[s], cpu.num, cpu.den
-                )));
-            }
-        }
-    }
-    Ok(None)
 }

@@ -619,3 +619,39 @@ impl VifGpu {
         Ok(times)
     }
 }
+
+/// The committed fixture frames (`fixtures/vif`: name, width, height, bits) that a kill check
+/// of a device variant sums.
+pub const KILL_FRAMES: [(&str, usize, usize, u32); 3] = [
+    ("nat8", 96, 64, 8),
+    ("nat16", 104, 59, 16),
+    ("checker8", 96, 64, 8),
+];
+
+/// The first scale sum of the [`KILL_FRAMES`] (read from `fixtures`, the project's
+/// `fixtures/vif`) whose bits differ from the CPU reference's with variant `v` under the
+/// default options, named; `None` where every num and den sum has the CPU's bits. The check
+/// both a mutant's kill (`Some`) and a plan mutant's keeping the bits (`None`) rest on.
+pub fn first_wrong_scale(
+    g: &mut VifGpu,
+    v: &Variant,
+    fixtures: &std::path::Path,
+) -> Result<Option<String>> {
+    let opts = VifOptions::default();
+    for (name, w, h, bpc) in KILL_FRAMES {
+        let (r, d) = super::fixtures::committed_pair(fixtures, name, w, h, bpc)?;
+        let want = super::reference::scale_sums(&r, &d, &opts)?;
+        let got = g.scale_sums(&r, &d, &opts, v)?;
+        for (s, cpu) in want.iter().enumerate() {
+            let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
+                && got.den[s].to_bits() == f64::from(cpu.den).to_bits();
+            if !same {
+                return Ok(Some(format!(
+                    "{name} scale {s}: num {:?} den {:?}, the CPU {:?} {:?}",
+                    got.num[s], got.den[s], cpu.num, cpu.den
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
