@@ -1,8 +1,8 @@
 //! The walked engine (`gpu::ordered_sum::walked`, in the engine's shape) in `gpu-parity`: the
 //! same inputs as the one-pass engine, each sum its own job launched [`LAUNCHES`] times on the
 //! same buffers, and the repeated boundary cases all again in one launch (a walker a sum,
-//! [`check_one_launch`]); every total must have the loop's bits in every launch. Its plans (a look-back over doubles, or the
-//! walker's hint) may differ between launches; its bits may not.
+//! [`check_one_launch`]); every total must have the loop's bits in every launch. Its plans (a
+//! look-back over doubles, or the walker's hint) may differ between launches; its bits may not.
 
 use std::ops::Range;
 
