@@ -167,13 +167,10 @@ pub fn frame_walked_sums(
 
 /// The walked engine's 18 ordered sums of a scale (`[channel][term]`, each the CPU loop's
 /// bits) and the tiles its walkers finished from their terms.
+/// A scale's job is a frame's of one scale, so [`frame_walked_sums`] reads it.
 pub fn walked_sums(walked: &WalkedSum, job: &mut WalkedJob) -> Result<([[f64; TERMS]; 3], u64)> {
-    let results = walked.run_segments(job)?;
-    let totals: Vec<f64> = results.iter().map(|r| r.total).collect();
-    Ok((
-        by_channel(&totals),
-        results.iter().map(|r| r.finished_tiles).sum(),
-    ))
+    let (sums, finished) = frame_walked_sums(walked, job, 1)?;
+    Ok((sums[0], finished))
 }
 
 /// The 18 sums of a scale four ways, and how the device's terms compare with the CPU's.
