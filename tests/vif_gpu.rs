@@ -66,6 +66,7 @@ fn kernels_compile_without_contraction() {
             "fvif_row_sums_binade",
             "fvif_row_sums_binade_pairs",
             "fvif_row_sums_binade_warp",
+            "fvif_row_sums_binade_paired",
         ] {
             assert!(
                 ptx.contains(&format!(".entry {k}(")),
