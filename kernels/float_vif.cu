@@ -262,15 +262,14 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
 #if FVIF_SEGMENTS < 64
 #error "the paired rows take two warps"
 #endif
-static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, const float *den, int w, int h,
-                                                            float *row_num, float *row_den,
-                                                            unsigned long long *fallbacks) {
+/* The paired rows' work on row i, whose num and den terms are rows[0] and rows[1] (global
+ * memory for the paired rows, shared memory for the staged rows). */
+static __device__ __forceinline__ void fvif_paired_rows_of(const float *const rows[2], int i, int w, float *row_num,
+                                                           float *row_den, unsigned long long *fallbacks) {
     __shared__ double est[2][FVIF_SEGMENTS];
     __shared__ unsigned int plan[2][FVIF_SEGMENTS];
     __shared__ binade_unit units[2][FVIF_SEGMENTS];
-    const int i = blockIdx.x, t = threadIdx.x;
-    if (i >= h) return;
-    const float *rows[2] = {num + (long long)i * w, den + (long long)i * w};
+    const int t = threadIdx.x;
     int lo, hi;
     fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
     est[0][t] = fvif_segment_estimate(rows[0], lo, hi, 1);
@@ -302,6 +301,51 @@ static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, co
     }
 }
 
+static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, const float *den, int w, int h,
+                                                            float *row_num, float *row_den,
+                                                            unsigned long long *fallbacks) {
+    const int i = blockIdx.x;
+    if (i >= h) return;
+    const float *const rows[2] = {num + (long long)i * w, den + (long long)i * w};
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks);
+}
+
+/* The staged rows (FVIF_STAGED): the paired rows after the block has copied row i of num and
+ * of den into shared memory, thread t taking terms t, t + FVIF_SEGMENTS, ... (a warp's load
+ * is 32 consecutive floats, one transaction of 128 bytes). The segments' two passes (the
+ * estimate, then the unit) and the walk's term-by-term adds then read shared memory, where
+ * the paired rows have each thread read its own run of w / FVIF_SEGMENTS terms from global
+ * memory twice (a warp's load touching 32 lines). A copy moves bits (no arithmetic: -0, NaN
+ * payloads and subnormals are kept), so every sum is the paired rows' and so the
+ * left-to-right fp32 sum's. Launched with 2 * w * sizeof(float) bytes of dynamic shared
+ * memory. Mutant of its own shortcut, FVIF_STAGED_LAST_UNSTAGED: the copy stops one term
+ * short and the row's last term reads as +0, a wrong sum wherever that term is not zero. */
+extern __shared__ float fvif_stage[];
+static __device__ __forceinline__ void fvif_row_sums_staged(const float *num, const float *den, int w, int h,
+                                                            float *row_num, float *row_den,
+                                                            unsigned long long *fallbacks) {
+    const int i = blockIdx.x, t = threadIdx.x;
+    if (i >= h) return;
+    const float *src_num = num + (long long)i * w, *src_den = den + (long long)i * w;
+    float *stage_num = fvif_stage, *stage_den = fvif_stage + w;
+#if defined(FVIF_STAGED_LAST_UNSTAGED)
+    const int staged = w - 1;
+    if (t == 0 && w > 0) {
+        stage_num[w - 1] = 0.0f;
+        stage_den[w - 1] = 0.0f;
+    }
+#else
+    const int staged = w;
+#endif
+    for (int k = t; k < staged; k += FVIF_SEGMENTS) {
+        stage_num[k] = src_num[k];
+        stage_den[k] = src_den[k];
+    }
+    __syncthreads();
+    const float *const rows[2] = {stage_num, stage_den};
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks);
+}
+
 /* The row-parallel sums with the fast units, thread 0's plan and walk. */
 extern "C" __global__ void fvif_row_sums_binade(const float *num, const float *den, int w, int h, float *row_num,
                                                 float *row_den, unsigned long long *fallbacks) {
@@ -326,6 +370,13 @@ extern "C" __global__ void fvif_row_sums_binade_warp(const float *num, const flo
 extern "C" __global__ void fvif_row_sums_binade_paired(const float *num, const float *den, int w, int h,
                                                        float *row_num, float *row_den, unsigned long long *fallbacks) {
     fvif_row_sums_paired(num, den, w, h, row_num, row_den, fallbacks);
+}
+
+/* The staged rows: the paired rows reading a copy of the row in shared memory (launched with
+ * 2 * w * sizeof(float) bytes of it). */
+extern "C" __global__ void fvif_row_sums_binade_staged(const float *num, const float *den, int w, int h,
+                                                       float *row_num, float *row_den, unsigned long long *fallbacks) {
+    fvif_row_sums_staged(num, den, w, h, row_num, row_den, fallbacks);
 }
 
 #endif /* FVIF_WITH_BINADE */

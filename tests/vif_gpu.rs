@@ -38,6 +38,10 @@ fn variants() -> Vec<Variant> {
             paired_units_crossed: true,
             ..e
         },
+        Variant {
+            staged_last_unstaged: true,
+            ..e
+        },
     ]
 }
 
@@ -67,6 +71,7 @@ fn kernels_compile_without_contraction() {
             "fvif_row_sums_binade_pairs",
             "fvif_row_sums_binade_warp",
             "fvif_row_sums_binade_paired",
+            "fvif_row_sums_binade_staged",
         ] {
             assert!(
                 ptx.contains(&format!(".entry {k}(")),
@@ -125,6 +130,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
         Reduction::BinadePairs,
         Reduction::BinadeWarp,
         Reduction::BinadePaired,
+        Reduction::BinadeStaged,
     ];
     let d = VifOptions::default();
     let option_sets = [
@@ -216,6 +222,55 @@ fn paired_rows_plan_mutant_keeps_the_cpu_bits() {
             "the plan mutant changed a sum: {}",
             wrong.unwrap()
         );
+    }
+}
+
+/// The staged rows' own shortcut broken (`FVIF_STAGED_LAST_UNSTAGED`: the copy into shared
+/// memory stops one term short, the row's last term read as +0) gives a scale sum other than
+/// the CPU's on the fixture frames.
+#[test]
+fn staged_rows_mutant_gives_wrong_sums() {
+    let mutant = Variant {
+        staged_last_unstaged: true,
+        ..Variant::exact(Reduction::BinadeStaged)
+    };
+    let wrong = first_wrong("staged_rows_mutant_gives_wrong_sums", mutant);
+    if let Some(wrong) = wrong {
+        let wrong =
+            wrong.expect("the staged rows' last-term-unstaged mutant survived the fixture frames");
+        println!("killed: staged rows, last term unstaged: {wrong}");
+    }
+}
+
+/// The staged rows on rows wider than the 48 KiB of shared memory a kernel has without asking
+/// (8,200 terms: 65,600 bytes for a row of num and of den; `vif::gpu::staged_bytes`) and on
+/// an odd width, every scale's sums against the CPU reference's by bits, beside the paired
+/// rows: the launch raises the kernel's limit, and the copy covers the whole row.
+#[test]
+fn staged_rows_equal_the_cpu_on_wide_rows() {
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            skip("staged_rows_equal_the_cpu_on_wide_rows", &e.to_string());
+            return;
+        }
+    };
+    assert!(gpu::staged_bytes(8200) > 48 * 1024);
+    let opts = VifOptions::default();
+    for (w, h, seed) in [(8200usize, 64usize, 2026u64), (4097, 67, 7)] {
+        let (r, d) = binade::vif::synth::natural_pair(w, h, 8, seed).unwrap();
+        let (r, d) = (r.to_image(), d.to_image());
+        let want = scale_sums(&r, &d, &opts).unwrap();
+        for red in [Reduction::BinadePaired, Reduction::BinadeStaged] {
+            let got = g.scale_sums(&r, &d, &opts, &Variant::exact(red)).unwrap();
+            for (s, cpu) in want.iter().enumerate() {
+                assert_eq!(
+                    (got.num[s].to_bits(), got.den[s].to_bits()),
+                    (f64::from(cpu.num).to_bits(), f64::from(cpu.den).to_bits()),
+                    "{w}x{h} seed {seed} {red:?} scale {s} (num, den)"
+                );
+            }
+        }
     }
 }
 

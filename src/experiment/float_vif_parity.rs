@@ -69,7 +69,8 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
 }
 
 /// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
-/// units, the walk by thread 0, by one warp, and the num and den rows by two warps at once).
+/// units, the walk by thread 0, by one warp, the num and den rows by two warps at once, and
+/// the same with the rows first copied into shared memory).
 pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
     vec![
         ("exact twin (row per thread)", Reduction::Ordered),
@@ -78,6 +79,10 @@ pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
         (
             "row-parallel, num and den rows by two warps",
             Reduction::BinadePaired,
+        ),
+        (
+            "row-parallel, two warps, rows staged in shared memory",
+            Reduction::BinadeStaged,
         ),
     ]
 }

@@ -70,10 +70,7 @@ pub fn causes() -> Result<Vec<(&'static str, Variant, String)>> {
                 table: true,
                 device_log2: true,
                 stat_f32: true,
-                reduction: Reduction::Tree,
-                warp_run_end_unchecked: false,
-                paired_plans_crossed: false,
-                paired_units_crossed: false,
+                ..Variant::exact(Reduction::Tree)
             },
             format!("{} (before)", adr_figure("before-largest")?),
         ),

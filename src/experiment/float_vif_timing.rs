@@ -57,6 +57,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "row-parallel, num and den rows at once by two warps",
             Reduction::BinadePaired,
         ),
+        (
+            "row-parallel, two warps, the rows staged in shared memory",
+            Reduction::BinadeStaged,
+        ),
         ("warp and block trees (not exact)", Reduction::Tree),
     ];
     // alternate the variants in rounds so that drift in clocks or load touches all of them

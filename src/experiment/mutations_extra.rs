@@ -563,6 +563,7 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
     };
     let warp = Variant::exact(Reduction::BinadeWarp);
     let paired = Variant::exact(Reduction::BinadePaired);
+    let staged = Variant::exact(Reduction::BinadeStaged);
     let builds = [
         ("float VIF warp walk", warp, false),
         (
@@ -590,6 +591,15 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
             },
             false,
         ),
+        ("float VIF staged rows", staged, false),
+        (
+            "float VIF staged rows: the row's last term not staged",
+            Variant {
+                staged_last_unstaged: true,
+                ..staged
+            },
+            true,
+        ),
     ];
     let mut rows = Vec::new();
     for (name, v, broken) in builds {
@@ -606,6 +616,6 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
         }
     }
     let failures = kill_table_rows(&mut t, "the CPU's bits on every scale", rows.into_iter());
-    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
+    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), the staged rows (`fvif_row_sums_binade_staged`) with the copy into shared memory one term short (`FVIF_STAGED_LAST_UNSTAGED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
     (t, failures, note)
 }

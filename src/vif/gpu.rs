@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
-use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute};
 use cudarc::driver::{
     CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
 };
@@ -37,6 +37,36 @@ pub const BINADE: &str = crate::verify::device_header::HEADER;
 
 /// Threads (segments) per row of the row-parallel sum.
 pub const SEGMENTS: u32 = 128;
+
+/// Bytes of dynamic shared memory the staged row sums ([`Reduction::BinadeStaged`]) take for
+/// rows of `w` terms: the row of num and the row of den, `2 * w` floats.
+pub const fn staged_bytes(w: usize) -> usize {
+    2 * w * std::mem::size_of::<f32>()
+}
+
+/// The dynamic shared memory of a staged-rows launch over rows of `w` terms, with the
+/// kernel's limit raised where it passes the 48 KiB every kernel is allowed without asking;
+/// an error (one line) where the device cannot give a block that much.
+fn staged_shared(f: &CudaFunction, w: usize) -> Result<u32> {
+    const WITHOUT_ASKING: usize = 48 * 1024;
+    let bytes = staged_bytes(w);
+    let value = u32::try_from(bytes)
+        .ok()
+        .and_then(|b| i32::try_from(b).ok().map(|v| (b, v)));
+    let Some((bytes32, value)) = value else {
+        bail!("rows of {w} terms need {bytes} bytes of shared memory for the staged row sums");
+    };
+    if bytes > WITHOUT_ASKING {
+        f.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            value,
+        )
+        .map_err(|e| {
+            anyhow!("rows of {w} terms need {bytes} bytes of shared memory for the staged row sums, more than this device gives a block ({e})")
+        })?;
+    }
+    Ok(bytes32)
+}
 
 // SAFETY: both are plain `repr(C)` structs of floats and ints, the layouts the kernels declare.
 unsafe impl DeviceRepr for FvifTaps {}
@@ -82,6 +112,11 @@ pub enum Reduction {
     /// As [`Reduction::BinadeWarp`] with a row's num and den sums in one block, planned and
     /// walked at once by two warps (`fvif_row_sums_binade_paired`).
     BinadePaired,
+    /// As [`Reduction::BinadePaired`] after the block has copied the row of num and of den
+    /// into shared memory with coalesced loads, so the segments' two passes and the walk's
+    /// term-by-term adds read shared memory (`fvif_row_sums_binade_staged`, launched with
+    /// [`staged_bytes`] of it).
+    BinadeStaged,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
 }
@@ -107,6 +142,10 @@ pub struct Variant {
     /// A mutant of the paired rows: the den row walked with the num row's units
     /// (`FVIF_PAIRED_UNITS_CROSSED`), a wrong sum.
     pub paired_units_crossed: bool,
+    /// A mutant of the staged rows ([`Reduction::BinadeStaged`]): the copy into shared memory
+    /// stops one term short and the row's last term reads as +0
+    /// (`FVIF_STAGED_LAST_UNSTAGED`), a wrong sum.
+    pub staged_last_unstaged: bool,
 }
 
 impl Variant {
@@ -120,6 +159,7 @@ impl Variant {
             warp_run_end_unchecked: false,
             paired_plans_crossed: false,
             paired_units_crossed: false,
+            staged_last_unstaged: false,
         }
     }
 
@@ -140,6 +180,9 @@ impl Variant {
         }
         if self.paired_units_crossed {
             d.push("FVIF_PAIRED_UNITS_CROSSED");
+        }
+        if self.staged_last_unstaged {
+            d.push("FVIF_STAGED_LAST_UNSTAGED");
         }
         d
     }
@@ -366,6 +409,7 @@ impl VifGpu {
             Reduction::BinadePairs => f("fvif_row_sums_binade_pairs")?,
             Reduction::BinadeWarp => f("fvif_row_sums_binade_warp")?,
             Reduction::BinadePaired => f("fvif_row_sums_binade_paired")?,
+            Reduction::BinadeStaged => f("fvif_row_sums_binade_staged")?,
             Reduction::Tree => f("fvif_tree_sums")?,
         };
         let stream = self.stream();
@@ -458,7 +502,8 @@ impl VifGpu {
                 | Reduction::Binade
                 | Reduction::BinadePairs
                 | Reduction::BinadeWarp
-                | Reduction::BinadePaired => {
+                | Reduction::BinadePaired
+                | Reduction::BinadeStaged => {
                     let off = s * work.h;
                     let mut rn = work.rows_num.slice_mut(off..off + h);
                     let mut rd = work.rows_den.slice_mut(off..off + h);
@@ -477,10 +522,15 @@ impl VifGpu {
                         }
                     } else {
                         b.arg(&mut work.fallbacks);
+                        let shared_mem_bytes = if v.reduction == Reduction::BinadeStaged {
+                            staged_shared(&sum_fn, w)?
+                        } else {
+                            0
+                        };
                         LaunchConfig {
                             grid_dim: (h as u32, 1, 1),
                             block_dim: (SEGMENTS, 1, 1),
-                            shared_mem_bytes: 0,
+                            shared_mem_bytes,
                         }
                     };
                     // SAFETY: num and den hold w * h floats; the row slices h each.
@@ -525,7 +575,8 @@ impl VifGpu {
             | Reduction::Binade
             | Reduction::BinadePairs
             | Reduction::BinadeWarp
-            | Reduction::BinadePaired => {
+            | Reduction::BinadePaired
+            | Reduction::BinadeStaged => {
                 let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
                 let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
