@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Digests a run of scripts/sum-whole-command.sh: per command, the median, least and most ms
-over its runs (times.tsv), and the medians of the GPU engine's device phases (`device` in
-gpu-R.json). Prints Markdown.   Usage: sum-whole-command-digest.py DIR/sum-whole-command"""
+over its runs (times.tsv), and for each GPU engine (gpu-R.json, gpu-onepass-R.json) the
+medians of its command phases (`phases_ms`: read, wait) and device phases (`device`; older
+runs lack some, shown as -). Prints Markdown.
+Usage: sum-whole-command-digest.py DIR/sum-whole-command[-N]"""
 import glob
 import json
 import os
@@ -24,12 +26,20 @@ def main(d):
     print("| --- | --- | --- | --- | --- |")
     for what, v in runs.items():
         print(f"| `{what}` | {len(v)} | {statistics.median(v):.1f} | {min(v):.1f} | {max(v):.1f} |")
-    outs = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(d, "gpu-*.json")))]
-    if outs:
-        print("\n| GPU engine's phase | median ms |")
+    for engine in ("gpu", "gpu-onepass"):
+        paths = [p for p in sorted(glob.glob(os.path.join(d, f"{engine}-*.json")))
+                 if os.path.basename(p)[len(engine) + 1:-5].isdigit()]
+        outs = [json.load(open(p)) for p in paths]
+        if not outs:
+            continue
+        print(f"\n| `--engine {engine}` phase | median ms |")
         print("| --- | --- |")
-        for k in ("open_ms", "compile_ms", "upload_ms", "kernel_ms"):
-            print(f"| {k} | {statistics.median(o['device'][k] for o in outs):.2f} |")
+        for k in ("read", "wait", "sum"):
+            v = [o["phases_ms"][k] for o in outs if k in o.get("phases_ms", {})]
+            print(f"| command: {k} | {statistics.median(v):.2f} |" if v else f"| command: {k} | - |")
+        for k in ("open_ms", "compile_ms", "staging_ms", "upload_ms", "upload_host_copy_ms", "kernel_ms"):
+            v = [o["device"][k] for o in outs if k in o["device"]]
+            print(f"| device: {k} | {statistics.median(v):.2f} |" if v else f"| device: {k} | - |")
     bits = {o["bits"] for p in glob.glob(os.path.join(d, "*-*.json")) for o in [json.load(open(p))]}
     print(f"\nbits of every run: {', '.join(sorted(bits))}")
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Times `binade sum` as a whole command (a new process each run, wall clock) on one file of
-# 10^8 uniform f64 terms written by numpy, for each engine, against reading the file; writes
-# DIR/sum-whole-command/{times.tsv,ENGINE-REP.json}, DIR the first argument (default $OUT). Run on the GPU machine from the tree
-# with .devbin/ (scripts/stage-device.sh). The file is read once first (page cache).
+# N uniform f64 terms written by numpy (N the second argument, default 10^8), for each engine,
+# against reading the file; writes DIR/sum-whole-command-N/{times.tsv,ENGINE-REP.json}, DIR the
+# first argument (default $OUT). Run on the GPU machine from the tree with .devbin/
+# (scripts/stage-device.sh). The file is read once first (page cache) and removed after.
 set -u
 bin=${BINADE_BIN:-.devbin/binade}
-d=${1:-${OUT:-/tmp}}/sum-whole-command
+n=${2:-100000000}
+d=${1:-${OUT:-/tmp}}/sum-whole-command-$n
 mkdir -p "$d"
-f=/tmp/binade-u1e8.npy
-python3 -c "import numpy as np; np.save('$f', np.random.default_rng(2026).random(100_000_000))"
+f=/tmp/binade-u$n.npy
+python3 -c "import numpy as np; np.save('$f', np.random.default_rng(2026).random($n))"
 cat "$f" > /dev/null
 now() { date +%s%N; }
 {
@@ -17,7 +19,7 @@ now() { date +%s%N; }
   for rep in 1 2 3 4 5; do
     s=$(now); cat "$f" > /dev/null; t=$(now)
     printf 'cat FILE > /dev/null\t%s\t%s\t0\n' "$rep" "$(( (t - s) / 1000 ))e-3"
-    for e in loop fast gpu; do
+    for e in loop fast gpu gpu-onepass; do
       s=$(now); "$bin" sum "$f" --engine "$e" --format json > "$d/$e-$rep.json" 2>&1; rc=$?; t=$(now)
       printf 'binade sum --engine %s\t%s\t%s\t%s\n' "$e" "$rep" "$(( (t - s) / 1000 ))e-3" "$rc"
     done

@@ -459,33 +459,61 @@ fn text_output_names_every_field() {
 
 #[test]
 fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
-    let f = fixture("adversarial-ties-f64.npy");
-    let out = binade(&["--engine", "gpu", "--check", "--format", "json", &f]);
-    let err = stderr(&out);
-    // Exit 3 is "no usable GPU" and only that; a kernel that does not compile is exit 4 and
-    // fails here like any other error.
-    if out.status.code() == Some(3) {
-        assert_eq!(
-            err.lines().count(),
-            1,
-            "no-GPU message must be one line: {err:?}"
-        );
-        assert!(err.starts_with("binade sum: no GPU: "), "{err:?}");
-        binade::gpu::require::skip(
-            "gpu_engine_matches_the_loop_or_reports_no_gpu",
-            &format!("--engine gpu found no usable GPU ({})", err.trim()),
-        );
-        return;
+    // Two files in one call: the first is read while the device opens (its read and wait
+    // phases reported), the second after; a third of 4,200,000 terms passes one staging
+    // buffer (4 Mi terms) of the upload.
+    let dir = tempfile::tempdir().unwrap();
+    let long: Vec<f64> = (0..4_200_000u64)
+        .map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 11) as f64) * 2f64.powi(-53))
+        .collect();
+    let long_path = raw_file(dir.path(), "long.f64", &long, |x: f64| x.to_le_bytes().to_vec());
+    let files = [
+        fixture("adversarial-ties-f64.npy"),
+        fixture("uniform-f64.npy"),
+        long_path.clone(),
+    ];
+    for (engine, exact) in [("gpu", "walked"), ("gpu-onepass", "one-pass")] {
+        let mut a = vec!["--engine", engine, "--check", "--format", "json", "--dtype", "f64"];
+        a.extend(files.iter().map(String::as_str));
+        let out = binade(&a);
+        let err = stderr(&out);
+        // Exit 3 is "no usable GPU" and only that; a kernel that does not compile is exit 4
+        // and fails here like any other error.
+        if out.status.code() == Some(3) {
+            assert_eq!(
+                err.lines().count(),
+                1,
+                "no-GPU message must be one line: {err:?}"
+            );
+            assert!(err.starts_with("binade sum: no GPU: "), "{err:?}");
+            binade::gpu::require::skip(
+                "gpu_engine_matches_the_loop_or_reports_no_gpu",
+                &format!("--engine {engine} found no usable GPU ({})", err.trim()),
+            );
+            return;
+        }
+        assert_eq!(out.status.code(), Some(0), "{engine}: {err}");
+        let lines = json_lines(&out);
+        assert_eq!(lines.len(), 3, "{engine}");
+        for (k, r) in lines.iter().enumerate() {
+            let want = if files[k] == long_path {
+                loop_sum::<F64>(&long).to_bits()
+            } else {
+                npyz_loop_bits(&files[k]).0
+            };
+            assert_eq!(r["engine"], engine);
+            assert_eq!(hex(&r["bits"]), want, "{engine} sum of {}", files[k]);
+            assert_eq!(r["check"]["equal"], true);
+            // The exact engine named ran: its tiles and phases are reported.
+            assert_eq!(r["device"]["exact_engine"], exact, "{r}");
+            assert!(r["device"]["tiles"].as_u64().unwrap_or(0) >= 1, "{r}");
+            for phase in ["kernel_ms", "upload_ms", "staging_ms", "open_ms"] {
+                assert!(r["device"][phase].as_f64().is_some(), "{phase}: {r}");
+            }
+            let wait = r["phases_ms"]["wait"].as_f64().unwrap();
+            assert!(wait >= 0.0 && (k == 0 || wait == 0.0), "{r}");
+        }
     }
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    let r = &json_lines(&out)[0];
-    let (want, _) = npyz_loop_bits(&f);
-    assert_eq!(r["engine"], "gpu");
-    assert_eq!(hex(&r["bits"]), want, "gpu sum of {f}");
-    assert_eq!(r["check"]["equal"], true);
-    // The one-pass engine ran: its tiles and phases are reported.
-    assert!(r["device"]["tiles"].as_u64().unwrap_or(0) >= 1, "{r}");
-    assert!(r["device"]["kernel_ms"].as_f64().is_some(), "{r}");
 }
 
 #[test]

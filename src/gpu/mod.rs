@@ -11,6 +11,7 @@ pub mod ordered_cumsum;
 pub mod ordered_sum;
 pub mod require;
 pub mod timing;
+pub mod upload;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;

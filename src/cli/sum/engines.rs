@@ -52,25 +52,123 @@ pub trait Engine {
     }
 }
 
-/// What the one-pass GPU engine did for one sum: its tiles, and the wall-clock milliseconds
-/// of its phases (each ends with the device idle). Upload and kernel add up to the engine's
-/// sum phase; opening the device and compiling the kernels come before any file is read.
+/// What an exact GPU engine did for one sum: its tiles, and the wall-clock milliseconds of
+/// its phases (each ends with the device idle). Opening the device, compiling the kernels and
+/// allocating the staging buffers happen once per command, on a thread of their own while the
+/// first file is mapped and its pages read in (the command's `wait` phase is what is left of
+/// them after that); upload and kernel add up to the engine's sum phase.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct DeviceReport {
-    /// Tiles of [`crate::layout::OP_TILE`] terms.
+    /// The exact engine that ran: `walked` (`--engine gpu`) or `one-pass`
+    /// (`--engine gpu-onepass`); empty for numpy's order.
+    pub exact_engine: &'static str,
+    /// Tiles (4,096 terms for the walked engine, [`crate::layout::OP_TILE`] for the one-pass).
     pub tiles: u64,
-    /// Tiles whose unit did not apply, finished lane by lane (the first is always one).
+    /// Tiles whose unit did not apply, finished lane by lane from their terms.
     pub tiles_finished_lane_by_lane: u64,
-    /// Lanes of [`crate::layout::OP_PER_THREAD`] terms added natively.
+    /// Lanes added natively while finishing.
     pub lanes_added_natively: u64,
     /// Opening the device (driver, context and stream), once per command.
     pub open_ms: f64,
     /// Compiling the kernels with NVRTC and loading them, once per command.
     pub compile_ms: f64,
-    /// Copying the terms to the device (for a mapped file, this reads its pages).
+    /// Allocating the two page-locked staging buffers, once per command.
+    pub staging_ms: f64,
+    /// Copying the terms to the device through the staging buffers (host copies by rayon's
+    /// threads overlapping the device's copies).
     pub upload_ms: f64,
+    /// Of the upload, the host's copies into the staging buffers.
+    pub upload_host_copy_ms: f64,
     /// The kernel, from launch to its totals on the host.
     pub kernel_ms: f64,
+}
+
+/// The exact device engine behind `--engine gpu` (the walked engine) or `--engine gpu-onepass`.
+enum ExactDevice {
+    Walked(crate::gpu::ordered_sum::walked::WalkedSum),
+    OnePass(crate::gpu::OnePassSum),
+}
+
+/// An exact GPU engine (`crate::gpu::ordered_sum::walked::WalkedSum` or `crate::gpu::OnePassSum`), compiled once
+/// per call, with its staging buffers. It follows no plan (its plan is its own look-back
+/// over the tiles before each).
+pub struct ExactGpuEngine {
+    sum: ExactDevice,
+    staging: crate::gpu::upload::StagedUpload,
+    last: Option<DeviceReport>,
+    open_ms: f64,
+    compile_ms: f64,
+    staging_ms: f64,
+}
+
+impl ExactGpuEngine {
+    fn gpu(&self) -> &crate::gpu::Gpu {
+        match &self.sum {
+            ExactDevice::Walked(w) => w.gpu(),
+            ExactDevice::OnePass(o) => o.gpu(),
+        }
+    }
+}
+
+impl Engine for ExactGpuEngine {
+    fn name(&self) -> &'static str {
+        match self.sum {
+            ExactDevice::Walked(_) => "gpu",
+            ExactDevice::OnePass(_) => "gpu-onepass",
+        }
+    }
+    fn planned(&self) -> bool {
+        false
+    }
+    fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
+        let s = self.gpu().stream().clone();
+        let (dev, up) = if terms.is_empty() {
+            (s.alloc_zeros::<f64>(1)?, Default::default())
+        } else {
+            self.staging.upload(&s, terms)?
+        };
+        let t = std::time::Instant::now();
+        let n = terms.len();
+        let (exact_engine, total, tiles, finished, native) = match &self.sum {
+            ExactDevice::Walked(w) => {
+                let mut job = w.job(dev.slice(0..n))?;
+                let g = w.run(&mut job)?;
+                ("walked", g.total, g.tiles, g.finished_tiles, g.native_lanes)
+            }
+            ExactDevice::OnePass(o) => {
+                let mut job = o.job(dev.slice(0..n), std::slice::from_ref(&(0..n)))?;
+                let got = o.run(&mut job)?;
+                let g = got
+                    .first()
+                    .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
+                ("one-pass", g.total, g.tiles, g.finished_tiles, g.native_lanes)
+            }
+        };
+        let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
+        self.last = Some(DeviceReport {
+            exact_engine,
+            tiles,
+            tiles_finished_lane_by_lane: finished,
+            lanes_added_natively: native,
+            open_ms: self.open_ms,
+            compile_ms: self.compile_ms,
+            staging_ms: self.staging_ms,
+            upload_ms: up.ms,
+            upload_host_copy_ms: up.host_copy_ms,
+            kernel_ms,
+        });
+        Ok(Walk {
+            total,
+            applied: 0,
+            fallback: 0,
+        })
+    }
+    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        anyhow::bail!("--engine {} sums f64 streams only (the device has no f32 engine yet)", self.name())
+    }
+    fn device(&self) -> Option<DeviceReport> {
+        self.last
+    }
 }
 
 /// The plain loop: every chunk is taken term by term.
@@ -167,7 +265,7 @@ pub enum OpenError {
 }
 
 /// The engine of kind `kind`, or why it cannot run here.
-pub fn open_engine(kind: EngineKind, order: CpuOrder) -> Result<Box<dyn Engine>, OpenError> {
+pub fn open_engine(kind: EngineKind, order: CpuOrder) -> Result<Box<dyn Engine + Send>, OpenError> {
     if kind == EngineKind::Gpu && order == CpuOrder::Numpy {
         return open_numpy_engine();
     }
@@ -175,67 +273,9 @@ pub fn open_engine(kind: EngineKind, order: CpuOrder) -> Result<Box<dyn Engine>,
         EngineKind::Loop => Ok(Box::new(LoopEngine)),
         EngineKind::Walk => Ok(Box::new(HostWalkEngine)),
         EngineKind::Fast => Ok(Box::new(FastEngine)),
-        EngineKind::Gpu => open_onepass_engine(),
+        EngineKind::Gpu => open_exact_engine(true),
+        EngineKind::GpuOnepass => open_exact_engine(false),
         EngineKind::GpuPipeline => open_gpu_engine(),
-    }
-}
-
-/// The one-pass engine (`crate::gpu::OnePassSum`), compiled once per call. It follows no
-/// plan (its plan is its own look-back over the tiles before each).
-pub struct OnePassEngine {
-    sum: crate::gpu::OnePassSum,
-    last: Option<DeviceReport>,
-    open_ms: f64,
-    compile_ms: f64,
-}
-
-impl Engine for OnePassEngine {
-    fn name(&self) -> &'static str {
-        "gpu"
-    }
-    fn planned(&self) -> bool {
-        false
-    }
-    fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
-        let s = self.sum.gpu().stream().clone();
-        let t = std::time::Instant::now();
-        let dev = if terms.is_empty() {
-            s.alloc_zeros::<f64>(1)?
-        } else {
-            s.clone_htod(terms)?
-        };
-        s.synchronize()?;
-        let upload_ms = t.elapsed().as_secs_f64() * 1e3;
-        let t = std::time::Instant::now();
-        let mut job = self.sum.job(
-            dev.slice(0..terms.len()),
-            std::slice::from_ref(&(0..terms.len())),
-        )?;
-        let got = self.sum.run(&mut job)?;
-        let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
-        let g = got
-            .first()
-            .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
-        self.last = Some(DeviceReport {
-            tiles: g.tiles,
-            tiles_finished_lane_by_lane: g.finished_tiles,
-            lanes_added_natively: g.native_lanes,
-            open_ms: self.open_ms,
-            compile_ms: self.compile_ms,
-            upload_ms,
-            kernel_ms,
-        });
-        Ok(Walk {
-            total: g.total,
-            applied: 0,
-            fallback: 0,
-        })
-    }
-    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
-        anyhow::bail!("--engine gpu sums f64 streams only (the device has no f32 engine yet)")
-    }
-    fn device(&self) -> Option<DeviceReport> {
-        self.last
     }
 }
 
@@ -278,26 +318,38 @@ fn load_error(e: anyhow::Error) -> OpenError {
     }
 }
 
-/// Opens the one-pass GPU engine (errors as [`open_gpu_engine`]).
-fn open_onepass_engine() -> Result<Box<dyn Engine>, OpenError> {
+/// Opens an exact GPU engine, the walked one or the one-pass one, with its staging buffers
+/// (errors as [`open_gpu_engine`]).
+fn open_exact_engine(walked: bool) -> Result<Box<dyn Engine + Send>, OpenError> {
     let t = std::time::Instant::now();
     let gpu = crate::gpu::Gpu::open()?;
     let open_ms = t.elapsed().as_secs_f64() * 1e3;
     let t = std::time::Instant::now();
-    let sum = crate::gpu::OnePassSum::new(&gpu).map_err(load_error)?;
+    let sum = if walked {
+        ExactDevice::Walked(crate::gpu::ordered_sum::walked::WalkedSum::new(&gpu).map_err(load_error)?)
+    } else {
+        ExactDevice::OnePass(crate::gpu::OnePassSum::new(&gpu).map_err(load_error)?)
+    };
     let compile_ms = t.elapsed().as_secs_f64() * 1e3;
-    Ok(Box::new(OnePassEngine {
+    let t = std::time::Instant::now();
+    let staging =
+        crate::gpu::upload::StagedUpload::new(gpu.context(), crate::gpu::upload::STAGE_TERMS)
+            .map_err(|e| OpenError::Load(super::decode::one_line(&format!("{e:#}"))))?;
+    let staging_ms = t.elapsed().as_secs_f64() * 1e3;
+    Ok(Box::new(ExactGpuEngine {
         sum,
+        staging,
         last: None,
         open_ms,
         compile_ms,
+        staging_ms,
     }))
 }
 
 /// Opens the GPU pipeline: the device, and the ordered-sum kernels compiled for it. No driver
 /// or no device gives [`OpenError::NoDevice`]; kernels that do not compile give
 /// [`OpenError::Compile`] with the first lines of the compiler's log.
-fn open_gpu_engine() -> Result<Box<dyn Engine>, OpenError> {
+fn open_gpu_engine() -> Result<Box<dyn Engine + Send>, OpenError> {
     let gpu = crate::gpu::Gpu::open()?;
     let sum = crate::gpu::GpuOrderedSum::new(&gpu).map_err(load_error)?;
     Ok(Box::new(GpuEngine(sum)))
@@ -375,7 +427,7 @@ impl Engine for NumpyGpuEngine {
 }
 
 /// Opens `np.sum`'s order on the device (errors as [`open_gpu_engine`]).
-fn open_numpy_engine() -> Result<Box<dyn Engine>, OpenError> {
+fn open_numpy_engine() -> Result<Box<dyn Engine + Send>, OpenError> {
     let t = std::time::Instant::now();
     let gpu = crate::gpu::Gpu::open()?;
     let open_ms = t.elapsed().as_secs_f64() * 1e3;

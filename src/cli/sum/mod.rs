@@ -105,8 +105,10 @@ pub enum EngineKind {
     Walk,
     /// The fast CPU engine over all threads (f64 and f32; follows no plan).
     Fast,
-    /// The one-pass engine on an NVIDIA GPU (f64; follows no plan).
+    /// The walked engine on an NVIDIA GPU, the fastest exact one (f64; follows no plan).
     Gpu,
+    /// The one-pass engine on an NVIDIA GPU (f64; follows no plan).
+    GpuOnepass,
     /// The seed's four-kernel pipeline on an NVIDIA GPU (f64; follows `--plan`).
     GpuPipeline,
 }
@@ -148,7 +150,7 @@ fn check_options(args: &SumArgs) -> Result<(), String> {
     if args.plan.is_some()
         && matches!(
             args.engine,
-            EngineKind::Loop | EngineKind::Fast | EngineKind::Gpu
+            EngineKind::Loop | EngineKind::Fast | EngineKind::Gpu | EngineKind::GpuOnepass
         )
     {
         return Err(format!(
@@ -156,6 +158,7 @@ fn check_options(args: &SumArgs) -> Result<(), String> {
             match args.engine {
                 EngineKind::Loop => "loop",
                 EngineKind::Gpu => "gpu",
+                EngineKind::GpuOnepass => "gpu-onepass",
                 _ => "fast",
             }
         ));
@@ -194,7 +197,29 @@ pub fn run(args: &SumArgs) -> i32 {
         },
         None => None,
     };
-    let mut engine = match open_engine(args.engine, args.order) {
+    // The engine opens on a thread of its own while the first file is read (for a GPU
+    // engine, the device's context and kernels take longer than mapping a file; its pages
+    // are read in meanwhile).
+    let (kind, order) = (args.engine, args.order);
+    let opener = std::thread::spawn(move || open_engine(kind, order));
+    let device = matches!(
+        args.engine,
+        EngineKind::Gpu | EngineKind::GpuOnepass | EngineKind::GpuPipeline
+    );
+    let early = args.files.first().map(|p| output::read_early(p, args, device));
+    let waited = std::time::Instant::now();
+    let opened = opener.join().unwrap_or_else(|_| {
+        Err(OpenError::Load(
+            "the thread opening the engine panicked".into(),
+        ))
+    });
+    let wait_ms = waited.elapsed().as_secs_f64() * 1e3;
+    let mut early = early.map(|(terms, read_ms)| output::EarlyRead {
+        terms,
+        read_ms,
+        wait_ms,
+    });
+    let mut engine = match opened {
         Ok(e) => e,
         Err(e) => {
             eprintln!("binade sum: {e}");
@@ -208,7 +233,7 @@ pub fn run(args: &SumArgs) -> i32 {
     let mut code = EXIT_OK;
     let mut stdout = std::io::stdout().lock();
     for path in &args.files {
-        let shown = match sum_file(engine.as_mut(), path, args, stale.as_ref()) {
+        let shown = match sum_file(engine.as_mut(), path, args, stale.as_ref(), early.take()) {
             Ok(r) => {
                 if r.check.as_ref().is_some_and(|c| !c.equal) {
                     code = code.max(EXIT_FAILED_CHECKS);
@@ -353,7 +378,7 @@ mod tests {
     fn check_reports_a_wrong_engine() {
         let path = "fixtures/npy/adversarial-ties-f64.npy";
         let args = sum_args(&["--check", path]);
-        let report = sum_file(&mut TieAlwaysUpEngine, Path::new(path), &args, None).unwrap();
+        let report = sum_file(&mut TieAlwaysUpEngine, Path::new(path), &args, None, None).unwrap();
         let check = report.check.clone().unwrap();
         assert!(
             !check.equal,
@@ -361,7 +386,7 @@ mod tests {
         );
         assert_ne!(report.bits, check.loop_bits);
         assert!(text_block(&report).contains("  check   DIFFERS from the loop: "));
-        let right = sum_file(&mut HostWalkEngine, Path::new(path), &args, None).unwrap();
+        let right = sum_file(&mut HostWalkEngine, Path::new(path), &args, None, None).unwrap();
         assert_eq!(right.bits, check.loop_bits);
         assert!(right.check.unwrap().equal);
     }

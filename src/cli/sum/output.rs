@@ -58,12 +58,57 @@ pub struct FileReport {
 /// opened here; its pages are read by the sum), the engine's sum, and the check's loop.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Phases {
-    /// Opening, mapping or decoding the file.
+    /// Opening, mapping or decoding the file (for a GPU engine, also reading in a mapped
+    /// file's pages, on rayon's threads, while the device opens).
     pub read: f64,
+    /// Waiting, after the first file was read, for the engine to finish opening (the device,
+    /// its kernels, its staging buffers: they open on a thread of their own while the first
+    /// file is read); 0 for later files.
+    pub wait: f64,
     /// The engine's sum (for a mapped file, this includes reading its pages).
     pub sum: f64,
     /// The plain loop of `--check` (0 without it).
     pub check: f64,
+}
+
+/// A file read before its engine was ready (the first file, while the engine opens on a
+/// thread of its own): the terms or why they could not be read, how long that took, and how
+/// long the command then waited for the engine.
+pub(crate) struct EarlyRead {
+    /// The terms, or the reason they could not be read.
+    pub terms: Result<Terms, String>,
+    /// The read phase, ms.
+    pub read_ms: f64,
+    /// The wait for the engine after it, ms.
+    pub wait_ms: f64,
+}
+
+/// Reads `path` as [`read_terms`] does and, where `touch` (a GPU engine opens meanwhile),
+/// reads one term of every 4 KiB page on rayon's threads, so a mapped file's pages are in
+/// memory before the upload. Resets the heap's peak first (the file's report counts from
+/// here). Returns the terms and the milliseconds taken.
+pub(crate) fn read_early(path: &Path, args: &SumArgs, touch: bool) -> (Result<Terms, String>, f64) {
+    crate::cli::heap::reset_peak();
+    let t = std::time::Instant::now();
+    let terms = read_terms(path, args.dtype);
+    if touch {
+        match &terms {
+            Ok(Terms::F64(v)) => touch_pages(&v[..]),
+            Ok(Terms::F32(v)) => touch_pages(&v[..]),
+            Err(_) => {}
+        }
+    }
+    (terms, ms_since(t))
+}
+
+/// Reads the first value of every 4 KiB page of `terms` on rayon's threads (a mapped file's
+/// pages are faulted in; the values are not used).
+fn touch_pages<T: Copy + Send + Sync>(terms: &[T]) {
+    use rayon::prelude::*;
+    let per_page = (4096 / std::mem::size_of::<T>()).max(1);
+    terms.par_chunks(per_page).for_each(|page| {
+        std::hint::black_box(page[0]);
+    });
 }
 
 fn ms_since(t: std::time::Instant) -> f64 {
@@ -164,13 +209,30 @@ pub(crate) fn sum_file(
     path: &Path,
     args: &SumArgs,
     stale: Option<&Terms>,
+    early: Option<EarlyRead>,
 ) -> Result<FileReport> {
-    crate::cli::heap::reset_peak();
-    let t = std::time::Instant::now();
-    let terms = read_terms(path, args.dtype).map_err(anyhow::Error::msg)?;
-    let mut phases = Phases {
-        read: ms_since(t),
-        ..Phases::default()
+    let (terms, mut phases) = match early {
+        Some(e) => (
+            e.terms.map_err(anyhow::Error::msg)?,
+            Phases {
+                read: e.read_ms,
+                wait: e.wait_ms,
+                ..Phases::default()
+            },
+        ),
+        None => {
+            crate::cli::heap::reset_peak();
+            let t = std::time::Instant::now();
+            let terms = read_terms(path, args.dtype).map_err(anyhow::Error::msg)?;
+            let read = ms_since(t);
+            (
+                terms,
+                Phases {
+                    read,
+                    ..Phases::default()
+                },
+            )
+        }
     };
     let (name, planned) = (engine.name(), engine.planned());
     let plan = args.plan();
@@ -260,8 +322,8 @@ pub(crate) fn text_block(r: &FileReport) -> String {
         }
         Some(d) => {
             out += &format!(
-                "  engine  {} (one pass, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, upload {:.1} ms, kernel {:.1} ms\n",
-                r.engine, order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.upload_ms, d.kernel_ms
+                "  engine  {} ({} engine, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, staging buffers {:.1} ms (while the file was read), upload {:.1} ms, kernel {:.1} ms\n",
+                r.engine, d.exact_engine, order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.staging_ms, d.upload_ms, d.kernel_ms
             )
         }
         None => {
