@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Digests a run of scripts/sum-whole-command.sh: per command, the median, least and most ms
-over its runs (times.tsv), and for each GPU engine (gpu-R.json, gpu-onepass-R.json) the
+over its runs (times.tsv), and for each GPU engine (gpu-R.json, gpu-staged-R.json,
+gpu-onepass-R.json) the
 medians of its command phases (`phases_ms`: read, wait) and device phases (`device`; older
 runs lack some, shown as -). Prints Markdown.
 Usage: sum-whole-command-digest.py DIR/sum-whole-command[-N]"""
@@ -26,7 +27,7 @@ def main(d):
     print("| --- | --- | --- | --- | --- |")
     for what, v in runs.items():
         print(f"| `{what}` | {len(v)} | {statistics.median(v):.1f} | {min(v):.1f} | {max(v):.1f} |")
-    for engine in ("gpu", "gpu-onepass"):
+    for engine in ("gpu", "gpu-staged", "gpu-onepass"):
         paths = [p for p in sorted(glob.glob(os.path.join(d, f"{engine}-*.json")))
                  if os.path.basename(p)[len(engine) + 1:-5].isdigit()]
         outs = [json.load(open(p)) for p in paths]
@@ -40,8 +41,14 @@ def main(d):
         for k in ("open_ms", "compile_ms", "staging_ms", "upload_ms", "upload_host_copy_ms", "kernel_ms"):
             v = [o["device"][k] for o in outs if k in o["device"]]
             print(f"| device: {k} | {statistics.median(v):.2f} |" if v else f"| device: {k} | - |")
-    bits = {o["bits"] for p in glob.glob(os.path.join(d, "*-*.json")) for o in [json.load(open(p))]}
-    print(f"\nbits of every run: {', '.join(sorted(bits))}")
+    by_engine = {}
+    for p in sorted(glob.glob(os.path.join(d, "*-*.json"))):
+        o = json.load(open(p))
+        by_engine.setdefault(os.path.basename(p).rsplit("-", 1)[0], []).append(o.get("bits", "error"))
+    print("\n| engine | bits of its runs |")
+    print("| --- | --- |")
+    for e, bits in by_engine.items():
+        print(f"| {e} | {', '.join(bits)} |")
 
 
 if __name__ == "__main__":

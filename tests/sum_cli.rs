@@ -466,14 +466,23 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
     let long: Vec<f64> = (0..4_200_000u64)
         .map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 11) as f64) * 2f64.powi(-53))
         .collect();
-    let long_path = raw_file(dir.path(), "long.f64", &long, |x: f64| x.to_le_bytes().to_vec());
+    let long_path = raw_file(dir.path(), "long.f64", &long, |x: f64| {
+        x.to_le_bytes().to_vec()
+    });
     let files = [
         fixture("adversarial-ties-f64.npy"),
         fixture("uniform-f64.npy"),
         long_path.clone(),
     ];
-    for (engine, exact) in [("gpu", "walked"), ("gpu-onepass", "one-pass")] {
-        let mut a = vec!["--engine", engine, "--check", "--format", "json", "--dtype", "f64"];
+    for (engine, exact, upload) in [
+        ("gpu", "walked", "plain"),
+        ("gpu", "walked", "staged"),
+        ("gpu-onepass", "one-pass", "plain"),
+        ("gpu-onepass", "one-pass", "staged"),
+    ] {
+        let mut a = vec![
+            "--engine", engine, "--upload", upload, "--check", "--format", "json", "--dtype", "f64",
+        ];
         a.extend(files.iter().map(String::as_str));
         let out = binade(&a);
         let err = stderr(&out);
@@ -506,6 +515,7 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
             assert_eq!(r["check"]["equal"], true);
             // The exact engine named ran: its tiles and phases are reported.
             assert_eq!(r["device"]["exact_engine"], exact, "{r}");
+            assert_eq!(r["device"]["upload"], upload, "{r}");
             assert!(r["device"]["tiles"].as_u64().unwrap_or(0) >= 1, "{r}");
             for phase in ["kernel_ms", "upload_ms", "staging_ms", "open_ms"] {
                 assert!(r["device"][phase].as_f64().is_some(), "{phase}: {r}");
@@ -513,6 +523,21 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
             let wait = r["phases_ms"]["wait"].as_f64().unwrap();
             assert!(wait >= 0.0 && (k == 0 || wait == 0.0), "{r}");
         }
+    }
+}
+
+#[test]
+fn staged_upload_is_refused_off_the_exact_gpu_engines() {
+    let f = fixture("uniform-f64.npy");
+    for engine in ["fast", "loop", "walk", "gpu-pipeline"] {
+        let out = binade(&["--engine", engine, "--upload", "staged", &f]);
+        assert_eq!(out.status.code(), Some(2), "{engine}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("--upload staged is taken by --engine gpu"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
 

@@ -137,6 +137,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text(note);
     out.report.table(table);
     out.failures += failures;
+    let (table, failures, note) = super::mutations_extra::upload_rows();
+    out.report.text(note);
+    out.report.table(table);
+    out.failures += failures;
     let (table, failures) = super::mutations_extra::cumsum_rows(b.seed);
     out.report.text(format!("The prefix-sum engine (`binade::cumsum`) with each of its shortcuts broken alone (`cumsum::Fault`, `verify::cumsum_mutants`), on {} threads in blocks of {} chunks of {} terms: every input kind at 10,000 f64 and f32 terms under every start (first-term, positive-zero, negative-zero), then a stream of -0.0 terms under first-term; every output position is compared with the loop's by bits, and the first wrong input and index are named.", crate::verify::cumsum_mutants::KILL_THREADS, crate::verify::cumsum_mutants::KILL_SHAPE.block_chunks, crate::verify::cumsum_mutants::KILL_SHAPE.chunk));
     out.report.table(table);

@@ -619,3 +619,46 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
     let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), the staged rows (`fvif_row_sums_binade_staged`) with the copy into shared memory one term short (`FVIF_STAGED_LAST_UNSTAGED`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe());
     (t, failures, note)
 }
+
+/// The staged upload's own shortcut broken on the device (`gpu::upload::StagedUpload::
+/// unsynchronized`: a staging buffer refilled without waiting for the device's copy out of
+/// it): through `gpu::upload::first_wrong_term` (a stream held behind a sleeping kernel while
+/// the host fills every buffer), the correct upload must give every term's bits back and the
+/// mutant a wrong term. The table, its failures and a note (not run without a device).
+pub fn upload_rows() -> (Table, u64, String) {
+    use crate::gpu::upload::{first_wrong_term, KILL_STAGE, KILL_TERMS};
+    let mut t = Table::new(
+        "upload-mutants",
+        "The staged upload's wait for a buffer's copy, broken on purpose (device)",
+        &["mutant", "first wrong term", "result"],
+    );
+    let gpu = match crate::gpu::Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                0,
+                format!("The staged upload's mutant: not run on this machine ({e}); the library test `staged_upload_waits_and_its_mutant_is_killed` kills it on the GPU machine."),
+            )
+        }
+    };
+    let rows = [
+        ("staged upload (`--upload staged`)", true),
+        (
+            "staged upload: a buffer refilled before its copy ran",
+            false,
+        ),
+    ]
+    .map(|(name, wait)| match first_wrong_term(&gpu, wait) {
+        Ok(w) => (
+            name,
+            w.map(|k| format!("term {k}")),
+            wait,
+            w.is_none() == wait,
+        ),
+        Err(e) => (name, Some(format!("error: {e:#}")), wait, false),
+    });
+    let failures = kill_table_rows(&mut t, "every term's bits", rows.into_iter());
+    let note = format!("The staged upload of `binade sum --upload staged` (`gpu::upload`) and its mutant that refills a staging buffer without waiting for the device's copy out of it, on {} ({}): {KILL_TERMS} terms (NaN payloads, -0 and subnormals among them) through buffers of {KILL_STAGE} terms on a stream held for 100 ms behind a sleeping kernel, so that every copy runs after the host has filled its buffers; each term read back and compared by bits.", gpu.name, gpu.arch);
+    (t, failures, note)
+}

@@ -8,16 +8,24 @@
 //! into write-combined page-locked memory and the device side a DMA from it, two stages that
 //! run at once on alternate buffers, so the upload takes about the longer of the two.
 //!
-//! Correctness: each buffer's `PinnedHostSlice` carries an event recorded after the device's
-//! copy out of it, and `as_mut_slice` waits on that event, so a buffer is never refilled
-//! while the device still reads it. The device buffer is rounded up to whole staging
-//! buffers (the last copy moves a whole buffer; only the first `host.len()` terms are
-//! meaningful), and the terms are copied bit for bit (no arithmetic touches them).
+//! Correctness: the device's copy out of a buffer is asynchronous, so refilling the buffer
+//! before that copy has run would send the later chunk's terms in place of the earlier one's.
+//! Each buffer has an event of its own, recorded on the stream right after its copy is
+//! queued, and the host waits on it before it writes the buffer again. (cudarc's own events
+//! on page-locked buffers are not recorded here: [`crate::gpu::Gpu`] turns the context's
+//! event tracking off, so `PinnedHostSlice::as_mut_slice` would not wait.) The mutant
+//! [`StagedUpload::unsynchronized`] drops the wait; [`first_wrong_term`] kills it
+//! deterministically by holding the stream behind a kernel that sleeps while the host fills
+//! every buffer. The device buffer is rounded up to whole staging buffers (the last copy
+//! moves a whole buffer; only the first `host.len()` terms are meaningful), and the terms are
+//! copied bit for bit (no arithmetic touches them).
 
 use std::sync::Arc;
 
 use anyhow::Result;
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, PinnedHostSlice};
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice, PushKernelArg,
+};
 use rayon::prelude::*;
 
 /// Terms per staging buffer at most: 4 Mi doubles (32 MiB), large enough that a copy's fixed
@@ -27,9 +35,13 @@ pub const STAGE_TERMS: usize = 1 << 22;
 /// Terms each rayon task copies into a staging buffer (512 KiB).
 const TASK_TERMS: usize = 1 << 16;
 
-/// Two page-locked staging buffers of one length.
+/// Two page-locked staging buffers of one length, each with the event of its last copy.
 pub struct StagedUpload {
     bufs: [PinnedHostSlice<f64>; 2],
+    copied: [CudaEvent; 2],
+    /// The host waits for a buffer's last copy before refilling it (off only in the
+    /// mutant [`StagedUpload::unsynchronized`]).
+    wait_for_copy: bool,
 }
 
 /// What one upload took, wall clock.
@@ -45,13 +57,29 @@ impl StagedUpload {
     /// Two staging buffers of `min(STAGE_TERMS, terms)` doubles each (at least one), for
     /// uploads of up to any length (a longer upload reuses them in turn).
     pub fn new(ctx: &Arc<CudaContext>, terms: usize) -> Result<StagedUpload> {
+        Self::build(ctx, terms, true)
+    }
+
+    /// The kill matrix's mutant: as [`StagedUpload::new`], but a buffer is refilled without
+    /// waiting for the device's copy out of it (a wrong upload wherever that copy has not run
+    /// by then).
+    pub fn unsynchronized(ctx: &Arc<CudaContext>, terms: usize) -> Result<StagedUpload> {
+        Self::build(ctx, terms, false)
+    }
+
+    fn build(ctx: &Arc<CudaContext>, terms: usize, wait_for_copy: bool) -> Result<StagedUpload> {
         let len = terms.clamp(1, STAGE_TERMS);
         // SAFETY: f64 is plain data; every term of a buffer is written before the device
         // reads it (`upload` copies a whole chunk in before each device copy).
         let a = unsafe { ctx.alloc_pinned::<f64>(len) }?;
         // SAFETY: as above.
         let b = unsafe { ctx.alloc_pinned::<f64>(len) }?;
-        Ok(StagedUpload { bufs: [a, b] })
+        let copied = [ctx.new_event(None)?, ctx.new_event(None)?];
+        Ok(StagedUpload {
+            bufs: [a, b],
+            copied,
+            wait_for_copy,
+        })
     }
 
     /// Terms per staging buffer.
@@ -75,9 +103,12 @@ impl StagedUpload {
         let mut dev = unsafe { stream.alloc::<f64>(chunks * stage) }?;
         let mut host_copy = 0.0f64;
         for (i, chunk) in host.chunks(stage).enumerate() {
-            let buf = &mut self.bufs[i % 2];
+            let (buf, copied) = (&mut self.bufs[i % 2], &self.copied[i % 2]);
             let t = std::time::Instant::now();
-            let dst = buf.as_mut_slice()?; // waits for the device's last copy out of it
+            if i >= 2 && self.wait_for_copy {
+                copied.synchronize()?; // the device's copy of chunk i - 2 out of this buffer
+            }
+            let dst = buf.as_mut_slice()?;
             dst[..chunk.len()]
                 .par_chunks_mut(TASK_TERMS)
                 .zip(chunk.par_chunks(TASK_TERMS))
@@ -85,6 +116,7 @@ impl StagedUpload {
             host_copy += t.elapsed().as_secs_f64() * 1e3;
             let mut view = dev.slice_mut(i * stage..(i + 1) * stage);
             stream.memcpy_htod(&*buf, &mut view)?;
+            copied.record(stream)?;
         }
         stream.synchronize()?;
         let times = UploadTimes {
@@ -93,6 +125,57 @@ impl StagedUpload {
         };
         Ok((dev, times))
     }
+}
+
+/// A kernel that sleeps until the device's clock has passed `ns` nanoseconds from its start:
+/// it holds a stream so that the copies queued behind it run only after the host has done
+/// all its work.
+const HOLD_SOURCE: &str = r#"
+extern "C" __global__ void hold_stream(unsigned long long ns) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        __nanosleep(1000);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < ns);
+}
+"#;
+
+/// Terms per staging buffer in [`first_wrong_term`].
+pub const KILL_STAGE: usize = 1000;
+/// Terms [`first_wrong_term`] uploads: 8 and a part buffers of [`KILL_STAGE`].
+pub const KILL_TERMS: usize = 8 * KILL_STAGE + 321;
+
+/// Uploads [`KILL_TERMS`] distinct terms (NaN payloads, -0 and subnormals among them) through
+/// staging buffers of [`KILL_STAGE`] (the engine's, or the mutant's where `!wait_for_copy`)
+/// on a stream held for 100 ms by a sleeping kernel, so that every copy runs after the host
+/// has filled its buffers; returns the first term whose bits differ after the round trip,
+/// or `None`. The correct upload gives `None`; the mutant refills each buffer before its copy
+/// has run and gives `Some` (the first chunk's terms are overwritten by a later chunk's).
+pub fn first_wrong_term(gpu: &crate::gpu::Gpu, wait_for_copy: bool) -> Result<Option<usize>> {
+    let host: Vec<f64> = (0..KILL_TERMS as u64)
+        .map(|i| match i % 5 {
+            0 => f64::from_bits(0x7ff8_0000_dead_0000 ^ i),
+            1 => -0.0 - i as f64,
+            2 => f64::from_bits(i + 1), // subnormal
+            _ => (i as f64).sqrt(),
+        })
+        .collect();
+    let module = gpu.load("hold_stream", &[HOLD_SOURCE], &[])?;
+    let hold = module.function("hold_stream")?;
+    let stream = gpu.stream();
+    let mut up = StagedUpload::build(gpu.context(), KILL_STAGE, wait_for_copy)?;
+    let ns: u64 = 100_000_000;
+    let mut b = stream.launch_builder(&hold);
+    b.arg(&ns);
+    // SAFETY: the kernel takes one u64 and touches no memory.
+    unsafe { b.launch(LaunchConfig::for_num_elems(1)) }?;
+    let (dev, _) = up.upload(stream, &host)?;
+    let back = stream.clone_dtoh(&dev)?;
+    Ok(host
+        .iter()
+        .zip(&back)
+        .position(|(a, b)| a.to_bits() != b.to_bits()))
 }
 
 #[cfg(test)]
@@ -131,5 +214,38 @@ mod tests {
                 assert_eq!(a.to_bits(), b.to_bits(), "n {n} term {k}");
             }
         }
+    }
+
+    /// The kernel that holds the stream compiles (NVRTC only; no device needed).
+    #[test]
+    fn hold_kernel_compiles() {
+        if !crate::gpu::require::nvrtc_or_skip("hold_kernel_compiles") {
+            return;
+        }
+        let ptx = crate::gpu::compile("hold_stream", &[HOLD_SOURCE], &[], "sm_90").unwrap();
+        assert!(ptx.to_src().contains(".entry hold_stream("));
+    }
+
+    /// The upload waits for each buffer's copy (none wrong with the stream held behind a
+    /// sleeping kernel), and its mutant that does not wait is killed by a wrong term there.
+    #[test]
+    fn staged_upload_waits_and_its_mutant_is_killed() {
+        let gpu = match crate::gpu::Gpu::open() {
+            Ok(g) => g,
+            Err(e) => {
+                crate::gpu::require::skip(
+                    "staged_upload_waits_and_its_mutant_is_killed",
+                    &e.to_string(),
+                );
+                return;
+            }
+        };
+        assert_eq!(first_wrong_term(&gpu, true).unwrap(), None);
+        let wrong = first_wrong_term(&gpu, false).unwrap();
+        assert!(
+            wrong.is_some(),
+            "the unsynchronized upload survived a held stream"
+        );
+        println!("killed: staged upload without the wait, first wrong term {wrong:?}");
     }
 }

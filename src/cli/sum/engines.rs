@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::EngineKind;
+use super::{EngineKind, UploadKind};
 use crate::algebra::Exact;
 use crate::format::{Format, F32, F64};
 use crate::gpu::numpy_sum::{GpuNumpySum, NumpyTerm};
@@ -62,6 +62,9 @@ pub struct DeviceReport {
     /// The exact engine that ran: `walked` (`--engine gpu`) or `one-pass`
     /// (`--engine gpu-onepass`); empty for numpy's order.
     pub exact_engine: &'static str,
+    /// How the terms were copied to the device: `plain` or `staged` (`--upload`); empty for
+    /// numpy's order (always plain).
+    pub upload: &'static str,
     /// Tiles (4,096 terms for the walked engine, [`crate::layout::OP_TILE`] for the one-pass).
     pub tiles: u64,
     /// Tiles whose unit did not apply, finished lane by lane from their terms.
@@ -72,12 +75,13 @@ pub struct DeviceReport {
     pub open_ms: f64,
     /// Compiling the kernels with NVRTC and loading them, once per command.
     pub compile_ms: f64,
-    /// Allocating the two page-locked staging buffers, once per command.
+    /// Allocating the two page-locked staging buffers of `--upload staged`, once per command
+    /// (about 0 for the plain copy).
     pub staging_ms: f64,
-    /// Copying the terms to the device through the staging buffers (host copies by rayon's
-    /// threads overlapping the device's copies).
+    /// Copying the terms to the device (plain: the driver's copy from the host's pages;
+    /// staged: host copies by rayon's threads overlapping the device's copies).
     pub upload_ms: f64,
-    /// Of the upload, the host's copies into the staging buffers.
+    /// Of a staged upload, the host's copies into the staging buffers (0 for plain).
     pub upload_host_copy_ms: f64,
     /// The kernel, from launch to its totals on the host.
     pub kernel_ms: f64,
@@ -94,7 +98,8 @@ enum ExactDevice {
 /// over the tiles before each).
 pub struct ExactGpuEngine {
     sum: ExactDevice,
-    staging: crate::gpu::upload::StagedUpload,
+    /// The staging buffers of `--upload staged` (`None`: the plain copy).
+    staging: Option<crate::gpu::upload::StagedUpload>,
     last: Option<DeviceReport>,
     open_ms: f64,
     compile_ms: f64,
@@ -122,10 +127,22 @@ impl Engine for ExactGpuEngine {
     }
     fn sum_f64(&mut self, terms: &[f64], _: &PlanKind, _: Option<&[f64]>) -> Result<Walk<f64>> {
         let s = self.gpu().stream().clone();
-        let (dev, up) = if terms.is_empty() {
-            (s.alloc_zeros::<f64>(1)?, Default::default())
-        } else {
-            self.staging.upload(&s, terms)?
+        let (dev, up) = match (&mut self.staging, terms.is_empty()) {
+            (_, true) => (s.alloc_zeros::<f64>(1)?, Default::default()),
+            (Some(staging), false) => staging.upload(&s, terms)?,
+            (None, false) => {
+                let t = std::time::Instant::now();
+                let dev = s.clone_htod(terms)?;
+                s.synchronize()?;
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                (
+                    dev,
+                    crate::gpu::upload::UploadTimes {
+                        ms,
+                        host_copy_ms: 0.0,
+                    },
+                )
+            }
         };
         let t = std::time::Instant::now();
         let n = terms.len();
@@ -141,12 +158,23 @@ impl Engine for ExactGpuEngine {
                 let g = got
                     .first()
                     .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
-                ("one-pass", g.total, g.tiles, g.finished_tiles, g.native_lanes)
+                (
+                    "one-pass",
+                    g.total,
+                    g.tiles,
+                    g.finished_tiles,
+                    g.native_lanes,
+                )
             }
         };
         let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
         self.last = Some(DeviceReport {
             exact_engine,
+            upload: if self.staging.is_some() {
+                "staged"
+            } else {
+                "plain"
+            },
             tiles,
             tiles_finished_lane_by_lane: finished,
             lanes_added_natively: native,
@@ -164,7 +192,10 @@ impl Engine for ExactGpuEngine {
         })
     }
     fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
-        anyhow::bail!("--engine {} sums f64 streams only (the device has no f32 engine yet)", self.name())
+        anyhow::bail!(
+            "--engine {} sums f64 streams only (the device has no f32 engine yet)",
+            self.name()
+        )
     }
     fn device(&self) -> Option<DeviceReport> {
         self.last
@@ -265,7 +296,11 @@ pub enum OpenError {
 }
 
 /// The engine of kind `kind`, or why it cannot run here.
-pub fn open_engine(kind: EngineKind, order: CpuOrder) -> Result<Box<dyn Engine + Send>, OpenError> {
+pub fn open_engine(
+    kind: EngineKind,
+    order: CpuOrder,
+    upload: UploadKind,
+) -> Result<Box<dyn Engine + Send>, OpenError> {
     if kind == EngineKind::Gpu && order == CpuOrder::Numpy {
         return open_numpy_engine();
     }
@@ -273,8 +308,8 @@ pub fn open_engine(kind: EngineKind, order: CpuOrder) -> Result<Box<dyn Engine +
         EngineKind::Loop => Ok(Box::new(LoopEngine)),
         EngineKind::Walk => Ok(Box::new(HostWalkEngine)),
         EngineKind::Fast => Ok(Box::new(FastEngine)),
-        EngineKind::Gpu => open_exact_engine(true),
-        EngineKind::GpuOnepass => open_exact_engine(false),
+        EngineKind::Gpu => open_exact_engine(true, upload),
+        EngineKind::GpuOnepass => open_exact_engine(false, upload),
         EngineKind::GpuPipeline => open_gpu_engine(),
     }
 }
@@ -320,21 +355,30 @@ fn load_error(e: anyhow::Error) -> OpenError {
 
 /// Opens an exact GPU engine, the walked one or the one-pass one, with its staging buffers
 /// (errors as [`open_gpu_engine`]).
-fn open_exact_engine(walked: bool) -> Result<Box<dyn Engine + Send>, OpenError> {
+fn open_exact_engine(
+    walked: bool,
+    upload: UploadKind,
+) -> Result<Box<dyn Engine + Send>, OpenError> {
     let t = std::time::Instant::now();
     let gpu = crate::gpu::Gpu::open()?;
     let open_ms = t.elapsed().as_secs_f64() * 1e3;
     let t = std::time::Instant::now();
     let sum = if walked {
-        ExactDevice::Walked(crate::gpu::ordered_sum::walked::WalkedSum::new(&gpu).map_err(load_error)?)
+        ExactDevice::Walked(
+            crate::gpu::ordered_sum::walked::WalkedSum::new(&gpu).map_err(load_error)?,
+        )
     } else {
         ExactDevice::OnePass(crate::gpu::OnePassSum::new(&gpu).map_err(load_error)?)
     };
     let compile_ms = t.elapsed().as_secs_f64() * 1e3;
     let t = std::time::Instant::now();
-    let staging =
-        crate::gpu::upload::StagedUpload::new(gpu.context(), crate::gpu::upload::STAGE_TERMS)
-            .map_err(|e| OpenError::Load(super::decode::one_line(&format!("{e:#}"))))?;
+    let staging = match upload {
+        UploadKind::Plain => None,
+        UploadKind::Staged => Some(
+            crate::gpu::upload::StagedUpload::new(gpu.context(), crate::gpu::upload::STAGE_TERMS)
+                .map_err(|e| OpenError::Load(super::decode::one_line(&format!("{e:#}"))))?,
+        ),
+    };
     let staging_ms = t.elapsed().as_secs_f64() * 1e3;
     Ok(Box::new(ExactGpuEngine {
         sum,

@@ -67,6 +67,20 @@ pub struct SumArgs {
     /// Output: text for people, or one JSON object per file for scripts.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+    /// How `--engine gpu` and `--engine gpu-onepass` copy the terms to the device: plain (the
+    /// default: the driver's copy from the file's pages) or staged (rayon's threads copy into
+    /// two page-locked buffers while the device copies out of the other).
+    #[arg(long, value_enum, default_value_t = UploadKind::Plain)]
+    pub upload: UploadKind,
+}
+
+/// How an exact GPU engine copies the terms to the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum UploadKind {
+    /// One copy from the host's (pageable, possibly mapped) memory by the driver.
+    Plain,
+    /// Through page-locked staging buffers (`binade::gpu::upload`).
+    Staged,
 }
 
 /// The element type of a term stream.
@@ -163,6 +177,13 @@ fn check_options(args: &SumArgs) -> Result<(), String> {
             }
         ));
     }
+    let exact_gpu = matches!(args.engine, EngineKind::Gpu | EngineKind::GpuOnepass) && !gpu_numpy;
+    if args.upload == UploadKind::Staged && !exact_gpu {
+        return Err(
+            "--upload staged is taken by --engine gpu and --engine gpu-onepass (order sequential) only"
+                .into(),
+        );
+    }
     match (&args.plan(), &args.stale_from) {
         (PlanKind::Stale, None) => {
             Err("--plan stale needs --stale-from FILE (the input whose plan it reuses)".into())
@@ -200,13 +221,16 @@ pub fn run(args: &SumArgs) -> i32 {
     // The engine opens on a thread of its own while the first file is read (for a GPU
     // engine, the device's context and kernels take longer than mapping a file; its pages
     // are read in meanwhile).
-    let (kind, order) = (args.engine, args.order);
-    let opener = std::thread::spawn(move || open_engine(kind, order));
+    let (kind, order, upload) = (args.engine, args.order, args.upload);
+    let opener = std::thread::spawn(move || open_engine(kind, order, upload));
     let device = matches!(
         args.engine,
         EngineKind::Gpu | EngineKind::GpuOnepass | EngineKind::GpuPipeline
     );
-    let early = args.files.first().map(|p| output::read_early(p, args, device));
+    let early = args
+        .files
+        .first()
+        .map(|p| output::read_early(p, args, device));
     let waited = std::time::Instant::now();
     let opened = opener.join().unwrap_or_else(|_| {
         Err(OpenError::Load(

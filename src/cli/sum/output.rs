@@ -322,8 +322,8 @@ pub(crate) fn text_block(r: &FileReport) -> String {
         }
         Some(d) => {
             out += &format!(
-                "  engine  {} ({} engine, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, staging buffers {:.1} ms (while the file was read), upload {:.1} ms, kernel {:.1} ms\n",
-                r.engine, d.exact_engine, order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.staging_ms, d.upload_ms, d.kernel_ms
+                "  engine  {} ({} engine, order {}): {} tiles, {} finished lane by lane, {} lanes added natively; device open {:.1} ms, compile {:.1} ms, staging buffers {:.1} ms (while the file was read), upload ({}) {:.1} ms, kernel {:.1} ms\n",
+                r.engine, d.exact_engine, order, d.tiles, d.tiles_finished_lane_by_lane, d.lanes_added_natively, d.open_ms, d.compile_ms, d.staging_ms, d.upload, d.upload_ms, d.kernel_ms
             )
         }
         None => {
