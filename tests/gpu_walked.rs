@@ -112,6 +112,53 @@ fn sizes() -> Vec<usize> {
     ]
 }
 
+/// Which plan path a plan mutant changes, so its test can show that path was taken.
+#[derive(Clone, Copy, Debug)]
+enum PlanPath {
+    /// Plans from the walker's hint (`WalkedTotal::hinted_plans`).
+    Hint,
+    /// Plans from a look-back's range (`WalkedTotal::ranged_plans`).
+    Range,
+    /// Plans from a far anchor (`WalkedTotal::far_plans`).
+    Far,
+}
+
+/// Terms of the stream on which a plan mutant's path must be taken: 10^8 "1 - q" terms
+/// (`InputKind::SsimLike`), where the pair units slow the producers enough for the walker to
+/// keep up (on the H200 at fcadd8d the engine's shape planned a like stream of 10^8 terms
+/// 5,752 tiles from the hint, 5,697 from a range and 3,964 from a far anchor,
+/// `reports/walked-probe/fcadd8d`); the kill cases' sums (up to 9,000,011 terms) plan few or
+/// none by the hint and the far anchor.
+const PATH_TERMS: usize = 100_000_000;
+
+/// A plan mutant's own path is taken and changes no bit: on [`PATH_TERMS`] terms, the total
+/// is the loop's and the walker's count of `path`'s plans is not zero (a plan mutant whose
+/// path never ran would pass its bits check without checking anything).
+fn plan_path_taken(test: &str, shape: WalkedShape, path: PlanPath) {
+    let Some(gpu) = open_or_skip(test) else {
+        return;
+    };
+    let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+    let terms = InputKind::SsimLike.generate::<F64>(PATH_TERMS, SEED);
+    let want = loop_sum::<F64>(&terms).to_bits();
+    let got = sum.sum_of(&terms, 0.0).unwrap();
+    let case = format!("ssim-like n={PATH_TERMS} seed={SEED:#x}, walked {shape:?}");
+    assert_eq!(got.total.to_bits(), want, "{case}: {got:?}");
+    let taken = match path {
+        PlanPath::Hint => got.hinted_plans,
+        PlanPath::Range => got.ranged_plans,
+        PlanPath::Far => got.far_plans,
+    };
+    assert!(
+        taken > 0,
+        "{case}: no plan by {path:?}, so the plan mutant checked nothing: {got:?}"
+    );
+    println!(
+        "{case}: {taken} plans by {path:?} of {} tiles, the loop's bits",
+        got.tiles
+    );
+}
+
 #[test]
 fn walked_compiles_for_every_mutant_and_shape() {
     use rayon::prelude::*;
@@ -210,6 +257,11 @@ fn walked_equals_the_loop_look_back_plans() {
 #[test]
 fn walked_equals_the_loop_hint_margin_ignored() {
     equals_the_loop("walked_equals_the_loop_hint_margin_ignored", SHAPES[8]);
+    plan_path_taken(
+        "walked_equals_the_loop_hint_margin_ignored",
+        SHAPES[8],
+        PlanPath::Hint,
+    );
 }
 
 /// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).
@@ -223,6 +275,11 @@ fn walked_equals_the_loop_waiting_look_backs() {
 #[test]
 fn walked_equals_the_loop_lookback_range_ignored() {
     equals_the_loop("walked_equals_the_loop_lookback_range_ignored", SHAPES[10]);
+    plan_path_taken(
+        "walked_equals_the_loop_lookback_range_ignored",
+        SHAPES[10],
+        PlanPath::Range,
+    );
 }
 
 /// The same plan mutant with the hint off, so every tile but every eighth plans by it.
@@ -231,6 +288,11 @@ fn walked_equals_the_loop_lookback_range_ignored_no_hint() {
     equals_the_loop(
         "walked_equals_the_loop_lookback_range_ignored_no_hint",
         SHAPES[11],
+    );
+    plan_path_taken(
+        "walked_equals_the_loop_lookback_range_ignored_no_hint",
+        SHAPES[11],
+        PlanPath::Range,
     );
 }
 
@@ -245,6 +307,11 @@ fn walked_equals_the_loop_no_far_anchor() {
 #[test]
 fn walked_equals_the_loop_far_margin_ignored() {
     equals_the_loop("walked_equals_the_loop_far_margin_ignored", SHAPES[13]);
+    plan_path_taken(
+        "walked_equals_the_loop_far_margin_ignored",
+        SHAPES[13],
+        PlanPath::Far,
+    );
 }
 
 /// The same plan mutant with the anchor 8 tiles back, so small sums plan by it too.
