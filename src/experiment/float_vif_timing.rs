@@ -102,17 +102,27 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         &ctx.name,
         "Float VIF: kernel time per 3840x2160 frame and device memory",
     );
+    // Each figure found by its reduction, not by its place in the list.
+    let at = |r: Reduction| {
+        variants
+            .iter()
+            .position(|&(_, v)| v == r)
+            .map_or(f32::NAN, |i| medians[i])
+    };
+    let trees = at(Reduction::Tree);
     report.headline(format!(
-        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x), trees {:.3} ms; {:.0} MiB of device buffers",
-        medians[0],
-        medians[1],
-        medians[1] / medians[5],
-        medians[2],
-        medians[3],
-        medians[3] / medians[5],
-        medians[4],
-        medians[4] / medians[5],
-        medians[5],
+        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x), trees {:.3} ms; {:.0} MiB of device buffers",
+        at(Reduction::Ordered),
+        at(Reduction::Binade),
+        at(Reduction::Binade) / trees,
+        at(Reduction::BinadePairs),
+        at(Reduction::BinadeWarp),
+        at(Reduction::BinadeWarp) / trees,
+        at(Reduction::BinadePaired),
+        at(Reduction::BinadePaired) / trees,
+        at(Reduction::BinadeStaged),
+        at(Reduction::BinadeStaged) / trees,
+        trees,
         mib(work)
     ));
     report.text(format!(
