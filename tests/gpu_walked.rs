@@ -6,6 +6,7 @@
 //! `gpu::ordered_sum::walked_kill`'s, which the `mutations` kill matrix runs too.
 
 use binade::format::F64;
+use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
     self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum,
 };
@@ -13,8 +14,10 @@ use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, segmented_cases, stale_words,
 };
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
+use binade::gpu::OnePassSum;
 use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
+use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
 const SHAPES: [WalkedShape; 18] = [
@@ -123,12 +126,13 @@ enum PlanPath {
     Far,
 }
 
-/// Terms of the stream on which a plan mutant's path must be taken: 10^8 "1 - q" terms
-/// (`InputKind::SsimLike`), where the pair units slow the producers enough for the walker to
-/// keep up (on the H200 at fcadd8d the engine's shape planned a like stream of 10^8 terms
-/// 5,752 tiles from the hint, 5,697 from a range and 3,964 from a far anchor,
-/// `reports/walked-probe/fcadd8d`); the kill cases' sums (up to 9,000,011 terms) plan few or
-/// none by the hint and the far anchor.
+/// Terms of the stream on which a plan mutant's path must be taken: 10^8 terms of
+/// gpu-timing's "1 - q, half the terms ties" (`Distribution::SsimTies`, made on the device by
+/// `OnePassSum::fill`), where the pair units slow the producers enough for the walker to keep
+/// up: on the H200 at fcadd8d the engine's shape planned that stream's 24,415 tiles 5,752
+/// times from the hint, 5,697 from a range and 3,964 from a far anchor
+/// (`reports/walked-probe/fcadd8d`), while the kill cases' sums (up to 9,000,011 terms) plan
+/// few or none by the hint and the far anchor.
 const PATH_TERMS: usize = 100_000_000;
 
 /// A plan mutant's own path is taken and changes no bit: on [`PATH_TERMS`] terms, the total
@@ -139,10 +143,19 @@ fn plan_path_taken(test: &str, shape: WalkedShape, path: PlanPath) {
         return;
     };
     let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
-    let terms = InputKind::SsimLike.generate::<F64>(PATH_TERMS, SEED);
-    let want = loop_sum::<F64>(&terms).to_bits();
-    let got = sum.sum_of(&terms, 0.0).unwrap();
-    let case = format!("ssim-like n={PATH_TERMS} seed={SEED:#x}, walked {shape:?}");
+    let filler = OnePassSum::new(&gpu).unwrap();
+    let s = gpu.stream();
+    let mut terms: CudaSlice<f64> = s.alloc_zeros(PATH_TERMS).unwrap();
+    filler
+        .fill(&mut terms, SEED, Distribution::SsimTies)
+        .unwrap();
+    let want = loop_sum::<F64>(&s.clone_dtoh(&terms).unwrap()).to_bits();
+    let mut job = sum.job(terms.slice(0..PATH_TERMS)).unwrap();
+    let got = sum.run(&mut job).unwrap();
+    let case = format!(
+        "{} n={PATH_TERMS} seed={SEED:#x}, walked {shape:?}",
+        Distribution::SsimTies.name()
+    );
     assert_eq!(got.total.to_bits(), want, "{case}: {got:?}");
     let taken = match path {
         PlanPath::Hint => got.hinted_plans,
