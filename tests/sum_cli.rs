@@ -460,10 +460,10 @@ fn text_output_names_every_field() {
 #[test]
 fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
     // Two files in one call: the first is read while the device opens (its read and wait
-    // phases reported), the second after; a third of 4,200,000 terms passes one staging
-    // buffer (4 Mi terms) of the upload.
+    // phases reported), the second after; a third of 9,000,000 terms fills the staged
+    // upload's two buffers (4 Mi terms each) and reuses the first.
     let dir = tempfile::tempdir().unwrap();
-    let long: Vec<f64> = (0..4_200_000u64)
+    let long: Vec<f64> = (0..9_000_000u64)
         .map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 11) as f64) * 2f64.powi(-53))
         .collect();
     let long_path = raw_file(dir.path(), "long.f64", &long, |x: f64| {
