@@ -179,32 +179,28 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
 /// fixture frames.
 #[test]
 fn warp_walk_mutant_gives_wrong_sums() {
-    let mutant = Variant {
-        warp_run_end_unchecked: true,
-        ..Variant::exact(Reduction::BinadeWarp)
-    };
-    let wrong = first_wrong("warp_walk_mutant_gives_wrong_sums", mutant);
-    if let Some(wrong) = wrong {
-        let wrong =
-            wrong.expect("the warp walk's unchecked-run mutant survived the fixture frames");
-        println!("killed: warp walk, run end unchecked: {wrong}");
-    }
+    killed(
+        "warp_walk_mutant_gives_wrong_sums",
+        Variant {
+            warp_run_end_unchecked: true,
+            ..Variant::exact(Reduction::BinadeWarp)
+        },
+        "warp walk, run end unchecked",
+    );
 }
 
 /// The paired rows' own shortcut broken (`FVIF_PAIRED_UNITS_CROSSED`: the den row walked with
 /// the num row's units) gives a scale sum other than the CPU's on the fixture frames.
 #[test]
 fn paired_rows_mutant_gives_wrong_sums() {
-    let mutant = Variant {
-        paired_units_crossed: true,
-        ..Variant::exact(Reduction::BinadePaired)
-    };
-    let wrong = first_wrong("paired_rows_mutant_gives_wrong_sums", mutant);
-    if let Some(wrong) = wrong {
-        let wrong =
-            wrong.expect("the paired rows' units-crossed mutant survived the fixture frames");
-        println!("killed: paired rows, units crossed: {wrong}");
-    }
+    killed(
+        "paired_rows_mutant_gives_wrong_sums",
+        Variant {
+            paired_units_crossed: true,
+            ..Variant::exact(Reduction::BinadePaired)
+        },
+        "paired rows, units crossed",
+    );
 }
 
 /// A plan mutant of the paired rows (`FVIF_PAIRED_PLANS_CROSSED`: the den row walked on the num
@@ -230,16 +226,14 @@ fn paired_rows_plan_mutant_keeps_the_cpu_bits() {
 /// the CPU's on the fixture frames.
 #[test]
 fn staged_rows_mutant_gives_wrong_sums() {
-    let mutant = Variant {
-        staged_last_unstaged: true,
-        ..Variant::exact(Reduction::BinadeStaged)
-    };
-    let wrong = first_wrong("staged_rows_mutant_gives_wrong_sums", mutant);
-    if let Some(wrong) = wrong {
-        let wrong =
-            wrong.expect("the staged rows' last-term-unstaged mutant survived the fixture frames");
-        println!("killed: staged rows, last term unstaged: {wrong}");
-    }
+    killed(
+        "staged_rows_mutant_gives_wrong_sums",
+        Variant {
+            staged_last_unstaged: true,
+            ..Variant::exact(Reduction::BinadeStaged)
+        },
+        "staged rows, last term unstaged",
+    );
 }
 
 /// The staged rows on rows wider than the 48 KiB of shared memory a kernel has without asking
@@ -271,6 +265,16 @@ fn staged_rows_equal_the_cpu_on_wide_rows() {
                 );
             }
         }
+    }
+}
+
+/// Mutant `v` (named `what`) gives a scale sum other than the CPU's on the fixture frames;
+/// after a skip (no device; a failure under `BINADE_REQUIRE_GPU=1`) nothing is checked.
+fn killed(test: &str, v: Variant, what: &str) {
+    if let Some(wrong) = first_wrong(test, v) {
+        let wrong =
+            wrong.unwrap_or_else(|| panic!("the mutant {what} survived the fixture frames"));
+        println!("killed: {what}: {wrong}");
     }
 }
 

@@ -58,8 +58,9 @@ pub struct FileReport {
 /// opened here; its pages are read by the sum), the engine's sum, and the check's loop.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Phases {
-    /// Opening, mapping or decoding the file (for a GPU engine, also reading in a mapped
-    /// file's pages, on rayon's threads, while the device opens).
+    /// Opening, mapping or decoding the file (for a GPU engine's first file, also reading in
+    /// a mapped file's pages on rayon's threads while the device opens; later files' pages
+    /// are read by the upload).
     pub read: f64,
     /// Waiting, after the first file was read, for the engine to finish opening (the device,
     /// its kernels, its staging buffers: they open on a thread of their own while the first
