@@ -474,15 +474,18 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
         fixture("uniform-f64.npy"),
         long_path.clone(),
     ];
-    for (engine, exact, upload) in [
-        ("gpu", "walked", "plain"),
-        ("gpu", "walked", "staged"),
-        ("gpu-onepass", "one-pass", "plain"),
-        ("gpu-onepass", "one-pass", "staged"),
+    // (engine, its exact engine, --upload given or None, the upload that must run)
+    for (engine, exact, given, upload) in [
+        ("gpu", "walked", Some("plain"), "plain"),
+        ("gpu", "walked", Some("staged"), "staged"),
+        ("gpu", "walked", None, "staged"),
+        ("gpu-onepass", "one-pass", Some("plain"), "plain"),
+        ("gpu-onepass", "one-pass", None, "staged"),
     ] {
-        let mut a = vec![
-            "--engine", engine, "--upload", upload, "--check", "--format", "json", "--dtype", "f64",
-        ];
+        let mut a = vec!["--engine", engine, "--check", "--format", "json", "--dtype", "f64"];
+        if let Some(u) = given {
+            a.extend(["--upload", u]);
+        }
         a.extend(files.iter().map(String::as_str));
         let out = binade(&a);
         let err = stderr(&out);
@@ -530,14 +533,16 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
 fn staged_upload_is_refused_off_the_exact_gpu_engines() {
     let f = fixture("uniform-f64.npy");
     for engine in ["fast", "loop", "walk", "gpu-pipeline"] {
-        let out = binade(&["--engine", engine, "--upload", "staged", &f]);
-        assert_eq!(out.status.code(), Some(2), "{engine}: {}", stderr(&out));
-        let err = stderr(&out);
-        assert!(
-            err.contains("--upload staged is taken by --engine gpu"),
-            "{err}"
-        );
-        assert_eq!(err.lines().count(), 1, "{err}");
+        for upload in ["staged", "plain"] {
+            let out = binade(&["--engine", engine, "--upload", upload, &f]);
+            assert_eq!(out.status.code(), Some(2), "{engine} {upload}: {}", stderr(&out));
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!("--upload {upload} is taken by --engine gpu")),
+                "{err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
     }
 }
 
