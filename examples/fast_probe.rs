@@ -1,6 +1,8 @@
 //! Per-term cost of the one-thread fast engine against the loop and a plain sum, on data that
 //! stays in L1, in L2/L3 and in memory (one thread, no pool).
-use binade::fast::{ordered_sum_fast, ordered_sum_fast_with, Checks, FastTerm};
+use binade::fast::{
+    limit_vector_path, ordered_sum_fast, ordered_sum_fast_with, Checks, FastTerm, VectorLimit,
+};
 use binade::format::F64;
 use binade::walk::loop_sum;
 use std::time::Instant;
@@ -69,6 +71,27 @@ fn main() {
             ns(tlt),
             ns(tft),
             tft / tlt
+        );
+        // The same engine limited to AVX2 (where the CPU has AVX-512F, the line compares the
+        // two compiled paths in one process; the bits are checked equal).
+        let widest = binade::fast::vector_path();
+        limit_vector_path(VectorLimit::Avx2);
+        let narrow = binade::fast::vector_path();
+        let tfa = med(|| ordered_sum_fast(&terms), 7, inner);
+        let tfta = med(|| ordered_sum_fast(&ties), 7, inner);
+        let loop_bits = |v: &[f64]| loop_sum::<F64>(v).to_bits();
+        let same_narrow = ordered_sum_fast(&terms).to_bits() == loop_bits(&terms)
+            && ordered_sum_fast(&ties).to_bits() == loop_bits(&ties);
+        limit_vector_path(VectorLimit::Widest);
+        let same = same_narrow
+            && ordered_sum_fast(&terms).to_bits() == loop_bits(&terms)
+            && ordered_sum_fast(&ties).to_bits() == loop_bits(&ties);
+        println!(
+            "n {n}: paths: uniform fast {:.3} ns/term by {widest}, {:.3} by {narrow}; half ties {:.3} and {:.3}; the loop's bits by both: {same}",
+            ns(tf),
+            ns(tfa),
+            ns(tft),
+            ns(tfta)
         );
     }
 }

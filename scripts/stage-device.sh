@@ -5,6 +5,7 @@
 #   .devbin/tests/MANIFEST.tsv  NAME, file, and the commit it was built from (-dirty if the
 #                             tree had changes): the gpu-tests experiment refuses binaries of
 #                             another commit than its own.
+#   .devbin/examples/NAME     with STAGE_EXAMPLES="NAME ...": those examples (stripped)
 #   .devbin/libvmaf/         with LIBVMAF_BUILD=DIR (a meson build folder of libvmaf with its
 #                             SIMD code on): its tools/vmaf and src/libvmaf.so.3, for
 #                             scripts/device-libvmaf-avx512.sh
@@ -36,6 +37,13 @@ for line in sys.stdin:
     strip -o ".devbin/tests/$name" "$exe"
     printf '%s\t%s\t%s\n' "$name" "$name" "$commit" >> .devbin/tests/MANIFEST.tsv
   done
+if [ -n "${STAGE_EXAMPLES:-}" ]; then
+  mkdir -p .devbin/examples
+  for e in $STAGE_EXAMPLES; do
+    cargo build --release --example "$e"
+    strip -o ".devbin/examples/$e" "$target_dir/release/examples/$e"
+  done
+fi
 if [ -n "${LIBVMAF_BUILD:-}" ]; then
   mkdir -p .devbin/libvmaf
   strip -o .devbin/libvmaf/vmaf "$LIBVMAF_BUILD/tools/vmaf"

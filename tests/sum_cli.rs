@@ -482,7 +482,9 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
         ("gpu-onepass", "one-pass", Some("plain"), "plain"),
         ("gpu-onepass", "one-pass", None, "staged"),
     ] {
-        let mut a = vec!["--engine", engine, "--check", "--format", "json", "--dtype", "f64"];
+        let mut a = vec![
+            "--engine", engine, "--check", "--format", "json", "--dtype", "f64",
+        ];
         if let Some(u) = given {
             a.extend(["--upload", u]);
         }
@@ -535,7 +537,12 @@ fn staged_upload_is_refused_off_the_exact_gpu_engines() {
     for engine in ["fast", "loop", "walk", "gpu-pipeline"] {
         for upload in ["staged", "plain"] {
             let out = binade(&["--engine", engine, "--upload", upload, &f]);
-            assert_eq!(out.status.code(), Some(2), "{engine} {upload}: {}", stderr(&out));
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{engine} {upload}: {}",
+                stderr(&out)
+            );
             let err = stderr(&out);
             assert!(
                 err.contains(&format!("--upload {upload} is taken by --engine gpu")),

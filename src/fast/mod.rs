@@ -141,13 +141,48 @@ impl Checks {
     };
 }
 
+/// The widest compiled vector path the fast engine may take, whatever the CPU has: for probes
+/// and reports that time one path against another in the same process. Every path gives the
+/// same bits (each is checked against the portable one); only the time differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorLimit {
+    /// The widest path the CPU has (the default).
+    Widest,
+    /// AVX2 and FMA at most (no AVX-512F).
+    Avx2,
+    /// The portable loops only.
+    Portable,
+}
+
+/// [`VectorLimit`] as set by [`limit_vector_path`]: 0 widest, 1 AVX2, 2 portable.
+static VECTOR_LIMIT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Limits the fast engine's compiled vector paths from now on, for every thread (a probe's
+/// switch; the library never calls it). Guarantee: no bit of any sum changes.
+pub fn limit_vector_path(limit: VectorLimit) {
+    let code = match limit {
+        VectorLimit::Widest => 0,
+        VectorLimit::Avx2 => 1,
+        VectorLimit::Portable => 2,
+    };
+    VECTOR_LIMIT.store(code, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The limit's code (one relaxed load: a probe's switch, not a synchronisation).
+#[inline]
+fn vector_limit() -> u8 {
+    VECTOR_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// True when the CPU has AVX2, FMA and POPCNT (every AVX2 CPU made has all three; detected
-/// once). The chunk scan uses FMA; the other vector paths AVX2 and POPCNT.
+/// once) and [`limit_vector_path`] allows them. The chunk scan uses FMA; the other vector
+/// paths AVX2 and POPCNT.
 #[inline]
 pub(crate) fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        vector_limit() <= 1
+            && std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("fma")
             && std::arch::is_x86_feature_detected!("popcnt")
     }
@@ -157,13 +192,14 @@ pub(crate) fn has_avx2() -> bool {
     }
 }
 
-/// True when the CPU has AVX-512F beside [`has_avx2`]'s features (detected once): the
-/// bit-mask pass of chunks with ties then takes eight terms a step with mask registers.
+/// True when the CPU has AVX-512F beside [`has_avx2`]'s features (detected once) and
+/// [`limit_vector_path`] allows it: the chunk scan and the bit-mask pass then take eight terms
+/// a step.
 #[inline]
 pub(crate) fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        has_avx2() && std::arch::is_x86_feature_detected!("avx512f")
+        vector_limit() == 0 && has_avx2() && std::arch::is_x86_feature_detected!("avx512f")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -174,7 +210,7 @@ pub(crate) fn has_avx512() -> bool {
 /// Which compiled paths the chunk scan and the bit-mask pass take on this CPU (for reports).
 pub fn vector_path() -> &'static str {
     if has_avx512() {
-        "x86_64 AVX2 and FMA (the scan), AVX-512F (the bit-mask pass)"
+        "x86_64 AVX-512F and FMA (the scan and the bit-mask pass; the signed scan AVX2)"
     } else if has_avx2() {
         "x86_64 AVX2 and FMA"
     } else {

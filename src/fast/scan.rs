@@ -188,11 +188,16 @@ fn only_negatives<T: FastTerm>(chunk: &[T], scale: f64) -> bool {
 }
 
 /// The scan: `sum rint(y)`, whether some term ties, and whether some term is negative (or the
-/// sum NaN). AVX2 with FMA where the CPU has them, else the portable loop; both add the same
-/// integers (in another order, which cannot change an exact sum) and raise the same flags.
+/// sum NaN). AVX-512F, else AVX2, with FMA where the CPU has them, else the portable loop;
+/// each adds the same integers (in another order, which cannot change an exact sum) and
+/// raises the same flags.
 pub(super) fn scan<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     #[cfg(target_arch = "x86_64")]
     {
+        if super::has_avx512() {
+            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
+            return unsafe { scan_avx512(chunk, scale) };
+        }
         if super::has_avx2() {
             // SAFETY: the CPU has AVX2 (checked just above).
             return unsafe { scan_avx2(chunk, scale) };
@@ -257,6 +262,54 @@ unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     let rsum = ((a[0] + a[1]) + (a[2] + a[3])) + rest.rsum;
     let dmax = d.iter().fold(0.0f64, |m, &v| m.max(v));
     let xmin = x.iter().fold(0.0f64, |m, &v| m.min(v));
+    Scan {
+        rsum,
+        tie: dmax >= 0.5 || rest.tie,
+        off: xmin < 0.0 || rsum.is_nan() || rest.off,
+    }
+}
+
+/// [`scan_avx2`] eight lanes at a time with AVX-512F, four vectors (32 terms) a step: the same
+/// seven instructions (fused multiply-add and subtract for `r`, the add into the sum, fused
+/// multiply-subtract for `d`, its absolute value, max and min for the flags) for eight terms
+/// instead of four. The sum of `r` is of integers, exact in any order while below the bound
+/// (module documentation), so the lanes' order of adding cannot change it; NaN terms are
+/// caught by the sum, as in [`scan_avx2`] (max and min may drop them). The terms past the
+/// last whole step go through [`scan_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2,fma")]
+unsafe fn scan_avx512<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
+    use std::arch::x86_64::*;
+    let vs = _mm512_set1_pd(scale);
+    let magic = _mm512_set1_pd(MAGIC);
+    let zero = _mm512_setzero_pd();
+    let (mut acc, mut dmax, mut xmin) = ([zero; 4], [zero; 4], [zero; 4]);
+    let mut blocks = chunk.chunks_exact(32);
+    for c in &mut blocks {
+        for k in 0..4 {
+            // SAFETY: c holds 32 terms; terms 8k..8k+8 are inside it.
+            let x = unsafe { T::load8(c.as_ptr().add(8 * k)) };
+            // t = fl(x * scale + M) and d = fl(x * scale - r): x * scale is y exactly.
+            let r = _mm512_sub_pd(_mm512_fmadd_pd(x, vs, magic), magic);
+            acc[k] = _mm512_add_pd(acc[k], r);
+            dmax[k] = _mm512_max_pd(dmax[k], _mm512_abs_pd(_mm512_fmsub_pd(x, vs, r)));
+            xmin[k] = _mm512_min_pd(xmin[k], x);
+        }
+    }
+    // SAFETY: the CPU has AVX2 and FMA (this function's features).
+    let rest = unsafe { scan_avx2(blocks.remainder(), scale) };
+    let a = _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]), _mm512_add_pd(acc[2], acc[3]));
+    let d = _mm512_max_pd(
+        _mm512_max_pd(dmax[0], dmax[1]),
+        _mm512_max_pd(dmax[2], dmax[3]),
+    );
+    let x = _mm512_min_pd(
+        _mm512_min_pd(xmin[0], xmin[1]),
+        _mm512_min_pd(xmin[2], xmin[3]),
+    );
+    let rsum = _mm512_reduce_add_pd(a) + rest.rsum;
+    let dmax = _mm512_reduce_max_pd(d);
+    let xmin = _mm512_reduce_min_pd(x);
     Scan {
         rsum,
         tie: dmax >= 0.5 || rest.tie,
@@ -660,11 +713,13 @@ mod tests {
         for (y, want) in cases {
             let mut chunk = vec![0.25f64; 100];
             chunk[37] = y;
-            let (v, p) = (scan(&chunk, 1.0), scan_portable(&chunk, 1.0));
-            assert!(
-                v.rsum.to_bits() == p.rsum.to_bits() && (v.tie, v.off) == (p.tie, p.off),
-                "y = {y}: {v:?} against {p:?}"
-            );
+            let p = scan_portable(&chunk, 1.0);
+            for (path, v) in scan_paths(&chunk, 1.0) {
+                assert!(
+                    v.rsum.to_bits() == p.rsum.to_bits() && (v.tie, v.off) == (p.tie, p.off),
+                    "y = {y}: the {path} scan {v:?} against {p:?}"
+                );
+            }
             let got = chunk_unit(&chunk, 1.0, Checks::ALL).map(|u| u.increment(0));
             assert_eq!(got, want, "y = {y}");
             // The bit-mask pass first (after a chunk with a tie): the same bound on its own
@@ -720,6 +775,88 @@ mod tests {
             );
         }
         out
+    }
+
+    /// The scan of `chunk` by every compiled path this CPU runs (the dispatched one first),
+    /// named. With `BINADE_REQUIRE_AVX512=1` a CPU without AVX-512F fails the test instead of
+    /// leaving that path unchecked.
+    fn scan_paths<T: FastTerm>(chunk: &[T], scale: f64) -> Vec<(&'static str, Scan)> {
+        let mut out = vec![("dispatched", scan(chunk, scale))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if super::super::has_avx2() {
+                // SAFETY: the CPU has AVX2 and FMA.
+                out.push(("AVX2", unsafe { scan_avx2(chunk, scale) }));
+            }
+            if super::super::has_avx512() {
+                // SAFETY: the CPU has AVX-512F, AVX2 and FMA.
+                out.push(("AVX-512", unsafe { scan_avx512(chunk, scale) }));
+            }
+        }
+        if std::env::var_os("BINADE_REQUIRE_AVX512").is_some_and(|v| v == "1") {
+            assert!(
+                out.iter().any(|(p, _)| *p == "AVX-512"),
+                "BINADE_REQUIRE_AVX512=1 but this CPU has no AVX-512F"
+            );
+        }
+        out
+    }
+
+    /// Whether a scan leaves the path (raises `off` or its `sum r` is refused by the bound),
+    /// and where it stays, its sum's bits and its tie flag: what every path must agree on.
+    fn scan_verdict(s: &Scan) -> (bool, Option<(u64, bool)>) {
+        let leaves = s.off || !scan_below_limit(s.rsum);
+        (leaves, (!leaves).then_some((s.rsum.to_bits(), s.tie)))
+    }
+
+    /// Every compiled scan agrees with the portable one, by bits, on chunks of every length up
+    /// to 200 (so every remainder of the vector steps) of f64 and f32 terms with ties, zeros
+    /// and one odd term (negative, -0.0, NaN, infinite, past the rounding) at the first,
+    /// middle or last position. Seeded; a failure names the seed and the case.
+    #[test]
+    fn scan_paths_agree_with_the_portable_scan() {
+        use rand::{Rng, SeedableRng};
+        let seed = 0x5ca7u64;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let scale = 2f64.powi(52);
+        let odd = [-f64::EPSILON, -0.0, f64::NAN, f64::INFINITY, 2f64.powi(2)];
+        for n in 1..200usize {
+            for case in 0..8 {
+                let chunk: Vec<f64> = (0..n)
+                    .map(|_| {
+                        let k = rng.random_range(0..8u32) as f64;
+                        match rng.random_range(0..3) {
+                            0 => (k + 0.5) * f64::EPSILON,
+                            1 => k * f64::EPSILON,
+                            _ => rng.random::<f64>() * 4.0 * f64::EPSILON,
+                        }
+                    })
+                    .collect();
+                let mut chunk = chunk;
+                if case >= 3 {
+                    let at = [0, n / 2, n - 1][case % 3];
+                    chunk[at] = odd[rng.random_range(0..odd.len())];
+                }
+                let want = scan_verdict(&scan_portable(&chunk, scale));
+                for (path, v) in scan_paths(&chunk, scale) {
+                    assert_eq!(
+                        scan_verdict(&v),
+                        want,
+                        "seed {seed:#x} n {n} case {case}: the {path} scan of {chunk:?}"
+                    );
+                }
+                // The same terms as f32 (a scale that puts them near an ulp of 1.0 in f32).
+                let narrow: Vec<f32> = chunk.iter().map(|&x| (x * 2f64.powi(29)) as f32).collect();
+                let want = scan_verdict(&scan_portable(&narrow, 2f64.powi(23)));
+                for (path, v) in scan_paths(&narrow, 2f64.powi(23)) {
+                    assert_eq!(
+                        scan_verdict(&v),
+                        want,
+                        "seed {seed:#x} n {n} case {case}: the {path} scan of f32 {narrow:?}"
+                    );
+                }
+            }
+        }
     }
 
     /// Chunks with one odd term (a negative term, a NaN, an infinity, a term past the

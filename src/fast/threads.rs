@@ -103,6 +103,12 @@ pub struct FastSum<T> {
     pub replanned_chunks: usize,
     /// Chunks in all.
     pub chunks: usize,
+    /// Wall time, summed over the threads, spent holding the walk (nanoseconds; 0 on one
+    /// thread): where it nears the whole sum's time, the walk is what the threads wait on.
+    pub walk_ns: u64,
+    /// Times a planner found itself more than `4 x threads` blocks ahead of the walk and
+    /// waited before planning (0 on one thread).
+    pub lead_waits: u64,
 }
 
 /// The sequential sum of `terms` over the threads of rayon's current pool.
@@ -411,6 +417,8 @@ struct Walker<'a, T> {
     state: Mutex<WalkState<T>>,
     /// Blocks walked (a copy of `state.next` for the planners' back-pressure).
     walked: AtomicUsize,
+    /// [`FastSum::walk_ns`].
+    walk_ns: AtomicU64,
     shape: Shape,
     checks: Checks,
 }
@@ -433,6 +441,7 @@ impl<T: FastTerm> Walker<'_, T> {
             {
                 return;
             }
+            let held = std::time::Instant::now();
             let next = {
                 let mut w = self.state.lock().unwrap_or_else(|p| p.into_inner());
                 while w.next < blocks
@@ -458,6 +467,8 @@ impl<T: FastTerm> Walker<'_, T> {
                 }
                 w.next
             };
+            self.walk_ns
+                .fetch_add(held.elapsed().as_nanos() as u64, Ordering::Relaxed);
             self.token.store(false, Ordering::Release);
             fence(Ordering::SeqCst);
             if next >= blocks || self.states[next].status.load(Ordering::Acquire) < PLANNED {
@@ -531,6 +542,8 @@ fn walk_blocks<T: FastTerm>(
             native_chunks: native,
             replanned_chunks: 0,
             chunks,
+            walk_ns: 0,
+            lead_waits: 0,
         };
         return (sum, starts);
     }
@@ -555,10 +568,12 @@ fn walk_blocks<T: FastTerm>(
             counts: Counts::default(),
         }),
         walked: AtomicUsize::new(0),
+        walk_ns: AtomicU64::new(0),
         shape,
         checks,
     };
     let ticket = AtomicUsize::new(0);
+    let lead_waits = AtomicU64::new(0);
     rayon::broadcast(|_| {
         let mut sums = Vec::with_capacity(shape.block_chunks);
         loop {
@@ -567,6 +582,9 @@ fn walk_blocks<T: FastTerm>(
                 break;
             }
             let mut spins = 0u32;
+            if walker.walked.load(Ordering::Acquire) + max_lead < b {
+                lead_waits.fetch_add(1, Ordering::Relaxed);
+            }
             while walker.walked.load(Ordering::Acquire) + max_lead < b {
                 walker.try_walk();
                 pause(&mut spins);
@@ -586,6 +604,7 @@ fn walk_blocks<T: FastTerm>(
             walker.try_walk();
         }
     });
+    let walk_ns = walker.walk_ns.load(Ordering::Relaxed);
     let w = walker.state.into_inner().unwrap_or_else(|p| p.into_inner());
     debug_assert_eq!(w.next, blocks);
     // The walk published the exact sum after every block (the broadcast has joined, so every
@@ -605,6 +624,8 @@ fn walk_blocks<T: FastTerm>(
         native_chunks: w.counts.native,
         replanned_chunks: w.counts.replanned,
         chunks,
+        walk_ns,
+        lead_waits: lead_waits.into_inner(),
     };
     (sum, starts)
 }
