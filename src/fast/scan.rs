@@ -389,7 +389,7 @@ fn masks_flip<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
             return unsafe { masks_avx512::<T, FLIP>(chunk, scale) };
         }
         if super::has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA (checked just above by has_avx2).
+            // SAFETY: the CPU has AVX2, FMA and POPCNT (checked just above by has_avx2).
             return unsafe { masks_avx2::<T, FLIP>(chunk, scale) };
         }
     }
@@ -442,58 +442,62 @@ fn masks_portable<T: FastTerm, const FLIP: bool>(
 
 /// [`masks_portable`] four terms at a time, as the scan forms them: `t = fma(x, scale, MAGIC)`,
 /// `r = t - MAGIC` and `d = fma(x, scale, -r)` (`y` is not formed, step 2 and 3 of the module
-/// doc); the sums of `r` and of the `d = -1/2` ties in four accumulators each, so that no add
-/// waits on the one before it; the base's low bit (`t`'s low bit moved to the sign, XOR the
-/// all-ones `d = -1/2` compare) and the tie compare collected with one `movemask` each. No
-/// per-term bound on `y`: the caller bounds `sum r` by [`SCAN_LIMIT`], which stands for it
-/// exactly as in the scan (terms with `y >= 2^51 - 1/2` make `r >= 2^51`, whatever their
-/// mask bits).
+/// doc); the sum of `r` in four accumulators, so that no add waits on the one before it. Each
+/// term's three bits come from one `movemask` each: `t`'s low bit (moved to the sign), the tie
+/// compare `|d| = 1/2`, and the sign of `d` under that compare, which is the `d = -1/2` tie
+/// (`d = +1/2` has its sign clear). The base's low bit is `t`'s low bit XOR the `d = -1/2` tie
+/// (step 4), and the `d = -1/2` ties are counted by one POPCNT a word. The terms go sixteen
+/// to a group, four vectors whose accumulator and mask position are fixed, so the compiler
+/// keeps every accumulator in a register (a loop of sixteen vectors with the accumulator
+/// picked by `q % 4` kept them on the stack). No per-term bound on `y`: the caller bounds
+/// `sum r` by [`SCAN_LIMIT`], which stands for it exactly as in the scan (terms with
+/// `y >= 2^51 - 1/2` make `r >= 2^51`, whatever their mask bits).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2,fma,popcnt")]
 unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
     let half = _mm256_set1_pd(0.5);
-    let minus_half = _mm256_set1_pd(-0.5);
-    let one = _mm256_set1_pd(1.0);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
     let zero = _mm256_setzero_pd();
     let mut m = empty_masks();
-    let (mut acc, mut downs, mut xmin) = ([zero; 4], [zero; 4], [zero; 4]);
-    // Whole words of 64 terms: the two masks are built in registers and stored once.
+    let (mut acc, mut xmin) = ([zero; 4], zero);
+    let mut down = 0u64;
+    // Whole words of 64 terms: the masks are built in registers and stored once a word.
     let mut words = chunk.chunks_exact(64);
     for (w, c) in (&mut words).enumerate() {
-        let (mut bw, mut tw) = (0u64, 0u64);
-        for q in 0..16 {
-            let k = q % 4;
-            // SAFETY: c holds 64 terms; terms 4q..4q+4 are inside it.
-            let x = unsafe { T::load4(c.as_ptr().add(4 * q)) };
-            let t = _mm256_fmadd_pd(x, vs, magic);
-            let r = _mm256_sub_pd(t, magic);
-            let d = _mm256_fmsub_pd(x, vs, r);
-            let down = _mm256_cmp_pd::<_CMP_EQ_OQ>(d, minus_half);
-            let tie = _mm256_cmp_pd::<_CMP_EQ_OQ>(_mm256_and_pd(d, abs), half);
-            acc[k] = _mm256_add_pd(acc[k], r);
-            downs[k] = _mm256_add_pd(downs[k], _mm256_and_pd(down, one));
-            xmin[k] = _mm256_min_pd(xmin[k], x);
-            // The sign bit of (t << 63) ^ down is the low bit of r, flipped where r = k + 1.
-            let low = _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t)));
-            let base_low = if FLIP { _mm256_xor_pd(low, down) } else { low };
-            bw |= (_mm256_movemask_pd(base_low) as u64) << (4 * q);
-            tw |= (_mm256_movemask_pd(tie) as u64) << (4 * q);
+        let (mut lw, mut tw, mut dw) = (0u64, 0u64, 0u64);
+        for g in 0..4 {
+            let (mut l16, mut t16, mut d16) = (0u64, 0u64, 0u64);
+            for k in 0..4 {
+                // SAFETY: c holds 64 terms; terms 16g + 4k .. 16g + 4k + 4 are inside it.
+                let x = unsafe { T::load4(c.as_ptr().add(16 * g + 4 * k)) };
+                let t = _mm256_fmadd_pd(x, vs, magic);
+                let r = _mm256_sub_pd(t, magic);
+                let d = _mm256_fmsub_pd(x, vs, r);
+                let tie = _mm256_cmp_pd::<_CMP_EQ_OQ>(_mm256_and_pd(d, abs), half);
+                acc[k] = _mm256_add_pd(acc[k], r);
+                xmin = _mm256_min_pd(xmin, x);
+                let low = _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t)));
+                l16 |= (_mm256_movemask_pd(low) as u64) << (4 * k);
+                t16 |= (_mm256_movemask_pd(tie) as u64) << (4 * k);
+                d16 |= (_mm256_movemask_pd(_mm256_and_pd(tie, d)) as u64) << (4 * k);
+            }
+            lw |= l16 << (16 * g);
+            tw |= t16 << (16 * g);
+            dw |= d16 << (16 * g);
         }
-        m.b[w] = bw;
+        m.b[w] = if FLIP { lw ^ dw } else { lw };
         m.t[w] = tw;
+        down += u64::from(dw.count_ones());
     }
     let a = fold4(acc, _mm256_add_pd);
-    let dn = fold4(downs, _mm256_add_pd);
-    let x = fold4(xmin, _mm256_min_pd);
     // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
     m.rsum = (a[0] + a[1]) + (a[2] + a[3]);
-    m.down = ((dn[0] + dn[1]) + (dn[2] + dn[3])) as u64;
+    m.down = down;
     // NaN terms make rsum NaN, caught here (min may drop a NaN).
-    m.off = x.iter().any(|&v| v < 0.0) || m.rsum.is_nan();
+    m.off = lanes(xmin).iter().any(|&v| v < 0.0) || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
     masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
 }
@@ -758,7 +762,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         {
             if super::super::has_avx2() {
-                // SAFETY: the CPU has AVX2 and FMA.
+                // SAFETY: the CPU has AVX2, FMA and POPCNT.
                 out.push(("AVX2", unsafe { masks_avx2::<f64, true>(chunk, scale) }));
             }
             if super::super::has_avx512() {
