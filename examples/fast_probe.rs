@@ -22,6 +22,19 @@ fn med(mut f: impl FnMut() -> f64, reps: usize, inner: usize) -> f64 {
     t[reps / 2]
 }
 
+/// Eight lanes, no prefetch: a one-thread read of the terms as the hardware alone fetches
+/// them (the engine's own plain sum asks for the lines ahead).
+fn plain_unprefetched(terms: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let mut blocks = terms.chunks_exact(8);
+    for c in &mut blocks {
+        for (a, x) in acc.iter_mut().zip(c) {
+            *a += x;
+        }
+    }
+    acc.iter().sum::<f64>() + blocks.remainder().iter().sum::<f64>()
+}
+
 fn main() {
     println!("path {}", binade::fast::vector_path());
     for &(n, inner) in &[
@@ -46,9 +59,15 @@ fn main() {
         let tl = med(|| loop_sum::<F64>(&terms), 7, inner);
         let tf = med(|| ordered_sum_fast(&terms), 7, inner);
         let tb = med(|| ordered_sum_fast(&big), 7, inner);
+        // The same terms again, copied: on some machines a copy reads faster than the vector
+        // filled term by term (where its pages lie), which the columns above mix.
+        let copy = terms.clone();
+        let tc = med(|| ordered_sum_fast(&copy), 7, inner);
+        let tlc = med(|| loop_sum::<F64>(&copy), 7, inner);
         let t256 = med(|| ordered_sum_fast_with(&big, Checks::ALL, 256), 7, inner);
         let t4096 = med(|| ordered_sum_fast_with(&big, Checks::ALL, 4096), 7, inner);
         let tp = med(|| f64::plain_sum(&terms), 7, inner);
+        let tpu = med(|| plain_unprefetched(&terms), 7, inner);
         // `1 - q` on a grid of half an ulp of the running sum (cpu-timing's half-ties
         // stream): about half the terms tie, so every chunk takes the bit-mask pass.
         let ties: Vec<f64> = terms
@@ -63,8 +82,8 @@ fn main() {
         let tlt = med(|| loop_sum::<F64>(&ties), 7, inner);
         let tft = med(|| ordered_sum_fast(&ties), 7, inner);
         println!(
-            "n {n}: ns/term loop {:.3} fast {:.3} fast-no-ties {:.3} (chunks 256: {:.3}, 4096: {:.3}) plain {:.3}; fast/loop {:.2}",
-            ns(tl), ns(tf), ns(tb), ns(t256), ns(t4096), ns(tp), tf / tl
+            "n {n}: ns/term loop {:.3} fast {:.3} fast-no-ties {:.3} (chunks 256: {:.3}, 4096: {:.3}) plain {:.3} (no prefetch {:.3}); fast/loop {:.2}; on a copy: loop {:.3} fast {:.3}",
+            ns(tl), ns(tf), ns(tb), ns(t256), ns(t4096), ns(tp), ns(tpu), tf / tl, ns(tlc), ns(tc)
         );
         println!(
             "n {n}: half ties: ns/term loop {:.3} fast {:.3}; fast/loop {:.2}",

@@ -48,8 +48,11 @@
 //! one instruction each, and `y` is not formed. Only a chunk with a tie takes the second,
 //! bit-mask pass ([`chunk_unit_hinted`]), which reads the chunk again from L1; after a chunk
 //! with a tie the next one takes the bit-mask pass at once (it finds what the scan finds).
+//! Every vector pass that reads a chunk from memory asks for the lines
+//! [`PREFETCH_BYTES`](super::term::PREFETCH_BYTES) ahead of the terms it is reading (a hint:
+//! it changes no bit).
 
-use super::term::FastTerm;
+use super::term::{prefetch_ahead, FastTerm};
 use super::Checks;
 
 /// `1.5 * 2^52`: adding and subtracting it rounds a value below `2^51` to an integer.
@@ -243,6 +246,7 @@ unsafe fn scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     let (mut acc, mut dmax, mut xmin) = ([zero; 4], [zero; 4], [zero; 4]);
     let mut blocks = chunk.chunks_exact(16);
     for c in &mut blocks {
+        prefetch_ahead(c.as_ptr(), 16);
         for k in 0..4 {
             // SAFETY: c holds 16 terms; terms 4k..4k+4 are inside it.
             let x = unsafe { T::load4(c.as_ptr().add(4 * k)) };
@@ -286,6 +290,7 @@ unsafe fn scan_avx512<T: FastTerm>(chunk: &[T], scale: f64) -> Scan {
     let (mut acc, mut dmax, mut xmin) = ([zero; 4], [zero; 4], [zero; 4]);
     let mut blocks = chunk.chunks_exact(32);
     for c in &mut blocks {
+        prefetch_ahead(c.as_ptr(), 32);
         for k in 0..4 {
             // SAFETY: c holds 32 terms; terms 8k..8k+8 are inside it.
             let x = unsafe { T::load8(c.as_ptr().add(8 * k)) };
@@ -467,6 +472,7 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
     // Whole words of 64 terms: the masks are built in registers and stored once a word.
     let mut words = chunk.chunks_exact(64);
     for (w, c) in (&mut words).enumerate() {
+        prefetch_ahead(c.as_ptr(), 64);
         let (mut lw, mut tw, mut dw) = (0u64, 0u64, 0u64);
         for g in 0..4 {
             let (mut l16, mut t16, mut d16) = (0u64, 0u64, 0u64);
@@ -525,6 +531,7 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -
     let mut down = 0u64;
     let mut words = chunk.chunks_exact(64);
     for (w, c) in (&mut words).enumerate() {
+        prefetch_ahead(c.as_ptr(), 64);
         let (mut bw, mut tw, mut dw) = (0u64, 0u64, 0u64);
         for q in 0..8 {
             // SAFETY: c holds 64 terms; terms 8q..8q+8 are inside it.

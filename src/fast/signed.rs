@@ -32,7 +32,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::scan::lanes;
 use super::scan::{self, MAGIC, NO_TIE, SCAN_LIMIT, Y_LIMIT};
-use super::term::FastTerm;
+use super::term::{prefetch_ahead, FastTerm};
 use super::Checks;
 use crate::format::{Format, Layout};
 
@@ -126,6 +126,7 @@ unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
     let (mut acc, mut pos, mut neg, mut dmax) = ([zero; 2], [zero; 2], [zero; 2], [zero; 2]);
     let mut octs = block.chunks_exact(8);
     for c in &mut octs {
+        prefetch_ahead(c.as_ptr(), 8);
         for k in 0..2 {
             // SAFETY: c holds 8 terms; terms 4k..4k+4 are inside it.
             let x = unsafe { T::load4(c.as_ptr().add(4 * k)) };

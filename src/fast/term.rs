@@ -76,6 +76,7 @@ impl FastTerm for f32 {
         let mut acc = [0.0f32; 16];
         let mut blocks = terms.chunks_exact(16);
         for c in &mut blocks {
+            prefetch_ahead(c.as_ptr(), 16);
             for (a, x) in acc.iter_mut().zip(c) {
                 *a += x;
             }
@@ -85,12 +86,48 @@ impl FastTerm for f32 {
     }
 }
 
+/// How far ahead of the terms being read every pass that reads the terms from memory asks
+/// for their cache lines ([`prefetch_ahead`]): 1 KiB, sixteen 64-byte lines. On a 2-core
+/// Intel Xeon build machine (family 6 model 167) one thread's hardware prefetch left the
+/// chunk scan at 1.18 ns a term on 10^8 f64 terms and a plain eight-lane sum at 0.94; asking
+/// 256 bytes to 8 KiB ahead took the scan to 0.69 to 1.0 ns, 512 bytes and 1 KiB fastest
+/// (`cpu-timing` HISTORY (12) has the figures). A distance, not a correctness constant: no
+/// value changes a bit of any result.
+pub(crate) const PREFETCH_BYTES: usize = 1024;
+
+/// Asks the cache for the lines of the `n` terms that start [`PREFETCH_BYTES`] past `p`: one
+/// prefetch a 64-byte line, to the first level. A hint, not a load: it reads and writes no
+/// memory the program sees and does not fault on any address (past the slice, or unmapped),
+/// so no result can depend on it; the address is formed by `wrapping_add` and never
+/// dereferenced, so it need not lie in any allocation. Elsewhere than on x86-64 it does
+/// nothing.
+#[inline(always)]
+pub(crate) fn prefetch_ahead<T>(p: *const T, n: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let ahead = p.cast::<i8>().wrapping_add(PREFETCH_BYTES);
+        let bytes = n * std::mem::size_of::<T>();
+        for line in (0..bytes).step_by(64) {
+            // SAFETY: a prefetch is a hint the CPU may drop; it neither reads nor faults.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (p, n);
+    }
+}
+
 /// Eight independent f64 accumulators: the compiler vectorises this, and the order only
-/// matters for a plan, which may be wrong at no cost but time.
+/// matters for a plan, which may be wrong at no cost but time. The lines [`PREFETCH_BYTES`]
+/// ahead are asked for as the other passes ask for them (a one-thread read of terms from
+/// memory, this sum is also the timing experiments' bound on such a read).
 fn plain_sum_lanes<T: FastTerm>(terms: &[T]) -> f64 {
     let mut acc = [0.0f64; 8];
     let mut blocks = terms.chunks_exact(8);
     for c in &mut blocks {
+        prefetch_ahead(c.as_ptr(), 8);
         for (a, x) in acc.iter_mut().zip(c) {
             *a += x.widen();
         }
