@@ -454,9 +454,10 @@ fn masks_portable<T: FastTerm, const FLIP: bool>(
 /// (step 4), and the `d = -1/2` ties are counted by one POPCNT a word. The terms go sixteen
 /// to a group, four vectors whose accumulator and mask position are fixed, so the compiler
 /// keeps every accumulator in a register (a loop of sixteen vectors with the accumulator
-/// picked by `q % 4` kept them on the stack). No per-term bound on `y`: the caller bounds
-/// `sum r` by [`SCAN_LIMIT`], which stands for it exactly as in the scan (terms with
-/// `y >= 2^51 - 1/2` make `r >= 2^51`, whatever their mask bits).
+/// picked by `q % 4` kept them on the stack); the minima of the terms in four accumulators
+/// too. No per-term bound on `y`: the caller bounds `sum r` by [`SCAN_LIMIT`], which stands
+/// for it exactly as in the scan (terms with `y >= 2^51 - 1/2` make `r >= 2^51`, whatever
+/// their mask bits).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,popcnt")]
 unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
@@ -467,7 +468,7 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
     let zero = _mm256_setzero_pd();
     let mut m = empty_masks();
-    let (mut acc, mut xmin) = ([zero; 4], zero);
+    let (mut acc, mut xmin) = ([zero; 4], [zero; 4]);
     let mut down = 0u64;
     // Whole words of 64 terms: the masks are built in registers and stored once a word.
     let mut words = chunk.chunks_exact(64);
@@ -484,7 +485,7 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
                 let d = _mm256_fmsub_pd(x, vs, r);
                 let tie = _mm256_cmp_pd::<_CMP_EQ_OQ>(_mm256_and_pd(d, abs), half);
                 acc[k] = _mm256_add_pd(acc[k], r);
-                xmin = _mm256_min_pd(xmin, x);
+                xmin[k] = _mm256_min_pd(xmin[k], x);
                 let low = _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t)));
                 l16 |= (_mm256_movemask_pd(low) as u64) << (4 * k);
                 t16 |= (_mm256_movemask_pd(tie) as u64) << (4 * k);
@@ -503,7 +504,7 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
     m.rsum = (a[0] + a[1]) + (a[2] + a[3]);
     m.down = down;
     // NaN terms make rsum NaN, caught here (min may drop a NaN).
-    m.off = lanes(xmin).iter().any(|&v| v < 0.0) || m.rsum.is_nan();
+    m.off = fold4(xmin, _mm256_min_pd).iter().any(|&v| v < 0.0) || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
     masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
 }
@@ -512,10 +513,13 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
 /// multiply-adds, `y` not formed), but each compare yields its eight bits in a mask register
 /// at once, so a term's three bits (the base's low bit, the tie, the `d = -1/2` tie) cost no
 /// vector shuffles: the base's low bit is `t`'s low bit (a mask test) XOR the `d = -1/2`
-/// compare, and the `d = -1/2` ties are counted by one POPCNT a word. The sums of `r` in
-/// four accumulators; no per-term bound on `y` (the caller bounds `sum r` by [`SCAN_LIMIT`],
-/// as for the other paths). Bit `j` of step `q`'s masks is term `8q + j` of the word, as the
-/// portable pass sets it.
+/// compare, and the `d = -1/2` ties are counted by a masked add of one into a vector of eight
+/// counts (at most `MAX_CHUNK` in all, so exact). The sums of `r` and the minima of the terms
+/// in four accumulators each (one minimum accumulator made a chain of eight 4-cycle minima a
+/// word); no per-term bound on `y` (the caller bounds `sum r` by [`SCAN_LIMIT`], as for the
+/// other paths). Byte `q` of a word's masks is step `q`'s eight bits, so bit `j` of it is
+/// term `8q + j` of the word, as the portable pass sets it; the bytes are stored as bytes
+/// (shifts and ORs of them were compiled into a vector insert and a horizontal OR a word).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
 unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
@@ -525,14 +529,15 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -
     let half = _mm512_set1_pd(0.5);
     let minus_half = _mm512_set1_pd(-0.5);
     let low_bit = _mm512_set1_epi64(1);
+    let one = low_bit;
     let zero = _mm512_setzero_pd();
     let mut m = empty_masks();
-    let (mut acc, mut xmin) = ([zero; 4], zero);
-    let mut down = 0u64;
+    let (mut acc, mut xmin) = ([zero; 4], [zero; 4]);
+    let mut downs = _mm512_setzero_si512();
     let mut words = chunk.chunks_exact(64);
     for (w, c) in (&mut words).enumerate() {
         prefetch_ahead(c.as_ptr(), 64);
-        let (mut bw, mut tw, mut dw) = (0u64, 0u64, 0u64);
+        let (mut bw, mut tw) = ([0u8; 8], [0u8; 8]);
         for q in 0..8 {
             // SAFETY: c holds 64 terms; terms 8q..8q+8 are inside it.
             let x = unsafe { T::load8(c.as_ptr().add(8 * q)) };
@@ -543,21 +548,24 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -
             let tie8 = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(_mm512_abs_pd(d), half);
             let low8 = _mm512_test_epi64_mask(_mm512_castpd_si512(t), low_bit);
             acc[q % 4] = _mm512_add_pd(acc[q % 4], r);
-            xmin = _mm512_min_pd(xmin, x);
-            bw |= u64::from(if FLIP { low8 ^ down8 } else { low8 }) << (8 * q);
-            tw |= u64::from(tie8) << (8 * q);
-            dw |= u64::from(down8) << (8 * q);
+            xmin[q % 4] = _mm512_min_pd(xmin[q % 4], x);
+            bw[q] = if FLIP { low8 ^ down8 } else { low8 };
+            tw[q] = tie8;
+            downs = _mm512_mask_add_epi64(downs, down8, downs, one);
         }
-        m.b[w] = bw;
-        m.t[w] = tw;
-        down += u64::from(dw.count_ones());
+        m.b[w] = u64::from_le_bytes(bw);
+        m.t[w] = u64::from_le_bytes(tw);
     }
     // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
     let a = _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]), _mm512_add_pd(acc[2], acc[3]));
     m.rsum = _mm512_reduce_add_pd(a);
-    m.down = down;
+    m.down = _mm512_reduce_add_epi64(downs) as u64;
     // NaN terms make rsum NaN, caught here (min may drop a NaN).
-    m.off = _mm512_reduce_min_pd(xmin) < 0.0 || m.rsum.is_nan();
+    let x = _mm512_min_pd(
+        _mm512_min_pd(xmin[0], xmin[1]),
+        _mm512_min_pd(xmin[2], xmin[3]),
+    );
+    m.off = _mm512_reduce_min_pd(x) < 0.0 || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
     masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
 }
