@@ -521,15 +521,15 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
 /// term `8q + j` of the word, as the portable pass sets it; the bytes are stored as bytes
 /// (shifts and ORs of them were compiled into a vector insert and a horizontal OR a word).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+#[target_feature(enable = "avx512f,avx2,fma")]
 unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm512_set1_pd(scale);
     let magic = _mm512_set1_pd(MAGIC);
     let half = _mm512_set1_pd(0.5);
     let minus_half = _mm512_set1_pd(-0.5);
-    let low_bit = _mm512_set1_epi64(1);
-    let one = low_bit;
+    // Each lane's integer 1: the mask of `t`'s low bit, and the count added per `d = -1/2` tie.
+    let one = _mm512_set1_epi64(1);
     let zero = _mm512_setzero_pd();
     let mut m = empty_masks();
     let (mut acc, mut xmin) = ([zero; 4], [zero; 4]);
@@ -546,7 +546,7 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -
             let d = _mm512_fmsub_pd(x, vs, r);
             let down8 = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(d, minus_half);
             let tie8 = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(_mm512_abs_pd(d), half);
-            let low8 = _mm512_test_epi64_mask(_mm512_castpd_si512(t), low_bit);
+            let low8 = _mm512_test_epi64_mask(_mm512_castpd_si512(t), one);
             acc[q % 4] = _mm512_add_pd(acc[q % 4], r);
             xmin[q % 4] = _mm512_min_pd(xmin[q % 4], x);
             bw[q] = if FLIP { low8 ^ down8 } else { low8 };
