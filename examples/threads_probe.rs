@@ -1,7 +1,10 @@
 //! The threaded fast engine on uniform [0, 1) terms (f32: the loop's sum stops moving at 2^24;
 //! f64: it does not): medians of its time over shapes, with the time spent holding the walk,
 //! the planners' waits on the walk's lead, and the chunks the walk re-formed, against one
-//! thread, the loop and a plain parallel sum. Every sum is checked against the loop by bits.
+//! thread, the loop and two plain parallel sums (rayon's `par_iter().sum()`, and rayon over
+//! pieces of 65,536 terms each summed by the eight-lane sum). Each shape is timed with the
+//! one-read plan (`Checks::ALL`) and with the two-read plan (`one_read_plan` off), in turn in
+//! each repetition. Every sum is checked against the loop by bits.
 //!
 //! `cargo run --release --example threads_probe -- N [REPS]`
 use binade::fast::{ordered_sum_fast, ordered_sum_par_with, Checks, FastTerm, Shape};
@@ -25,7 +28,7 @@ fn probe<T: FastTerm + std::iter::Sum<T>>(name: &str, terms: &[T], reps: usize) 
     let bits = |x: T| <T::F as binade::format::Format>::to_bits(x);
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     let want = bits(loop_sum::<T::F>(terms));
-    let (mut tl, mut t1, mut tp) = (vec![], vec![], vec![]);
+    let (mut tl, mut t1, mut tp, mut tq) = (vec![], vec![], vec![], vec![]);
     for _ in 0..reps {
         let t = Instant::now();
         std::hint::black_box(loop_sum::<T::F>(terms));
@@ -37,37 +40,55 @@ fn probe<T: FastTerm + std::iter::Sum<T>>(name: &str, terms: &[T], reps: usize) 
         let t = Instant::now();
         std::hint::black_box(terms.par_iter().copied().sum::<T>());
         tp.push(ms(t));
+        let t = Instant::now();
+        std::hint::black_box(
+            terms
+                .par_chunks(1 << 16)
+                .map(T::plain_sum)
+                .collect::<Vec<f64>>(),
+        );
+        tq.push(ms(t));
     }
     println!(
-        "{name} n={} threads={}: loop {:.2} ms, one thread {:.2}, plain parallel {:.2}",
+        "{name} n={} threads={}: loop {:.2} ms, one thread {:.2}, plain parallel {:.2}, plain parallel lanes {:.2}",
         terms.len(),
         rayon::current_num_threads(),
         median(tl),
         median(t1),
-        median(tp)
+        median(tp),
+        median(tq)
     );
+    let two_reads = Checks {
+        one_read_plan: false,
+        ..Checks::ALL
+    };
     for block_chunks in [8usize, 32, 128] {
         let shape = Shape {
             chunk: 1024,
             block_chunks,
         };
-        let (mut t, mut walk, mut waits, mut re) = (vec![], vec![], vec![], vec![]);
+        let plans = [("one read", Checks::ALL), ("two reads", two_reads)];
+        let mut runs: Vec<[Vec<f64>; 4]> = vec![Default::default(), Default::default()];
         for _ in 0..reps {
-            let s = Instant::now();
-            let r = ordered_sum_par_with(terms, Checks::ALL, shape);
-            t.push(ms(s));
-            assert_eq!(bits(r.total), want, "{name}: threads, {shape:?}");
-            walk.push(r.walk_ns as f64 * 1e-6);
-            waits.push(r.lead_waits as f64);
-            re.push(r.replanned_chunks as f64);
+            for ((plan, checks), run) in plans.iter().zip(runs.iter_mut()) {
+                let s = Instant::now();
+                let r = ordered_sum_par_with(terms, *checks, shape);
+                run[0].push(ms(s));
+                assert_eq!(bits(r.total), want, "{name}: threads, {plan}, {shape:?}");
+                run[1].push(r.walk_ns as f64 * 1e-6);
+                run[2].push(r.lead_waits as f64);
+                run[3].push(r.replanned_chunks as f64);
+            }
         }
-        println!(
-            "  blocks of {block_chunks} chunks: {:.2} ms, walk held {:.2} ms, lead waits {}, re-formed {} (medians), the loop's bits",
-            median(t),
-            median(walk),
-            median(waits),
-            median(re)
-        );
+        for ((plan, _), [t, walk, waits, re]) in plans.iter().zip(runs) {
+            println!(
+                "  blocks of {block_chunks} chunks, {plan}: {:.2} ms, walk held {:.2} ms, lead waits {}, re-formed {} (medians), the loop's bits",
+                median(t),
+                median(walk),
+                median(waits),
+                median(re)
+            );
+        }
     }
 }
 

@@ -305,8 +305,12 @@ fn the_f32_plan_follows_a_sum_that_stops_moving() {
 
 #[test]
 fn the_plan_follows_a_sum_that_crosses_binades() {
-    // A binade per 2^16 terms (two default blocks): the look-back must count every block in
-    // flight, or the plan falls behind at each crossing. Each crossing costs a chunk or two.
+    // A binade per 2^16 terms (two default blocks). The two-read plan's look-back waits for
+    // every block in flight, so each crossing costs it a chunk or two. The one-read plan
+    // estimates the blocks in flight (the nearest planned block's aggregate or its own first
+    // chunk's), which here is off by a large part of a block: about four chunks a crossing
+    // (106 to 186 re-formed over 18 runs of each estimate tried, 2 and 3 threads; the
+    // two-read plan 38 in every run).
     use rand::{Rng, SeedableRng};
     let seed = 0x9e0u64;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -314,18 +318,21 @@ fn the_plan_follows_a_sum_that_crosses_binades() {
         .map(|i| rng.random_range(0.5..1.0) * (i as f64 * 2f64.powi(-16)).exp2())
         .collect();
     let want = loop_sum::<F64>(&terms);
-    for threads in [2, 3] {
-        let r = pool(threads).install(|| ordered_sum_par_with(&terms, Checks::ALL, Shape::DEFAULT));
-        assert_eq!(
-            r.total.to_bits(),
-            want.to_bits(),
-            "seed {seed:#x} threads {threads}"
-        );
-        // 31 crossings in 1954 chunks.
-        assert!(
-            r.replanned_chunks <= 4 * 31,
-            "seed {seed:#x} threads {threads}: {r:?}"
-        );
+    let two_reads = Checks {
+        one_read_plan: false,
+        ..Checks::ALL
+    };
+    // 31 crossings in 1954 chunks.
+    for (checks, per_crossing) in [(Checks::ALL, 8), (two_reads, 4)] {
+        for threads in [2, 3] {
+            let r = pool(threads).install(|| ordered_sum_par_with(&terms, checks, Shape::DEFAULT));
+            let case = format!(
+                "seed {seed:#x} threads {threads}, one read {}",
+                checks.one_read_plan
+            );
+            assert_eq!(r.total.to_bits(), want.to_bits(), "{case}");
+            assert!(r.replanned_chunks <= per_crossing * 31, "{case}: {r:?}");
+        }
     }
 }
 

@@ -113,6 +113,17 @@ pub struct Checks {
     /// tie that rounded up (`d = -1/2`, `r = k + 1`) (off: `r`'s low bit alone, in every
     /// compiled path of the pass: portable, AVX2, AVX-512).
     pub down_flip: bool,
+    /// On threads, a block's planner forms its units in its one read of the block from
+    /// memory, from an estimated start: its look-back counts each predecessor that has not
+    /// planned yet as the nearest planned one's aggregate, without waiting (off: the planner
+    /// reads the block for its chunks' plain sums, publishes their aggregate, waits for its
+    /// predecessors' aggregates, then forms the units from the block's second read, in L2).
+    /// A timing switch: off, it may change the time, never the bits.
+    pub one_read_plan: bool,
+    /// In the one-read plan, a chunk is marked as keeping an infinite sum without its plain
+    /// sum only where a unit formed for it, which only finite terms do (off: every chunk is
+    /// marked so, as if each had formed one, and an infinite sum is kept through NaN).
+    pub keeps_need_unit: bool,
 }
 
 impl Checks {
@@ -138,6 +149,8 @@ impl Checks {
         scan_bound: true,
         cooldown: true,
         down_flip: true,
+        one_read_plan: true,
+        keeps_need_unit: true,
     };
 }
 

@@ -3,23 +3,27 @@
 //!
 //! 1. A ticket gives each thread the next block of [`Shape::block_chunks`] chunks, so every
 //!    block a thread waits for has been taken by a running thread.
-//! 2. The thread forms each chunk's plain sum (the only read of the block from memory) and
-//!    publishes the block's aggregate; then it looks back over the earlier blocks: a block
-//!    whose walk has published its exact end ends the look-back, an aggregate is added and
-//!    the look-back goes on (Merrill and Garland's decoupled look-back, with the walk's exact
-//!    sums as the inclusive prefixes), a block that has published nothing is waited for.
-//!    A planner more than `4 x threads` blocks ahead of the walk waits (walking, if it can)
-//!    before it starts, so a look-back adds a bounded number of aggregates: the plain sums'
-//!    lead over a loop that rounds (an f32 sum at `2^24` plus terms below one stops moving)
-//!    cannot pile up from block to block. The prefix is a sum of doubles in an order that
-//!    depends on timing, so the plan may differ from run to run.
-//! 3. From that prefix it guesses each chunk's binade and sign and forms the chunk's unit for
-//!    them, reading the block a second time from the core's cache (a block is sized to fit in
-//!    L2): from a positive guess the unit of non-negative terms, or for a chunk with negative
-//!    terms (and from a negative guess) the signed unit of [`super::signed`] (its increment
-//!    and the bounds of its running offsets). The guess for the next chunk is the guess plus
-//!    this unit, as the loop rounds (where the unit does not form or apply, plus the chunk's
-//!    plain sum).
+//! 2. The thread estimates the sum before its block without waiting ([`look_back_estimated`]):
+//!    back over the earlier blocks to the nearest one whose walk has published its exact end,
+//!    adding each planned block's aggregate, and for each block not planned yet the smaller
+//!    (in magnitude) of the nearest planned block's aggregate and its own block's first chunk
+//!    times its chunks (an outlier, such as the block that holds a sum's first large term,
+//!    moves the guess less). A planner more than `4 x threads` blocks ahead of the walk waits
+//!    (walking, if it can) before it starts, so a look-back covers a bounded number of blocks.
+//!    The estimate is a sum of doubles in an order that depends on timing, so the plan may
+//!    differ from run to run.
+//! 3. From that estimate it guesses each chunk's binade and sign and forms the chunk's unit
+//!    for them in its one read of the block from memory (the one-thread engine's pass): from a
+//!    positive guess the unit of non-negative terms, or for a chunk with negative terms (and
+//!    from a negative guess) the signed unit of [`super::signed`] (its increment and the
+//!    bounds of its running offsets). The guess for the next chunk is the guess plus this
+//!    unit, as the loop rounds (where the unit does not form or apply, plus the chunk's plain
+//!    sum, read from L1). The block's aggregate (the guess's move over it) is published with
+//!    its planned status. The first form of this plan ([`Checks::one_read_plan`] off, kept as
+//!    a timing switch) read the block for its chunks' plain sums first, published their
+//!    aggregate, waited for every earlier block's aggregate (Merrill and Garland's decoupled
+//!    look-back), then formed the units from a second read in L2: one thread's read of
+//!    memory plus a pass in L2 for every block, where this form costs about the read alone.
 //! 4. It marks the block planned and takes the walk if no other thread holds it: the walk
 //!    goes from block to block in order for as long as the next one is planned, starting from
 //!    the exact sum after the block before (the walk's start before block 0: `+0` for a sum,
@@ -281,7 +285,52 @@ fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks, or
     origin + prefix
 }
 
-/// Steps 2 and 3 for one block: its chunks' planned units into `slots`.
+/// The approximate sum of every block before `block` without waiting, from the walk's start
+/// `origin`: back to the nearest block the walk has finished (its exact sum), adding each
+/// planned block's aggregate and, for each block not planned yet, the aggregate of the
+/// nearest planned one before `block` (else `own()`, an estimate from the block's own terms).
+/// Only a guess: the plan it starts may be wrong, never a bit of the sum.
+fn look_back_estimated<T: FastTerm>(
+    states: &[Published],
+    block: usize,
+    checks: Checks,
+    origin: f64,
+    own: impl FnOnce() -> f64,
+) -> f64 {
+    let (mut prefix, mut missing, mut nearest) = (0.0f64, 0usize, None);
+    let mut base = origin;
+    let mut j = block;
+    while j > 0 {
+        j -= 1;
+        let state = &states[j];
+        match state.status.load(Ordering::Acquire) {
+            EXACT if checks.exact_plan => {
+                let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
+                base = exact.widen();
+                break;
+            }
+            NOTHING => missing += 1,
+            _ => {
+                let aggregate = f64::from_bits(state.aggregate.load(Ordering::Relaxed));
+                prefix += aggregate;
+                nearest.get_or_insert(aggregate);
+            }
+        }
+    }
+    if missing > 0 {
+        let own = own();
+        let per_block = match nearest {
+            Some(near) if near.abs() < own.abs() => near,
+            _ => own,
+        };
+        prefix += missing as f64 * per_block;
+    }
+    base + prefix
+}
+
+/// Steps 2 and 3 for one block: its chunks' planned units into `slots`. With
+/// [`Checks::one_read_plan`] the block is read once ([`plan_block_one_read`]); else its plain
+/// sums come first, and its units from a second read in L2 ([`plan_block_two_reads`]).
 #[allow(clippy::too_many_arguments)]
 fn plan_block<T: FastTerm>(
     block_terms: &[T],
@@ -294,6 +343,36 @@ fn plan_block<T: FastTerm>(
     origin: f64,
 ) {
     debug_assert!(slots.len() == block_terms.len().div_ceil(shape.chunk));
+    if checks.one_read_plan {
+        plan_block_one_read(block_terms, block, states, slots, shape, checks, origin);
+    } else {
+        plan_block_two_reads(
+            block_terms,
+            block,
+            states,
+            slots,
+            sums,
+            shape,
+            checks,
+            origin,
+        );
+    }
+}
+
+/// The plan of step 3 for one block, as first written: each chunk's plain sum (the block's
+/// read from memory), the block's aggregate published, the look-back (which waits for every
+/// predecessor's aggregate), then each chunk's unit from the block's second read (in L2).
+#[allow(clippy::too_many_arguments)]
+fn plan_block_two_reads<T: FastTerm>(
+    block_terms: &[T],
+    block: usize,
+    states: &[Published],
+    slots: &mut [Slot],
+    sums: &mut Vec<f64>,
+    shape: Shape,
+    checks: Checks,
+    origin: f64,
+) {
     sums.clear();
     sums.extend(block_terms.chunks(shape.chunk).map(T::plain_sum));
     let aggregate: f64 = sums.iter().sum();
@@ -306,17 +385,88 @@ fn plan_block<T: FastTerm>(
             keeps: keeps_of(sum),
             ..EMPTY
         };
-        if let Some((field, negative)) = signed_field::<T::F>(guess) {
-            slot.field = field;
-            slot.plan = plan_chunk(chunk, scale_of::<T::F>(field), negative, checks, &mut hints);
+        let next = plan_slot(chunk, guess, slot, checks, &mut hints);
+        running = next.map_or(running + sum, T::widen);
+    }
+}
+
+/// The plan of step 3 for one block in one read of it: the start estimated by
+/// [`look_back_estimated`] (no wait), then chunk by chunk the unit for the guessed binade and
+/// sign, read from memory once; a chunk's plain sum is formed (from L1) only where the guess
+/// cannot follow its unit. Publishes the block's aggregate (the guess's move over the block)
+/// with its `PLANNED` status.
+///
+/// A chunk's [`Slot::keeps`] without its plain sum: a unit forms only from finite terms (the
+/// scan's bound refuses a NaN or infinite term, and so does the signed scan's mass bound), and
+/// `inf + x = inf` for every finite `x`, so a chunk with a unit keeps both infinite sums. The
+/// start is a guess like any other: where it is off, the walk finds the chunk's planned
+/// binade or sign wrong and re-forms the chunk from the exact sum (step 4); a bit never
+/// depends on it.
+fn plan_block_one_read<T: FastTerm>(
+    block_terms: &[T],
+    block: usize,
+    states: &[Published],
+    slots: &mut [Slot],
+    shape: Shape,
+    checks: Checks,
+    origin: f64,
+) {
+    let own = || {
+        // No predecessor has planned: this block's first chunk, as if every chunk were like it.
+        let first = &block_terms[..block_terms.len().min(shape.chunk)];
+        T::plain_sum(first) * shape.block_chunks as f64
+    };
+    // The guess in the terms' format: the aggregate is its move, not the rounding of an
+    // estimate to that format (which, added block after block, would drift).
+    let start =
+        <T::F as Format>::from_f64(look_back_estimated::<T>(states, block, checks, origin, own))
+            .widen();
+    let mut running = start;
+    let mut hints = Hints::default();
+    for (chunk, slot) in block_terms.chunks(shape.chunk).zip(slots) {
+        let guess = <T::F as Format>::from_f64(running);
+        *slot = EMPTY;
+        let next = plan_slot(chunk, guess, slot, checks, &mut hints);
+        // The mutant without `keeps_need_unit` marks every chunk as keeping infinite sums.
+        let keeps_all = !matches!(slot.plan, Planned::None) || !checks.keeps_need_unit;
+        if let (true, Some(next)) = (keeps_all, next) {
+            slot.keeps = KEEPS_POSITIVE | KEEPS_NEGATIVE;
+            running = next.widen();
+            continue;
         }
-        let next = match slot.plan {
-            _ if !checks.unit_plan => None,
-            Planned::None => None,
-            Planned::Unit(unit) => apply::<T::F>(guess, slot.field, unit, checks),
-            Planned::Signed { unit, .. } => apply_signed::<T::F>(guess, slot.field, unit, checks),
+        let sum = T::plain_sum(chunk);
+        slot.keeps = if keeps_all {
+            KEEPS_POSITIVE | KEEPS_NEGATIVE
+        } else {
+            keeps_of(sum)
         };
         running = next.map_or(running + sum, T::widen);
+    }
+    // Announced by the `PLANNED` status the caller stores next (release).
+    states[block]
+        .aggregate
+        .store((running - start).to_bits(), Ordering::Relaxed);
+}
+
+/// A chunk's plan from the guessed sum `guess` into `slot` (its binade field and unit), and
+/// the guess after the chunk where it follows the unit (None: the plan adds the chunk's plain
+/// sum instead).
+fn plan_slot<T: FastTerm>(
+    chunk: &[T],
+    guess: T,
+    slot: &mut Slot,
+    checks: Checks,
+    hints: &mut Hints,
+) -> Option<T> {
+    if let Some((field, negative)) = signed_field::<T::F>(guess) {
+        slot.field = field;
+        slot.plan = plan_chunk(chunk, scale_of::<T::F>(field), negative, checks, hints);
+    }
+    match slot.plan {
+        _ if !checks.unit_plan => None,
+        Planned::None => None,
+        Planned::Unit(unit) => apply::<T::F>(guess, slot.field, unit, checks),
+        Planned::Signed { unit, .. } => apply_signed::<T::F>(guess, slot.field, unit, checks),
     }
 }
 

@@ -135,8 +135,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
-            name: "look-back reads an unfinished block as zero (plan only)",
-            checks: with(|c| c.lookback_waits = false),
+            name: "two-read plan: look-back reads an unfinished block as zero (plan only)",
+            checks: with(|c| {
+                c.one_read_plan = false;
+                c.lookback_waits = false;
+            }),
             expect: Expect::SameBits,
         },
         FastMutant {
@@ -148,6 +151,16 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             name: "plan adds plain chunk sums, not the units (plan only)",
             checks: with(|c| c.unit_plan = false),
             expect: Expect::SameBits,
+        },
+        FastMutant {
+            name: "plan reads its block twice, aggregates first (timing only)",
+            checks: with(|c| c.one_read_plan = false),
+            expect: Expect::SameBits,
+        },
+        FastMutant {
+            name: "one-read plan: a chunk without a unit marked as keeping an infinite sum",
+            checks: with(|c| c.keeps_need_unit = false),
+            expect: Expect::WrongThreads,
         },
     ]
 }
