@@ -4,7 +4,11 @@
 //! thread of rayon's pool, beside the loop, on the same data; every total checked against the
 //! loop's bits. Writes the CSV to the path given (the markdown table goes to stdout).
 //!
-//!     signed_probe OUT.csv [TERMS] [REPS]     (defaults 10,000,000 terms, 5 timed runs)
+//!     signed_probe OUT.csv [TERMS] [REPS] [PATH]
+//!
+//! Defaults 10,000,000 terms and 5 timed runs; PATH `widest` (the default) or `avx2` limits
+//! the engine's compiled vector paths (`fast::limit_vector_path`), so that binaries need not
+//! differ to time one path against another.
 
 use std::time::Instant;
 
@@ -71,13 +75,19 @@ fn median_ms<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let Some(out) = args.get(1) else {
-        bail!("usage: signed_probe OUT.csv [TERMS] [REPS]");
+        bail!("usage: signed_probe OUT.csv [TERMS] [REPS] [widest|avx2]");
     };
     let n: usize = args
         .get(2)
         .map_or(Ok(10_000_000), |a| a.parse())
         .context("TERMS")?;
     let reps: usize = args.get(3).map_or(Ok(5), |a| a.parse()).context("REPS")?;
+    match args.get(4).map(String::as_str) {
+        None | Some("widest") => {}
+        Some("avx2") => binade::fast::limit_vector_path(binade::fast::VectorLimit::Avx2),
+        Some(other) => bail!("PATH must be widest or avx2, not {other}"),
+    }
+    println!("vector path {}", binade::fast::vector_path());
     let all_threads = rayon::current_num_threads();
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let off = Checks {
