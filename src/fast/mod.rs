@@ -223,7 +223,7 @@ pub(crate) fn has_avx512() -> bool {
 /// Which compiled paths the chunk scan and the bit-mask pass take on this CPU (for reports).
 pub fn vector_path() -> &'static str {
     if has_avx512() {
-        "x86_64 AVX-512F and FMA (the scan, the bit-mask pass and the signed scan)"
+        "x86_64 AVX-512F and FMA (the scan and the bit-mask pass; the signed scan AVX2)"
     } else if has_avx2() {
         "x86_64 AVX2 and FMA"
     } else {

@@ -163,63 +163,12 @@ unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
     fold_subs(chunk.chunks(SUB).map(|b| unsafe { sub_avx2(b, scale) }))
 }
 
-/// [`sub_avx2`] eight lanes at a time with AVX-512F: two vectors of eight terms a step in two
-/// sets of accumulators, the same operations. A sub-block's terms past its last whole step
-/// (a chunk's last, shorter sub-block) go through [`sub_avx2`]. The sums are of the same
-/// integers in another order: exact, and so equal, wherever every partial sum is below `2^53`,
-/// which [`signed_unit`] requires of `sum |r|` (it refuses the chunk otherwise).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn sub_avx512<T: FastTerm>(block: &[T], scale: f64) -> Sub {
-    use std::arch::x86_64::*;
-    let vs = _mm512_set1_pd(scale);
-    let magic = _mm512_set1_pd(MAGIC);
-    let zero = _mm512_setzero_pd();
-    let (mut acc, mut pos, mut neg, mut dmax) = ([zero; 2], [zero; 2], [zero; 2], [zero; 2]);
-    let mut steps = block.chunks_exact(16);
-    for c in &mut steps {
-        prefetch_ahead(c.as_ptr(), 16);
-        for k in 0..2 {
-            // SAFETY: c holds 16 terms; terms 8k..8k+8 are inside it.
-            let x = unsafe { T::load8(c.as_ptr().add(8 * k)) };
-            let r = _mm512_sub_pd(_mm512_fmadd_pd(x, vs, magic), magic);
-            acc[k] = _mm512_add_pd(acc[k], r);
-            pos[k] = _mm512_add_pd(pos[k], _mm512_max_pd(r, zero));
-            neg[k] = _mm512_add_pd(neg[k], _mm512_min_pd(r, zero));
-            // A NaN d is caught by the sum instead, as in `sub_avx2`.
-            dmax[k] = _mm512_max_pd(dmax[k], _mm512_abs_pd(_mm512_fmsub_pd(x, vs, r)));
-        }
-    }
-    // SAFETY: the CPU has AVX2 and FMA (this function's features).
-    let (s, p, n, t, b) = unsafe { sub_avx2(steps.remainder(), scale) };
-    let sum = |v: [__m512d; 2]| _mm512_reduce_add_pd(_mm512_add_pd(v[0], v[1]));
-    let dmax = _mm512_reduce_max_pd(_mm512_max_pd(dmax[0], dmax[1]));
-    (
-        sum(acc) + s,
-        sum(pos) + p,
-        sum(neg) + n,
-        dmax >= 0.5 || t,
-        b,
-    )
-}
-
-/// [`signed_scan_portable`] with AVX-512F sub-blocks.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn signed_scan_avx512<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
-    // SAFETY: the caller checked AVX-512F, AVX2 and FMA.
-    fold_subs(chunk.chunks(SUB).map(|b| unsafe { sub_avx512(b, scale) }))
-}
-
-/// The signed scan: AVX-512F or AVX2 where the CPU has it (the same sums, in another order of
-/// exact integer adds, and the same flags).
+/// The signed scan: AVX2 where the CPU has it (the same sums, in another order of exact
+/// integer adds, and the same flags). An AVX-512F form of the sub-blocks was 6% slower in L2
+/// on a 2-core Xeon and no faster from memory (`reports/signed-avx512-2core`).
 pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
     #[cfg(target_arch = "x86_64")]
     {
-        if super::has_avx512() {
-            // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above).
-            return unsafe { signed_scan_avx512(chunk, scale) };
-        }
         if super::has_avx2() {
             // SAFETY: the CPU has AVX2 (checked just above).
             return unsafe { signed_scan_avx2(chunk, scale) };
@@ -423,8 +372,7 @@ mod tests {
     use super::*;
 
     /// The signed scan of `chunk` by every compiled path this CPU runs (the portable one
-    /// first), named. With `BINADE_REQUIRE_AVX512=1` a CPU without AVX-512F fails the test
-    /// instead of leaving that path unchecked.
+    /// first), named.
     fn signed_paths<T: FastTerm>(chunk: &[T], scale: f64) -> Vec<(&'static str, SignedScan)> {
         let mut out = vec![
             ("portable", signed_scan_portable(chunk, scale)),
@@ -436,16 +384,6 @@ mod tests {
                 // SAFETY: the CPU has AVX2 and FMA.
                 out.push(("AVX2", unsafe { signed_scan_avx2(chunk, scale) }));
             }
-            if super::super::has_avx512() {
-                // SAFETY: the CPU has AVX-512F, AVX2 and FMA.
-                out.push(("AVX-512", unsafe { signed_scan_avx512(chunk, scale) }));
-            }
-        }
-        if std::env::var_os("BINADE_REQUIRE_AVX512").is_some_and(|v| v == "1") {
-            assert!(
-                out.iter().any(|(p, _)| *p == "AVX-512"),
-                "BINADE_REQUIRE_AVX512=1 but this CPU has no AVX-512F"
-            );
         }
         out
     }
