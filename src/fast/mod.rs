@@ -124,6 +124,10 @@ pub struct Checks {
     /// sum only where a unit formed for it, which only finite terms do (off: every chunk is
     /// marked so, as if each had formed one, and an infinite sum is kept through NaN).
     pub keeps_need_unit: bool,
+    /// The signed scan counts each sub-block's negative part (off: it is taken as zero; in
+    /// the AVX2 pass `|r|` is summed without clearing its sign, so `sum |r| = sum r`), so a
+    /// chunk's running offsets' lower bound misses a dip inside a sub-block.
+    pub signed_neg_part: bool,
 }
 
 impl Checks {
@@ -151,6 +155,7 @@ impl Checks {
         down_flip: true,
         one_read_plan: true,
         keeps_need_unit: true,
+        signed_neg_part: true,
     };
 }
 

@@ -90,24 +90,30 @@ fn fold_subs(subs: impl Iterator<Item = Sub>) -> SignedScan {
     out
 }
 
-/// One sub-block's sums, portable.
-fn sub_portable<T: FastTerm>(block: &[T], scale: f64) -> Sub {
+/// One sub-block's sums, portable. `NEG` false is the `signed_neg_part` mutant: the negative
+/// part dropped (taken as zero).
+fn sub_portable<T: FastTerm, const NEG: bool>(block: &[T], scale: f64) -> Sub {
     let (mut sum, mut pos, mut neg, mut dmax, mut ymax) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for x in block {
         let y = x.widen() * scale;
         let r = (y + MAGIC) - MAGIC;
         sum += r;
         pos += r.max(0.0);
-        neg += r.min(0.0);
+        if NEG {
+            neg += r.min(0.0);
+        }
         dmax = dmax.max((y - r).abs());
         ymax = ymax.max(y.abs());
     }
     (sum, pos, neg, dmax >= 0.5, ymax >= Y_LIMIT)
 }
 
-/// The signed scan, portable.
-pub(super) fn signed_scan_portable<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
-    fold_subs(chunk.chunks(SUB).map(|b| sub_portable(b, scale)))
+/// The signed scan, portable (`NEG` as in [`sub_portable`]).
+pub(super) fn signed_scan_portable<T: FastTerm, const NEG: bool>(
+    chunk: &[T],
+    scale: f64,
+) -> SignedScan {
+    fold_subs(chunk.chunks(SUB).map(|b| sub_portable::<T, NEG>(b, scale)))
 }
 
 /// One sub-block's sums four lanes at a time, two vectors a step in two sets of accumulators
@@ -115,15 +121,34 @@ pub(super) fn signed_scan_portable<T: FastTerm>(chunk: &[T], scale: f64) -> Sign
 /// `d = fma(x, scale, -r)` round the exact `x * scale` once, as in `scan`, so `y` is not
 /// formed. No bound on `|y|` per term: [`signed_unit`] bounds the chunk's `sum |r|` instead
 /// (its documentation), so `big` is false here.
+///
+/// It sums `r` and `|r|` (`|r|` by clearing the sign bit) and takes the positive and negative
+/// parts as `pos = (S + A) / 2` and `neg = (S - A) / 2`: two operations a vector fewer than a
+/// max and a min with their adds. Exact where it matters: the lanes' partial sums of `|r|` only
+/// grow, and each rounds to nearest, so a computed `A` below `2^53` means every partial sum was
+/// below `2^53`, where integers add exactly; then `S` is exact too (its partial sums are at
+/// most `A` in magnitude), `S + A = 2 pos` and `S - A = 2 neg` are even integers below `2^54`,
+/// held exactly, and halving is exact. So the sub-block's `(sum, pos, neg)` are the portable
+/// pass's wherever the chunk's `sum |r|` is below `2^53`, which [`signed_unit`] requires (it
+/// refuses the chunk otherwise: a computed `A` at or above `2^53` makes the fold's `abs` at
+/// least that, a NaN term makes `S` NaN and an infinite one makes `A` infinite).
+///
+/// `NEG` false is the `signed_neg_part` mutant: `|r|` summed without clearing its sign, so
+/// `A = S` and the negative part comes out zero.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
+unsafe fn sub_avx2<T: FastTerm, const NEG: bool>(block: &[T], scale: f64) -> Sub {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
+    let mag_mask = if NEG {
+        abs
+    } else {
+        _mm256_castsi256_pd(_mm256_set1_epi64x(-1))
+    };
     let zero = _mm256_setzero_pd();
-    let (mut acc, mut pos, mut neg, mut dmax) = ([zero; 2], [zero; 2], [zero; 2], [zero; 2]);
+    let (mut acc, mut mag, mut dmax) = ([zero; 2], [zero; 2], [zero; 2]);
     let mut octs = block.chunks_exact(8);
     for c in &mut octs {
         prefetch_ahead(c.as_ptr(), 8);
@@ -132,24 +157,24 @@ unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
             let x = unsafe { T::load4(c.as_ptr().add(4 * k)) };
             let r = _mm256_sub_pd(_mm256_fmadd_pd(x, vs, magic), magic);
             acc[k] = _mm256_add_pd(acc[k], r);
-            pos[k] = _mm256_add_pd(pos[k], _mm256_max_pd(r, zero));
-            neg[k] = _mm256_add_pd(neg[k], _mm256_min_pd(r, zero));
+            mag[k] = _mm256_add_pd(mag[k], _mm256_and_pd(r, mag_mask));
             // A NaN d is caught by the sum instead (max keeps a NaN only until the next).
             dmax[k] = _mm256_max_pd(dmax[k], _mm256_and_pd(_mm256_fmsub_pd(x, vs, r), abs));
         }
     }
-    let (s, p, n, t, b) = sub_portable(octs.remainder(), scale);
+    let (s, p, n, t, b) = sub_portable::<T, NEG>(octs.remainder(), scale);
     // Integers below 2^53 in any order: exact (larger sums are refused by the caller).
     let sum = |v: [__m256d; 2]| {
         let a = lanes(_mm256_add_pd(v[0], v[1]));
         (a[0] + a[1]) + (a[2] + a[3])
     };
+    let (vsum, vmag) = (sum(acc), sum(mag));
     let d = lanes(_mm256_max_pd(dmax[0], dmax[1]));
     let dmax = d.iter().fold(0.0f64, |m, &x| m.max(x));
     (
-        sum(acc) + s,
-        sum(pos) + p,
-        sum(neg) + n,
+        vsum + s,
+        0.5 * (vsum + vmag) + p,
+        0.5 * (vsum - vmag) + n,
         dmax >= 0.5 || t,
         b,
     )
@@ -158,23 +183,37 @@ unsafe fn sub_avx2<T: FastTerm>(block: &[T], scale: f64) -> Sub {
 /// [`signed_scan_portable`] with AVX2 sub-blocks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn signed_scan_avx2<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
+unsafe fn signed_scan_avx2<T: FastTerm, const NEG: bool>(chunk: &[T], scale: f64) -> SignedScan {
     // SAFETY: the caller checked AVX2.
-    fold_subs(chunk.chunks(SUB).map(|b| unsafe { sub_avx2(b, scale) }))
+    fold_subs(
+        chunk
+            .chunks(SUB)
+            .map(|b| unsafe { sub_avx2::<T, NEG>(b, scale) }),
+    )
 }
 
 /// The signed scan: AVX2 where the CPU has it (the same sums, in another order of exact
 /// integer adds, and the same flags). An AVX-512F form of the sub-blocks was 6% slower in L2
 /// on a 2-core Xeon and no faster from memory (`reports/signed-avx512-2core`).
-pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64) -> SignedScan {
+pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) -> SignedScan {
     #[cfg(target_arch = "x86_64")]
     {
         if super::has_avx2() {
             // SAFETY: the CPU has AVX2 (checked just above).
-            return unsafe { signed_scan_avx2(chunk, scale) };
+            return unsafe {
+                if checks.signed_neg_part {
+                    signed_scan_avx2::<T, true>(chunk, scale)
+                } else {
+                    signed_scan_avx2::<T, false>(chunk, scale)
+                }
+            };
         }
     }
-    signed_scan_portable(chunk, scale)
+    if checks.signed_neg_part {
+        signed_scan_portable::<T, true>(chunk, scale)
+    } else {
+        signed_scan_portable::<T, false>(chunk, scale)
+    }
 }
 
 /// A chunk's signed unit for one binade and one sign of the start: its increment and the
@@ -212,7 +251,7 @@ pub(super) fn signed_unit<T: FastTerm>(
     negative: bool,
     checks: Checks,
 ) -> Option<SignedUnit> {
-    let mut sc = signed_scan(chunk, scale);
+    let mut sc = signed_scan(chunk, scale, checks);
     if negative && checks.mirrored {
         sc = SignedScan {
             rsum: -sc.rsum,
@@ -375,14 +414,14 @@ mod tests {
     /// first), named.
     fn signed_paths<T: FastTerm>(chunk: &[T], scale: f64) -> Vec<(&'static str, SignedScan)> {
         let mut out = vec![
-            ("portable", signed_scan_portable(chunk, scale)),
-            ("dispatched", signed_scan(chunk, scale)),
+            ("portable", signed_scan_portable::<T, true>(chunk, scale)),
+            ("dispatched", signed_scan(chunk, scale, Checks::ALL)),
         ];
         #[cfg(target_arch = "x86_64")]
         {
             if super::super::has_avx2() {
                 // SAFETY: the CPU has AVX2 and FMA.
-                out.push(("AVX2", unsafe { signed_scan_avx2(chunk, scale) }));
+                out.push(("AVX2", unsafe { signed_scan_avx2::<T, true>(chunk, scale) }));
             }
         }
         out
@@ -437,7 +476,11 @@ mod tests {
                     let at = [0, n / 2, n - 1][case % 3];
                     chunk[at] = odd[rng.random_range(0..odd.len())];
                 }
-                let want = verdict(&chunk, scale, &signed_scan_portable(&chunk, scale));
+                let want = verdict(
+                    &chunk,
+                    scale,
+                    &signed_scan_portable::<f64, true>(&chunk, scale),
+                );
                 for (path, sc) in signed_paths(&chunk, scale) {
                     assert_eq!(
                         verdict(&chunk, scale, &sc),
@@ -448,7 +491,11 @@ mod tests {
                 // The same terms as f32, near an ulp of 1.0 in f32.
                 let narrow: Vec<f32> = chunk.iter().map(|&x| (x * 2f64.powi(29)) as f32).collect();
                 let s32 = 2f64.powi(23);
-                let want = verdict(&narrow, s32, &signed_scan_portable(&narrow, s32));
+                let want = verdict(
+                    &narrow,
+                    s32,
+                    &signed_scan_portable::<f32, true>(&narrow, s32),
+                );
                 for (path, sc) in signed_paths(&narrow, s32) {
                     assert_eq!(
                         verdict(&narrow, s32, &sc),

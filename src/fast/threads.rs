@@ -8,7 +8,9 @@
 //!    adding each planned block's aggregate, and for each block not planned yet the smaller
 //!    (in magnitude) of the nearest planned block's aggregate and its own block's first chunk
 //!    times its chunks (an outlier, such as the block that holds a sum's first large term,
-//!    moves the guess less). A planner more than `4 x threads` blocks ahead of the walk waits
+//!    moves the guess less). Only where nothing before the block is known (the first blocks
+//!    of a sum, which may hold its largest terms) does it wait, for the block before it to
+//!    plan. A planner more than `4 x threads` blocks ahead of the walk waits
 //!    (walking, if it can) before it starts, so a look-back covers a bounded number of blocks.
 //!    The estimate is a sum of doubles in an order that depends on timing, so the plan may
 //!    differ from run to run.
@@ -297,35 +299,43 @@ fn look_back_estimated<T: FastTerm>(
     origin: f64,
     own: impl FnOnce() -> f64,
 ) -> f64 {
-    let (mut prefix, mut missing, mut nearest) = (0.0f64, 0usize, None);
-    let mut base = origin;
-    let mut j = block;
-    while j > 0 {
-        j -= 1;
-        let state = &states[j];
-        match state.status.load(Ordering::Acquire) {
-            EXACT if checks.exact_plan => {
-                let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
-                base = exact.widen();
-                break;
-            }
-            NOTHING => missing += 1,
-            _ => {
-                let aggregate = f64::from_bits(state.aggregate.load(Ordering::Relaxed));
-                prefix += aggregate;
-                nearest.get_or_insert(aggregate);
+    loop {
+        let (mut prefix, mut missing, mut nearest) = (0.0f64, 0usize, None);
+        let mut base = None;
+        let mut j = block;
+        while j > 0 {
+            j -= 1;
+            let state = &states[j];
+            match state.status.load(Ordering::Acquire) {
+                EXACT if checks.exact_plan => {
+                    let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
+                    base = Some(exact.widen());
+                    break;
+                }
+                NOTHING => missing += 1,
+                _ => {
+                    let aggregate = f64::from_bits(state.aggregate.load(Ordering::Relaxed));
+                    prefix += aggregate;
+                    nearest.get_or_insert(aggregate);
+                }
             }
         }
+        if missing > 0 && nearest.is_none() && base.is_none() {
+            // Nothing is known before this block, not even the sum's start (which may hold
+            // its largest terms): wait for the block before to plan, once, at the start.
+            states[block - 1].wait_for(PLANNED);
+            continue;
+        }
+        if missing > 0 {
+            let own = own();
+            let per_block = match nearest {
+                Some(near) if near.abs() < own.abs() => near,
+                _ => own,
+            };
+            prefix += missing as f64 * per_block;
+        }
+        return base.unwrap_or(origin) + prefix;
     }
-    if missing > 0 {
-        let own = own();
-        let per_block = match nearest {
-            Some(near) if near.abs() < own.abs() => near,
-            _ => own,
-        };
-        prefix += missing as f64 * per_block;
-    }
-    base + prefix
 }
 
 /// Steps 2 and 3 for one block: its chunks' planned units into `slots`. With

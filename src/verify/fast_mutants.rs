@@ -158,6 +158,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::SameBits,
         },
         FastMutant {
+            name: "signed scan's negative parts dropped (|r| summed with its sign)",
+            checks: with(|c| c.signed_neg_part = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "one-read plan: a chunk without a unit marked as keeping an infinite sum",
             checks: with(|c| c.keeps_need_unit = false),
             expect: Expect::WrongThreads,
