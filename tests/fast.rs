@@ -306,11 +306,15 @@ fn the_f32_plan_follows_a_sum_that_stops_moving() {
 #[test]
 fn the_plan_follows_a_sum_that_crosses_binades() {
     // A binade per 2^16 terms (two default blocks). The two-read plan's look-back waits for
-    // every block in flight, so each crossing costs it a chunk or two. The one-read plan
-    // estimates the blocks in flight, and waits for them only where they could move the sum
-    // into another binade: 38 chunks re-formed in each of 60 runs on 2 and 3 threads on a
-    // 2-core machine, quiet or beside a busy process (without that wait, about four a
-    // crossing: 106 to 272).
+    // every block in flight, so each crossing costs it a chunk or two (38 in every run). The
+    // one-read plan estimates the blocks in flight, which here is off by a large part of a
+    // block: about four chunks a crossing, and more where a planner is preempted (on a 2-core
+    // machine, 91 to 127 on 2 threads and 38 to 272 on 3 over about 40 runs each, and 417 on
+    // 3 with two test binaries running at once; on 4 threads up to 499, which this test does
+    // not run). The bound below catches a plan that stops following the sum (every chunk
+    // after the first crossing re-formed), not the scheduling. A wait near the binade's edge
+    // brought it to 38 and cost time elsewhere (`reports/threads-one-read-2core`), so it was
+    // not kept.
     use rand::{Rng, SeedableRng};
     let seed = 0x9e0u64;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -323,7 +327,7 @@ fn the_plan_follows_a_sum_that_crosses_binades() {
         ..Checks::ALL
     };
     // 31 crossings in 1954 chunks.
-    for (checks, per_crossing) in [(Checks::ALL, 4), (two_reads, 4)] {
+    for (checks, per_crossing) in [(Checks::ALL, 16), (two_reads, 4)] {
         for threads in [2, 3] {
             let r = pool(threads).install(|| ordered_sum_par_with(&terms, checks, Shape::DEFAULT));
             let case = format!(

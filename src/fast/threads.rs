@@ -8,11 +8,9 @@
 //!    adding each planned block's aggregate, and for each block not planned yet the smaller
 //!    (in magnitude) of the nearest planned block's aggregate and its own block's first chunk
 //!    times its chunks (an outlier, such as the block that holds a sum's first large term,
-//!    moves the guess less). It waits only where nothing before the block is known (the
-//!    first blocks of a sum, which may hold its largest terms), for the block before it to
-//!    plan, and where the blocks in flight could move the sum into another binade of the same
-//!    sign ([`may_cross`]), for the oldest of them. A planner more than `4 x threads` blocks
-//!    ahead of the walk waits
+//!    moves the guess less). Only where nothing before the block is known (the first blocks
+//!    of a sum, which may hold its largest terms) does it wait, for the block before it to
+//!    plan. A planner more than `4 x threads` blocks ahead of the walk waits
 //!    (walking, if it can) before it starts, so a look-back covers a bounded number of blocks.
 //!    The estimate is a sum of doubles in an order that depends on timing, so the plan may
 //!    differ from run to run.
@@ -289,25 +287,21 @@ fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks, or
     origin + prefix
 }
 
-/// The approximate sum of every block before `block`, from the walk's start `origin`: back to
-/// the nearest block the walk has finished (its exact sum), adding each planned block's
-/// aggregate, and for each block not planned yet the smaller in magnitude of the nearest
-/// planned block's aggregate and `own()` (an estimate from the block's own terms). It waits
-/// where nothing before the block is known (no exact sum, no planned block: the first blocks
-/// of a sum), for the block before it to plan, and where the blocks in flight, each as large
-/// as the larger estimate, could carry the sum into another binade ([`may_cross`]), for the
-/// oldest of them; then it looks again. Only a guess: the plan it starts may be wrong, never a
-/// bit of the sum.
+/// The approximate sum of every block before `block` without waiting, from the walk's start
+/// `origin`: back to the nearest block the walk has finished (its exact sum), adding each
+/// planned block's aggregate and, for each block not planned yet, the aggregate of the
+/// nearest planned one before `block` (else `own()`, an estimate from the block's own terms).
+/// Only a guess: the plan it starts may be wrong, never a bit of the sum.
 fn look_back_estimated<T: FastTerm>(
     states: &[Published],
     block: usize,
     checks: Checks,
     origin: f64,
-    own: impl Fn() -> f64,
+    own: impl FnOnce() -> f64,
 ) -> f64 {
     loop {
         let (mut prefix, mut missing, mut nearest) = (0.0f64, 0usize, None);
-        let (mut base, mut oldest_missing) = (None, block);
+        let mut base = None;
         let mut j = block;
         while j > 0 {
             j -= 1;
@@ -318,10 +312,7 @@ fn look_back_estimated<T: FastTerm>(
                     base = Some(exact.widen());
                     break;
                 }
-                NOTHING => {
-                    missing += 1;
-                    oldest_missing = j;
-                }
+                NOTHING => missing += 1,
                 _ => {
                     let aggregate = f64::from_bits(state.aggregate.load(Ordering::Relaxed));
                     prefix += aggregate;
@@ -335,35 +326,15 @@ fn look_back_estimated<T: FastTerm>(
             states[block - 1].wait_for(PLANNED);
             continue;
         }
-        if missing == 0 {
-            return base.unwrap_or(origin) + prefix;
+        if missing > 0 {
+            let own = own();
+            let per_block = match nearest {
+                Some(near) if near.abs() < own.abs() => near,
+                _ => own,
+            };
+            prefix += missing as f64 * per_block;
         }
-        let own = own();
-        let near = nearest.unwrap_or(own);
-        let per_block = if near.abs() < own.abs() { near } else { own };
-        let estimate = base.unwrap_or(origin) + prefix + missing as f64 * per_block;
-        // Where the blocks in flight, each taken as large as the larger estimate, could move
-        // the sum into another binade of the same sign, the guess would plan the block for
-        // the wrong one: wait for the oldest of them instead, and look again.
-        let spread = missing as f64 * near.abs().max(own.abs());
-        if may_cross::<T>(estimate, spread) {
-            states[oldest_missing].wait_for(PLANNED);
-            continue;
-        }
-        return estimate;
-    }
-}
-
-/// True where `estimate - spread` and `estimate + spread` have the same sign and lie in
-/// different binades of the terms' format (a sum that may straddle zero is not waited for: its
-/// chunks are planned poorly whatever the wait).
-fn may_cross<T: FastTerm>(estimate: f64, spread: f64) -> bool {
-    let key = |x: f64| signed_field::<T::F>(<T::F as Format>::from_f64(x));
-    match (key(estimate - spread), key(estimate + spread)) {
-        (Some((lo, lo_negative)), Some((hi, hi_negative))) => {
-            lo_negative == hi_negative && lo != hi
-        }
-        _ => false,
+        return base.unwrap_or(origin) + prefix;
     }
 }
 
