@@ -308,13 +308,13 @@ fn the_plan_follows_a_sum_that_crosses_binades() {
     // A binade per 2^16 terms (two default blocks). The two-read plan's look-back waits for
     // every block in flight, so each crossing costs it a chunk or two (38 in every run). The
     // one-read plan estimates the blocks in flight, which here is off by a large part of a
-    // block: about four chunks a crossing, and more where a planner is preempted (on a 2-core
-    // machine, 91 to 127 on 2 threads and 38 to 272 on 3 over about 40 runs each, and 417 on
-    // 3 with two test binaries running at once; on 4 threads up to 499, which this test does
-    // not run). The bound below catches a plan that stops following the sum (every chunk
-    // after the first crossing re-formed), not the scheduling. A wait near the binade's edge
-    // brought it to 38 and cost time elsewhere (`reports/threads-one-read-2core`), so it was
-    // not kept.
+    // block: about four chunks a crossing, and more where a planner is preempted
+    // (`examples/crossing_probe` on a 2-core machine: up to 160 on 2 threads and 112 on 3,
+    // 512 on 4, which this test does not run; 417 was seen on 3 threads here with two test
+    // binaries running at once). The bound below catches a plan that stops following the
+    // sum (every chunk after the first crossing re-formed), not the scheduling. A wait near
+    // the binade's edge brought it to 38 and cost time elsewhere
+    // (`reports/threads-one-read-2core`), so it was not kept.
     use rand::{Rng, SeedableRng};
     let seed = 0x9e0u64;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);

@@ -239,19 +239,6 @@ struct Setup {
     script: std::path::PathBuf,
 }
 
-/// Terms a rayon piece of [`plain_sum_lanes_par`] holds: 64 Ki, large enough that splitting
-/// costs nothing against the adds, small enough for every thread to get many pieces.
-const LANES_PIECE: usize = 1 << 16;
-
-/// The lane-wise plain parallel sum: rayon over pieces of [`LANES_PIECE`] terms, each summed
-/// by the engine's eight-lane plain sum ([`FastTerm::plain_sum`], which asks for its lines
-/// ahead as the engine's passes do), the pieces' sums added by rayon. Not the loop's bits: the
-/// fastest plain parallel read this experiment has, beside `par_iter().sum()`, whose pieces
-/// are each one chain of adds.
-fn plain_sum_lanes_par<T: FastTerm>(terms: &[T]) -> f64 {
-    terms.par_chunks(LANES_PIECE).map(T::plain_sum).sum()
-}
-
 /// One row: every engine and peer on `dist`'s `n` terms of type `T`.
 fn measure<T: FastTerm + npyz::AutoSerialize + npyz::Deserialize>(
     set: &Setup,
@@ -270,7 +257,7 @@ where
     let (par_ms, par) = time(reps, || ordered_sum_par_report(&terms));
     let (plain_ms, plain) = time(reps, || terms.par_iter().map(|x| x.widen()).sum::<f64>());
     let (plain1_ms, _) = time(reps, || T::plain_sum(&terms));
-    let (lanes_ms, _) = time(reps, || plain_sum_lanes_par(&terms));
+    let (lanes_ms, _) = time(reps, || crate::fast::plain_sum_lanes_par(&terms));
     let walk_ms = if n <= set.pipeline_max {
         time(reps, || {
             pipeline::<T::F, crate::algebra::Exact>(

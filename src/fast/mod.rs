@@ -42,7 +42,7 @@ pub mod threads;
 use crate::format::{exp_field, is_positive_normal, Format, Layout};
 
 pub use scan::{FastUnit, MAX_CHUNK, NO_TIE};
-pub use term::FastTerm;
+pub use term::{plain_sum_lanes_par, FastTerm, LANES_PIECE};
 pub use threads::{
     block_starts_par, ordered_sum_par, ordered_sum_par_report, ordered_sum_par_with, FastSum, Shape,
 };
@@ -67,7 +67,8 @@ pub struct Checks {
     pub later_ties: bool,
     /// Apply a planned unit only where the exact running sum is in the planned binade.
     pub field: bool,
-    /// The look-back waits for a block that has not published (off: it reads it as zero).
+    /// The two-read plan's look-back waits for a block that has not published (off: it reads
+    /// it as zero; the one-read plan never waits for it, see `one_read_plan`).
     /// A plan-only check: switched off it may change the time, never the bits.
     pub lookback_waits: bool,
     /// The look-back stops at the walk's exact sum after a block (off: it adds plain block
@@ -114,8 +115,8 @@ pub struct Checks {
     /// compiled path of the pass: portable, AVX2, AVX-512).
     pub down_flip: bool,
     /// On threads, a block's planner forms its units in its one read of the block from
-    /// memory, from an estimated start: its look-back counts each predecessor that has not
-    /// planned yet as the nearest planned one's aggregate, without waiting (off: the planner
+    /// memory, from an estimated start: its look-back estimates each predecessor that has not
+    /// planned yet instead of waiting for it (off: the planner
     /// reads the block for its chunks' plain sums, publishes their aggregate, waits for its
     /// predecessors' aggregates, then forms the units from the block's second read, in L2).
     /// A timing switch: off, it may change the time, never the bits.

@@ -262,10 +262,7 @@ pub(super) fn signed_unit<T: FastTerm>(
     } else if negative {
         sc.rsum = -sc.rsum; // the mutant: the sum negated, its bounds not mirrored
     }
-    // A NaN term makes `rsum` NaN (max and min drop it from `pos` and `neg`); an infinite
-    // one makes `pos` or `neg` infinite.
-    let refused = sc.big || sc.rsum.is_nan() || sc.abs.is_nan() || sc.abs >= super::scan::INC_LIMIT;
-    if refused || (sc.abs >= bound_from(checks) && off_the_rounding(chunk, scale)) {
+    if refuses(&sc, chunk, scale, checks) {
         return None;
     }
     let mut unit = SignedUnit {
@@ -286,6 +283,19 @@ pub(super) fn signed_unit<T: FastTerm>(
         }
     }
     Some(unit)
+}
+
+/// True where the signed path refuses a chunk of scan `sc` whatever the start's significand:
+/// a term off the rounding (seen by the portable scan's `big`, or looked for once `sum |r|`
+/// reaches [`bound_from`]), a NaN term (`rsum` NaN: max and min drop it from `pos` and `neg`),
+/// an infinite one (`pos` or `neg` infinite, so `abs` infinite or NaN), or `sum |r|` at or
+/// above `2^53`. Mirroring a scan for a negative start changes none of these.
+fn refuses<T: FastTerm>(sc: &SignedScan, chunk: &[T], scale: f64, checks: Checks) -> bool {
+    sc.big
+        || sc.rsum.is_nan()
+        || sc.abs.is_nan()
+        || sc.abs >= super::scan::INC_LIMIT
+        || (sc.abs >= bound_from(checks) && off_the_rounding(chunk, scale))
 }
 
 /// The `sum |r|` from which a chunk's terms are each checked against `2^51`: [`SCAN_LIMIT`]
@@ -427,17 +437,13 @@ mod tests {
         out
     }
 
-    /// What [`signed_unit`] makes of a scan: whether it refuses the chunk whatever the start,
-    /// and where it does not, the bits of `sum r`, `lo`, `hi`, `sum |r|` and the tie flag. The
-    /// vector paths leave a term off the rounding to the bound on `sum |r|` (their `big` is
-    /// false), so the raw scans may differ where the chunk is refused; this may not.
+    /// What [`signed_unit`] makes of a scan ([`refuses`]): whether it refuses the chunk
+    /// whatever the start, and where it does not, the bits of `sum r`, `lo`, `hi`, `sum |r|`
+    /// and the tie flag. The vector paths leave a term off the rounding to the bound on
+    /// `sum |r|` (their `big` is false), so the raw scans may differ where the chunk is
+    /// refused; this may not.
     fn verdict<T: FastTerm>(chunk: &[T], scale: f64, sc: &SignedScan) -> Option<[u64; 5]> {
-        let refused = sc.big
-            || sc.rsum.is_nan()
-            || sc.abs.is_nan()
-            || sc.abs >= super::super::scan::INC_LIMIT
-            || (sc.abs >= SCAN_LIMIT && off_the_rounding(chunk, scale));
-        (!refused).then(|| {
+        (!refuses(sc, chunk, scale, Checks::ALL)).then(|| {
             [
                 sc.rsum.to_bits(),
                 sc.lo.to_bits(),
@@ -446,6 +452,19 @@ mod tests {
                 u64::from(sc.tie),
             ]
         })
+    }
+
+    /// Every compiled path's verdict on `chunk` is the portable scan's; `case` names the
+    /// input in a failure.
+    fn assert_paths_agree<T: FastTerm + std::fmt::Debug>(chunk: &[T], scale: f64, case: &str) {
+        let want = verdict(chunk, scale, &signed_scan_portable::<T, true>(chunk, scale));
+        for (path, sc) in signed_paths(chunk, scale) {
+            assert_eq!(
+                verdict(chunk, scale, &sc),
+                want,
+                "{case}: the {path} signed scan of {chunk:?}"
+            );
+        }
     }
 
     /// Every compiled signed scan agrees with the portable one, by bits, on chunks of every
@@ -476,33 +495,11 @@ mod tests {
                     let at = [0, n / 2, n - 1][case % 3];
                     chunk[at] = odd[rng.random_range(0..odd.len())];
                 }
-                let want = verdict(
-                    &chunk,
-                    scale,
-                    &signed_scan_portable::<f64, true>(&chunk, scale),
-                );
-                for (path, sc) in signed_paths(&chunk, scale) {
-                    assert_eq!(
-                        verdict(&chunk, scale, &sc),
-                        want,
-                        "seed {seed:#x} n {n} case {case}: the {path} signed scan of {chunk:?}"
-                    );
-                }
+                let case = format!("seed {seed:#x} n {n} case {case}");
+                assert_paths_agree(&chunk, scale, &case);
                 // The same terms as f32, near an ulp of 1.0 in f32.
                 let narrow: Vec<f32> = chunk.iter().map(|&x| (x * 2f64.powi(29)) as f32).collect();
-                let s32 = 2f64.powi(23);
-                let want = verdict(
-                    &narrow,
-                    s32,
-                    &signed_scan_portable::<f32, true>(&narrow, s32),
-                );
-                for (path, sc) in signed_paths(&narrow, s32) {
-                    assert_eq!(
-                        verdict(&narrow, s32, &sc),
-                        want,
-                        "seed {seed:#x} n {n} case {case}: the {path} signed scan of f32 {narrow:?}"
-                    );
-                }
+                assert_paths_agree(&narrow, 2f64.powi(23), &format!("{case}, f32"));
             }
         }
     }

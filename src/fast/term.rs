@@ -135,3 +135,18 @@ fn plain_sum_lanes<T: FastTerm>(terms: &[T]) -> f64 {
     let rest: f64 = blocks.remainder().iter().map(|x| x.widen()).sum();
     acc.iter().sum::<f64>() + rest
 }
+
+/// Terms a rayon piece of [`plain_sum_lanes_par`] holds: 64 Ki, large enough that splitting
+/// costs nothing against the adds, small enough for every thread to get many pieces.
+pub const LANES_PIECE: usize = 1 << 16;
+
+/// The lane-wise plain parallel sum, a bar for benchmarks, not an engine: rayon over pieces of
+/// [`LANES_PIECE`] terms, each summed by [`FastTerm::plain_sum`] (eight lanes, its lines asked
+/// for ahead as the engine's passes ask for them), the pieces' sums added by rayon. Not the
+/// loop's bits, nor the same bits from one pool to another: what reading the terms on every
+/// thread of the current pool costs, which `par_iter().sum()` (one chain of adds a piece) is
+/// not where the terms are in cache or are f32.
+pub fn plain_sum_lanes_par<T: FastTerm>(terms: &[T]) -> f64 {
+    use rayon::prelude::*;
+    terms.par_chunks(LANES_PIECE).map(T::plain_sum).sum()
+}

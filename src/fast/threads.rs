@@ -237,6 +237,20 @@ impl Published {
         self.status.store(what, Ordering::Release);
     }
 
+    /// What a look-back reads of this block at `status` (a value it loaded): the walk's exact
+    /// sum after it (where `checks.exact_plan` lets the plan use it), its aggregate (any status
+    /// from `AGGREGATE` on), or nothing yet.
+    fn seen<T: FastTerm>(&self, status: u8, checks: Checks) -> Seen {
+        match status {
+            EXACT if checks.exact_plan => {
+                let exact: T = <T::F as Format>::from_bits(self.exact.load(Ordering::Relaxed));
+                Seen::Exact(exact.widen())
+            }
+            NOTHING => Seen::Nothing,
+            _ => Seen::Aggregate(f64::from_bits(self.aggregate.load(Ordering::Relaxed))),
+        }
+    }
+
     /// Waits until the status is at least `what`, and returns it.
     fn wait_for(&self, what: u8) -> u8 {
         let mut spins = 0u32;
@@ -250,6 +264,13 @@ impl Published {
     }
 }
 
+/// A block as a look-back sees it ([`Published::seen`]).
+enum Seen {
+    Exact(f64),
+    Aggregate(f64),
+    Nothing,
+}
+
 /// One round of waiting: spin a little, then give the core away.
 fn pause(spins: &mut u32) {
     *spins += 1;
@@ -261,7 +282,7 @@ fn pause(spins: &mut u32) {
 }
 
 /// The approximate sum of every block before `block`, from the walk's start `origin` (`+0`
-/// for a sum): step 2 of the module doc.
+/// for a sum), for the two-read plan: every block's aggregate is waited for.
 fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks, origin: f64) -> f64 {
     let mut prefix = 0.0f64;
     let mut j = block;
@@ -273,25 +294,22 @@ fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks, or
         } else {
             state.status.load(Ordering::Acquire) // the plan mutant: nothing read as zero
         };
-        match status {
-            EXACT if checks.exact_plan => {
-                let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
-                return prefix + exact.widen();
-            }
-            AGGREGATE | PLANNED | EXACT => {
-                prefix += f64::from_bits(state.aggregate.load(Ordering::Relaxed));
-            }
-            _ => {}
+        match state.seen::<T>(status, checks) {
+            Seen::Exact(exact) => return prefix + exact,
+            Seen::Aggregate(aggregate) => prefix += aggregate,
+            Seen::Nothing => {}
         }
     }
     origin + prefix
 }
 
-/// The approximate sum of every block before `block` without waiting, from the walk's start
-/// `origin`: back to the nearest block the walk has finished (its exact sum), adding each
-/// planned block's aggregate and, for each block not planned yet, the aggregate of the
-/// nearest planned one before `block` (else `own()`, an estimate from the block's own terms).
-/// Only a guess: the plan it starts may be wrong, never a bit of the sum.
+/// The approximate sum of every block before `block`, from the walk's start `origin`, for the
+/// one-read plan: back to the nearest block the walk has finished (its exact sum), adding each
+/// planned block's aggregate, and for each block not planned yet the smaller in magnitude of
+/// the nearest planned block's aggregate and `own()` (an estimate from the block's own terms).
+/// It waits only where nothing before the block is known (no exact sum, no planned block: the
+/// first blocks of a sum), for the block before it to plan. Only a guess: the plan it starts
+/// may be wrong, never a bit of the sum.
 fn look_back_estimated<T: FastTerm>(
     states: &[Published],
     block: usize,
@@ -306,18 +324,16 @@ fn look_back_estimated<T: FastTerm>(
         while j > 0 {
             j -= 1;
             let state = &states[j];
-            match state.status.load(Ordering::Acquire) {
-                EXACT if checks.exact_plan => {
-                    let exact: T = <T::F as Format>::from_bits(state.exact.load(Ordering::Relaxed));
-                    base = Some(exact.widen());
+            match state.seen::<T>(state.status.load(Ordering::Acquire), checks) {
+                Seen::Exact(exact) => {
+                    base = Some(exact);
                     break;
                 }
-                NOTHING => missing += 1,
-                _ => {
-                    let aggregate = f64::from_bits(state.aggregate.load(Ordering::Relaxed));
+                Seen::Aggregate(aggregate) => {
                     prefix += aggregate;
                     nearest.get_or_insert(aggregate);
                 }
+                Seen::Nothing => missing += 1,
             }
         }
         if missing > 0 && nearest.is_none() && base.is_none() {
