@@ -65,17 +65,25 @@ pub(super) const SUB: usize = 64;
 /// One sub-block's sums: `(sum r, sum of the positive r, sum of the negative r, tie, big)`.
 type Sub = (f64, f64, f64, bool, bool);
 
-/// Folds the sub-blocks' sums in order into the chunk's scan.
-fn fold_subs(subs: impl Iterator<Item = Sub>) -> SignedScan {
-    let mut out = SignedScan {
-        rsum: 0.0,
-        lo: 0.0,
-        hi: 0.0,
-        abs: 0.0,
-        tie: false,
-        big: false,
-    };
-    for (sum, pos, neg, tie, big) in subs {
+/// The chunk's scan built from its sub-blocks' sums, pushed in order.
+struct SubFold(SignedScan);
+
+impl SubFold {
+    fn new() -> SubFold {
+        SubFold(SignedScan {
+            rsum: 0.0,
+            lo: 0.0,
+            hi: 0.0,
+            abs: 0.0,
+            tie: false,
+            big: false,
+        })
+    }
+
+    /// The next sub-block's sums: its offsets lie between the sum before it plus its negative
+    /// part and that sum plus its positive part.
+    fn push(&mut self, (sum, pos, neg, tie, big): Sub) {
+        let out = &mut self.0;
         out.lo = out.lo.min(out.rsum + neg);
         out.hi = out.hi.max(out.rsum + pos);
         out.rsum += sum;
@@ -83,11 +91,24 @@ fn fold_subs(subs: impl Iterator<Item = Sub>) -> SignedScan {
         out.tie |= tie;
         out.big |= big;
     }
-    // A NaN term makes its sub-block's sum NaN, which f64::min and max would drop.
-    if out.rsum.is_nan() {
-        out.lo = f64::NAN;
+
+    fn finish(self) -> SignedScan {
+        let mut out = self.0;
+        // A NaN term makes its sub-block's sum NaN, which f64::min and max would drop.
+        if out.rsum.is_nan() {
+            out.lo = f64::NAN;
+        }
+        out
     }
-    out
+}
+
+/// Folds the sub-blocks' sums in order into the chunk's scan.
+fn fold_subs(subs: impl Iterator<Item = Sub>) -> SignedScan {
+    let mut fold = SubFold::new();
+    for sub in subs {
+        fold.push(sub);
+    }
+    fold.finish()
 }
 
 /// One sub-block's sums, portable. `NEG` false is the `signed_neg_part` mutant: the negative
@@ -180,10 +201,132 @@ unsafe fn sub_avx2<T: FastTerm, const NEG: bool>(block: &[T], scale: f64) -> Sub
     )
 }
 
-/// [`signed_scan_portable`] with AVX2 sub-blocks.
+/// `1.5 * 2^23`: added to and taken from an f32 `y` with `|y| < 2^22` (where the sum lies in
+/// `[2^23, 2^24)`, whose quantum is 1), it leaves `rint(y)`, ties to even (the constant is
+/// even, so the rounded sum's parity is `rint(y)`'s).
+const MAGIC_F32: f32 = 12_582_912.0;
+
+/// The bound on `|r|` below which [`signed_scan_f32_lanes`] keeps a chunk: `2^22`.
+const LANE_LIMIT: u32 = 1 << 22;
+
+/// The f32 form of `scale` where [`signed_scan_f32_lanes`] may use it: a normal f32 equal to it (a
+/// power of two `2^(23 - e)` between `2^-126` and `2^127`), else `None`.
+fn lane_scale(scale: f64) -> Option<f32> {
+    let s = scale as f32;
+    (s.is_normal() && f64::from(s) == scale).then_some(s)
+}
+
+/// The signed scan of a chunk of f32 terms eight lanes at a time, without widening them:
+/// `Some` of the scan [`sub_avx2`]'s sub-blocks give, or `None` where a term's `|r|` reaches
+/// [`LANE_LIMIT`] (the caller then scans the chunk with [`sub_avx2`]). `scale` is a normal f32
+/// power of two.
+///
+/// Why the sums are the f64 pass's. Let `y = x * scale` (exact as a real). `fma(x, scale, M)`
+/// with `M = 1.5 * 2^23` rounds `y + M` once. Where `|y| < 2^22`, `y + M` lies in
+/// `(2^23, 2^24)`, where f32's quantum is 1, so it rounds to `M + rint(y)` (ties to even: `M`
+/// is even), and taking `M` away is exact (Sterbenz): `r = rint(y)`, the f64 pass's `r` (which
+/// is `rint(y)` below `2^51`). Where `|y| >= 2^22`, `y + M >= 2^24` or `y + M <= 2^23`, so
+/// `|r| >= 2^22` (rounding is monotone, and both ends are f32s); a NaN or infinite `y` makes
+/// `r` NaN or infinite, which `cvtps_epi32` turns into `-2^31`, whose `abs_epi32` is `2^31`
+/// taken unsigned. So a chunk whose largest `|r|` (unsigned) is below `2^22` has every
+/// `|y| < 2^22` and every `r` the f64 pass's, each an integer below `2^22` in magnitude: eight
+/// lanes of at most eight such terms a lane (a 64-term sub-block; the terms past its last
+/// whole step of 16 go through the portable pass) and the lanes' pairwise totals stay below
+/// `2^28` in 32-bit integers, so each sub-block's `sum r` and `sum |r|` are exact, and its
+/// `pos` and `neg` the f64 pass's. The tie flag: `fmsub(x, scale, r)` rounds the exact
+/// `y - r` once; `|y - r| <= 1/2`, and `y - r` is an f32 wherever it matters (for
+/// `|y| >= 1/2` a multiple of `y`'s quantum, at least `2^-24`, with at most 24 significant
+/// bits; for `|y| < 1/2`, `r = 0` and a rounded `y` stays below 1/2), so `|d| >= 1/2` exactly
+/// where a term ties, as in the f64 pass. `big` is false, as there, for the lanes' terms.
+/// The bound and the tie flag are the chunk's, not a sub-block's, so each is reduced across
+/// its lanes once a chunk; a sub-block's two sums once a sub-block.
+///
+/// `NEG` false is the `signed_neg_part` mutant (`r` summed where `|r|` is), as in
+/// [`sub_avx2`]. `bound` false is the `signed_lane_bound` mutant: the chunk is kept whatever
+/// its largest `|r|`, so a NaN term's `-2^31` is summed as a number and a term past `2^22`
+/// rounds with a quantum of 2 or more.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn signed_scan_avx2<T: FastTerm, const NEG: bool>(chunk: &[T], scale: f64) -> SignedScan {
+unsafe fn signed_scan_f32_lanes<const NEG: bool>(
+    chunk: &[f32],
+    scale: f32,
+    bound: bool,
+) -> Option<SignedScan> {
+    use std::arch::x86_64::*;
+    let vs = _mm256_set1_ps(scale);
+    let magic = _mm256_set1_ps(MAGIC_F32);
+    let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+    let zero = _mm256_setzero_si256();
+    let mut rmax = zero;
+    let mut dmax = [_mm256_setzero_ps(); 2];
+    let (mut tail_tie, mut tail_big) = (false, false);
+    let mut fold = SubFold::new();
+    for block in chunk.chunks(SUB) {
+        let (mut acc, mut mag) = (zero, zero);
+        let mut steps = block.chunks_exact(16);
+        for c in &mut steps {
+            prefetch_ahead(c.as_ptr(), 16);
+            for (k, dm) in dmax.iter_mut().enumerate() {
+                // SAFETY: c holds 16 terms; terms 8k..8k+8 are inside it.
+                let x = unsafe { _mm256_loadu_ps(c.as_ptr().add(8 * k)) };
+                let r = _mm256_sub_ps(_mm256_fmadd_ps(x, vs, magic), magic);
+                *dm = _mm256_max_ps(*dm, _mm256_and_ps(_mm256_fmsub_ps(x, vs, r), abs));
+                let ri = _mm256_cvtps_epi32(r);
+                let ai = _mm256_abs_epi32(ri);
+                acc = _mm256_add_epi32(acc, ri);
+                mag = _mm256_add_epi32(mag, if NEG { ai } else { ri });
+                rmax = _mm256_max_epu32(rmax, ai);
+            }
+        }
+        // Both sums' eight lanes at once: pairs, then quads, then the two halves.
+        let h = _mm256_hadd_epi32(acc, mag);
+        let h = _mm256_hadd_epi32(h, h);
+        let both = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h));
+        let vsum = f64::from(_mm_cvtsi128_si32(both));
+        let vmag = f64::from(_mm_extract_epi32::<1>(both));
+        let (s, p, n, t, b) = sub_portable::<f32, NEG>(steps.remainder(), f64::from(scale));
+        tail_tie |= t;
+        tail_big |= b;
+        fold.push((
+            vsum + s,
+            0.5 * (vsum + vmag) + p,
+            0.5 * (vsum - vmag) + n,
+            false,
+            false,
+        ));
+    }
+    let mut top = [0u32; 8];
+    // SAFETY: top holds eight u32s; an unaligned store.
+    unsafe { _mm256_storeu_si256(top.as_mut_ptr().cast(), rmax) };
+    if bound && top.iter().any(|&m| m >= LANE_LIMIT) {
+        return None;
+    }
+    let mut d = [0.0f32; 8];
+    // SAFETY: d holds eight f32s; an unaligned store.
+    unsafe { _mm256_storeu_ps(d.as_mut_ptr(), _mm256_max_ps(dmax[0], dmax[1])) };
+    let mut out = fold.finish();
+    out.tie = d.iter().any(|&x| x >= 0.5) || tail_tie;
+    out.big = tail_big;
+    Some(out)
+}
+
+/// [`signed_scan_portable`] with AVX2 sub-blocks: f32 terms in f32 lanes
+/// ([`signed_scan_f32_lanes`]) where the scale is a normal f32 and the chunk's `|r|` stay
+/// below `2^22`, else widened to f64 ([`sub_avx2`]). `lane_bound` false is the `signed_lane_bound`
+/// mutant.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn signed_scan_avx2<T: FastTerm, const NEG: bool>(
+    chunk: &[T],
+    scale: f64,
+    lane_bound: bool,
+) -> SignedScan {
+    if let (Some(narrow), Some(s32)) = (T::as_f32(chunk), lane_scale(scale)) {
+        // SAFETY: the caller checked AVX2 and FMA.
+        if let Some(sc) = unsafe { signed_scan_f32_lanes::<NEG>(narrow, s32, lane_bound) } {
+            return sc;
+        }
+    }
     // SAFETY: the caller checked AVX2.
     fold_subs(
         chunk
@@ -202,9 +345,9 @@ pub(super) fn signed_scan<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) 
             // SAFETY: the CPU has AVX2 (checked just above).
             return unsafe {
                 if checks.signed_neg_part {
-                    signed_scan_avx2::<T, true>(chunk, scale)
+                    signed_scan_avx2::<T, true>(chunk, scale, checks.signed_lane_bound)
                 } else {
-                    signed_scan_avx2::<T, false>(chunk, scale)
+                    signed_scan_avx2::<T, false>(chunk, scale, checks.signed_lane_bound)
                 }
             };
         }
@@ -431,7 +574,9 @@ mod tests {
         {
             if super::super::has_avx2() {
                 // SAFETY: the CPU has AVX2 and FMA.
-                out.push(("AVX2", unsafe { signed_scan_avx2::<T, true>(chunk, scale) }));
+                out.push(("AVX2", unsafe {
+                    signed_scan_avx2::<T, true>(chunk, scale, true)
+                }));
             }
         }
         out
@@ -500,6 +645,52 @@ mod tests {
                 // The same terms as f32, near an ulp of 1.0 in f32.
                 let narrow: Vec<f32> = chunk.iter().map(|&x| (x * 2f64.powi(29)) as f32).collect();
                 assert_paths_agree(&narrow, 2f64.powi(23), &format!("{case}, f32"));
+            }
+        }
+    }
+
+    /// The f32 lanes ([`signed_scan_f32_lanes`]) keep a chunk only where the f64 pass's sums are
+    /// theirs: on f32 chunks whose `|y|` lie just below, at and above the lanes' bound `2^22`
+    /// (ties among them), at scales from `2^-100` to `2^149` (the last two not normal f32s,
+    /// so the f64 pass), with subnormal terms, every verdict is the portable scan's. Seeded;
+    /// a failure names the seed and the case.
+    #[test]
+    fn f32_lanes_agree_with_the_portable_scan_at_their_bound() {
+        use rand::{Rng, SeedableRng};
+        let seed = 0xf32_1a4e5u64;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let edge = f64::from(LANE_LIMIT);
+        let near = [
+            edge - 1.0,
+            edge - 0.5,
+            edge - 0.25,
+            edge,
+            edge + 1.0,
+            2.0 * edge + 1.0,
+            8.0 * edge + 3.0,
+        ];
+        for e in [-100i32, -20, 0, 23, 60, 126, 127, 149] {
+            let scale = 2f64.powi(e);
+            for n in [16usize, 64, 100, 200] {
+                for case in 0..12 {
+                    let mut y: Vec<f64> = (0..n)
+                        .map(|_| f64::from(rng.random_range(-64i32..64)) * 0.25)
+                        .collect();
+                    if case >= 2 {
+                        let at = rng.random_range(0..n);
+                        let sign = if rng.random::<bool>() { 1.0 } else { -1.0 };
+                        y[at] = sign * near[rng.random_range(0..near.len())];
+                    }
+                    if case >= 8 {
+                        let at = rng.random_range(0..n);
+                        y[at] =
+                            f64::from(f32::from_bits(rng.random_range(1u32..0x0080_0000))) * scale;
+                    }
+                    // The terms y / scale, where f32 holds them (else the nearest f32).
+                    let chunk: Vec<f32> = y.iter().map(|&v| (v / scale) as f32).collect();
+                    let case = format!("seed {seed:#x} scale 2^{e} n {n} case {case}");
+                    assert_paths_agree(&chunk, scale, &case);
+                }
             }
         }
     }

@@ -26,6 +26,9 @@ pub trait FastTerm: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
     unsafe fn load8(p: *const Self) -> std::arch::x86_64::__m512d;
     /// A plain (not ordered) sum of `terms` in f64, only to make a plan.
     fn plain_sum(terms: &[Self]) -> f64;
+    /// The terms as f32s where `Self` is f32 (the same slice), else `None`: for passes that
+    /// keep f32 terms in f32 lanes instead of widening them.
+    fn as_f32(terms: &[Self]) -> Option<&[f32]>;
 }
 
 impl FastTerm for f64 {
@@ -48,6 +51,9 @@ impl FastTerm for f64 {
     }
     fn plain_sum(terms: &[f64]) -> f64 {
         plain_sum_lanes(terms)
+    }
+    fn as_f32(_: &[f64]) -> Option<&[f32]> {
+        None
     }
 }
 
@@ -83,6 +89,9 @@ impl FastTerm for f32 {
         }
         let rest: f64 = blocks.remainder().iter().map(|&x| x as f64).sum();
         acc.iter().map(|&a| a as f64).sum::<f64>() + rest
+    }
+    fn as_f32(terms: &[f32]) -> Option<&[f32]> {
+        Some(terms)
     }
 }
 

@@ -6,9 +6,9 @@ use crate::fast::{ordered_sum_fast_with, ordered_sum_par_with, Checks, FastTerm,
 use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{
     excursion_above_binade, infinity_then_its_opposite, leaves_by_its_bound,
-    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_plan_behind_crossing,
-    signed_term_past_the_rounding, signed_ties, signed_ties_below_the_binade,
-    term_past_the_rounding, InputKind,
+    negative_sum_leaves_by_one_term, plan_behind_crossing, signed_f32_terms_past_the_lanes,
+    signed_plan_behind_crossing, signed_term_past_the_rounding, signed_ties,
+    signed_ties_below_the_binade, term_past_the_rounding, InputKind,
 };
 use crate::walk::loop_sum;
 
@@ -163,6 +163,12 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name:
+                "signed scan's f32 lanes keep a sub-block whatever its largest |r| (bound ignored)",
+            checks: with(|c| c.signed_lane_bound = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "one-read plan: a chunk without a unit marked as keeping an infinite sum",
             checks: with(|c| c.keeps_need_unit = false),
             expect: Expect::WrongThreads,
@@ -176,8 +182,9 @@ pub fn fast_mutants() -> Vec<FastMutant> {
 /// `inputs::signed_plan_behind_crossing`, `inputs::leaves_by_its_bound`,
 /// `inputs::infinity_then_its_opposite`, `inputs::signed_ties`,
 /// `inputs::signed_ties_below_the_binade`, `inputs::negative_sum_leaves_by_one_term`,
-/// `inputs::term_past_the_rounding` and
-/// `inputs::signed_term_past_the_rounding` (None: the loop's bits on all of them).
+/// `inputs::term_past_the_rounding`,
+/// `inputs::signed_term_past_the_rounding` and, in f32,
+/// `inputs::signed_f32_terms_past_the_lanes` (None: the loop's bits on all of them).
 pub fn first_wrong(
     seed: u64,
     f64_sum: impl Fn(&[f64]) -> f64,
@@ -233,6 +240,9 @@ pub fn first_wrong(
         if wrong(&terms, &f64_sum) {
             return Some(name.into());
         }
+    }
+    if wrong(&signed_f32_terms_past_the_lanes(CHUNK), &f32_sum) {
+        return Some("f32 terms past the signed scan's lanes".into());
     }
     None
 }

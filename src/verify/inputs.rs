@@ -369,6 +369,25 @@ pub fn signed_term_past_the_rounding(chunk: usize) -> Vec<f64> {
     v
 }
 
+/// Three chunks of `chunk` f32 terms whose last two take the signed path with terms at the f32
+/// lanes' bound (`fast::signed`'s `signed_scan_f32_lanes`): the first chunk is `1.25` and zeros; in
+/// the others every 64th term (one a sub-block of the signed scan's bounds) is in turn
+/// `0.5 + 2^-23` and `-0.5`, the rest zeros. In the binade `[1, 2)` (`scale = 2^23`) the
+/// positive terms are `y = 2^22 + 1`, which `1.5 * 2^23` rounds with a quantum of 2 (to
+/// `r = 2^22`, off by one), and the negative ones `y = -2^22`, exact. The loop adds `2^-23`
+/// a pair, exactly (every partial sum is an f32 of `[1.25, 2)`), and the sub-blocks' bounds
+/// keep the signed unit inside the binade; lanes kept past their bound would add nothing.
+/// Needs `chunk >= 128`.
+pub fn signed_f32_terms_past_the_lanes(chunk: usize) -> Vec<f32> {
+    debug_assert!(chunk >= 128);
+    let mut v = vec![0.0f32; 3 * chunk];
+    v[0] = 1.25;
+    for (k, x) in v[chunk..].iter_mut().step_by(64).enumerate() {
+        *x = if k % 2 == 0 { 0.5 + f32::EPSILON } else { -0.5 };
+    }
+    v
+}
+
 /// Three tiles of `tile` terms whose second holds one `+inf` among zeros: the first is `1.0`
 /// and zeros, the third ones, so the loop's sum is `+inf`. The infinite tile has no tie and no
 /// negative term, so a fast unit (an f64 sum of rounded scaled terms) is `+inf`: only that
