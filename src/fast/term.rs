@@ -159,3 +159,54 @@ pub fn plain_sum_lanes_par<T: FastTerm>(terms: &[T]) -> f64 {
     use rayon::prelude::*;
     terms.par_chunks(LANES_PIECE).map(T::plain_sum).sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comparators read every term, so a timing column that uses them cannot be fast by
+    /// skipping work: on terms `k mod 1024` (integers whose every partial sum in any order
+    /// stays below 2^24, so exact in f32 lanes and in f64), at lengths around the pieces, the
+    /// lanes and the vector steps, the lane-wise parallel sum and the one-thread plain sum
+    /// equal the exact total, f64 and f32.
+    #[test]
+    fn plain_sums_read_every_term() {
+        for n in [
+            0usize,
+            1,
+            15,
+            17,
+            1023,
+            LANES_PIECE - 1,
+            LANES_PIECE,
+            LANES_PIECE + 1,
+            3 * LANES_PIECE + 5,
+        ] {
+            let wide: Vec<f64> = (0..n).map(|k| (k % 1024) as f64).collect();
+            let narrow: Vec<f32> = wide.iter().map(|&x| x as f32).collect();
+            let want: f64 = wide.iter().sum();
+            assert_eq!(
+                plain_sum_lanes_par(&wide),
+                want,
+                "f64, {n} terms, lane-wise parallel sum"
+            );
+            assert_eq!(
+                plain_sum_lanes_par(&narrow),
+                want,
+                "f32, {n} terms, lane-wise parallel sum"
+            );
+            if n <= LANES_PIECE + 1 {
+                assert_eq!(
+                    f64::plain_sum(&wide),
+                    want,
+                    "f64, {n} terms, one-thread plain sum"
+                );
+                assert_eq!(
+                    f32::plain_sum(&narrow),
+                    want,
+                    "f32, {n} terms, one-thread plain sum"
+                );
+            }
+        }
+    }
+}
