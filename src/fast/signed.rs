@@ -651,7 +651,7 @@ mod tests {
 
     /// The f32 lanes ([`signed_scan_f32_lanes`]) keep a chunk only where the f64 pass's sums are
     /// theirs: on f32 chunks whose `|y|` lie just below, at and above the lanes' bound `2^22`
-    /// (ties among them), at scales from `2^-100` to `2^149` (the last two not normal f32s,
+    /// (ties among them), at scales from `2^-100` to `2^149` (`2^149` not a normal f32,
     /// so the f64 pass), with subnormal terms, every verdict is the portable scan's. Seeded;
     /// a failure names the seed and the case.
     #[test]
