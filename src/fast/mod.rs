@@ -129,7 +129,7 @@ pub struct Checks {
     /// the AVX2 pass `|r|` is summed without clearing its sign, so `sum |r| = sum r`), so a
     /// chunk's running offsets' lower bound misses a dip inside a sub-block.
     pub signed_neg_part: bool,
-    /// The signed scan keeps an f32 sub-block in f32 lanes only where every `|r|` is below
+    /// The signed scan keeps an f32 chunk in f32 lanes only where every `|r|` is below
     /// `2^22` (off: whatever its terms, so a NaN term is summed as the integer `-2^31` and a
     /// term past `2^22` is rounded with a quantum of 2 or more).
     pub signed_lane_bound: bool,

@@ -577,6 +577,13 @@ mod tests {
                 out.push(("AVX2", unsafe {
                     signed_scan_avx2::<T, true>(chunk, scale, true)
                 }));
+                // The widened sub-blocks alone: for f32 terms the AVX2 path above takes them
+                // only where the lanes refuse a chunk.
+                let widened = chunk.chunks(SUB).map(|b| {
+                    // SAFETY: the CPU has AVX2 and FMA.
+                    unsafe { sub_avx2::<T, true>(b, scale) }
+                });
+                out.push(("AVX2 widened", fold_subs(widened)));
             }
         }
         out
