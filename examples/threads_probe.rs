@@ -1,12 +1,15 @@
 //! The threaded fast engine on uniform [0, 1) terms (f32: the loop's sum stops moving at 2^24;
-//! f64: it does not): medians of its time over shapes, with the time spent holding the walk,
+//! f64: it does not) and on `cpu-timing`'s geometric f64 stream (a binade every 2^20 terms, so
+//! the sum crosses one about every 1,024 chunks, where a plan's estimate of the blocks still in
+//! flight decides how many chunks the walk re-forms): medians of its time over shapes, with the time spent holding the walk,
 //! the planners' waits on the walk's lead, and the chunks the walk re-formed, against one
 //! thread, the loop and two plain parallel sums (rayon's `par_iter().sum()`, and rayon over
 //! pieces of 65,536 terms each summed by the eight-lane sum). Each shape is timed with the
 //! one-read plan (`Checks::ALL`) and with the two-read plan (`one_read_plan` off), in turn in
 //! each repetition. Every sum is checked against the loop by bits.
 //!
-//! `cargo run --release --example threads_probe -- N [REPS]`
+//! `cargo run --release --example threads_probe -- N [REPS] [THREADS]` (THREADS: the pool's
+//! size, default rayon's; more threads than cores puts more blocks in flight)
 use binade::fast::{ordered_sum_fast, ordered_sum_par_with, Checks, FastTerm, Shape};
 use binade::walk::loop_sum;
 use rayon::prelude::*;
@@ -22,6 +25,11 @@ fn uniform(i: u64) -> f64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     ((z ^ (z >> 31)) >> 11) as f64 * 2f64.powi(-53)
+}
+
+/// `cpu-timing`'s geometric stream: `(0.5 + 0.5 u) 2^(i 2^-20 - 960)`, u uniform in [0, 1).
+fn geometric(i: u64) -> f64 {
+    (0.5 + 0.5 * uniform(i)) * ((i as f64) * 2f64.powi(-20) - 960.0).exp2()
 }
 
 fn probe<T: FastTerm + std::iter::Sum<T>>(name: &str, terms: &[T], reps: usize) {
@@ -94,10 +102,22 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000_000);
     let reps: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let threads: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| run(n, reps));
+}
+
+fn run(n: u64, reps: usize) {
     println!("vector path {}", binade::fast::vector_path());
     let f64s: Vec<f64> = (0..n).into_par_iter().map(uniform).collect();
     probe("f64 uniform", &f64s, reps);
     drop(f64s);
+    let geo: Vec<f64> = (0..n).into_par_iter().map(geometric).collect();
+    probe("f64 geometric", &geo, reps);
+    drop(geo);
     let f32s: Vec<f32> = (0..n).into_par_iter().map(|i| uniform(i) as f32).collect();
     probe("f32 uniform", &f32s, reps);
     // The same f32 terms after a first term of 2^25: the loop's sum never moves from it.
