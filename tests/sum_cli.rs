@@ -469,10 +469,38 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
     let long_path = raw_file(dir.path(), "long.f64", &long, |x: f64| {
         x.to_le_bytes().to_vec()
     });
+    // The device's adds return a NaN of their own; the command gives the loop's NaN (a
+    // payload kept, the host's default NaN of inf - inf) by summing a NaN total again on the
+    // host, and says so.
+    let payload: Vec<f64> = vec![
+        1.5,
+        f64::from_bits(0x7ff8_0000_0000_0123),
+        2.0,
+        f64::from_bits(0xfff8_0000_0000_0456),
+    ];
+    let payload_path = raw_file(dir.path(), "payload.f64", &payload, |x: f64| {
+        x.to_le_bytes().to_vec()
+    });
+    let opposite: Vec<f64> = (0..20_000u64)
+        .map(|i| {
+            if i == 9_000 {
+                f64::INFINITY
+            } else if i == 15_000 {
+                f64::NEG_INFINITY
+            } else {
+                i as f64
+            }
+        })
+        .collect();
+    let opposite_path = raw_file(dir.path(), "opposite.f64", &opposite, |x: f64| {
+        x.to_le_bytes().to_vec()
+    });
     let files = [
         fixture("adversarial-ties-f64.npy"),
         fixture("uniform-f64.npy"),
         long_path.clone(),
+        payload_path.clone(),
+        opposite_path.clone(),
     ];
     // (engine, its exact engine, --upload given or None, the upload that must run)
     for (engine, exact, given, upload) in [
@@ -508,13 +536,19 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
         }
         assert_eq!(out.status.code(), Some(0), "{engine}: {err}");
         let lines = json_lines(&out);
-        assert_eq!(lines.len(), 3, "{engine}");
+        assert_eq!(lines.len(), files.len(), "{engine}");
         for (k, r) in lines.iter().enumerate() {
             let want = if files[k] == long_path {
                 loop_sum::<F64>(&long).to_bits()
+            } else if files[k] == payload_path {
+                loop_sum::<F64>(&payload).to_bits()
+            } else if files[k] == opposite_path {
+                loop_sum::<F64>(&opposite).to_bits()
             } else {
                 npyz_loop_bits(&files[k]).0
             };
+            let nan = f64::from_bits(want).is_nan();
+            assert_eq!(r["device"]["nan_host_ms"].is_f64(), nan, "{r}");
             assert_eq!(r["engine"], engine);
             assert_eq!(hex(&r["bits"]), want, "{engine} sum of {}", files[k]);
             assert_eq!(r["check"]["equal"], true);

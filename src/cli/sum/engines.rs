@@ -85,6 +85,26 @@ pub struct DeviceReport {
     pub upload_host_copy_ms: f64,
     /// The kernel, from launch to its totals on the host.
     pub kernel_ms: f64,
+    /// Where the device's total was NaN: the milliseconds the host took to sum the terms
+    /// again for the loop's own NaN ([`with_the_loops_nan`]); none (null) otherwise.
+    pub nan_host_ms: Option<f64>,
+}
+
+/// The loop's NaN in place of a device's: the device's adds return a NaN of their own, not
+/// the NaN operand's payload the host's adds keep, nor the host's default NaN for
+/// `inf + -inf` (x86's has the sign bit set). So where the device's total is NaN, the terms
+/// are summed again on the host by the exact CPU engine ([`crate::fast::ordered_sum_par`]),
+/// which adds every chunk that meets a NaN or an infinity natively, in order, on the host's
+/// own floating-point unit: its NaN is the loop's, bit for bit. Any other total is the
+/// loop's already (the device engines' contract: equal bits, NaN as NaN) and is returned as
+/// it is. Returns the total and whether the host summed it. Costs nothing on a sum that is
+/// not NaN, and one exact host sum on one that is.
+pub fn with_the_loops_nan(total: f64, terms: &[f64]) -> (f64, bool) {
+    if total.is_nan() {
+        (crate::fast::ordered_sum_par(terms), true)
+    } else {
+        (total, false)
+    }
 }
 
 /// The exact device engine behind `--engine gpu` (the walked engine) or `--engine gpu-onepass`.
@@ -168,8 +188,12 @@ impl Engine for ExactGpuEngine {
             }
         };
         let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = std::time::Instant::now();
+        let (total, on_host) = with_the_loops_nan(total, terms);
+        let nan_host_ms = on_host.then(|| t.elapsed().as_secs_f64() * 1e3);
         self.last = Some(DeviceReport {
             exact_engine,
+            nan_host_ms,
             upload: if self.staging.is_some() {
                 "staged"
             } else {
@@ -335,7 +359,7 @@ impl Engine for GpuEngine {
             .first()
             .ok_or_else(|| anyhow::anyhow!("the device returned no sum"))?;
         Ok(Walk {
-            total: s.total,
+            total: with_the_loops_nan(s.total, terms).0,
             applied: s.applied as usize,
             fallback: s.fallback as usize,
         })
@@ -486,4 +510,62 @@ fn open_numpy_engine() -> Result<Box<dyn Engine + Send>, OpenError> {
         open_ms,
         compile_ms,
     }))
+}
+
+#[cfg(test)]
+mod nan_tests {
+    use super::with_the_loops_nan;
+    use crate::format::F64;
+    use crate::walk::loop_sum;
+
+    /// A device's NaN (here `0x7fff_ffff_ffff_ffff`, what the device's adds return) becomes
+    /// the loop's NaN bit for bit: a quiet NaN's payload, a signalling NaN quieted, the host's
+    /// default NaN of `inf + -inf` (after an overflow too), on threads where the sum is long.
+    #[test]
+    fn a_device_nan_becomes_the_loops_nan() {
+        let device_nan = f64::from_bits(0x7fff_ffff_ffff_ffff);
+        let long = |at: usize, nan: f64| -> Vec<f64> {
+            let mut v: Vec<f64> = (0..300_000).map(|i| (i % 7) as f64 * 0.375).collect();
+            v[at] = nan;
+            v
+        };
+        let cases: Vec<(&str, Vec<f64>)> = vec![
+            (
+                "two payloads",
+                vec![
+                    1.5,
+                    f64::from_bits(0x7ff8_0000_0000_0123),
+                    2.0,
+                    f64::from_bits(0xfff8_0000_0000_0456),
+                ],
+            ),
+            (
+                "signalling",
+                vec![1.0, f64::from_bits(0x7ff0_0000_0000_0001)],
+            ),
+            (
+                "inf - inf",
+                vec![1.0, f64::INFINITY, f64::NEG_INFINITY, 3.0],
+            ),
+            (
+                "overflow, then -inf",
+                vec![f64::MAX, f64::MAX, f64::NEG_INFINITY],
+            ),
+            (
+                "payload in a long sum",
+                long(123_457, f64::from_bits(0xfff8_0000_00ab_cdef)),
+            ),
+        ];
+        for (case, terms) in cases {
+            let want = loop_sum::<F64>(&terms);
+            assert!(want.is_nan(), "{case}");
+            let (got, on_host) = with_the_loops_nan(device_nan, &terms);
+            assert!(on_host, "{case}");
+            assert_eq!(got.to_bits(), want.to_bits(), "{case}: {got:?}");
+        }
+        // Any other total is returned as it is.
+        assert_eq!(with_the_loops_nan(2.5, &[1.0, 1.5]), (2.5, false));
+        let (inf, on_host) = with_the_loops_nan(f64::INFINITY, &[f64::INFINITY]);
+        assert_eq!((inf, on_host), (f64::INFINITY, false));
+    }
 }
