@@ -1,5 +1,6 @@
-/* ordered_sum_walked.cu: the CPU loop's double sum, bit for bit, with the terms read once by
- * producers that never wait on an exact sum, and one walker block that composes their units.
+/* ordered_sum_walked.cu: the CPU loop's double sum (or, built with BINADE_WK_F32, its float
+ * sum of f32 terms), bit for bit, with the terms read once by producers that never wait on an
+ * exact sum, and one walker block that composes their units.
  * Compiled by NVRTC with kernels/binade.cuh prepended and --fmad=false; the shape comes from
  * WalkedShape in src/gpu/ordered_sum/walked.rs as -D defines.
  *
@@ -29,7 +30,7 @@
  * inside it, a term is negative or not finite, its unit saturates, or it is a sum's first
  * tile, planned from +0) is finished by the walker from S: each round the lanes form their
  * units for S's binade, the first lane whose composed end does not apply adds its terms
- * natively, the rest go on from there. Every path ends in a checked apply (binade_apply_f64)
+ * natively, the rest go on from there. Every path ends in a checked apply (wk_apply)
  * or in native adds, so no plan, race or timing can change the bits.
  * Producers never wait on the walker and the walker waits only for unit words, so the kernel
  * finishes for any number of resident blocks above the walkers'.
@@ -165,6 +166,100 @@
 
 typedef unsigned long long u64;
 
+/* The terms' format. BINADE_WK_F32 1: f32 terms summed in f32, the bits of
+ * `float s = 0; for (x : terms) s += x;`; else f64 terms summed in f64. A term is held in
+ * registers as a double either way (an f32 widens exactly), so the loads' consumers, the tree
+ * sums, the plans and the fast unit are one code: y = x * 2^(P - e) (P the format's fraction
+ * bits, e the sum's exponent) is exact in f64 for an f32 term too (its 24 significant bits
+ * times a power of two inside f64's range: every f32 binade's scale 2^(150 - b) is a normal
+ * double), and its rint sums below 2^53 exactly. What the format decides is the sum's own:
+ * its binades and their top, its checked apply (binade_apply_fmt at the format's widths), its
+ * native add (__fadd_rn or __dadd_rn from the sum's bits) and its special values. The sum's
+ * bits sit in the low bits of a 64-bit word (the walker's S, the hint word, out[0]). */
+#ifndef BINADE_WK_F32
+#define BINADE_WK_F32 0
+#endif
+#if BINADE_WK_F32
+typedef float wk_term;
+#define WK_FRAC_BITS BINADE_F32_FRAC
+#define WK_EXP_BITS BINADE_F32_EXP
+#define WK_FAST_MIN_B 1u             /* every binade's scale is a normal double */
+#define WK_TOP_BINADE 0xfeu          /* the largest finite binade */
+#define WK_SIGN 0x80000000ull
+#define WK_MAG 0x7fffffffull
+#define WK_INF 0x7f800000ull
+#define WK_QNAN 0x7fc00000ull
+#define WK_MIN_NORMAL 0x00800000ull
+#define WK_TERMS_PER_LINE 32u        /* f32 terms in a 128-byte line */
+#else
+typedef double wk_term;
+#define WK_FRAC_BITS BINADE_F64_FRAC
+#define WK_EXP_BITS BINADE_F64_EXP
+#define WK_FAST_MIN_B 52u            /* binades below: the scale 2^(1075 - b) is not a normal double */
+#define WK_TOP_BINADE 0x7feu
+#define WK_SIGN 0x8000000000000000ull
+#define WK_MAG 0x7fffffffffffffffull
+#define WK_INF 0x7ff0000000000000ull
+#define WK_QNAN 0x7ff8000000000000ull
+#define WK_MIN_NORMAL 0x0010000000000000ull
+#define WK_TERMS_PER_LINE 16u
+#endif
+#if BINADE_WK_F32 && BINADE_WK_FAST_FINISH
+#error "the fast finish is written for f64 sums"
+#endif
+
+/* The binade of a sum's bits s (a positive normal's exponent field), 0 for anything else. */
+__device__ static inline unsigned int wk_binade(u64 s) {
+#if BINADE_WK_F32
+    return binade_of_f32((unsigned int)s);
+#else
+    return binade_of_f64(s);
+#endif
+}
+
+/* The binade a plan takes from an approximate sum v (a double): v in the sum's format, as the
+ * loop's running sum would round near it. A plan: no bit depends on it. */
+__device__ static inline unsigned int wk_plan_binade(double v) {
+#if BINADE_WK_F32
+    return binade_of_f32(__float_as_uint(__double2float_rn(v)));
+#else
+    return binade_of_f64((u64)__double_as_longlong(v));
+#endif
+}
+
+/* The sum s (bits) as a double, exactly. */
+__device__ static inline double wk_value(u64 s) {
+#if BINADE_WK_F32
+    return (double)__uint_as_float((unsigned int)s);
+#else
+    return __longlong_as_double((long long)s);
+#endif
+}
+
+/* 2^(e + 1) of binade b (b <= WK_TOP_BINADE) as a double: the binade's top. */
+__device__ static inline double wk_top(unsigned int b) {
+#if BINADE_WK_F32
+    return __longlong_as_double((long long)((u64)(b + 897u) << 52));
+#else
+    return __longlong_as_double((long long)((u64)(b + 1u) << 52));
+#endif
+}
+
+/* apply of src/unit.rs for the sum's format: 1 and the exact result's bits in *out, or 0. */
+__device__ static inline int wk_apply(binade_unit u, unsigned int b, u64 s, u64 *out) {
+    return binade_apply_fmt(u, b, s, WK_FRAC_BITS, WK_EXP_BITS, out);
+}
+
+/* The unit of one term x (a widened term of the format) for binade b: term_unit of
+ * src/unit.rs in the sum's format. */
+__device__ static inline binade_unit wk_term_unit(unsigned int b, double x) {
+#if BINADE_WK_F32
+    return binade_term_unit_f32(b, __float_as_uint((float)x));
+#else
+    return binade_term_unit_f64(b, (u64)__double_as_longlong(x));
+#endif
+}
+
 #define WK_THREADS BINADE_WK_THREADS
 #define WK_PER BINADE_WK_PER_THREAD
 #define WK_TILE (WK_THREADS * WK_PER)
@@ -189,7 +284,7 @@ typedef unsigned long long u64;
  * them), sum k's plan, unit and path words at words_before + k * ntiles, its number in the
  * launch first_sum + k. */
 struct wk_group {
-    const double *terms;
+    const wk_term *terms;
     u64 n, pitch, ntiles, tickets_before, words_before, count, first_sum;
 };
 
@@ -351,9 +446,14 @@ __device__ static inline binade_unit wk_block_scan(binade_unit v, binade_unit *e
 
 /* ---- units ---- */
 
-/* The f64 scale 2^(52-e) = 2^(1075-b) for binade b >= 52 (a normal double). */
+/* The scale 2^(P - e) as a double for binade b >= WK_FAST_MIN_B (a normal double): f64
+ * 2^(52 - e) = 2^(1075 - b), f32 2^(23 - e) = 2^(150 - b). */
 __device__ static inline double wk_scale(unsigned int b) {
+#if BINADE_WK_F32
+    return __longlong_as_double((long long)((u64)(1173u - b) << 52));
+#else
     return __longlong_as_double((long long)((u64)(2098u - b) << 52));
+#endif
 }
 
 /* An f64 sum of non-negative integers below 2^53 is exact, and one that reaches 2^53 stays at
@@ -370,10 +470,10 @@ __device__ static inline u64 wk_bounded(double inc) {
 __device__ static inline unsigned int wk_parity(double v) { return (unsigned int)((u64)v & 1ull); }
 
 /* Lane `lane`'s terms src[lane * WK_PER + j] in term order, +0 past the count. */
-__device__ static inline void wk_lane_load(const double *src, unsigned int count, unsigned int lane, double *x) {
+__device__ static inline void wk_lane_load(const wk_term *src, unsigned int count, unsigned int lane, double *x) {
     const unsigned int p0 = lane * WK_PER;
 #pragma unroll
-    for (unsigned int j = 0; j < WK_PER; j++) x[j] = p0 + j < count ? __ldg(src + p0 + j) : 0.0;
+    for (unsigned int j = 0; j < WK_PER; j++) x[j] = p0 + j < count ? (double)__ldg(src + p0 + j) : 0.0;
 }
 
 /* A lane's unit for binade b over its terms x (term order; +0 terms add nothing). With
@@ -385,7 +485,7 @@ __device__ static inline void wk_lane_load(const double *src, unsigned int count
  * while the final ones are (the terms are non-negative), so these adds are exact. Otherwise
  * the pair composition of binade.cuh, term by term. */
 __device__ static inline binade_unit wk_lane_unit(const double *x, unsigned int b) {
-    if (b >= 52u) {
+    if (b >= WK_FAST_MIN_B) {
         const double scale = wk_scale(b);
         double ce = 0.0, co = 0.0;
         int bad = 0;
@@ -416,7 +516,7 @@ __device__ static inline binade_unit wk_lane_unit(const double *x, unsigned int 
     }
     binade_unit u = binade_unit_zero();
 #pragma unroll
-    for (unsigned int j = 0; j < WK_PER; j++) u = binade_compose(u, binade_term_unit_f64(b, (u64)__double_as_longlong(x[j])));
+    for (unsigned int j = 0; j < WK_PER; j++) u = binade_compose(u, wk_term_unit(b, x[j]));
     return u;
 }
 
@@ -425,20 +525,25 @@ __device__ static inline binade_unit wk_lane_unit(const double *x, unsigned int 
 /* Thread i's terms of the tile, striped: pair k of the tile (terms 2k, 2k + 1) is thread
  * k mod WK_THREADS's pair k / WK_THREADS; +0 past the count. Coalesced 16-byte loads where
  * the tile is whole and aligned. */
-__device__ static inline void wk_load(const double *src, unsigned int count, double *x) {
-    if (count == WK_TILE && ((u64)src & 15ull) == 0ull) {
+__device__ static inline void wk_load(const wk_term *src, unsigned int count, double *x) {
+#if BINADE_WK_F32
+    typedef float2 wk_pair; /* 8-byte loads of f32 pairs, widened */
+#else
+    typedef double2 wk_pair;
+#endif
+    if (count == WK_TILE && ((u64)src & (sizeof(wk_pair) - 1u)) == 0ull) {
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER / 2; j++) {
-            double2 v = __ldg((const double2 *)src + (j * WK_THREADS + threadIdx.x));
-            x[2 * j] = v.x;
-            x[2 * j + 1] = v.y;
+            wk_pair v = __ldg((const wk_pair *)src + (j * WK_THREADS + threadIdx.x));
+            x[2 * j] = (double)v.x;
+            x[2 * j + 1] = (double)v.y;
         }
     } else {
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER / 2; j++) {
             unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
-            x[2 * j] = p < count ? __ldg(src + p) : 0.0;
-            x[2 * j + 1] = p + 1u < count ? __ldg(src + p + 1u) : 0.0;
+            x[2 * j] = p < count ? (double)__ldg(src + p) : 0.0;
+            x[2 * j + 1] = p + 1u < count ? (double)__ldg(src + p + 1u) : 0.0;
         }
     }
 }
@@ -476,7 +581,7 @@ __device__ static inline void wk_lanes_from_striped(const double *x, double *lan
 /* Lane `threadIdx.x`'s terms of the tile at src (count terms) in term order, +0 past the
  * count: through shared memory from a coalesced read where BINADE_WK_TRANSPOSE, else each
  * thread reads its own terms. Every thread calls it. */
-__device__ static inline void wk_lane_terms(const double *src, unsigned int count, double *lane, wk_shared &sh) {
+__device__ static inline void wk_lane_terms(const wk_term *src, unsigned int count, double *lane, wk_shared &sh) {
 #if BINADE_WK_TRANSPOSE
     double x[WK_PER];
     wk_load(src, count, x);
@@ -540,11 +645,11 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
 /* Tile t's unit for binade b (b != 0), its terms striped in x and at src in global memory:
  * the fast unit where no term is a tie or negative, else the lanes' units composed in term
  * order. *tied gets whether a term is a tie. Every thread calls it; the same on all. */
-__device__ static inline binade_unit wk_tile_unit(const double *x, const double *src, unsigned int count,
+__device__ static inline binade_unit wk_tile_unit(const double *x, const wk_term *src, unsigned int count,
                                                   unsigned int b, wk_shared &sh, int *tied) {
     int tie = 0, bad = 0;
     double inc = 0.0;
-    if (b >= 52u) {
+    if (b >= WK_FAST_MIN_B) {
         const double scale = wk_scale(b);
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) {
@@ -597,10 +702,10 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const double 
 __device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double ts, unsigned int epoch) {
     const u64 w = h.tag >> 32;
     if ((unsigned int)h.tag != ((epoch << 2) | WK_HINT) || w > t || !(ts >= 0.0)) return 0u;
-    const unsigned int b = binade_of_f64(h.value);
-    if (b == 0u || b >= 0x7feu) return 0u;
-    const double top = __longlong_as_double((long long)((u64)(b + 1u) << 52));
-    const double reach = __dadd_rn(__longlong_as_double((long long)h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), ts)));
+    const unsigned int b = wk_binade(h.value);
+    if (b == 0u || b >= WK_TOP_BINADE) return 0u;
+    const double top = wk_top(b);
+    const double reach = __dadd_rn(wk_value(h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), ts)));
 #if BINADE_WK_HINT == 2
     (void)reach;
     (void)top;
@@ -625,8 +730,8 @@ __device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, 
     if (a >= t || !wk_has(f, epoch, WK_APPROX) || !(ts >= 0.0)) return 0u;
     const double lo = __longlong_as_double((long long)f.value);
     const double hi = __dadd_rn(lo, __dmul_rn(4.0, __dmul_rn((double)(t - a - 1u), ts)));
-    const unsigned int bl = binade_of_f64(f.value);
-    const unsigned int bh = binade_of_f64((u64)__double_as_longlong(hi));
+    const unsigned int bl = wk_plan_binade(lo);
+    const unsigned int bh = wk_plan_binade(hi);
 #if BINADE_WK_HINT == 3
     (void)bh;
     return bl;
@@ -639,11 +744,11 @@ __device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, 
 
 /* Asks for the lines of tile t (below ntiles) to be brought into L2: one 128-byte line (16
  * doubles) a thread at a time. A hint; nothing waits on it. */
-__device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t) {
-    const double *src = terms + t * (u64)WK_TILE;
+__device__ static inline void wk_prefetch_tile(const wk_term *terms, u64 n, u64 t) {
+    const wk_term *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
-    for (unsigned int p = threadIdx.x * 16u; p < count; p += WK_THREADS * 16u)
+    for (unsigned int p = threadIdx.x * WK_TERMS_PER_LINE; p < count; p += WK_THREADS * WK_TERMS_PER_LINE)
         asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
 }
 
@@ -653,11 +758,11 @@ __device__ static inline void wk_prefetch_tile(const double *terms, u64 n, u64 t
  * it is of this group: tickets go out in order, one a round a producer, so every tile from the
  * producers' count on is asked for once, a round ahead, whichever block takes it; none where
  * ahead_t >= ntiles). */
-__device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
+__device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
                                          wk_word *units, unsigned int *paths, unsigned int epoch, u64 *out,
-                                         const wk_word *hint_word, const double *ahead_terms, u64 ahead_t,
+                                         const wk_word *hint_word, const wk_term *ahead_terms, u64 ahead_t,
                                          wk_shared &sh) {
-    const double *src = terms + t * (u64)WK_TILE;
+    const wk_term *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
     double x[WK_PER];
@@ -733,8 +838,8 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
              * 4 missing ts] where the guess holds; one binade at both ends is the plan. */
             const double lo = __shfl_sync(WK_FULL, prefix, 0);
             const double hi = __dadd_rn(lo, __dmul_rn(4.0 * (double)missing, ts));
-            const unsigned int bl = binade_of_f64((u64)__double_as_longlong(lo));
-            const unsigned int bh = binade_of_f64((u64)__double_as_longlong(hi));
+            const unsigned int bl = wk_plan_binade(lo);
+            const unsigned int bh = wk_plan_binade(hi);
 #if BINADE_WK_LOOKBACK == 2
             (void)bh;
             const int one = bl != 0u;
@@ -752,7 +857,7 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
         if (waited) path |= WK_PATH_WAITED;
         if (missing == 0u && threadIdx.x == 0) {
             wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
-            sh.b = binade_of_f64((u64)__double_as_longlong(prefix));
+            sh.b = wk_plan_binade(prefix);
         }
     }
     __syncthreads();
@@ -779,11 +884,19 @@ __device__ static inline void wk_produce(const double *terms, u64 n, u64 ntiles,
 
 /* Adds this thread's lane `lane` of terms x (below the tile's count) to s natively, in order. */
 __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, unsigned int lane, u64 s) {
+#if BINADE_WK_F32
+    float acc = __uint_as_float((unsigned int)s);
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++)
+        if (lane * WK_PER + j < count) acc = __fadd_rn(acc, (float)x[j]);
+    return (u64)__float_as_uint(acc);
+#else
     double acc = __longlong_as_double((long long)s);
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++)
         if (lane * WK_PER + j < count) acc = __dadd_rn(acc, x[j]);
     return (u64)__double_as_longlong(acc);
+#endif
 }
 
 #if BINADE_WK_FAST_FINISH
@@ -975,7 +1088,7 @@ __device__ static inline int wk_ff_round(const double *x, const double *src, uns
  * positive subnormal, the rest of the tile from a negative sum); an infinite or NaN sum
  * changes only to NaN, where a later term is NaN or the other infinity. Returns the tile's
  * exact end (on every thread); *native counts lanes added natively. */
-__device__ static inline u64 wk_finish(const double *src, unsigned int count, u64 s, wk_shared &sh,
+__device__ static inline u64 wk_finish(const wk_term *src, unsigned int count, u64 s, wk_shared &sh,
                                        unsigned int *native, unsigned int *fast_rounds, unsigned int *pair_rounds) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;
     double x[WK_PER];
@@ -993,7 +1106,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
         const unsigned int from = sh.from;
         __syncthreads();
         if (from >= used) break;
-        const unsigned int b = binade_of_f64(cur);
+        const unsigned int b = wk_binade(cur);
 #if BINADE_WK_FAST_FINISH
         if (!pairs_only && b >= 52u) {
             const int r = wk_ff_round(x, src, count, used, cur, from, b, sh);
@@ -1006,19 +1119,19 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
         }
 #endif
         if (b == 0u) {
-            const u64 mag = cur & 0x7fffffffffffffffull;
-            if (mag >= 0x7ff0000000000000ull) {
+            const u64 mag = cur & WK_MAG;
+            if (mag >= WK_INF) {
                 /* An infinite or NaN sum: NaN stays NaN, an infinity stays itself unless a
                  * later term is NaN or the other infinity (then NaN); no other term changes
                  * it. The lanes look at their own terms at once. */
-                const double c = __longlong_as_double((long long)cur);
+                const double c = wk_value(cur);
                 int hit = 0;
 #pragma unroll
                 for (unsigned int j = 0; j < WK_PER; j++)
                     hit |= threadIdx.x >= from && threadIdx.x * WK_PER + j < count && (x[j] != x[j] || x[j] == -c);
                 hit = __syncthreads_or(hit);
                 if (threadIdx.x == 0) {
-                    if (hit && mag == 0x7ff0000000000000ull) sh.s = 0x7ff8000000000000ull;
+                    if (hit && mag == WK_INF) sh.s = WK_QNAN;
                     sh.from = used;
                 }
                 __syncthreads();
@@ -1027,7 +1140,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
             /* +-0, a subnormal or a negative sum: native adds, each lane by its own thread in
              * turn (one lane from +-0 or a positive subnormal, the rest of the tile from a
              * negative sum). */
-            const int tiny = mag < 0x0010000000000000ull && ((cur >> 63) == 0ull || mag == 0ull);
+            const int tiny = mag < WK_MIN_NORMAL && ((cur & WK_SIGN) == 0ull || mag == 0ull);
             const unsigned int last = tiny ? from + 1u : used;
             for (unsigned int i = from; i < last; i++) {
                 if (threadIdx.x == i) sh.s = wk_lane_add(x, count, i, sh.s);
@@ -1048,7 +1161,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
         if (threadIdx.x == 0) sh.fail = WK_NONE;
         __syncthreads();
         u64 out = 0ull;
-        const int ok = !mine || binade_apply_f64(incl, b, cur, &out);
+        const int ok = !mine || wk_apply(incl, b, cur, &out);
         if (!ok) atomicMin(&sh.fail, threadIdx.x);
         __syncthreads();
         const unsigned int fail = sh.fail;
@@ -1058,7 +1171,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
         } else if (threadIdx.x == fail) {
             u64 at = cur;
 #if BINADE_WK_MUTANT != WK_M_NATIVE_FROM_ROUND
-            if (fail > from) binade_apply_f64(excl, b, cur, &at); /* applies: the lane before did */
+            if (fail > from) wk_apply(excl, b, cur, &at); /* applies: the lane before did */
 #endif
             sh.s = wk_lane_add(x, count, fail, at);
             sh.from = fail + 1u;
@@ -1081,7 +1194,7 @@ __device__ static inline u64 wk_finish(const double *src, unsigned int count, u6
  * chains neither spill under the producers' cap (ptxas, CUDA 13.5, sm_90: no spill in wk_walk,
  * against 84 bytes of spill stores in the kernel with it inlined) nor crowd the producers'
  * code in the kernel's body. */
-__device__ static __noinline__ void wk_walk(const double *terms, u64 n, u64 ntiles, const wk_word *units,
+__device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 ntiles, const wk_word *units,
                                       unsigned int epoch, u64 start, u64 *out, wk_shared &sh) {
     unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u, fast = 0u, pairs = 0u;
 #if BINADE_WK_TRACE
@@ -1101,7 +1214,7 @@ __device__ static __noinline__ void wk_walk(const double *terms, u64 n, u64 ntil
 #if BINADE_WK_HINT
         if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
 #endif
-        const unsigned int b = binade_of_f64(s);
+        const unsigned int b = wk_binade(s);
         /* This thread's tiles: w + threadIdx.x * WK_STEP + k, k < WK_STEP. */
         const u64 first = w + (u64)threadIdx.x * WK_STEP;
         wk_word wd[WK_STEP];
@@ -1152,10 +1265,11 @@ __device__ static __noinline__ void wk_walk(const double *terms, u64 n, u64 ntil
             if (pos < f) {
                 const binade_unit c = binade_compose(excl, pre[k]);
 #if BINADE_WK_MUTANT == WK_M_RUN_END_UNCHECKED
-                const u64 m = (s & 0x000fffffffffffffull) | 0x0010000000000000ull;
-                ends[k] = (((u64)b << 52) + (m + binade_pick(c, m) - 0x0010000000000000ull)) & 0x7fffffffffffffffull;
+                const u64 hidden = 1ull << WK_FRAC_BITS;
+                const u64 m = (s & (hidden - 1ull)) | hidden;
+                ends[k] = (((u64)b << WK_FRAC_BITS) + (m + binade_pick(c, m) - hidden)) & WK_MAG;
 #else
-                if (!binade_apply_f64(c, b, s, &ends[k])) atomicMin(&sh.flag, pos);
+                if (!wk_apply(c, b, s, &ends[k])) atomicMin(&sh.flag, pos);
 #endif
             }
         }
@@ -1228,7 +1342,7 @@ __device__ static __noinline__ void wk_walk(const double *terms, u64 n, u64 ntil
         }
         streak = 0u;
         const u64 wf = w + g;
-        const double *src = terms + wf * (u64)WK_TILE;
+        const wk_term *src = terms + wf * (u64)WK_TILE;
         const u64 left = n - wf * (u64)WK_TILE;
         const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
 #if BINADE_WK_TRACE
@@ -1312,7 +1426,7 @@ extern "C" __global__ void WK_BOUNDS
         wk_ticket_split(r, g.count, &t, &k);
         const u64 s = g.first_sum + k;
         const u64 words = g.words_before + k * g.ntiles;
-        const double *ahead_terms = g.terms;
+        const wk_term *ahead_terms = g.terms;
         u64 ahead_t = g.ntiles;
 #if BINADE_WK_PREFETCH
         /* The ticket a round later, where it is this group's (so of this n and ntiles). */

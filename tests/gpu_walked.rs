@@ -11,7 +11,7 @@ use binade::gpu::ordered_sum::walked::{
     self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum,
 };
 use binade::gpu::ordered_sum::walked_kill::{
-    first_wrong, first_wrong_segmented, kill_cases, segmented_cases, stale_words,
+    first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
 };
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::OnePassSum;
@@ -200,6 +200,21 @@ fn walked_compiles_for_every_mutant_and_shape() {
             WalkedMutant::None,
         ));
     }
+    // Every build but the fast finish's (written for f64 sums) also for f32 terms.
+    let f32_builds: Vec<(WalkedShape, WalkedMutant)> = builds
+        .iter()
+        .filter(|(shape, _)| !shape.fast_finish)
+        .map(|&(shape, m)| {
+            (
+                WalkedShape {
+                    f32_terms: true,
+                    ..shape
+                },
+                m,
+            )
+        })
+        .collect();
+    builds.extend(f32_builds);
     let failed: Vec<String> = builds
         .par_iter()
         .filter_map(|&(shape, m)| {
@@ -481,4 +496,63 @@ fn walked_segments_refuse_what_cannot_run() {
     assert!(past_end.is_err(), "sums past the buffer accepted");
     let overlapping = sum.segments_job(dev.slice(0..1 << 16), 4, 1 << 14, 1 << 13);
     assert!(overlapping.is_err(), "overlapping sums accepted");
+}
+
+/// The f32 build (`WalkedShape::f32_terms`) in the engine's shape and the first shape: every
+/// f32 case (`walked_kill::kill_cases_f32`) has the f32 loop's bits, twice.
+#[test]
+fn walked_f32_equals_the_f32_loop() {
+    let Some(gpu) = open_or_skip("walked_f32_equals_the_f32_loop") else {
+        return;
+    };
+    for shape in [WalkedShape::DEFAULT, WalkedShape::FIRST] {
+        let shape = WalkedShape {
+            f32_terms: true,
+            ..shape
+        };
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        let cases = kill_cases_f32(SEED, &sizes(), shape.tile() as usize);
+        let (checked, wrong) = first_wrong(&sum, &cases, 2).unwrap();
+        assert!(wrong.is_none(), "walked f32 {shape:?}: {}", wrong.unwrap());
+        println!("walked f32 {shape:?}: {checked} sums, the f32 loop's bits");
+    }
+}
+
+/// Each mutant of `WalkedMutant::F32_CHECKED` in an f32 build gives a wrong f32 total on
+/// some case; an f64 job on an f32 build is refused.
+#[test]
+fn walked_f32_mutants_give_wrong_totals() {
+    let Some(gpu) = open_or_skip("walked_f32_mutants_give_wrong_totals") else {
+        return;
+    };
+    let cases = kill_cases_f32(SEED, &sizes(), WalkedShape::DEFAULT.tile() as usize);
+    let mut survivors = Vec::new();
+    for m in WalkedMutant::F32_CHECKED {
+        let shape = WalkedShape {
+            f32_terms: true,
+            ..m.shape()
+        };
+        let sum = WalkedSum::build(&gpu, shape, m).unwrap();
+        match first_wrong(&sum, &cases, 1).unwrap().1 {
+            Some(case) => println!("killed (f32): {}: {case}", m.name()),
+            None => survivors.push(m.name()),
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "f32 mutants not killed: {survivors:?}"
+    );
+    let sum = WalkedSum::build(
+        &gpu,
+        WalkedShape {
+            f32_terms: true,
+            ..WalkedShape::DEFAULT
+        },
+        WalkedMutant::None,
+    )
+    .unwrap();
+    assert!(
+        sum.sum_of(&[1.0f64], 0.0).is_err(),
+        "an f64 job on an f32 build"
+    );
 }

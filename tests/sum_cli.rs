@@ -815,3 +815,56 @@ fn starts_through_the_command() {
     );
     assert_option_error(&["--start", "second", &f], "unknown start `second`");
 }
+
+/// `--engine gpu` sums f32 files in f32 (the walked engine's f32 build) with the f32 loop's
+/// bits: a file where the f32 and the f64 loops differ, a long one that stops moving at 2^25,
+/// one whose terms tie at the sum's quantum, and one with a NaN payload (summed again on the
+/// host). Without a usable GPU: exit 3 and one line, reported as skipped.
+#[test]
+fn gpu_engine_sums_f32_files_in_f32() {
+    let dir = tempfile::tempdir().unwrap();
+    let witness = vec![1.0f32, 2f32.powi(-24), 2f32.powi(-24)];
+    let mut stopped: Vec<f32> = (0..3_000_000u32)
+        .map(|i| 0.5 + (i % 251) as f32 / 512.0)
+        .collect();
+    stopped[0] = 33_554_432.0;
+    let mut ties = vec![2.0f32; 200_000];
+    ties[0] = 33_554_436.0;
+    let uniform: Vec<f32> = (0..5_000_003u64)
+        .map(|i| ((i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as f32) * 2f32.powi(-24))
+        .collect();
+    let payload = vec![1.5f32, f32::from_bits(0x7fc0_0123), 2.0];
+    let cases = [
+        ("witness", witness),
+        ("stopped", stopped),
+        ("ties", ties),
+        ("uniform", uniform),
+        ("payload", payload),
+    ];
+    let paths: Vec<String> = cases
+        .iter()
+        .map(|(name, terms)| raw_file(dir.path(), name, terms, |x: f32| x.to_le_bytes().to_vec()))
+        .collect();
+    let mut a = vec!["--engine", "gpu", "--format", "json", "--dtype", "f32"];
+    a.extend(paths.iter().map(String::as_str));
+    let out = binade(&a);
+    let err = stderr(&out);
+    if out.status.code() == Some(3) {
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+        binade::gpu::require::skip(
+            "gpu_engine_sums_f32_files_in_f32",
+            &format!("--engine gpu found no usable GPU ({})", err.trim()),
+        );
+        return;
+    }
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), cases.len());
+    for ((name, terms), r) in cases.iter().zip(&lines) {
+        let want = F32::to_bits(loop_sum::<F32>(terms));
+        assert_eq!(hex(&r["bits"]), want, "{name}: {r}");
+        assert_eq!(r["device"]["exact_engine"], "walked", "{name}: {r}");
+        let nan = f32::from_bits(want as u32).is_nan();
+        assert_eq!(r["device"]["nan_host_ms"].is_f64(), nan, "{name}: {r}");
+    }
+}

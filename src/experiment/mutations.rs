@@ -125,6 +125,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text(note);
     out.report.table(table);
     out.failures += failures;
+    let (table, note, failures) = super::mutations_walked::walked_f32_rows(ctx, &b.sizes, b.seed);
+    out.report.text(note);
+    out.report.table(table);
+    out.failures += failures;
     let (table, failures) = super::mutations_extra::fast_rows(b.seed);
     out.report.text(format!("The fast CPU engine (`binade::fast`) with each of its checks switched off alone (`verify::fast_mutants`), on one thread and on rayon's threads (blocks of 4 chunks): every input kind at 10,000 and 300,000 f64 terms and 10,000 f32 terms, then the hand-made inputs of `verify::fast_mutants::first_wrong` (`inputs::excursion_above_binade`, `plan_behind_crossing`, `signed_plan_behind_crossing`, `leaves_by_its_bound`, `infinity_then_its_opposite`, `signed_ties`, `signed_ties_below_the_binade`, `negative_sum_leaves_by_one_term`, `term_past_the_rounding`, `signed_term_past_the_rounding`); the first input whose sum differs from the loop's is named. The planned-binade mutants (of a unit, and of a signed unit: its sign and binade) exist only on threads (one thread always knows the exact binade); the plan-only and timing-only mutants must change no bits. The compiled vector path on this CPU, which every row ran: {}.", crate::fast::vector_path()));
     out.report.table(table);

@@ -6,7 +6,7 @@
 use crate::experiment::Context;
 use crate::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::ordered_sum::walked_kill::{
-    first_wrong, first_wrong_segmented, kill_cases, segmented_cases, stale_words,
+    first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
 };
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
@@ -108,6 +108,61 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     bar.finish_and_clear();
     let note = format!(
         "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint; the fast finish's mutants with `WalkedShape::fast_finish` on, `WalkedMutant::shape`) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not), `Hint::FarMarginIgnored` (every tile the hint leaves planned in the binade of the anchor 1,024 tiles back) `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone) and `Hint::SharedAcrossSegments` (in a launch of many sums, every sum's producers plan from the first sum's hint; plans change no bit, so each must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles and an infinity after increments in its tile, each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers), then `walked_kill::segmented_cases` (many sums in one launch, a walker each: 18 uniform 960x540 planes, every input kind at an odd length with gaps, one-tile and one-term sums, -0 starts, long log-uniform sums; and launches of several groups: the six scales of a 960x540 SSIMULACRA2 frame, mixed groups with an empty one); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
+        gpu.name, gpu.arch
+    );
+    (t, note, failures)
+}
+
+/// The f32 build's rows ([`WalkedShape::f32_terms`]): the correct build, the mutants of
+/// [`WalkedMutant::F32_CHECKED`] and the first three plan mutants, each summing
+/// `walked_kill::kill_cases_f32` against the f32 loop by bits. Empty rows and a note where no
+/// device is present.
+pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
+    let mut t = Table::new(
+        "walked-f32-mutants",
+        "The walked engine's f32 build: its shortcuts, each broken on purpose (device)",
+        &["mutant", "sums checked", "result", "first wrong sum"],
+    );
+    let gpu = match Gpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            return (
+                t,
+                format!("Walked-engine f32 mutants: not run on this machine ({e}). They are run by this experiment on the GPU machine."),
+                0,
+            )
+        }
+    };
+    let f32_shape = |shape: WalkedShape| WalkedShape {
+        f32_terms: true,
+        ..shape
+    };
+    let cases = kill_cases_f32(seed, sizes, WalkedShape::DEFAULT.tile() as usize);
+    let builds: Vec<(&str, WalkedShape, WalkedMutant)> = std::iter::once(WalkedMutant::None)
+        .chain(WalkedMutant::F32_CHECKED)
+        .map(|m| (m.name(), f32_shape(m.shape()), m))
+        .chain(
+            PLAN_MUTANTS[..3]
+                .iter()
+                .map(|&(name, shape)| (name, f32_shape(shape), WalkedMutant::None)),
+        )
+        .collect();
+    let bar = ctx.progress(builds.len() as u64, "walked f32 mutants");
+    let mut failures = 0;
+    for (name, shape, m) in builds {
+        let run = WalkedSum::build(&gpu, shape, m).and_then(|sum| first_wrong(&sum, &cases, 1));
+        let (checked, result, first) = super::mutations::engine_mutant_cells(
+            m == WalkedMutant::None,
+            run,
+            "the loop's bits everywhere",
+            &mut failures,
+        );
+        t.row(vec![name.to_string(), thousands(checked), result, first]);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let note = format!(
+        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED` and the first three plan mutants above, each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -99,8 +99,8 @@ pub struct DeviceReport {
 /// loop's already (the device engines' contract: equal bits, NaN as NaN) and is returned as
 /// it is. Returns the total and whether the host summed it. Costs nothing on a sum that is
 /// not NaN, and one exact host sum on one that is.
-pub fn with_the_loops_nan(total: f64, terms: &[f64]) -> (f64, bool) {
-    if total.is_nan() {
+pub fn with_the_loops_nan<T: crate::fast::FastTerm>(total: T, terms: &[T]) -> (T, bool) {
+    if total.widen().is_nan() {
         (crate::fast::ordered_sum_par(terms), true)
     } else {
         (total, false)
@@ -118,6 +118,9 @@ enum ExactDevice {
 /// over the tiles before each).
 pub struct ExactGpuEngine {
     sum: ExactDevice,
+    /// The walked engine's f32 build, compiled at the first f32 file (its build time goes into
+    /// that sum's `compile_ms`).
+    f32_sum: Option<crate::gpu::ordered_sum::walked::WalkedSum>,
     /// The staging buffers of `--upload staged` (`None`: the plain copy).
     staging: Option<crate::gpu::upload::StagedUpload>,
     last: Option<DeviceReport>,
@@ -215,11 +218,64 @@ impl Engine for ExactGpuEngine {
             fallback: 0,
         })
     }
-    fn sum_f32(&mut self, _: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
-        anyhow::bail!(
-            "--engine {} sums f64 streams only (the device has no f32 engine yet)",
-            self.name()
-        )
+    /// f32 terms by the walked engine's f32 build (`--engine gpu`), copied by the driver
+    /// (the staging buffers hold f64 terms).
+    fn sum_f32(&mut self, terms: &[f32], _: &PlanKind, _: Option<&[f32]>) -> Result<Walk<f32>> {
+        use crate::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+        let ExactDevice::Walked(w) = &self.sum else {
+            anyhow::bail!(
+                "--engine {} sums f64 streams only (the one-pass engine has no f32 build; --engine gpu has)",
+                self.name()
+            )
+        };
+        let mut compile_ms = 0.0;
+        if self.f32_sum.is_none() {
+            let t = std::time::Instant::now();
+            let shape = WalkedShape {
+                f32_terms: true,
+                ..WalkedShape::DEFAULT
+            };
+            self.f32_sum = Some(WalkedSum::build(w.gpu(), shape, WalkedMutant::None)?);
+            compile_ms = t.elapsed().as_secs_f64() * 1e3;
+        }
+        let Some(f) = &self.f32_sum else {
+            anyhow::bail!("the f32 build is missing after its compile")
+        };
+        let s = f.gpu().stream().clone();
+        let t = std::time::Instant::now();
+        let dev = if terms.is_empty() {
+            s.alloc_zeros::<f32>(1)?
+        } else {
+            s.clone_htod(terms)?
+        };
+        s.synchronize()?;
+        let upload_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = std::time::Instant::now();
+        let mut job = f.job(dev.slice(0..terms.len()))?;
+        let g = f.run(&mut job)?;
+        let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = std::time::Instant::now();
+        let (total, on_host) = with_the_loops_nan(f32::from_bits(g.bits as u32), terms);
+        let nan_host_ms = on_host.then(|| t.elapsed().as_secs_f64() * 1e3);
+        self.last = Some(DeviceReport {
+            exact_engine: "walked",
+            nan_host_ms,
+            upload: "plain",
+            tiles: g.tiles,
+            tiles_finished_lane_by_lane: g.finished_tiles,
+            lanes_added_natively: g.native_lanes,
+            open_ms: self.open_ms,
+            compile_ms: self.compile_ms + compile_ms,
+            staging_ms: self.staging_ms,
+            upload_ms,
+            upload_host_copy_ms: 0.0,
+            kernel_ms,
+        });
+        Ok(Walk {
+            total,
+            applied: 0,
+            fallback: 0,
+        })
     }
     fn device(&self) -> Option<DeviceReport> {
         self.last
@@ -406,6 +462,7 @@ fn open_exact_engine(
     let staging_ms = t.elapsed().as_secs_f64() * 1e3;
     Ok(Box::new(ExactGpuEngine {
         sum,
+        f32_sum: None,
         staging,
         last: None,
         open_ms,

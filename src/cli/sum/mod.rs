@@ -120,7 +120,8 @@ pub enum EngineKind {
     Walk,
     /// The fast CPU engine over all threads (f64 and f32; follows no plan).
     Fast,
-    /// The walked engine on an NVIDIA GPU, the fastest exact one (f64; follows no plan).
+    /// The walked engine on an NVIDIA GPU, the fastest exact one (f64, and f32 by its f32
+    /// build with the driver's copy; follows no plan).
     Gpu,
     /// The one-pass engine on an NVIDIA GPU (f64; follows no plan).
     GpuOnepass,

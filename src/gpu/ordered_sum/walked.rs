@@ -90,6 +90,44 @@ pub struct WalkedShape {
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
+    /// f32 terms summed in f32 (`BINADE_WK_F32`): the loop `s = 0.0f32; for x in terms
+    /// { s += x }`, its jobs over f32 buffers ([`WalkedTerm`]). Not with `fast_finish`.
+    pub f32_terms: bool,
+}
+
+/// A term type of the walked engine: f64 (a build without [`WalkedShape::f32_terms`]) or
+/// f32 (a build with it), each summed in its own format.
+pub trait WalkedTerm:
+    cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Copy + Default + Unpin + 'static
+{
+    /// True for f32 (a build's `f32_terms` must say the same).
+    const F32: bool;
+    /// The loop's start (+0 or -0, given as an f64) as the bits the kernel starts from.
+    fn start_bits(start: f64) -> u64;
+}
+
+impl WalkedTerm for f64 {
+    const F32: bool = false;
+    fn start_bits(start: f64) -> u64 {
+        start.to_bits()
+    }
+}
+
+impl WalkedTerm for f32 {
+    const F32: bool = true;
+    fn start_bits(start: f64) -> u64 {
+        u64::from((start as f32).to_bits())
+    }
+}
+
+/// A total's bits in its build's format (an f32's in the low 32 bits) as an f64: exact (an
+/// f32 widens exactly; a NaN stays a NaN).
+fn total_of(bits: u64, f32_terms: bool) -> f64 {
+    if f32_terms {
+        f64::from(f32::from_bits(bits as u32))
+    } else {
+        f64::from_bits(bits)
+    }
 }
 
 impl WalkedShape {
@@ -115,6 +153,7 @@ impl WalkedShape {
         far: 1024,
         fast_finish: false,
         trace: false,
+        f32_terms: false,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -151,6 +190,9 @@ impl WalkedShape {
         }
         if self.far != 0 && self.hint == Hint::Off {
             bail!("walked shape {self:?}: a far anchor plans where the walker's hint gives none, so it needs the hint");
+        }
+        if self.fast_finish && self.f32_terms {
+            bail!("walked shape {self:?}: the fast finish is written for f64 sums");
         }
         if self.fast_finish && !self.transpose {
             bail!("walked shape {self:?}: the fast finish keeps its prefixes in the transposed tile's shared memory");
@@ -194,6 +236,7 @@ impl WalkedShape {
                 u32::from(self.fast_finish).to_string(),
             ),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
+            ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
         ]
     }
@@ -292,6 +335,25 @@ impl WalkedMutant {
         WalkedMutant::FastBoundIgnored,
     ];
 
+    /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
+    /// code where the format enters (the tie check and the fast unit's bound on the widened
+    /// terms, the binades and parities the walker composes, the checked apply of a run's end,
+    /// a finish's native lane, the transposed lanes). The unpublished read and the segments'
+    /// units read words whatever the format, and their inputs need a sum that stays in one
+    /// binade over 2^25 terms that each move it, which an f32 sum cannot (2^25 terms of at
+    /// least half a quantum carry it over a binade of 2^23 quanta): they are killed on the
+    /// f64 build. The fast finish is not built for f32.
+    pub const F32_CHECKED: [WalkedMutant; 8] = [
+        WalkedMutant::TieIgnored,
+        WalkedMutant::BoundIgnored,
+        WalkedMutant::BinadesMixed,
+        WalkedMutant::NegativeAccepted,
+        WalkedMutant::OddDropped,
+        WalkedMutant::RunEndUnchecked,
+        WalkedMutant::NativeFromRound,
+        WalkedMutant::LaneUnpadded,
+    ];
+
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
     pub fn code(self) -> u32 {
         Self::ALL.iter().position(|&m| m == self).unwrap_or(0) as u32
@@ -335,8 +397,10 @@ impl WalkedMutant {
 /// One walked sum: its total and how the walker got it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WalkedTotal {
-    /// The sum.
+    /// The sum (of an f32 build: its f32 total, widened exactly).
     pub total: f64,
+    /// The sum's bits in the terms' format (an f32's in the low 32 bits).
+    pub bits: u64,
     /// Tiles of the sum.
     pub tiles: u64,
     /// Tiles with a tie (their units by the lanes' composition).
@@ -388,9 +452,9 @@ const PATH_FAR: u32 = 16;
 
 /// Sums of one length in a launch: `count` sums of `len` terms, sum k over
 /// `terms[k * pitch..k * pitch + len]`.
-pub struct SumGroup<'a> {
+pub struct SumGroup<'a, T = f64> {
     /// The buffer holding the group's terms.
-    pub terms: CudaView<'a, f64>,
+    pub terms: CudaView<'a, T>,
     /// Sums in the group.
     pub count: u32,
     /// Terms of each sum.
@@ -419,8 +483,8 @@ struct GroupLayout {
 
 /// The device buffers of one launch's sums (one sum, or groups of sums of one length);
 /// reusable for many launches (tags carry an epoch).
-pub struct WalkedJob<'a> {
-    groups: Vec<SumGroup<'a>>,
+pub struct WalkedJob<'a, T = f64> {
+    groups: Vec<SumGroup<'a, T>>,
     layout: Vec<GroupLayout>,
     /// The kernel's group table; rewritten before a launch where `table_fresh` is false.
     table: CudaSlice<u64>,
@@ -439,7 +503,7 @@ pub struct WalkedJob<'a> {
     traced: bool,
 }
 
-impl WalkedJob<'_> {
+impl<T: WalkedTerm> WalkedJob<'_, T> {
     /// Tiles of each sum of the first group (of the sum, for a job of one).
     pub fn tiles(&self) -> u64 {
         self.layout[0].tiles
@@ -453,7 +517,7 @@ impl WalkedJob<'_> {
     /// The same buffers for another sum of as many terms (a job of one group, `terms` of the
     /// same length): its tags move on by one epoch, so no word of this job's launches reads as
     /// published.
-    pub fn with_terms<'b>(self, terms: CudaView<'b, f64>) -> Result<WalkedJob<'b>> {
+    pub fn with_terms<'b>(self, terms: CudaView<'b, T>) -> Result<WalkedJob<'b, T>> {
         if self.groups.len() != 1 || terms.len() != self.groups[0].terms.len() {
             bail!(
                 "a walked job of {} groups and {} terms given one buffer of {} terms",
@@ -493,7 +557,7 @@ impl WalkedJob<'_> {
         if start != 0.0 {
             bail!("a walked sum starts from +0 or -0, not {start}");
         }
-        self.start = start.to_bits();
+        self.start = T::start_bits(start);
         Ok(())
     }
 }
@@ -570,20 +634,20 @@ impl WalkedSum {
     }
 
     /// The buffers for summing `terms` (from +0).
-    pub fn job<'a>(&self, terms: CudaView<'a, f64>) -> Result<WalkedJob<'a>> {
+    pub fn job<'a, T: WalkedTerm>(&self, terms: CudaView<'a, T>) -> Result<WalkedJob<'a, T>> {
         let len = terms.len();
         self.segments_job(terms, 1, len, len)
     }
 
     /// The buffers for `segments` sums in one launch (each from +0), sum k over the `len`
     /// terms at `terms[k * pitch..]`. Refused as [`Self::groups_job`] refuses.
-    pub fn segments_job<'a>(
+    pub fn segments_job<'a, T: WalkedTerm>(
         &self,
-        terms: CudaView<'a, f64>,
+        terms: CudaView<'a, T>,
         segments: u32,
         len: usize,
         pitch: usize,
-    ) -> Result<WalkedJob<'a>> {
+    ) -> Result<WalkedJob<'a, T>> {
         self.groups_job(vec![SumGroup {
             terms,
             count: segments,
@@ -594,9 +658,20 @@ impl WalkedSum {
 
     /// The buffers for the sums of `groups` in one launch (each from +0), numbered group by
     /// group. Refused where a group is empty or its sums overlap or run past its buffer, where
-    /// there are more than [`MAX_GROUPS`] groups, or where the sums leave no resident block
-    /// beside their walkers for a producer.
-    pub fn groups_job<'a>(&self, groups: Vec<SumGroup<'a>>) -> Result<WalkedJob<'a>> {
+    /// there are more than [`MAX_GROUPS`] groups, where the sums leave no resident block
+    /// beside their walkers for a producer, or where the terms' type is not the build's
+    /// ([`WalkedShape::f32_terms`]).
+    pub fn groups_job<'a, T: WalkedTerm>(
+        &self,
+        groups: Vec<SumGroup<'a, T>>,
+    ) -> Result<WalkedJob<'a, T>> {
+        if T::F32 != self.shape.f32_terms {
+            bail!(
+                "a walked build for {} terms given {} terms",
+                if self.shape.f32_terms { "f32" } else { "f64" },
+                if T::F32 { "f32" } else { "f64" }
+            );
+        }
         if groups.is_empty() || groups.len() > MAX_GROUPS {
             bail!(
                 "a walked launch holds 1 to {MAX_GROUPS} groups of sums, not {}",
@@ -662,7 +737,7 @@ impl WalkedSum {
     }
 
     /// Writes the job's group table (the groups' device addresses and layout) to the device.
-    fn write_table(&self, job: &mut WalkedJob) -> Result<()> {
+    fn write_table<T: WalkedTerm>(&self, job: &mut WalkedJob<T>) -> Result<()> {
         let s = self.gpu.stream();
         let mut words = Vec::with_capacity(GROUP_WORDS * job.groups.len());
         for (g, l) in job.groups.iter().zip(&job.layout) {
@@ -697,7 +772,7 @@ impl WalkedSum {
     }
 
     /// Launches every sum of the job (one kernel). Nothing to launch for no terms.
-    pub fn launch(&self, job: &mut WalkedJob) -> Result<()> {
+    pub fn launch<T: WalkedTerm>(&self, job: &mut WalkedJob<T>) -> Result<()> {
         if job.tickets == 0 {
             return Ok(());
         }
@@ -747,7 +822,7 @@ impl WalkedSum {
     }
 
     /// The last launch's total and counts, for a job of one sum (downloads them).
-    pub fn result(&self, job: &WalkedJob) -> Result<WalkedTotal> {
+    pub fn result<T: WalkedTerm>(&self, job: &WalkedJob<T>) -> Result<WalkedTotal> {
         if job.sums != 1 {
             bail!(
                 "a walked job of {} sums has {} results: ask for results",
@@ -760,9 +835,12 @@ impl WalkedSum {
 
     /// The last launch's totals and counts, one per sum in order (downloads them). Errors where
     /// any sum's walker or plan stalled.
-    pub fn results(&self, job: &WalkedJob) -> Result<Vec<WalkedTotal>> {
+    pub fn results<T: WalkedTerm>(&self, job: &WalkedJob<T>) -> Result<Vec<WalkedTotal>> {
         if job.tickets == 0 {
-            return Ok(vec![Self::empty_total(job.start); job.sums as usize]);
+            return Ok(vec![
+                Self::empty_total(job.start, T::F32);
+                job.sums as usize
+            ]);
         }
         let s = self.gpu.stream();
         let out = s.clone_dtoh(&job.out)?;
@@ -781,15 +859,15 @@ impl WalkedSum {
     }
 
     /// Sum `k`'s total (of `tiles` tiles) from its out words and path words.
-    fn sum_total(
-        job: &WalkedJob,
+    fn sum_total<T: WalkedTerm>(
+        job: &WalkedJob<T>,
         k: usize,
         tiles: u64,
         out: &[u64],
         paths: &[u32],
     ) -> Result<WalkedTotal> {
         if tiles == 0 {
-            return Ok(Self::empty_total(job.start));
+            return Ok(Self::empty_total(job.start, T::F32));
         }
         let stall = if out[5] >> 2 == u64::from(job.epoch) {
             out[5] & 3
@@ -816,7 +894,8 @@ impl WalkedSum {
         }
         let count = |bit: u32| paths.iter().filter(|&&p| p & bit != 0).count() as u64;
         Ok(WalkedTotal {
-            total: f64::from_bits(out[0]),
+            total: total_of(out[0], T::F32),
+            bits: out[0],
             tiles,
             pair_tiles: count(PATH_TIE),
             finished_tiles: out[1],
@@ -837,10 +916,11 @@ impl WalkedSum {
         })
     }
 
-    /// The total of a sum of no terms: its start.
-    fn empty_total(start: u64) -> WalkedTotal {
+    /// The total of a sum of no terms: its start (bits in the terms' format).
+    fn empty_total(start: u64, f32_terms: bool) -> WalkedTotal {
         WalkedTotal {
-            total: f64::from_bits(start),
+            total: total_of(start, f32_terms),
+            bits: start,
             tiles: 0,
             pair_tiles: 0,
             finished_tiles: 0,
@@ -858,22 +938,23 @@ impl WalkedSum {
     }
 
     /// Launches and downloads the result.
-    pub fn run(&self, job: &mut WalkedJob) -> Result<WalkedTotal> {
+    pub fn run<T: WalkedTerm>(&self, job: &mut WalkedJob<T>) -> Result<WalkedTotal> {
         self.launch(job)?;
         self.result(job)
     }
 
     /// Launches and downloads every sum's result, in order.
-    pub fn run_segments(&self, job: &mut WalkedJob) -> Result<Vec<WalkedTotal>> {
+    pub fn run_segments<T: WalkedTerm>(&self, job: &mut WalkedJob<T>) -> Result<Vec<WalkedTotal>> {
         self.launch(job)?;
         self.results(job)
     }
 
-    /// Convenience: the sum of host `terms` from `start` (+0 or -0), copied to the device.
-    pub fn sum_of(&self, terms: &[f64], start: f64) -> Result<WalkedTotal> {
+    /// Convenience: the sum of host `terms` (f64, or f32 for an f32 build) from `start` (+0
+    /// or -0), copied to the device.
+    pub fn sum_of<T: WalkedTerm>(&self, terms: &[T], start: f64) -> Result<WalkedTotal> {
         let s = self.gpu.stream();
         let dev = if terms.is_empty() {
-            s.alloc_zeros::<f64>(1)?
+            s.alloc_zeros::<T>(1)?
         } else {
             s.clone_htod(terms)?
         };

@@ -5,20 +5,43 @@
 
 use anyhow::Result;
 
-use super::walked::{SumGroup, WalkedSum};
-use crate::format::{same_result, F64};
+use super::walked::{SumGroup, WalkedSum, WalkedTerm};
+use crate::format::{same_result, Format, F32, F64};
 use crate::verify::inputs::{self, InputKind};
 use crate::walk::{loop_from, loop_sum};
 
-/// One sum to check: its name (kind, size and seed, or the hand-made input), its terms and
-/// the loop's start (+0 or -0).
-pub struct KillCase {
+/// One sum to check: its name (kind, size and seed, or the hand-made input), its terms (f64,
+/// or f32 for an f32 build) and the loop's start (+0 or -0).
+pub struct KillCase<T = f64> {
     /// What it is, with the seed that makes it.
     pub name: String,
     /// The terms.
-    pub terms: Vec<f64>,
-    /// The loop's start.
+    pub terms: Vec<T>,
+    /// The loop's start (+0 or -0, in the terms' format).
     pub start: f64,
+}
+
+/// A term type of the walked engine with its format, for the checks: the loop the engine
+/// must equal is the loop in that format.
+pub trait KillTerm: WalkedTerm {
+    /// The terms' format.
+    type F: Format<Value = Self>;
+    /// The start +0 or -0 in this format.
+    fn start(start: f64) -> Self;
+}
+
+impl KillTerm for f64 {
+    type F = F64;
+    fn start(start: f64) -> f64 {
+        start
+    }
+}
+
+impl KillTerm for f32 {
+    type F = F32;
+    fn start(start: f64) -> f32 {
+        start as f32
+    }
 }
 
 /// Every input kind at each of `sizes` (seed `seed ^ n`), from +0; then the hand-made inputs
@@ -63,28 +86,73 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     cases
 }
 
+/// [`kill_cases`] for an f32 build: every input kind at each of `sizes` made as f32 terms
+/// (seed `seed ^ n`), from +0; the hand-made inputs rounded to f32; and two f32 streams of
+/// their own, each from +0 and from -0: a sum that stops moving at 2^25 (every later term
+/// below half its quantum of 4), and one whose every later term is a tie at that quantum
+/// (2.0 after 2^25 + 4: the loop rounds each to the even significand).
+pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f32>> {
+    let mut cases = Vec::new();
+    for kind in InputKind::ALL {
+        for &n in sizes {
+            let s = seed ^ n as u64;
+            cases.push(KillCase {
+                name: format!("{} f32 n={n} seed={s:#x}", kind.name()),
+                terms: kind.generate::<F32>(n, s),
+                start: 0.0,
+            });
+        }
+    }
+    let mut hand: Vec<(String, Vec<f32>)> = kill_cases(seed, &[], tile)
+        .into_iter()
+        .filter(|c| c.start.is_sign_positive())
+        .map(|c| {
+            (
+                format!("{}, rounded to f32", c.name),
+                c.terms.iter().map(|&x| x as f32).collect(),
+            )
+        })
+        .collect();
+    let below: Vec<f32> = std::iter::once(33_554_432.0f32)
+        .chain((1..3 * tile + 11).map(|i| 0.5 + (i % 97) as f32 / 256.0))
+        .collect();
+    hand.push(("f32 sum stopped at 2^25".to_string(), below));
+    let ties: Vec<f32> = std::iter::once(33_554_436.0f32)
+        .chain(std::iter::repeat_n(2.0, 3 * tile + 11))
+        .collect();
+    hand.push(("f32 ties at the quantum 4 after 2^25 + 4".to_string(), ties));
+    for (name, terms) in hand {
+        for start in [0.0, -0.0] {
+            cases.push(KillCase {
+                name: name.clone(),
+                terms: terms.clone(),
+                start,
+            });
+        }
+    }
+    cases
+}
+
 /// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
 /// from the loop's, named with its case, start, launch and both bit patterns). A device
 /// error (a stall included) is an error, not a wrong sum.
-pub fn first_wrong(
+pub fn first_wrong<T: KillTerm>(
     sum: &WalkedSum,
-    cases: &[KillCase],
+    cases: &[KillCase<T>],
     launches: usize,
 ) -> Result<(u64, Option<String>)> {
     let mut checked = 0u64;
     for c in cases {
-        let want = loop_from::<F64>(c.start, &c.terms).to_bits();
+        let want = <T::F as Format>::to_bits(loop_from::<T::F>(T::start(c.start), &c.terms));
         for launch in 0..launches {
             let got = sum.sum_of(&c.terms, c.start)?;
             checked += 1;
-            if !same_result::<F64>(got.total.to_bits(), want) {
+            if !same_result::<T::F>(got.bits, want) {
                 return Ok((
                     checked,
                     Some(format!(
                         "{} (start {:?}), launch {launch}: {:#018x}, the loop {want:#018x}",
-                        c.name,
-                        c.start,
-                        got.total.to_bits()
+                        c.name, c.start, got.bits
                     )),
                 ));
             }
