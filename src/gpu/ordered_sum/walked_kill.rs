@@ -113,6 +113,14 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
             )
         })
         .collect();
+    hand.push((
+        "plan behind a crossing, f32, 300 tiles".to_string(),
+        plan_behind_crossing_f32(tile, 300),
+    ));
+    hand.push((
+        "excursion above the binade, f32".to_string(),
+        excursion_above_binade_f32(tile),
+    ));
     let below: Vec<f32> = std::iter::once(33_554_432.0f32)
         .chain((1..3 * tile + 11).map(|i| 0.5 + (i % 97) as f32 / 256.0))
         .collect();
@@ -131,6 +139,36 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
         }
     }
     cases
+}
+
+/// `inputs::plan_behind_crossing` at f32's quantum: the first term `2 - k 2^-23` (`k = 3000
+/// tile / 4096`), then `x = 2^-24 (1 + 2^-7)`, one ulp of `[1, 2)` each (the loop reaches 2
+/// inside the first tile) and below half an ulp of `[2, 4)` (then it adds nothing). The tree
+/// sums put the second tile in `[1, 2)` although its exact start is 2: a walker that composes
+/// units planned for another binade goes wrong. (The f64 input rounded to f32 loses it: its
+/// terms fall below f32's quantum.) Needs `tile >= 64`.
+fn plan_behind_crossing_f32(tile: usize, tiles: usize) -> Vec<f32> {
+    debug_assert!(tile >= 64);
+    let ulp = f32::EPSILON; // 2^-23, the ulp of [1, 2)
+    let x = 0.5 * ulp * (1.0 + 1.0 / 128.0);
+    let k = (3000 * tile / 4096) as f32;
+    let mut v = vec![x; tile * tiles];
+    v[0] = 2.0 - k * ulp;
+    v
+}
+
+/// `inputs::excursion_above_binade` at f32's quantum: `1.875` and zeros, then a tile that
+/// starts with `0.25 + 3 * 2^-25` and `-0.25`. The loop rounds `1.875 + x` in `[2, 4)`, where
+/// `3 * 2^-25` is below half an ulp, and ends at `1.875`; the increments of `[1, 2)` (with
+/// `x / 2^-23 = 2^21 + 0.75` rounded up) end one ulp higher: a unit that takes a negative
+/// term goes wrong.
+fn excursion_above_binade_f32(tile: usize) -> Vec<f32> {
+    debug_assert!(tile >= 2);
+    let mut v = vec![0.0f32; 2 * tile];
+    v[0] = 1.875;
+    v[tile] = 0.25 + 3.0 * 2f32.powi(-25);
+    v[tile + 1] = -0.25;
+    v
 }
 
 /// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
@@ -403,4 +441,30 @@ pub fn first_wrong_segmented(
         }
     }
     Ok((checked, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The f32 hand inputs do what their docs say on the host's f32 loop: the crossing input
+    /// reaches exactly 2 inside its first tile and stays there; the excursion ends at 1.875,
+    /// where adding `[1, 2)`'s rounded increments would end one ulp higher.
+    #[test]
+    fn the_f32_hand_inputs_reach_their_limits() {
+        let tile = 4096;
+        let v = plan_behind_crossing_f32(tile, 4);
+        assert_eq!(loop_sum::<F32>(&v[..tile]), 2.0);
+        assert_eq!(loop_sum::<F32>(&v), 2.0);
+        let tree: f64 = v[..tile].iter().map(|&x| f64::from(x)).sum();
+        assert!(
+            tree < 2.0,
+            "the first tile's tree sum must plan below 2: {tree}"
+        );
+        let e = excursion_above_binade_f32(tile);
+        assert_eq!(e[tile], 0.25 + 3.0 * 2f32.powi(-25));
+        assert_eq!(loop_sum::<F32>(&e), 1.875);
+        let y = f64::from(e[tile]) / f64::from(f32::EPSILON);
+        assert_eq!(y, 2f64.powi(21) + 0.75);
+    }
 }
