@@ -7,7 +7,8 @@
 //!    back over the earlier blocks to the nearest one whose walk has published its exact end,
 //!    adding each planned block's aggregate, and for each run of blocks not planned yet an
 //!    estimate interpolated between the planned blocks on either side of the run (its own
-//!    block's first chunk times its chunks above the top run; [`gap_estimate`]), so a growing
+//!    block's first chunk times its chunks above the top run, the walked block's aggregate
+//!    below a run that starts at the look-back's base; [`gap_estimate`]), so a growing
 //!    stream's blocks in flight count as what they are likely worth, not as their largest
 //!    neighbour. Only where nothing before the block is known (the first blocks
 //!    of a sum, which may hold its largest terms) does it wait, for the block before it to
@@ -308,7 +309,8 @@ fn look_back<T: FastTerm>(states: &[Published], block: usize, checks: Checks, or
 /// one-read plan: back to the nearest block the walk has finished (its exact sum), adding each
 /// planned block's aggregate, and for each run of blocks not planned yet an estimate
 /// interpolated between the planned blocks on either side of the run ([`gap_estimate`]; past
-/// the run's top, `own()`: an estimate from this block's own terms). It waits only where
+/// the run's top, `own()`: an estimate from this block's own terms; below a run that starts at
+/// the base, the walked block's own aggregate). It waits only where
 /// nothing before the block is known (no exact sum, no planned block: the first blocks of a
 /// sum), for the block before it to plan. Only a guess: the plan it starts may be wrong, never
 /// a bit of the sum.
@@ -323,14 +325,17 @@ fn look_back_estimated<T: FastTerm>(
     let mut seen: Vec<Option<f64>> = Vec::new();
     loop {
         seen.clear();
-        let mut base = None;
+        let (mut base, mut base_block) = (None, None);
         let mut j = block;
         while j > 0 {
             j -= 1;
             let state = &states[j];
             match state.seen::<T>(state.status.load(Ordering::Acquire), checks) {
                 Seen::Exact(exact) => {
+                    // The walked block's own aggregate, stored before its planned status (so
+                    // visible after the acquire above): the side below a run that starts here.
                     base = Some(exact);
+                    base_block = Some(f64::from_bits(state.aggregate.load(Ordering::Relaxed)));
                     break;
                 }
                 Seen::Aggregate(aggregate) => seen.push(Some(aggregate)),
@@ -349,14 +354,15 @@ fn look_back_estimated<T: FastTerm>(
             return origin + seen.iter().flatten().sum::<f64>();
         }
         seen.reverse(); // oldest first
-        return origin + estimated_blocks(&seen, own());
+        return origin + estimated_blocks(&seen, base_block, own());
     }
 }
 
 /// The sum of `blocks` (oldest first; `None` for a block not planned yet), each missing block
-/// estimated by [`gap_estimate`] from the planned blocks around its run, the block after the
-/// last being worth `after`.
-fn estimated_blocks(blocks: &[Option<f64>], after: f64) -> f64 {
+/// estimated by [`gap_estimate`] from the planned blocks around its run, the block before the
+/// first being worth `before` (the walked block at the look-back's base, none at a sum's
+/// start) and the block after the last `after`.
+fn estimated_blocks(blocks: &[Option<f64>], before: Option<f64>, after: f64) -> f64 {
     let mut sum = 0.0;
     let mut i = 0;
     while i < blocks.len() {
@@ -369,7 +375,7 @@ fn estimated_blocks(blocks: &[Option<f64>], after: f64) -> f64 {
             .iter()
             .position(Option::is_some)
             .map_or(blocks.len(), |k| i + k);
-        let below = if i > 0 { blocks[i - 1] } else { None };
+        let below = if i > 0 { blocks[i - 1] } else { before };
         let above = blocks.get(run_end).copied().flatten().unwrap_or(after);
         sum += gap_estimate(below, above, run_end - i);
         i = run_end;
@@ -965,9 +971,16 @@ mod estimate_tests {
     fn estimated_blocks_fill_each_run_from_its_sides() {
         let blocks = [Some(1.0), None, Some(4.0), None, None];
         let want = 1.0 + 2.0 + 4.0 + (8.0 + 16.0);
-        assert!(close(estimated_blocks(&blocks, 32.0), want));
-        assert!(close(estimated_blocks(&[None, None, Some(1.0)], 9.0), 3.0));
-        assert_eq!(estimated_blocks(&[], 9.0), 0.0);
-        assert_eq!(estimated_blocks(&[Some(2.5), Some(-1.0)], 9.0), 1.5);
+        assert!(close(estimated_blocks(&blocks, None, 32.0), want));
+        assert!(close(
+            estimated_blocks(&[None, None, Some(1.0)], None, 9.0),
+            3.0
+        ));
+        assert_eq!(estimated_blocks(&[], None, 9.0), 0.0);
+        assert_eq!(estimated_blocks(&[Some(2.5), Some(-1.0)], None, 9.0), 1.5);
+        // A run on the look-back's base: between the walked block's aggregate and the next.
+        let on_base = estimated_blocks(&[None, None, Some(8.0)], Some(1.0), 99.0);
+        assert!(close(on_base, 2.0 + 4.0 + 8.0), "{on_base}");
+        assert!(close(estimated_blocks(&[None], Some(1.0), 4.0), 2.0));
     }
 }
