@@ -40,6 +40,27 @@ fn stderr(o: &Output) -> String {
 }
 
 /// The JSON objects printed on stdout, one per line.
+/// Whether a GPU command found no usable GPU: exit 3 with one line `binade sum: no GPU: ...`
+/// (anything else is left to the caller's checks). Then the test is skipped, which fails
+/// with `BINADE_REQUIRE_GPU=1` ([`binade::gpu::require::skip`]); exit 3 is that and only that.
+fn found_no_gpu(test: &str, engine: &str, out: &Output) -> bool {
+    if out.status.code() != Some(3) {
+        return false;
+    }
+    let err = stderr(out);
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{test}: no-GPU message must be one line: {err:?}"
+    );
+    assert!(err.starts_with("binade sum: no GPU: "), "{test}: {err:?}");
+    binade::gpu::require::skip(
+        test,
+        &format!("--engine {engine} found no usable GPU ({})", err.trim()),
+    );
+    true
+}
+
 fn json_lines(o: &Output) -> Vec<Value> {
     stdout(o)
         .lines()
@@ -521,17 +542,11 @@ fn gpu_engine_matches_the_loop_or_reports_no_gpu() {
         let err = stderr(&out);
         // Exit 3 is "no usable GPU" and only that; a kernel that does not compile is exit 4
         // and fails here like any other error.
-        if out.status.code() == Some(3) {
-            assert_eq!(
-                err.lines().count(),
-                1,
-                "no-GPU message must be one line: {err:?}"
-            );
-            assert!(err.starts_with("binade sum: no GPU: "), "{err:?}");
-            binade::gpu::require::skip(
-                "gpu_engine_matches_the_loop_or_reports_no_gpu",
-                &format!("--engine {engine} found no usable GPU ({})", err.trim()),
-            );
+        if found_no_gpu(
+            "gpu_engine_matches_the_loop_or_reports_no_gpu",
+            engine,
+            &out,
+        ) {
             return;
         }
         assert_eq!(out.status.code(), Some(0), "{engine}: {err}");
@@ -669,14 +684,11 @@ fn gpu_pipeline_engine_follows_a_plan_and_matches_the_loop() {
         "json",
         &f,
     ]);
-    if out.status.code() == Some(3) {
-        binade::gpu::require::skip(
-            "gpu_pipeline_engine_follows_a_plan_and_matches_the_loop",
-            &format!(
-                "--engine gpu-pipeline found no usable GPU ({})",
-                stderr(&out).trim()
-            ),
-        );
+    if found_no_gpu(
+        "gpu_pipeline_engine_follows_a_plan_and_matches_the_loop",
+        "gpu-pipeline",
+        &out,
+    ) {
         return;
     }
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -750,11 +762,7 @@ fn gpu_numpy_order_through_the_command() {
         let out = binade(&[
             "--engine", "gpu", "--order", "numpy", "--check", "--format", "json", &f,
         ]);
-        if out.status.code() == Some(3) {
-            binade::gpu::require::skip(
-                "gpu_numpy_order_through_the_command",
-                &format!("--engine gpu found no usable GPU ({})", stderr(&out).trim()),
-            );
+        if found_no_gpu("gpu_numpy_order_through_the_command", "gpu", &out) {
             return;
         }
         assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
@@ -849,12 +857,7 @@ fn gpu_engine_sums_f32_files_in_f32() {
     a.extend(paths.iter().map(String::as_str));
     let out = binade(&a);
     let err = stderr(&out);
-    if out.status.code() == Some(3) {
-        assert_eq!(err.lines().count(), 1, "{err:?}");
-        binade::gpu::require::skip(
-            "gpu_engine_sums_f32_files_in_f32",
-            &format!("--engine gpu found no usable GPU ({})", err.trim()),
-        );
+    if found_no_gpu("gpu_engine_sums_f32_files_in_f32", "gpu", &out) {
         return;
     }
     assert_eq!(out.status.code(), Some(0), "{err}");

@@ -49,6 +49,24 @@ const PLAN_MUTANTS: [(&str, WalkedShape); 4] = [
 /// Terms of the stale-words check (8,192 tiles: the walker reads ahead of the producers).
 const STALE_TERMS: usize = 1 << 25;
 
+/// One build's row: its name, the sums checked and the verdict (a mutant must give a wrong
+/// sum, the correct build and the plan mutants none; `failures` counts what does not).
+fn mutant_row(
+    t: &mut Table,
+    name: &str,
+    m: WalkedMutant,
+    run: anyhow::Result<(u64, Option<String>)>,
+    failures: &mut u64,
+) {
+    let (checked, result, first) = super::mutations::engine_mutant_cells(
+        m == WalkedMutant::None,
+        run,
+        "the loop's bits everywhere",
+        failures,
+    );
+    t.row(vec![name.to_string(), thousands(checked), result, first]);
+}
+
 /// The rows, a note, and failures (the correct build wrong anywhere, a mutant with the
 /// loop's bits everywhere, a device error). Empty rows and a note where no device is present.
 pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
@@ -96,13 +114,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
             let (segs, wrong) = first_wrong_segmented(&sum, &segmented, 1)?;
             Ok((checked + more + segs, wrong))
         });
-        let (checked, result, first) = super::mutations::engine_mutant_cells(
-            m == WalkedMutant::None,
-            run,
-            "the loop's bits everywhere",
-            &mut failures,
-        );
-        t.row(vec![name.to_string(), thousands(checked), result, first]);
+        mutant_row(&mut t, name, m, run, &mut failures);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -114,7 +126,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
 }
 
 /// The f32 build's rows ([`WalkedShape::f32_terms`]): the correct build, the mutants of
-/// [`WalkedMutant::F32_CHECKED`] and the first three plan mutants, each summing
+/// [`WalkedMutant::F32_CHECKED`] and the plan mutants of one sum a launch (the first three), each summing
 /// `walked_kill::kill_cases_f32` against the f32 loop by bits. Empty rows and a note where no
 /// device is present.
 pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
@@ -151,18 +163,12 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
     let mut failures = 0;
     for (name, shape, m) in builds {
         let run = WalkedSum::build(&gpu, shape, m).and_then(|sum| first_wrong(&sum, &cases, 1));
-        let (checked, result, first) = super::mutations::engine_mutant_cells(
-            m == WalkedMutant::None,
-            run,
-            "the loop's bits everywhere",
-            &mut failures,
-        );
-        t.row(vec![name.to_string(), thousands(checked), result, first]);
+        mutant_row(&mut t, name, m, run, &mut failures);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED` and the first three plan mutants above, each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
+        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED` and the first three plan mutants above, each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing and the excursion rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -129,7 +129,74 @@ pub struct ExactGpuEngine {
     staging_ms: f64,
 }
 
+/// What one sum on an exact GPU engine did, for its [`DeviceReport`].
+struct DeviceRun {
+    exact_engine: &'static str,
+    upload: &'static str,
+    up: crate::gpu::upload::UploadTimes,
+    tiles: u64,
+    finished: u64,
+    native: u64,
+    /// A build compiled for this sum (the f32 build at the first f32 file), beyond the
+    /// command's own.
+    compile_ms: f64,
+    kernel_ms: f64,
+}
+
+/// The driver's copy of `terms` to the device (`--upload plain`, and every f32 upload), timed
+/// to the copy's end.
+fn plain_upload<T: cudarc::driver::DeviceRepr>(
+    s: &std::sync::Arc<cudarc::driver::CudaStream>,
+    terms: &[T],
+) -> Result<(
+    cudarc::driver::CudaSlice<T>,
+    crate::gpu::upload::UploadTimes,
+)> {
+    let t = std::time::Instant::now();
+    let dev = s.clone_htod(terms)?;
+    s.synchronize()?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    Ok((
+        dev,
+        crate::gpu::upload::UploadTimes {
+            ms,
+            host_copy_ms: 0.0,
+        },
+    ))
+}
+
 impl ExactGpuEngine {
+    /// The sum's result: the device's `total`, or the loop's own NaN where it is NaN
+    /// ([`with_the_loops_nan`]), with the run recorded as the last [`DeviceReport`].
+    fn finish<T: crate::fast::FastTerm>(
+        &mut self,
+        total: T,
+        terms: &[T],
+        ran: DeviceRun,
+    ) -> Walk<T> {
+        let t = std::time::Instant::now();
+        let (total, on_host) = with_the_loops_nan(total, terms);
+        self.last = Some(DeviceReport {
+            exact_engine: ran.exact_engine,
+            nan_host_ms: on_host.then(|| t.elapsed().as_secs_f64() * 1e3),
+            upload: ran.upload,
+            tiles: ran.tiles,
+            tiles_finished_lane_by_lane: ran.finished,
+            lanes_added_natively: ran.native,
+            open_ms: self.open_ms,
+            compile_ms: self.compile_ms + ran.compile_ms,
+            staging_ms: self.staging_ms,
+            upload_ms: ran.up.ms,
+            upload_host_copy_ms: ran.up.host_copy_ms,
+            kernel_ms: ran.kernel_ms,
+        });
+        Walk {
+            total,
+            applied: 0,
+            fallback: 0,
+        }
+    }
+
     fn gpu(&self) -> &crate::gpu::Gpu {
         match &self.sum {
             ExactDevice::Walked(w) => w.gpu(),
@@ -153,19 +220,7 @@ impl Engine for ExactGpuEngine {
         let (dev, up) = match (&mut self.staging, terms.is_empty()) {
             (_, true) => (s.alloc_zeros::<f64>(1)?, Default::default()),
             (Some(staging), false) => staging.upload(&s, terms)?,
-            (None, false) => {
-                let t = std::time::Instant::now();
-                let dev = s.clone_htod(terms)?;
-                s.synchronize()?;
-                let ms = t.elapsed().as_secs_f64() * 1e3;
-                (
-                    dev,
-                    crate::gpu::upload::UploadTimes {
-                        ms,
-                        host_copy_ms: 0.0,
-                    },
-                )
-            }
+            (None, false) => plain_upload(&s, terms)?,
         };
         let t = std::time::Instant::now();
         let n = terms.len();
@@ -191,32 +246,22 @@ impl Engine for ExactGpuEngine {
             }
         };
         let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
-        let t = std::time::Instant::now();
-        let (total, on_host) = with_the_loops_nan(total, terms);
-        let nan_host_ms = on_host.then(|| t.elapsed().as_secs_f64() * 1e3);
-        self.last = Some(DeviceReport {
+        let upload = if self.staging.is_some() {
+            "staged"
+        } else {
+            "plain"
+        };
+        let ran = DeviceRun {
             exact_engine,
-            nan_host_ms,
-            upload: if self.staging.is_some() {
-                "staged"
-            } else {
-                "plain"
-            },
+            upload,
+            up,
             tiles,
-            tiles_finished_lane_by_lane: finished,
-            lanes_added_natively: native,
-            open_ms: self.open_ms,
-            compile_ms: self.compile_ms,
-            staging_ms: self.staging_ms,
-            upload_ms: up.ms,
-            upload_host_copy_ms: up.host_copy_ms,
+            finished,
+            native,
+            compile_ms: 0.0,
             kernel_ms,
-        });
-        Ok(Walk {
-            total,
-            applied: 0,
-            fallback: 0,
-        })
+        };
+        Ok(self.finish(total, terms, ran))
     }
     /// f32 terms by the walked engine's f32 build (`--engine gpu`), copied by the driver
     /// (the staging buffers hold f64 terms).
@@ -242,40 +287,25 @@ impl Engine for ExactGpuEngine {
             anyhow::bail!("the f32 build is missing after its compile")
         };
         let s = f.gpu().stream().clone();
-        let t = std::time::Instant::now();
-        let dev = if terms.is_empty() {
-            s.alloc_zeros::<f32>(1)?
+        let (dev, up) = if terms.is_empty() {
+            (s.alloc_zeros::<f32>(1)?, Default::default())
         } else {
-            s.clone_htod(terms)?
+            plain_upload(&s, terms)?
         };
-        s.synchronize()?;
-        let upload_ms = t.elapsed().as_secs_f64() * 1e3;
         let t = std::time::Instant::now();
         let mut job = f.job(dev.slice(0..terms.len()))?;
         let g = f.run(&mut job)?;
-        let kernel_ms = t.elapsed().as_secs_f64() * 1e3;
-        let t = std::time::Instant::now();
-        let (total, on_host) = with_the_loops_nan(f32::from_bits(g.bits as u32), terms);
-        let nan_host_ms = on_host.then(|| t.elapsed().as_secs_f64() * 1e3);
-        self.last = Some(DeviceReport {
+        let ran = DeviceRun {
             exact_engine: "walked",
-            nan_host_ms,
             upload: "plain",
+            up,
             tiles: g.tiles,
-            tiles_finished_lane_by_lane: g.finished_tiles,
-            lanes_added_natively: g.native_lanes,
-            open_ms: self.open_ms,
-            compile_ms: self.compile_ms + compile_ms,
-            staging_ms: self.staging_ms,
-            upload_ms,
-            upload_host_copy_ms: 0.0,
-            kernel_ms,
-        });
-        Ok(Walk {
-            total,
-            applied: 0,
-            fallback: 0,
-        })
+            finished: g.finished_tiles,
+            native: g.native_lanes,
+            compile_ms,
+            kernel_ms: t.elapsed().as_secs_f64() * 1e3,
+        };
+        Ok(self.finish(<F32 as Format>::from_bits(g.bits), terms, ran))
     }
     fn device(&self) -> Option<DeviceReport> {
         self.last

@@ -25,6 +25,7 @@ use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, DevicePtr, LaunchConfig, PushKernelArg};
 
 use super::super::Gpu;
+use crate::format::{Format, F32, F64};
 use crate::verify::device_header::HEADER;
 
 /// The kernel's source (compiled with [`HEADER`] prepended).
@@ -96,37 +97,37 @@ pub struct WalkedShape {
 }
 
 /// A term type of the walked engine: f64 (a build without [`WalkedShape::f32_terms`]) or
-/// f32 (a build with it), each summed in its own format.
+/// f32 (a build with it), each summed in its own format `F`.
 pub trait WalkedTerm:
     cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Copy + Default + Unpin + 'static
 {
+    /// The terms' format: the loop the engine reproduces is this format's.
+    type F: Format<Value = Self>;
     /// True for f32 (a build's `f32_terms` must say the same).
     const F32: bool;
     /// The loop's start (+0 or -0, given as an f64) as the bits the kernel starts from.
-    fn start_bits(start: f64) -> u64;
+    fn start_bits(start: f64) -> u64 {
+        Self::F::to_bits(Self::F::from_f64(start))
+    }
 }
 
 impl WalkedTerm for f64 {
+    type F = F64;
     const F32: bool = false;
-    fn start_bits(start: f64) -> u64 {
-        start.to_bits()
-    }
 }
 
 impl WalkedTerm for f32 {
+    type F = F32;
     const F32: bool = true;
-    fn start_bits(start: f64) -> u64 {
-        u64::from((start as f32).to_bits())
-    }
 }
 
 /// A total's bits in its build's format (an f32's in the low 32 bits) as an f64: exact (an
 /// f32 widens exactly; a NaN stays a NaN).
 fn total_of(bits: u64, f32_terms: bool) -> f64 {
     if f32_terms {
-        f64::from(f32::from_bits(bits as u32))
+        f64::from(F32::from_bits(bits))
     } else {
-        f64::from_bits(bits)
+        F64::from_bits(bits)
     }
 }
 

@@ -6,7 +6,7 @@
 use anyhow::Result;
 
 use super::walked::{SumGroup, WalkedSum, WalkedTerm};
-use crate::format::{same_result, Format, F32, F64};
+use crate::format::{same_result, Format, F64};
 use crate::verify::inputs::{self, InputKind};
 use crate::walk::{loop_from, loop_sum};
 
@@ -21,27 +21,22 @@ pub struct KillCase<T = f64> {
     pub start: f64,
 }
 
-/// A term type of the walked engine with its format, for the checks: the loop the engine
-/// must equal is the loop in that format.
-pub trait KillTerm: WalkedTerm {
-    /// The terms' format.
-    type F: Format<Value = Self>;
-    /// The start +0 or -0 in this format.
-    fn start(start: f64) -> Self;
-}
-
-impl KillTerm for f64 {
-    type F = F64;
-    fn start(start: f64) -> f64 {
-        start
-    }
-}
-
-impl KillTerm for f32 {
-    type F = F32;
-    fn start(start: f64) -> f32 {
-        start as f32
-    }
+/// Every input kind at each of `sizes` made in `T`'s format (seed `seed ^ n`), from +0, each
+/// named with `label` after its kind.
+fn kind_cases<T: WalkedTerm>(seed: u64, sizes: &[usize], label: &str) -> Vec<KillCase<T>> {
+    InputKind::ALL
+        .into_iter()
+        .flat_map(|kind| {
+            sizes.iter().map(move |&n| {
+                let s = seed ^ n as u64;
+                KillCase {
+                    name: format!("{}{label} n={n} seed={s:#x}", kind.name()),
+                    terms: kind.generate::<T::F>(n, s),
+                    start: 0.0,
+                }
+            })
+        })
+        .collect()
 }
 
 /// Every input kind at each of `sizes` (seed `seed ^ n`), from +0; then the hand-made inputs
@@ -49,17 +44,7 @@ impl KillTerm for f32 {
 /// crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles, an infinity
 /// after increments in its tile), each from +0 and from -0.
 pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
-    let mut cases = Vec::new();
-    for kind in InputKind::ALL {
-        for &n in sizes {
-            let s = seed ^ n as u64;
-            cases.push(KillCase {
-                name: format!("{} n={n} seed={s:#x}", kind.name()),
-                terms: kind.generate::<F64>(n, s),
-                start: 0.0,
-            });
-        }
-    }
+    let mut cases = kind_cases::<f64>(seed, sizes, "");
     let mut hand: Vec<(&str, Vec<f64>)> = inputs::tile_boundary_cases(tile).into_iter().collect();
     hand.push((
         "plan behind a crossing, 300 tiles",
@@ -87,22 +72,13 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
 }
 
 /// [`kill_cases`] for an f32 build: every input kind at each of `sizes` made as f32 terms
-/// (seed `seed ^ n`), from +0; the hand-made inputs rounded to f32; and two f32 streams of
-/// their own, each from +0 and from -0: a sum that stops moving at 2^25 (every later term
+/// (seed `seed ^ n`), from +0; the hand-made inputs rounded to f32; the crossing and the
+/// excursion rebuilt at f32's quantum; and two f32 streams of their own, each from +0 and
+/// from -0: a sum that stops moving at 2^25 (every later term
 /// below half its quantum of 4), and one whose every later term is a tie at that quantum
 /// (2.0 after 2^25 + 4: the loop rounds each to the even significand).
 pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f32>> {
-    let mut cases = Vec::new();
-    for kind in InputKind::ALL {
-        for &n in sizes {
-            let s = seed ^ n as u64;
-            cases.push(KillCase {
-                name: format!("{} f32 n={n} seed={s:#x}", kind.name()),
-                terms: kind.generate::<F32>(n, s),
-                start: 0.0,
-            });
-        }
-    }
+    let mut cases = kind_cases::<f32>(seed, sizes, " f32");
     let mut hand: Vec<(String, Vec<f32>)> = kill_cases(seed, &[], tile)
         .into_iter()
         .filter(|c| c.start.is_sign_positive())
@@ -174,14 +150,14 @@ fn excursion_above_binade_f32(tile: usize) -> Vec<f32> {
 /// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
 /// from the loop's, named with its case, start, launch and both bit patterns). A device
 /// error (a stall included) is an error, not a wrong sum.
-pub fn first_wrong<T: KillTerm>(
+pub fn first_wrong<T: WalkedTerm>(
     sum: &WalkedSum,
     cases: &[KillCase<T>],
     launches: usize,
 ) -> Result<(u64, Option<String>)> {
     let mut checked = 0u64;
     for c in cases {
-        let want = <T::F as Format>::to_bits(loop_from::<T::F>(T::start(c.start), &c.terms));
+        let want = <T::F as Format>::to_bits(loop_from::<T::F>(T::F::from_f64(c.start), &c.terms));
         for launch in 0..launches {
             let got = sum.sum_of(&c.terms, c.start)?;
             checked += 1;
@@ -446,6 +422,7 @@ pub fn first_wrong_segmented(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::F32;
 
     /// The f32 hand inputs do what their docs say on the host's f32 loop: the crossing input
     /// reaches exactly 2 inside its first tile and stays there; the excursion ends at 1.875,
