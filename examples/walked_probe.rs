@@ -16,7 +16,8 @@
 //! by a look-back that waited, and from a far anchor; the lanes the walker added natively, its
 //! finishes' fast and pair-unit rounds, and, for a trace build, the walker's time, its time in
 //! finishes and when the last unit word was published, in µs from the walker's start (that one
-//! launch's). Before each input a line `start ...` goes to
+//! launch's); the tiles that published split words and those the walker ended by them. Before
+//! each input a line `start ...` goes to
 //! stderr, so a launch that never returns is named.
 
 use anyhow::{bail, Result};
@@ -29,26 +30,21 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against the same
-/// with finishes by fast rounds, both in their trace builds, and the producers alone. (Steps
-/// resumed after a finish were timed at f530bad, the far anchor 512 and 2,048 back and every
-/// plan by a look-back at 4430d67, the lean round and the early draw at 035ce8b, 128 x 16
-/// tiles at 1a6507f, the prefetch and waiting look-backs at 2368892: none kept.)
+/// with crossings split by their producers, both in their trace builds, and the producers
+/// alone. (Finishes by fast rounds and steps resumed after a finish were timed at f530bad,
+/// the far anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the lean
+/// round and the early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting
+/// look-backs at 2368892: none kept.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     vec![
         ("walked (pair-unit finishes)", d),
-        (
-            "walked, fast finish",
-            WalkedShape {
-                fast_finish: true,
-                ..d
-            },
-        ),
+        ("walked, split crossings", WalkedShape { split: true, ..d }),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, fast finish traced",
+            "walked, split crossings traced",
             WalkedShape {
-                fast_finish: true,
+                split: true,
                 trace: true,
                 ..d
             },
@@ -164,6 +160,8 @@ fn main() -> Result<()> {
         "walker_us",
         "finish_us",
         "producers_us",
+        "split_tiles",
+        "split_ends",
     ])?;
     out.flush()?;
     for n in SIZES {
@@ -193,7 +191,7 @@ fn main() -> Result<()> {
                                     format!("error: {e:#}"),
                                 ];
                                 out.write_record(
-                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 19)),
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 21)),
                                 )?;
                                 out.flush()?;
                                 continue;
@@ -233,6 +231,8 @@ fn main() -> Result<()> {
                             trace_us(again.trace.map(|t| t.walker_ns)),
                             trace_us(again.trace.map(|t| t.finish_ns)),
                             trace_us(again.trace.map(|t| t.producers_ns)),
+                            again.split_tiles.to_string(),
+                            again.split_ends.to_string(),
                         ]
                     }
                     Build::OnePass(op) => {
@@ -266,7 +266,7 @@ fn main() -> Result<()> {
                             String::new(),
                         ]
                         .into_iter()
-                        .chain(std::iter::repeat_n(String::new(), 6))
+                        .chain(std::iter::repeat_n(String::new(), 8))
                         .collect()
                     }
                 };

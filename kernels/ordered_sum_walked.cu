@@ -119,12 +119,14 @@
 #endif
 /* A tile's path word (paths[t]), counted by the host: bit 0 a tie (the lanes' units), bit 1
  * planned from the hint, bit 2 planned from a range with tree sums missing (no wait), bit 3
- * its look-back waited for a tree sum, bit 4 planned from a far anchor (BINADE_WK_FAR). */
+ * its look-back waited for a tree sum, bit 4 planned from a far anchor (BINADE_WK_FAR), bit 5
+ * its split words published (BINADE_WK_SPLIT). */
 #define WK_PATH_TIE 1u
 #define WK_PATH_HINTED 2u
 #define WK_PATH_RANGED 4u
 #define WK_PATH_WAITED 8u
 #define WK_PATH_FAR 16u
+#define WK_PATH_SPLIT 32u /* bit 5: the producer published split words (BINADE_WK_SPLIT) */
 /* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
  * (else the next step reads the words again and finds it first). */
 #ifndef BINADE_WK_FINISH_IN_STEP
@@ -147,6 +149,24 @@
 #if BINADE_WK_FAST_FINISH && !BINADE_WK_TRANSPOSE
 #error "the fast finish keeps its prefixes in the transposed tile's shared memory"
 #endif
+/* BINADE_WK_SPLIT 1 (needs BINADE_WK_TRANSPOSE): a producer whose tile's approximate prefix P
+ * is known (a look-back that saw every tree sum, or the walker's hint standing at this very
+ * tile) and whose tile's tree sum carries P from binade b into b + 1 also publishes the tile's
+ * split words: the lane L where the approximate running sum reaches b's top, the composed
+ * unit of the lanes before L for b and that of the lanes after L for b + 1 (wk_split). A walker
+ * about to finish that tile from its exact sum S first tries the split (wk_split_end): A
+ * applied to S (checked: the sum stays in b through lane L - 1), lane L added natively,
+ * then B applied (checked: the sum after lane L is in b + 1 and stays there). Each step is
+ * exact where its check holds (the walker's own argument for a run of units), and where one
+ * fails, or a split word is not this launch's, the tile is finished from S as before: the
+ * split is a plan, its lane a guess, and no bit depends on either. A crossing then costs the
+ * walker two word reads and one lane's native adds instead of a finish's load and rounds. */
+#ifndef BINADE_WK_SPLIT
+#define BINADE_WK_SPLIT 0
+#endif
+#if BINADE_WK_SPLIT && !BINADE_WK_TRANSPOSE
+#error "the split reads its lanes from the transposed tile's shared memory"
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -163,6 +183,9 @@
 #define WK_M_FF_TIE_IGNORED 11    /* a fast round's lanes with a tie take rint's increment */
 #define WK_M_FF_BASE_IGNORED 12   /* a fast round's run after a crossing counted from lane 0 */
 #define WK_M_FF_BOUND_IGNORED 13  /* a fast round's crossing search ignores the binade's top */
+#define WK_M_SPLIT_LANE_SKIPPED 14    /* a split's crossing lane not added */
+#define WK_M_SPLIT_FIRST_UNCHECKED 15 /* a split's first unit applied without its check */
+#define WK_M_SPLIT_SECOND_UNCHECKED 16 /* a split's second unit applied without its check */
 
 typedef unsigned long long u64;
 
@@ -273,9 +296,9 @@ __device__ static inline binade_unit wk_term_unit(unsigned int b, double x) {
 /* Words of a sum's out (the host's OUT_WORDS, passed as BINADE_WK_OUT_STRIDE): the total and
  * counts (0..5), a stall (5..8), the hint word (8..10, 16-byte aligned: the stride is even),
  * the trace (10..14, BINADE_WK_TRACE), the finishes' fast rounds (14) and pair-unit rounds
- * (15). */
-#if !defined(BINADE_WK_OUT_STRIDE) || BINADE_WK_OUT_STRIDE < 16 || BINADE_WK_OUT_STRIDE % 2 != 0
-#error "compile with the host's BINADE_WK_OUT_STRIDE (even, at least 16)"
+ * (15), the tiles ended by their split words (16). */
+#if !defined(BINADE_WK_OUT_STRIDE) || BINADE_WK_OUT_STRIDE < 18 || BINADE_WK_OUT_STRIDE % 2 != 0
+#error "compile with the host's BINADE_WK_OUT_STRIDE (even, at least 18)"
 #endif
 #define WK_OUT_STRIDE ((u64)BINADE_WK_OUT_STRIDE)
 
@@ -340,6 +363,10 @@ __device__ static inline void wk_ticket_split(u64 r, u64 count, u64 *t, u64 *k) 
 #define WK_APPROX 2u /* plan word: an approximate inclusive prefix */
 #define WK_UNIT 3u   /* unit word: the even increment; tag bits 32..42 the binade, 43..44 odd - even + 1 */
 #define WK_HINT 0u   /* hint word: the walker's exact sum; tag bits 32..63 the tile it stands before */
+/* A tile's split words (BINADE_WK_SPLIT) are unit words: the first (the lanes before the split
+ * lane, for the plan's binade) has the split lane in tag bits 45..55, the second (the lanes
+ * after it, for the next binade) none. */
+#define WK_SPLIT_LANE_SHIFT 45
 
 struct __align__(16) wk_word {
     u64 value, tag;
@@ -392,6 +419,7 @@ struct wk_shared {
     u64 s;            /* the walker's exact sum (and the finish's running start) */
     u64 w;            /* the walker's next tile */
     unsigned int from, fail, b, flag;
+    double cross; /* a producer's exact-enough prefix for its split, NaN where it has none */
     double dred[WK_WARPS];
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
@@ -420,6 +448,24 @@ __device__ static inline double wk_block_add(double v, wk_shared &sh) {
     for (unsigned int k = 0; k < WK_WARPS; k++) t = __dadd_rn(t, sh.dred[k]);
     __syncthreads();
     return t;
+}
+
+/* The sum of v over the threads before this one (any order within a warp's shuffles: it
+ * serves a plan); 0 on thread 0. */
+__device__ static inline double wk_block_excl_add(double v, wk_shared &sh) {
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    double inc = v;
+    for (unsigned int d = 1; d < 32; d *= 2) {
+        const double o = __shfl_up_sync(WK_FULL, inc, d);
+        if (lane >= d) inc = __dadd_rn(inc, o);
+    }
+    if (lane == 31u) sh.dred[warp] = inc;
+    __syncthreads();
+    double before = 0.0;
+    for (unsigned int k = 0; k < warp; k++) before = __dadd_rn(before, sh.dred[k]);
+    const double prev = __shfl_up_sync(WK_FULL, inc, 1);
+    __syncthreads();
+    return lane == 0u ? before : __dadd_rn(before, prev);
 }
 
 __device__ static inline binade_unit wk_shfl_up(binade_unit u, unsigned int step) {
@@ -691,6 +737,78 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const wk_term
     return u;
 }
 
+#if BINADE_WK_SPLIT
+/* Tile t's split words at sp (BINADE_WK_SPLIT), its terms staged in sh.lanes: from the approximate
+ * prefix before it (prefix, in binade b < WK_TOP_BINADE), the split lane L is the first lane
+ * whose approximate running end (prefix, the lanes before it and its own terms, summed in
+ * doubles) reaches b's top; sp[0] gets the lanes before L composed for b with L in its tag,
+ * sp[1] the lanes after L composed for b + 1. Both by wk_lane_unit, so a tie takes the pair
+ * composition and a negative or non-finite term saturates the unit (it never applies). None
+ * where no lane reaches the top. Then, by thread 0, the tile's unit word (value, tag) and its
+ * path word (path, with WK_PATH_SPLIT where the split words were written), so the walker that
+ * sees the unit word likely sees the split words too (it checks their tags either way). Every
+ * thread calls it. A plan: the walker checks each part against its exact sum (wk_split_end).
+ * Not inlined, given the tile through shared memory and left to publish the unit word itself,
+ * so its registers are its own and few are live across the call: inlined after the unit, it
+ * made ptxas spill in the producers' kernel (CUDA 13.5, sm_90: 260 bytes of spill stores under
+ * the producers' cap of 64 registers). */
+__device__ static __noinline__ void wk_split(double prefix, unsigned int b, unsigned int count, wk_word *sp,
+                                             wk_word *unit_word, u64 value, u64 tag, unsigned int *path_word,
+                                             unsigned int path, unsigned int epoch, wk_shared &sh) {
+    double lane[WK_PER];
+    const unsigned int q = threadIdx.x * WK_PER;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) lane[j] = sh.lanes[wk_lane_slot(q + j)];
+    double mine = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, lane[j]);
+    const double before = __dadd_rn(prefix, wk_block_excl_add(mine, sh));
+    const unsigned int used = (count + WK_PER - 1u) / WK_PER;
+    if (threadIdx.x == 0) sh.fail = WK_NONE;
+    __syncthreads();
+    if (threadIdx.x < used && __dadd_rn(before, mine) >= wk_top(b)) atomicMin(&sh.fail, threadIdx.x);
+    __syncthreads();
+    const unsigned int at = sh.fail;
+    if (at != WK_NONE) {
+        binade_unit excl;
+        const binade_unit a =
+            wk_block_scan(threadIdx.x < at ? wk_lane_unit(lane, b) : binade_unit_zero(), &excl, sh);
+        const binade_unit c =
+            wk_block_scan(threadIdx.x > at ? wk_lane_unit(lane, b + 1u) : binade_unit_zero(), &excl, sh);
+        if (threadIdx.x == WK_THREADS - 1) {
+            u64 va = 0ull, vc = 0ull;
+            const u64 ta = wk_unit_tag(epoch, b, a, &va) | ((u64)at << WK_SPLIT_LANE_SHIFT);
+            const u64 tc = wk_unit_tag(epoch, b + 1u, c, &vc);
+            wk_write(sp, va, ta);
+            wk_write(sp + 1, vc, tc);
+            __threadfence();
+        }
+        __syncthreads(); /* the split words are written (and fenced) before the unit word */
+    }
+    if (threadIdx.x == 0) {
+        wk_write(unit_word, value, tag);
+        *path_word = path | (at != WK_NONE ? WK_PATH_SPLIT : 0u);
+    }
+    __syncthreads(); /* sh.fail and sh.lanes are read by all before the next tile's use */
+}
+
+/* wk_split of the tile whose terms are striped in x: stages them in sh.lanes in term order
+ * (wk_lanes_from_striped's layout) and calls it. Every thread calls it. */
+__device__ static inline void wk_split_staged(const double *x, double prefix, unsigned int b, unsigned int count,
+                                              wk_word *sp, wk_word *unit_word, u64 value, u64 tag,
+                                              unsigned int *path_word, unsigned int path, unsigned int epoch,
+                                              wk_shared &sh) {
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER / 2; j++) {
+        const unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
+        sh.lanes[p + p / WK_PER] = x[2 * j];
+        sh.lanes[p + 1u + (p + 1u) / WK_PER] = x[2 * j + 1];
+    }
+    __syncthreads();
+    wk_split(prefix, b, count, sp, unit_word, value, tag, path_word, path, epoch, sh);
+}
+#endif
+
 #if BINADE_WK_HINT
 /* Tile t's plan from the walker's hint word without a look-back, or 0 (look back). The hint is
  * the exact sum S before tile w <= t of this launch, S a positive normal in binade b. For
@@ -759,7 +877,8 @@ __device__ static inline void wk_prefetch_tile(const wk_term *terms, u64 n, u64 
  * producers' count on is asked for once, a round ahead, whichever block takes it; none where
  * ahead_t >= ntiles). */
 __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles, u64 t, wk_word *plan,
-                                         wk_word *units, unsigned int *paths, unsigned int epoch, u64 *out,
+                                         wk_word *units, wk_word *splits, unsigned int *paths, unsigned int epoch,
+                                         u64 *out,
                                          const wk_word *hint_word, const wk_term *ahead_terms, u64 ahead_t,
                                          wk_shared &sh) {
     const wk_term *src = terms + t * (u64)WK_TILE;
@@ -810,10 +929,19 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         return;
     }
     unsigned int path = 0u; /* thread 0's */
+#if BINADE_WK_SPLIT
+    if (threadIdx.x == 0) sh.cross = __longlong_as_double(0x7ff8000000000000ll); /* none yet */
+#else
+    (void)splits;
+#endif
 #if BINADE_WK_HINT
     if (threadIdx.x == 0) {
         unsigned int hb = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, epoch);
         if (hb != 0u) path |= WK_PATH_HINTED;
+#if BINADE_WK_SPLIT
+        /* The walker's hint standing at this tile is its exact prefix. */
+        if (hb != 0u && (hint.tag >> 32) == t) sh.cross = wk_value(hint.value);
+#endif
 #if BINADE_WK_FAR
         if (hb == 0u && t % WK_HINT_ANCHOR != 0u) {
             hb = wk_plan_from_far(far, fa, t, ts, epoch);
@@ -858,10 +986,16 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         if (missing == 0u && threadIdx.x == 0) {
             wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
             sh.b = wk_plan_binade(prefix);
+#if BINADE_WK_SPLIT
+            sh.cross = prefix;
+#endif
         }
     }
     __syncthreads();
     const unsigned int b = sh.b;
+#if BINADE_WK_SPLIT
+    const double cross = sh.cross;
+#endif
     __syncthreads(); /* sh.b is read by all before the next tile's plan rewrites it */
 #if BINADE_WK_PHASES < 3
     return;
@@ -869,15 +1003,24 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     binade_unit u = binade_unit_invalid();
     int tied = 0;
     if (b != 0u) u = wk_tile_unit(x, src, count, b, sh, &tied);
-    if (threadIdx.x == 0) {
-        u64 value = 0ull;
-        u64 tag = wk_unit_tag(epoch, b, u, &value);
-        wk_write(units + t, value, tag);
-        paths[t] = path | (tied ? WK_PATH_TIE : 0u);
-#if BINADE_WK_TRACE
-        atomicMax(out + 13, wk_now());
+    u64 value = 0ull;
+    const u64 tag = wk_unit_tag(epoch, b, u, &value);
+    path |= tied ? WK_PATH_TIE : 0u; /* thread 0's is the tile's */
+#if BINADE_WK_SPLIT
+    /* A tile whose known prefix the tree sum carries into the next binade: its split words,
+     * then its unit word (the same decision on every thread: b, cross and ts are the
+     * block's). */
+    if (b != 0u && b < WK_TOP_BINADE && cross == cross && wk_plan_binade(__dadd_rn(cross, ts)) == b + 1u)
+        wk_split_staged(x, cross, b, count, splits + 2u * t, units + t, value, tag, paths + t, path, epoch, sh);
+    else
 #endif
+        if (threadIdx.x == 0) {
+        wk_write(units + t, value, tag);
+        paths[t] = path;
     }
+#if BINADE_WK_TRACE
+    if (threadIdx.x == 0) atomicMax(out + 13, wk_now());
+#endif
 }
 
 /* ---- the walker ---- */
@@ -898,6 +1041,50 @@ __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, un
     return (u64)__double_as_longlong(acc);
 #endif
 }
+
+#if BINADE_WK_SPLIT
+/* A unit applied to s at binade b without the check that s is in b and the end stays there:
+ * the mutants' shortcut (the formula binade_apply_fmt uses once its checks pass). */
+__device__ static inline u64 wk_apply_unchecked(binade_unit u, unsigned int b, u64 s) {
+    const u64 hidden = 1ull << WK_FRAC_BITS;
+    const u64 m = (s & (hidden - 1ull)) | hidden;
+    return (((u64)b << WK_FRAC_BITS) + (m + binade_pick(u, m) - hidden)) & WK_MAG;
+}
+
+/* The end of the tile at src (count terms) from the exact sum s before it by its split words
+ * sp (wk_split), by one thread: where both words are this launch's, the first unit applies
+ * to s (s is in its binade and the lanes before the split lane keep it there: exact, as a
+ * run's apply), the split lane's terms are added natively to that sum, and the second unit
+ * applies to the result (it is in the next binade and the lanes after keep it there), the
+ * tile's exact end goes to *end and it returns 1. Else 0, and the tile is finished from s. */
+__device__ static inline int wk_split_end(const wk_word *sp, const wk_term *src, unsigned int count, u64 s,
+                                          unsigned int epoch, u64 *end) {
+    const wk_word a = wk_read(sp), c = wk_read(sp + 1);
+    if (!wk_has(a, epoch, WK_UNIT) || !wk_has(c, epoch, WK_UNIT)) return 0;
+    const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
+    if (lane * WK_PER >= count) return 0;
+    u64 before = s;
+#if BINADE_WK_MUTANT == WK_M_SPLIT_FIRST_UNCHECKED
+    before = wk_apply_unchecked(wk_unit_of(a), wk_unit_binade(a), s);
+#else
+    if (!wk_apply(wk_unit_of(a), wk_unit_binade(a), s, &before)) return 0;
+#endif
+    double x[WK_PER];
+    wk_lane_load(src, count, lane, x);
+#if BINADE_WK_MUTANT == WK_M_SPLIT_LANE_SKIPPED
+    const u64 after = before;
+    (void)x;
+#else
+    const u64 after = wk_lane_add(x, count, lane, before);
+#endif
+#if BINADE_WK_MUTANT == WK_M_SPLIT_SECOND_UNCHECKED
+    *end = wk_apply_unchecked(wk_unit_of(c), wk_unit_binade(c), after);
+    return 1;
+#else
+    return wk_apply(wk_unit_of(c), wk_unit_binade(c), after, end);
+#endif
+}
+#endif
 
 #if BINADE_WK_FAST_FINISH
 #if WK_PER > 32 || WK_PER < 3
@@ -1189,14 +1376,20 @@ __device__ static inline u64 wk_finish(const wk_term *src, unsigned int count, u
  * sleeps; out[5..8] a stall of this launch, if any: (epoch << 2) | its code (1 the walker,
  * 2 a plan; an earlier epoch: none), the tile that waited, and the tag it saw (the walker)
  * or the tile it waited for (a plan); out[10..13] the trace (BINADE_WK_TRACE); out[14] and
- * out[15] the finishes' fast and pair-unit rounds. */
+ * out[15] the finishes' fast and pair-unit rounds; out[16] the tiles ended by their split
+ * words (BINADE_WK_SPLIT). */
 /* Not inlined: a function of its own gets its own register allocation, so the walker's long
  * chains neither spill under the producers' cap (ptxas, CUDA 13.5, sm_90: no spill in wk_walk,
  * against 84 bytes of spill stores in the kernel with it inlined) nor crowd the producers'
  * code in the kernel's body. */
 __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 ntiles, const wk_word *units,
-                                      unsigned int epoch, u64 start, u64 *out, wk_shared &sh) {
+                                      const wk_word *splits, unsigned int epoch, u64 start, u64 *out,
+                                      wk_shared &sh) {
     unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u, fast = 0u, pairs = 0u;
+    unsigned int split_ends = 0u;
+#if !BINADE_WK_SPLIT
+    (void)splits;
+#endif
 #if BINADE_WK_TRACE
     const u64 t_start = wk_now();
     u64 finish_ns = 0ull;
@@ -1348,6 +1541,27 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #if BINADE_WK_TRACE
         const u64 t0 = wk_now();
 #endif
+#if BINADE_WK_SPLIT
+        /* The tile's split words, where its producer left them, end it without a finish. */
+        if (threadIdx.x == 0) {
+            u64 e = 0ull;
+            sh.flag = (unsigned int)wk_split_end(splits + 2u * wf, src, count, at, epoch, &e);
+            if (sh.flag) {
+                sh.s = e;
+                sh.w = wf + 1ull;
+            }
+        }
+        __syncthreads();
+        const unsigned int by_split = sh.flag;
+        __syncthreads();
+        if (by_split) {
+            split_ends++;
+#if BINADE_WK_TRACE
+            finish_ns += wk_now() - t0;
+#endif
+            continue;
+        }
+#endif
         const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs);
 #if BINADE_WK_TRACE
         finish_ns += wk_now() - t0;
@@ -1372,13 +1586,14 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #endif
         out[14] = fast;
         out[15] = pairs;
+        out[16] = split_ends;
     }
 }
 
 /* The sums of the launch's groups (module comment): nsums sums in ngroups groups, tickets in
  * all (the groups' count * ntiles summed), each sum from `start` (bits of +0 or -0), sum s's
- * total and counts in out[s * WK_OUT_STRIDE ...]. plan and units hold two words per tile of
- * every sum, paths one; gridDim.x > nsums; tickets are drawn from *ticket minus ticket_base
+ * total and counts in out[s * WK_OUT_STRIDE ...]. plan and units hold one 16-byte word per tile
+ * of every sum, splits two (read and written only with BINADE_WK_SPLIT), paths one; gridDim.x > nsums; tickets are drawn from *ticket minus ticket_base
  * (every producer block draws exactly one past the last ticket). */
 #if BINADE_WK_MIN_BLOCKS > 0
 #define WK_BOUNDS __launch_bounds__(WK_THREADS, BINADE_WK_MIN_BLOCKS)
@@ -1387,7 +1602,8 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #endif
 extern "C" __global__ void WK_BOUNDS
     walked_sum(const wk_group *__restrict__ groups, unsigned int ngroups, unsigned int nsums, u64 tickets,
-               wk_word *plan, wk_word *units, unsigned int *paths, u64 *ticket, u64 ticket_base, unsigned int epoch,
+               wk_word *plan, wk_word *units, wk_word *splits, unsigned int *paths, u64 *ticket, u64 ticket_base,
+               unsigned int epoch,
                u64 start, u64 *out) {
     __shared__ wk_shared sh;
     __shared__ wk_group group_cache[WK_GROUP_CACHE];
@@ -1408,7 +1624,8 @@ extern "C" __global__ void WK_BOUNDS
 #else
         const wk_word *seg_units = units + g.words_before + k * g.ntiles;
 #endif
-        wk_walk(g.terms + k * g.pitch, g.n, g.ntiles, seg_units, epoch, start, mine, sh);
+        const wk_word *seg_splits = splits + 2u * (g.words_before + k * g.ntiles);
+        wk_walk(g.terms + k * g.pitch, g.n, g.ntiles, seg_units, seg_splits, epoch, start, mine, sh);
         return;
     }
     const u64 producers = (u64)(gridDim.x - nsums);
@@ -1441,7 +1658,8 @@ extern "C" __global__ void WK_BOUNDS
 #else
         const wk_word *hint_word = (const wk_word *)(out + s * WK_OUT_STRIDE + 8);
 #endif
-        wk_produce(g.terms + k * g.pitch, g.n, g.ntiles, t, plan + words, units + words, paths + words, epoch,
+        wk_produce(g.terms + k * g.pitch, g.n, g.ntiles, t, plan + words, units + words, splits + 2u * words,
+                   paths + words, epoch,
                    out + s * WK_OUT_STRIDE, hint_word, ahead_terms, ahead_t, sh);
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
     }

@@ -5,7 +5,8 @@ that record them, how each tile was planned, and the walker's finishes and trace
 
     python3 scripts/walked-probe-tables.py reports/walked-probe/d17d386
 
-Writes DIR/tables.md from DIR/probe.csv and DIR/cupy.json (nothing is typed by hand)."""
+Writes DIR/tables.md from DIR/probe.csv and DIR/cupy.json (nothing is typed by hand); the
+split table where the run recorded split counts."""
 import csv
 import json
 import sys
@@ -57,6 +58,16 @@ def main():
                 if r is None or not r["walker_steps"] or r["exact"] == "not a sum":
                     continue
                 out.append(f"| {b} | {dist} | {n:,} | {r['finished_tiles']} | {r['native_lanes']} | {r['fast_rounds']} | {r['pair_rounds']} | {r['walker_us'] or '-'} | {r['finish_us'] or '-'} | {r['producers_us'] or '-'} |")
+    if "split_ends" in rows[0]:
+        out += ["", "Split crossings (`WalkedShape::split`): tiles whose producer published split words, and tiles the walker ended by them instead of a finish (in a trace build the walker's time on those counts as time in finishes):", ""]
+        out.append("| build | distribution | terms | tiles with split words | tiles ended by them | tiles finished |")
+        out.append("| --- | --- | --- | --- | --- | --- |")
+        for dist, n in inputs:
+            for b in builds:
+                r = by.get((b, dist, n))
+                if r is None or not r["walker_steps"] or r["exact"] == "not a sum":
+                    continue
+                out.append(f"| {b} | {dist} | {n:,} | {r['split_tiles']} | {r['split_ends']} | {r['finished_tiles']} |")
     (d / "tables.md").write_text("\n".join(out) + "\n")
     print("\n".join(out))
 

@@ -20,7 +20,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 18] = [
+const SHAPES: [WalkedShape; 20] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -91,6 +91,15 @@ const SHAPES: [WalkedShape; 18] = [
     },
     WalkedShape {
         fast_finish: true,
+        trace: true,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        split: true,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        split: true,
         trace: true,
         ..WalkedShape::DEFAULT
     },
@@ -354,6 +363,32 @@ fn walked_equals_the_loop_fast_finish() {
     equals_the_loop("walked_equals_the_loop_fast_finish", SHAPES[15]);
 }
 
+/// Crossings split by their producers (`WalkedShape::split`): the loop's bits on every case
+/// (the two inputs whose split lane is wrong among them), and on 8,294,400 uniform terms (a
+/// crossing at tiles 1, 2, 4, ..., 1,024) the split path is taken: some tiles publish split
+/// words and the walker ends some by them, never more than were published (a fast path that
+/// never ran would pass the bits check without checking anything).
+#[test]
+fn walked_equals_the_loop_split() {
+    equals_the_loop("walked_equals_the_loop_split", SHAPES[18]);
+    let Some(gpu) = open_or_skip("walked_equals_the_loop_split") else {
+        return;
+    };
+    let n = 8_294_400;
+    let terms = InputKind::Uniform.generate::<F64>(n, SEED);
+    let want = loop_sum::<F64>(&terms).to_bits();
+    for shape in [SHAPES[18], SHAPES[19]] {
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        let got = sum.sum_of(&terms, 0.0).unwrap();
+        assert_eq!(got.bits, want, "seed {SEED:#x}, {n} uniform terms: {got:?}");
+        assert!(
+            got.split_ends > 0 && got.split_ends <= got.split_tiles,
+            "seed {SEED:#x}, {n} uniform terms: {got:?}"
+        );
+        println!("walked {shape:?}: {got:?}");
+    }
+}
+
 /// The trace build: the engine's bits, and stamps that are in order (the time in finishes
 /// within the walk, some unit word published after the walker started).
 #[test]
@@ -498,14 +533,15 @@ fn walked_segments_refuse_what_cannot_run() {
     assert!(overlapping.is_err(), "overlapping sums accepted");
 }
 
-/// The f32 build (`WalkedShape::f32_terms`) in the engine's shape and the first shape: every
+/// The f32 build (`WalkedShape::f32_terms`) in the engine's shape, the first shape and with
+/// split crossings: every
 /// f32 case (`walked_kill::kill_cases_f32`) has the f32 loop's bits, twice.
 #[test]
 fn walked_f32_equals_the_f32_loop() {
     let Some(gpu) = open_or_skip("walked_f32_equals_the_f32_loop") else {
         return;
     };
-    for shape in [WalkedShape::DEFAULT, WalkedShape::FIRST] {
+    for shape in [WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[18]] {
         let shape = WalkedShape {
             f32_terms: true,
             ..shape

@@ -38,8 +38,10 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// total's bits, [`WalkedTotal`]'s counts, then a stall's code (tagged with the launch's
 /// epoch), tile and detail; then the hint word (16 bytes at word 8, aligned as the stride is
 /// even: the walker's exact sum and position, `WalkedShape::hint`); the trace (words 10 to
-/// 13, `WalkedShape::trace`); the finishes' fast and pair-unit rounds (14, 15).
-const OUT_WORDS: usize = 16;
+/// 13, `WalkedShape::trace`); the finishes' fast and pair-unit rounds (14, 15); the tiles
+/// ended by their split words (16, `WalkedShape::split`); one word unused (the stride is
+/// even).
+const OUT_WORDS: usize = 18;
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +90,14 @@ pub struct WalkedShape {
     /// a negative term. Off in the engine's shape: measured slower at f530bad
     /// (`reports/walked-probe/f530bad`).
     pub fast_finish: bool,
+    /// A producer whose tile's known prefix its tree sum carries into the next binade also
+    /// publishes split words (`BINADE_WK_SPLIT`, needs `transpose`): the lane where the
+    /// approximate running sum reaches the binade's top, the lanes before it composed for
+    /// the binade and the lanes after it for the next. The walker, about to finish such a
+    /// tile, applies the first (checked), adds the lane natively, applies the second
+    /// (checked), and finishes the tile from its terms only where a check fails. A plan: no
+    /// bit depends on it.
+    pub split: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
@@ -153,6 +163,7 @@ impl WalkedShape {
         lookback: Lookback::Ranged,
         far: 1024,
         fast_finish: false,
+        split: false,
         trace: false,
         f32_terms: false,
     };
@@ -198,6 +209,9 @@ impl WalkedShape {
         if self.fast_finish && !self.transpose {
             bail!("walked shape {self:?}: the fast finish keeps its prefixes in the transposed tile's shared memory");
         }
+        if self.split && !self.transpose {
+            bail!("walked shape {self:?}: the split reads its lanes from the transposed tile's shared memory");
+        }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
         }
@@ -236,6 +250,7 @@ impl WalkedShape {
                 "BINADE_WK_FAST_FINISH",
                 u32::from(self.fast_finish).to_string(),
             ),
+            ("BINADE_WK_SPLIT", u32::from(self.split).to_string()),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
@@ -315,11 +330,20 @@ pub enum WalkedMutant {
     /// A fast round's crossing search ignores the binade's top: a run is applied past it.
     /// Needs `fast_finish`.
     FastBoundIgnored,
+    /// A split's crossing lane is not added (the walker goes from the first unit's end
+    /// straight to the second). Needs `split`.
+    SplitLaneSkipped,
+    /// A split's first unit is applied without its check (the sum may leave the binade
+    /// before the split lane). Needs `split`.
+    SplitFirstUnchecked,
+    /// A split's second unit is applied without its check (the sum after the split lane may
+    /// not have reached the next binade). Needs `split`.
+    SplitSecondUnchecked,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 14] = [
+    pub const ALL: [WalkedMutant; 17] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -334,6 +358,9 @@ impl WalkedMutant {
         WalkedMutant::FastTieIgnored,
         WalkedMutant::FastBaseIgnored,
         WalkedMutant::FastBoundIgnored,
+        WalkedMutant::SplitLaneSkipped,
+        WalkedMutant::SplitFirstUnchecked,
+        WalkedMutant::SplitSecondUnchecked,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -361,13 +388,19 @@ impl WalkedMutant {
     }
 
     /// The shape this mutant is built in: the engine's, with the option its shortcut belongs
-    /// to switched on (the fast finish's mutants).
+    /// to switched on (the fast finish's and the split's mutants).
     pub fn shape(self) -> WalkedShape {
         match self {
             WalkedMutant::FastTieIgnored
             | WalkedMutant::FastBaseIgnored
             | WalkedMutant::FastBoundIgnored => WalkedShape {
                 fast_finish: true,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedMutant::SplitLaneSkipped
+            | WalkedMutant::SplitFirstUnchecked
+            | WalkedMutant::SplitSecondUnchecked => WalkedShape {
+                split: true,
                 ..WalkedShape::DEFAULT
             },
             _ => WalkedShape::DEFAULT,
@@ -391,6 +424,9 @@ impl WalkedMutant {
             WalkedMutant::FastTieIgnored => "walked: fast finish's tie mask dropped",
             WalkedMutant::FastBaseIgnored => "walked: fast finish's run counted from lane 0",
             WalkedMutant::FastBoundIgnored => "walked: fast finish's binade top ignored",
+            WalkedMutant::SplitLaneSkipped => "walked: split's crossing lane skipped",
+            WalkedMutant::SplitFirstUnchecked => "walked: split's first unit unchecked",
+            WalkedMutant::SplitSecondUnchecked => "walked: split's second unit unchecked",
         }
     }
 }
@@ -426,6 +462,10 @@ pub struct WalkedTotal {
     pub fast_rounds: u64,
     /// The finishes' rounds by pair units (a block scan of the lanes' units each).
     pub pair_rounds: u64,
+    /// Tiles whose producer published split words (`WalkedShape::split`).
+    pub split_tiles: u64,
+    /// Tiles the walker ended by their split words, with no finish.
+    pub split_ends: u64,
     /// Where the walker's time went, from a trace build (`WalkedShape::trace`).
     pub trace: Option<WalkerTrace>,
 }
@@ -444,12 +484,13 @@ pub struct WalkerTrace {
 
 /// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`): bit 0 a tie, bit 1 planned
 /// from the hint, bit 2 planned from a range, bit 3 its look-back waited, bit 4 planned from a
-/// far anchor.
+/// far anchor, bit 5 its split words published.
 const PATH_TIE: u32 = 1;
 const PATH_HINTED: u32 = 2;
 const PATH_RANGED: u32 = 4;
 const PATH_WAITED: u32 = 8;
 const PATH_FAR: u32 = 16;
+const PATH_SPLIT: u32 = 32;
 
 /// Sums of one length in a launch: `count` sums of `len` terms, sum k over
 /// `terms[k * pitch..k * pitch + len]`.
@@ -494,6 +535,8 @@ pub struct WalkedJob<'a, T = f64> {
     tickets: u64,
     plan: CudaSlice<u64>,
     units: CudaSlice<u64>,
+    /// Two 16-byte words a tile where the build splits crossings, else one word unused.
+    splits: CudaSlice<u64>,
     paths: CudaSlice<u32>,
     ticket: CudaSlice<u64>,
     tickets_issued: u64,
@@ -543,6 +586,7 @@ impl<T: WalkedTerm> WalkedJob<'_, T> {
             tickets: self.tickets,
             plan: self.plan,
             units: self.units,
+            splits: self.splits,
             paths: self.paths,
             ticket: self.ticket,
             tickets_issued: self.tickets_issued,
@@ -727,6 +771,7 @@ impl WalkedSum {
             tickets,
             plan: s.alloc_zeros::<u64>(2 * cells)?,
             units: s.alloc_zeros::<u64>(2 * cells)?,
+            splits: s.alloc_zeros::<u64>(if self.shape.split { 4 * cells } else { 4 })?,
             paths: s.alloc_zeros::<u32>(cells)?,
             ticket: s.alloc_zeros::<u64>(1)?,
             tickets_issued: 0,
@@ -784,6 +829,7 @@ impl WalkedSum {
             let s = self.gpu.stream();
             s.memset_zeros(&mut job.plan)?;
             s.memset_zeros(&mut job.units)?;
+            s.memset_zeros(&mut job.splits)?;
             s.memset_zeros(&mut job.ticket)?;
             s.memset_zeros(&mut job.out)?;
             job.tickets_issued = 0;
@@ -800,6 +846,7 @@ impl WalkedSum {
             .arg(&job.tickets)
             .arg(&mut job.plan)
             .arg(&mut job.units)
+            .arg(&mut job.splits)
             .arg(&mut job.paths)
             .arg(&mut job.ticket)
             .arg(&base)
@@ -814,8 +861,9 @@ impl WalkedSum {
         // SAFETY: the table holds each group's device address (a view the job borrows, alive
         // while it is) and layout; the kernel reads sum k of a group over terms[k * pitch..k *
         // pitch + len), inside its view (groups_job checked it), writes plan and units (2
-        // words per tile of every sum, as allocated), paths (one per tile of every sum), the
-        // ticket and out (OUT_WORDS a sum).
+        // words per tile of every sum, as allocated), splits (4 words per tile, allocated so
+        // where the build splits; a build without it never touches them), paths (one per
+        // tile of every sum), the ticket and out (OUT_WORDS a sum).
         unsafe { b.launch(cfg) }.context("launching walked_sum")?;
         // Every producer block draws exactly one ticket past the last one.
         job.tickets_issued += job.tickets + u64::from(producers);
@@ -909,6 +957,8 @@ impl WalkedSum {
             far_plans: count(PATH_FAR),
             fast_rounds: out[14],
             pair_rounds: out[15],
+            split_tiles: count(PATH_SPLIT),
+            split_ends: out[16],
             trace: job.traced.then(|| WalkerTrace {
                 walker_ns: out[11].saturating_sub(out[10]),
                 finish_ns: out[12],
@@ -934,6 +984,8 @@ impl WalkedSum {
             far_plans: 0,
             fast_rounds: 0,
             pair_rounds: 0,
+            split_tiles: 0,
+            split_ends: 0,
             trace: None,
         }
     }
@@ -985,8 +1037,8 @@ mod tests {
     use super::*;
 
     /// The shapes the engine and its tests use pass the check; a fast finish without the
-    /// transposed tile, a far anchor without the hint, a far anchor off the anchors' spacing
-    /// and an odd per-thread count do not.
+    /// transposed tile, a far anchor without the hint, a far anchor off the anchors' spacing,
+    /// an odd per-thread count and a split without the transposed tile do not.
     #[test]
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
@@ -1007,6 +1059,11 @@ mod tests {
             },
             WalkedShape {
                 per_thread: 15,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                transpose: false,
+                split: true,
                 ..WalkedShape::DEFAULT
             },
         ];

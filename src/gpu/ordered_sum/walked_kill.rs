@@ -42,7 +42,8 @@ fn kind_cases<T: WalkedTerm>(seed: u64, sizes: &[usize], label: &str) -> Vec<Kil
 /// Every input kind at each of `sizes` (seed `seed ^ n`), from +0; then the hand-made inputs
 /// at the engine's tile of `tile` terms (the one-pass engine's tile cases, a plan behind a
 /// crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles, an infinity
-/// after increments in its tile), each from +0 and from -0.
+/// after increments in its tile, a crossing before and one after its split lane), each from
+/// +0 and from -0.
 pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     let mut cases = kind_cases::<f64>(seed, sizes, "");
     let mut hand: Vec<(&str, Vec<f64>)> = inputs::tile_boundary_cases(tile).into_iter().collect();
@@ -58,6 +59,14 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     hand.push((
         "an infinity after increments in its tile",
         inputs::infinity_after_increments(tile),
+    ));
+    hand.push((
+        "a crossing before its split lane",
+        split_lane_miss(tile, SplitMiss::Early),
+    ));
+    hand.push((
+        "no crossing at its split lane",
+        split_lane_miss(tile, SplitMiss::Late),
     ));
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
@@ -144,6 +153,43 @@ fn excursion_above_binade_f32(tile: usize) -> Vec<f32> {
     v[0] = 1.875;
     v[tile] = 0.25 + 3.0 * 2f32.powi(-25);
     v[tile + 1] = -0.25;
+    v
+}
+
+/// Where the loop's crossing falls against a split's lane ([`split_lane_miss`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SplitMiss {
+    /// Before it: the loop rounds every term up.
+    Early,
+    /// Never: the loop rounds every term (a tie) to its even significand and stays.
+    Late,
+}
+
+/// Terms whose third tile carries the tree sums' prefix over 2 while the loop crosses
+/// elsewhere than the lane the tree sums name: a split's plan (`WalkedShape::split`) is wrong
+/// there, and only its checks keep the bits. The first term is `2 - 100 u` (`u = 2^-52`, the
+/// ulp of `[1, 2)`; its significand is even), the rest of the first two tiles zeros, so the
+/// third tile's prefix is exactly `2 - 100 u` wherever it is planned from (tree sums or the
+/// walker's hint). Then the third tile and 5 terms after it are all `x`:
+/// - `Early`: `x = 0.75 u`. The loop adds `u` for each (0.75 rounds up) and reaches exactly 2
+///   after 100 terms, in lane 6 of 16-term lanes, then adds nothing (`x` is below half the
+///   ulp of `[2, 4)`), while the tree sums (`12 u` a lane) reach 2 in lane 8: the split's
+///   first unit (lanes 0 to 7, 128 increments of one ulp) leaves `[1, 2)`.
+/// - `Late`: `x = 0.5 u`, a tie every time. The loop stays at `2 - 100 u`, while the tree
+///   sums (`8 u` a lane) reach 2 in lane 12: the sum after the split lane is still in
+///   `[1, 2)`, not in the binade of the split's second unit.
+///
+/// Needs `tile >= 256` (at 16 terms a lane, the lanes the tree sums name lie in the tile).
+fn split_lane_miss(tile: usize, miss: SplitMiss) -> Vec<f64> {
+    debug_assert!(tile >= 256);
+    let ulp = f64::EPSILON;
+    let x = match miss {
+        SplitMiss::Early => 0.75 * ulp,
+        SplitMiss::Late => 0.5 * ulp,
+    };
+    let mut v = vec![0.0; 2 * tile];
+    v[0] = 2.0 - 100.0 * ulp;
+    v.extend(std::iter::repeat_n(x, tile + 5));
     v
 }
 
@@ -443,5 +489,29 @@ mod tests {
         assert_eq!(loop_sum::<F32>(&e), 1.875);
         let y = f64::from(e[tile]) / f64::from(f32::EPSILON);
         assert_eq!(y, 2f64.powi(21) + 0.75);
+    }
+
+    /// The split inputs do what their docs say on the host's loop: the early one reaches 2
+    /// after 100 terms of its third tile and stays; the late one never moves from its first
+    /// term; and in both the third tile's prefix is exact and its tree sum carries it past 2.
+    #[test]
+    fn the_split_inputs_cross_where_their_docs_say() {
+        let tile = 4096;
+        let u = f64::EPSILON;
+        let early = split_lane_miss(tile, SplitMiss::Early);
+        let start = loop_sum::<F64>(&early[..2 * tile]);
+        assert_eq!(start, 2.0 - 100.0 * u);
+        assert!(loop_sum::<F64>(&early[..2 * tile + 99]) < 2.0);
+        assert_eq!(loop_sum::<F64>(&early[..2 * tile + 100]), 2.0);
+        assert_eq!(loop_sum::<F64>(&early), 2.0);
+        let late = split_lane_miss(tile, SplitMiss::Late);
+        assert_eq!(loop_sum::<F64>(&late), start);
+        for v in [&early, &late] {
+            let tree: f64 = v[2 * tile..3 * tile].iter().sum();
+            assert!(
+                start + tree > 2.0,
+                "the third tile's tree sum must carry it past 2"
+            );
+        }
     }
 }
