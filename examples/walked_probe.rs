@@ -31,7 +31,7 @@ use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape against the same
 /// with crossings split by their producers, both in their trace builds, and the producers
-/// alone. (Finishes by fast rounds and steps resumed after a finish were timed at f530bad,
+/// alone, with and without the split (its cost to every tile). (Finishes by fast rounds and steps resumed after a finish were timed at f530bad,
 /// the far anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the lean
 /// round and the early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting
 /// look-backs at 2368892: none kept.)
@@ -53,6 +53,14 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             "walked producers only (not a sum)",
             WalkedShape {
                 producers_only: true,
+                ..d
+            },
+        ),
+        (
+            "walked producers only, split crossings (not a sum)",
+            WalkedShape {
+                producers_only: true,
+                split: true,
                 ..d
             },
         ),

@@ -738,8 +738,17 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const wk_term
 }
 
 #if BINADE_WK_SPLIT
+/* The prefix p a tile splits from (BINADE_WK_SPLIT): p where the tile's tree sum ts carries it
+ * from its binade b (a positive normal's, below the top binade) into b + 1, else NaN (no
+ * split). A plan. */
+__device__ static inline double wk_split_prefix(double p, double ts) {
+    const unsigned int b = wk_plan_binade(p);
+    const int carried = b != 0u && b < WK_TOP_BINADE && wk_plan_binade(__dadd_rn(p, ts)) == b + 1u;
+    return carried ? p : __longlong_as_double(0x7ff8000000000000ll);
+}
+
 /* Tile t's split words at sp (BINADE_WK_SPLIT), its terms staged in sh.lanes: from the approximate
- * prefix before it (prefix, in binade b < WK_TOP_BINADE), the split lane L is the first lane
+ * prefix before it (sh.cross, wk_split_prefix's, in its plan's binade b), the split lane L is the first lane
  * whose approximate running end (prefix, the lanes before it and its own terms, summed in
  * doubles) reaches b's top; sp[0] gets the lanes before L composed for b with L in its tag,
  * sp[1] the lanes after L composed for b + 1. Both by wk_lane_unit, so a tie takes the pair
@@ -752,7 +761,7 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const wk_term
  * so its registers are its own and few are live across the call: inlined after the unit, it
  * made ptxas spill in the producers' kernel (CUDA 13.5, sm_90: 260 bytes of spill stores under
  * the producers' cap of 64 registers). */
-__device__ static __noinline__ void wk_split(double prefix, unsigned int b, unsigned int count, wk_word *sp,
+__device__ static __noinline__ void wk_split(unsigned int b, unsigned int count, wk_word *sp,
                                              wk_word *unit_word, u64 value, u64 tag, unsigned int *path_word,
                                              unsigned int path, unsigned int epoch, wk_shared &sh) {
     double lane[WK_PER];
@@ -762,7 +771,7 @@ __device__ static __noinline__ void wk_split(double prefix, unsigned int b, unsi
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, lane[j]);
-    const double before = __dadd_rn(prefix, wk_block_excl_add(mine, sh));
+    const double before = __dadd_rn(sh.cross, wk_block_excl_add(mine, sh));
     const unsigned int used = (count + WK_PER - 1u) / WK_PER;
     if (threadIdx.x == 0) sh.fail = WK_NONE;
     __syncthreads();
@@ -792,20 +801,18 @@ __device__ static __noinline__ void wk_split(double prefix, unsigned int b, unsi
     __syncthreads(); /* sh.fail and sh.lanes are read by all before the next tile's use */
 }
 
-/* wk_split of the tile whose terms are striped in x: stages them in sh.lanes in term order
- * (wk_lanes_from_striped's layout) and calls it. Every thread calls it. */
-__device__ static inline void wk_split_staged(const double *x, double prefix, unsigned int b, unsigned int count,
-                                              wk_word *sp, wk_word *unit_word, u64 value, u64 tag,
-                                              unsigned int *path_word, unsigned int path, unsigned int epoch,
-                                              wk_shared &sh) {
+/* Stages the tile's terms, striped in x, in sh.lanes in term order (wk_lanes_from_striped's
+ * layout, which wk_tile_unit's tie path writes again with the same values), for wk_split.
+ * Done before the unit, while x is live anyway: staged after it, x stayed live across the
+ * unit's tie path and ptxas spilled (212 bytes of spill stores). Every thread calls it; the
+ * unit's block-wide steps order these writes before wk_split's reads. */
+__device__ static inline void wk_split_stage(const double *x, wk_shared &sh) {
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER / 2; j++) {
         const unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
         sh.lanes[p + p / WK_PER] = x[2 * j];
         sh.lanes[p + 1u + (p + 1u) / WK_PER] = x[2 * j + 1];
     }
-    __syncthreads();
-    wk_split(prefix, b, count, sp, unit_word, value, tag, path_word, path, epoch, sh);
 }
 #endif
 
@@ -940,7 +947,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         if (hb != 0u) path |= WK_PATH_HINTED;
 #if BINADE_WK_SPLIT
         /* The walker's hint standing at this tile is its exact prefix. */
-        if (hb != 0u && (hint.tag >> 32) == t) sh.cross = wk_value(hint.value);
+        if (hb != 0u && (hint.tag >> 32) == t) sh.cross = wk_split_prefix(wk_value(hint.value), ts);
 #endif
 #if BINADE_WK_FAR
         if (hb == 0u && t % WK_HINT_ANCHOR != 0u) {
@@ -987,31 +994,31 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
             wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
             sh.b = wk_plan_binade(prefix);
 #if BINADE_WK_SPLIT
-            sh.cross = prefix;
+            sh.cross = wk_split_prefix(prefix, ts);
 #endif
         }
     }
     __syncthreads();
     const unsigned int b = sh.b;
-#if BINADE_WK_SPLIT
-    const double cross = sh.cross;
-#endif
     __syncthreads(); /* sh.b is read by all before the next tile's plan rewrites it */
 #if BINADE_WK_PHASES < 3
     return;
 #endif
     binade_unit u = binade_unit_invalid();
     int tied = 0;
+#if BINADE_WK_SPLIT
+    if (sh.cross == sh.cross) wk_split_stage(x, sh);
+#endif
     if (b != 0u) u = wk_tile_unit(x, src, count, b, sh, &tied);
     u64 value = 0ull;
     const u64 tag = wk_unit_tag(epoch, b, u, &value);
     path |= tied ? WK_PATH_TIE : 0u; /* thread 0's is the tile's */
 #if BINADE_WK_SPLIT
-    /* A tile whose known prefix the tree sum carries into the next binade: its split words,
-     * then its unit word (the same decision on every thread: b, cross and ts are the
-     * block's). */
-    if (b != 0u && b < WK_TOP_BINADE && cross == cross && wk_plan_binade(__dadd_rn(cross, ts)) == b + 1u)
-        wk_split_staged(x, cross, b, count, splits + 2u * t, units + t, value, tag, paths + t, path, epoch, sh);
+    /* A tile whose known prefix the tree sum carries into the next binade (wk_split_prefix,
+     * in sh.cross since the plan: read from there, so nothing more is live across the unit):
+     * its split words, then its unit word. The same decision on every thread. */
+    if (sh.cross == sh.cross)
+        wk_split(b, count, splits + 2u * t, units + t, value, tag, paths + t, path, epoch, sh);
     else
 #endif
         if (threadIdx.x == 0) {

@@ -364,7 +364,7 @@ fn walked_equals_the_loop_fast_finish() {
 }
 
 /// Crossings split by their producers (`WalkedShape::split`): the loop's bits on every case
-/// (the two inputs whose split lane is wrong among them), and on 8,294,400 uniform terms (a
+/// (the three inputs whose split lane is off among them), and on 8,294,400 uniform terms (a
 /// crossing at tiles 1, 2, 4, ..., 1,024) the split path is taken: some tiles publish split
 /// words and the walker ends some by them, never more than were published (a fast path that
 /// never ran would pass the bits check without checking anything).

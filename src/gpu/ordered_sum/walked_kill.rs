@@ -42,7 +42,7 @@ fn kind_cases<T: WalkedTerm>(seed: u64, sizes: &[usize], label: &str) -> Vec<Kil
 /// Every input kind at each of `sizes` (seed `seed ^ n`), from +0; then the hand-made inputs
 /// at the engine's tile of `tile` terms (the one-pass engine's tile cases, a plan behind a
 /// crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles, an infinity
-/// after increments in its tile, a crossing before and one after its split lane), each from
+/// after increments in its tile, a crossing before, at and after its split lane), each from
 /// +0 and from -0.
 pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     let mut cases = kind_cases::<f64>(seed, sizes, "");
@@ -65,7 +65,11 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
         split_lane_miss(tile, SplitMiss::Early),
     ));
     hand.push((
-        "no crossing at its split lane",
+        "a crossing at its split lane's start",
+        split_lane_miss(tile, SplitMiss::AtLaneStart),
+    ));
+    hand.push((
+        "a crossing after its split lane",
         split_lane_miss(tile, SplitMiss::Late),
     ));
     for (name, terms) in hand {
@@ -159,36 +163,44 @@ fn excursion_above_binade_f32(tile: usize) -> Vec<f32> {
 /// Where the loop's crossing falls against a split's lane ([`split_lane_miss`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SplitMiss {
-    /// Before it: the loop rounds every term up.
+    /// Before it: the first unit leaves the binade.
     Early,
-    /// Never: the loop rounds every term (a tie) to its even significand and stays.
+    /// Exactly at its start: the first unit lands on the binade's top and the lane moves on.
+    AtLaneStart,
+    /// After it: the sum after the lane is still in the binade.
     Late,
 }
 
-/// Terms whose third tile carries the tree sums' prefix over 2 while the loop crosses
-/// elsewhere than the lane the tree sums name: a split's plan (`WalkedShape::split`) is wrong
-/// there, and only its checks keep the bits. The first term is `2 - 100 u` (`u = 2^-52`, the
-/// ulp of `[1, 2)`; its significand is even), the rest of the first two tiles zeros, so the
-/// third tile's prefix is exactly `2 - 100 u` wherever it is planned from (tree sums or the
-/// walker's hint). Then the third tile and 5 terms after it are all `x`:
-/// - `Early`: `x = 0.75 u`. The loop adds `u` for each (0.75 rounds up) and reaches exactly 2
-///   after 100 terms, in lane 6 of 16-term lanes, then adds nothing (`x` is below half the
-///   ulp of `[2, 4)`), while the tree sums (`12 u` a lane) reach 2 in lane 8: the split's
-///   first unit (lanes 0 to 7, 128 increments of one ulp) leaves `[1, 2)`.
-/// - `Late`: `x = 0.5 u`, a tie every time. The loop stays at `2 - 100 u`, while the tree
-///   sums (`8 u` a lane) reach 2 in lane 12: the sum after the split lane is still in
-///   `[1, 2)`, not in the binade of the split's second unit.
+/// Terms whose third tile carries the tree sums' prefix over 2 while the loop reaches 2
+/// elsewhere than the lane the tree sums name: a split's plan (`WalkedShape::split`) is off
+/// there, and only its checks keep the bits. The first term is `2 - d u` (`u = 2^-52`, the
+/// ulp of `[1, 2)`), the rest of the first two tiles zeros, so the third tile's prefix is
+/// exactly `2 - d u` wherever it is planned from (tree sums or the walker's hint). Then the
+/// third tile and 5 terms after it are all `x`, each of which the loop rounds to a whole
+/// number of ulps in `[1, 2)`, so it reaches 2 inside the third tile (its unit does not
+/// apply: the walker takes the split or finishes the tile). Lanes of 16 terms:
+/// - `Early`: `d = 100`, `x = 0.75 u`. The loop adds `u` a term and reaches 2 in lane 6;
+///   the tree sums (`12 u` a lane) reach it in lane 8: the split's first unit (lanes 0 to 7)
+///   leaves `[1, 2)` (a check that its end stays in the binade must refuse it).
+/// - `AtLaneStart`: `d = 224`, `x = 1.75 u`. The loop adds `2 u` a term and reaches exactly 2
+///   at the end of lane 6; the tree sums (`28 u` a lane) reach it in lane 7: the first unit
+///   (lanes 0 to 6) lands on 2, and lane 7's terms move the sum on (`2 u` each in `[2, 4)`),
+///   so a split that skips its lane goes wrong.
+/// - `Late`: `d = 100`, `x = 1.25 u`. The loop adds `u` a term and reaches 2 in lane 6; the
+///   tree sums (`20 u` a lane) reach it in lane 4: after lane 4 the sum is still in `[1, 2)`,
+///   not in the binade of the split's second unit.
 ///
-/// Needs `tile >= 256` (at 16 terms a lane, the lanes the tree sums name lie in the tile).
+/// Needs `tile >= 256` (the lanes named lie in the tile).
 fn split_lane_miss(tile: usize, miss: SplitMiss) -> Vec<f64> {
     debug_assert!(tile >= 256);
     let ulp = f64::EPSILON;
-    let x = match miss {
-        SplitMiss::Early => 0.75 * ulp,
-        SplitMiss::Late => 0.5 * ulp,
+    let (d, x) = match miss {
+        SplitMiss::Early => (100.0, 0.75 * ulp),
+        SplitMiss::AtLaneStart => (224.0, 1.75 * ulp),
+        SplitMiss::Late => (100.0, 1.25 * ulp),
     };
     let mut v = vec![0.0; 2 * tile];
-    v[0] = 2.0 - 100.0 * ulp;
+    v[0] = 2.0 - d * ulp;
     v.extend(std::iter::repeat_n(x, tile + 5));
     v
 }
@@ -491,27 +503,30 @@ mod tests {
         assert_eq!(y, 2f64.powi(21) + 0.75);
     }
 
-    /// The split inputs do what their docs say on the host's loop: the early one reaches 2
-    /// after 100 terms of its third tile and stays; the late one never moves from its first
-    /// term; and in both the third tile's prefix is exact and its tree sum carries it past 2.
+    /// The split inputs do what their docs say on the host's loop: the third tile's prefix is
+    /// exactly `2 - d u`, its tree sum carries it past 2, and the loop reaches 2 at the term
+    /// the doc names (and, for `AtLaneStart`, lane 7 moves it on by `2 u` a term).
     #[test]
     fn the_split_inputs_cross_where_their_docs_say() {
         let tile = 4096;
         let u = f64::EPSILON;
-        let early = split_lane_miss(tile, SplitMiss::Early);
-        let start = loop_sum::<F64>(&early[..2 * tile]);
-        assert_eq!(start, 2.0 - 100.0 * u);
-        assert!(loop_sum::<F64>(&early[..2 * tile + 99]) < 2.0);
-        assert_eq!(loop_sum::<F64>(&early[..2 * tile + 100]), 2.0);
-        assert_eq!(loop_sum::<F64>(&early), 2.0);
-        let late = split_lane_miss(tile, SplitMiss::Late);
-        assert_eq!(loop_sum::<F64>(&late), start);
-        for v in [&early, &late] {
-            let tree: f64 = v[2 * tile..3 * tile].iter().sum();
+        for (miss, d, at) in [
+            (SplitMiss::Early, 100.0, 100),
+            (SplitMiss::AtLaneStart, 224.0, 112),
+            (SplitMiss::Late, 100.0, 100),
+        ] {
+            let v = split_lane_miss(tile, miss);
+            let start = 2 * tile;
+            assert_eq!(loop_sum::<F64>(&v[..start]), 2.0 - d * u, "{miss:?}");
+            assert!(loop_sum::<F64>(&v[..start + at - 1]) < 2.0, "{miss:?}");
+            assert_eq!(loop_sum::<F64>(&v[..start + at]), 2.0, "{miss:?}");
+            let tree: f64 = v[start..start + tile].iter().sum();
             assert!(
-                start + tree > 2.0,
-                "the third tile's tree sum must carry it past 2"
+                2.0 - d * u + tree > 2.0,
+                "{miss:?}: the tree sum must carry it past 2"
             );
         }
+        let v = split_lane_miss(tile, SplitMiss::AtLaneStart);
+        assert_eq!(loop_sum::<F64>(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
     }
 }
