@@ -29,24 +29,25 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape against the same
-/// with crossings split by their producers, both in their trace builds, and the producers
-/// alone, with and without the split (its cost to every tile). (Finishes by fast rounds and steps resumed after a finish were timed at f530bad,
-/// the far anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the lean
-/// round and the early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting
-/// look-backs at 2368892: none kept.)
+/// The walked builds probed: a name and the shape. The engine's shape (crossings split by
+/// their producers) against the same with every crossing finished from its terms, both in
+/// their trace builds, and the producers alone, with and without the split (its cost to
+/// every tile). (Finishes by fast rounds and steps resumed after a finish were timed at
+/// f530bad, the far anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the
+/// lean round and the early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and
+/// waiting look-backs at 2368892: none kept.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
+    let finished = WalkedShape { split: false, ..d };
     vec![
-        ("walked (pair-unit finishes)", d),
-        ("walked, split crossings", WalkedShape { split: true, ..d }),
+        ("walked (split crossings)", d),
+        ("walked, crossings finished", finished),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, split crossings traced",
+            "walked, crossings finished traced",
             WalkedShape {
-                split: true,
                 trace: true,
-                ..d
+                ..finished
             },
         ),
         (
@@ -57,11 +58,10 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             },
         ),
         (
-            "walked producers only, split crossings (not a sum)",
+            "walked producers only, no split (not a sum)",
             WalkedShape {
                 producers_only: true,
-                split: true,
-                ..d
+                ..finished
             },
         ),
     ]

@@ -83,6 +83,7 @@ const SHAPES: [WalkedShape; 20] = [
     },
     WalkedShape {
         fast_finish: true,
+        split: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -91,15 +92,16 @@ const SHAPES: [WalkedShape; 20] = [
     },
     WalkedShape {
         fast_finish: true,
+        split: false,
         trace: true,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        split: true,
+        split: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        split: true,
+        split: false,
         trace: true,
         ..WalkedShape::DEFAULT
     },
@@ -363,21 +365,23 @@ fn walked_equals_the_loop_fast_finish() {
     equals_the_loop("walked_equals_the_loop_fast_finish", SHAPES[15]);
 }
 
-/// Crossings split by their producers (`WalkedShape::split`): the loop's bits on every case
-/// (the three inputs whose split lane is off among them), and on 8,294,400 uniform terms (a
-/// crossing at tiles 1, 2, 4, ..., 1,024) the split path is taken: some tiles publish split
-/// words and the walker ends some by them, never more than were published (a fast path that
-/// never ran would pass the bits check without checking anything).
+/// Crossings split by their producers (`WalkedShape::split`, the engine's shape): on
+/// 8,294,400 uniform terms (a crossing at tiles 1, 2, 4, ..., 1,024) the split path is taken
+/// in the engine's shape and its trace build: some tiles publish split words and the walker
+/// ends some by them, never more than were published (a fast path that never ran would pass
+/// the bits checks without checking anything), with the loop's bits; and every case (the
+/// three inputs whose split lane is off among them) in the engine's shape is the engine
+/// test's.
 #[test]
-fn walked_equals_the_loop_split() {
-    equals_the_loop("walked_equals_the_loop_split", SHAPES[18]);
-    let Some(gpu) = open_or_skip("walked_equals_the_loop_split") else {
+fn walked_split_ends_crossings() {
+    let Some(gpu) = open_or_skip("walked_split_ends_crossings") else {
         return;
     };
     let n = 8_294_400;
     let terms = InputKind::Uniform.generate::<F64>(n, SEED);
     let want = loop_sum::<F64>(&terms).to_bits();
-    for shape in [SHAPES[18], SHAPES[19]] {
+    for shape in [SHAPES[0], SHAPES[16]] {
+        assert!(shape.split, "{shape:?}");
         let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
         let got = sum.sum_of(&terms, 0.0).unwrap();
         assert_eq!(got.bits, want, "seed {SEED:#x}, {n} uniform terms: {got:?}");
@@ -387,6 +391,12 @@ fn walked_equals_the_loop_split() {
         );
         println!("walked {shape:?}: {got:?}");
     }
+}
+
+/// Every crossing finished from its terms (the engine's shape before the split).
+#[test]
+fn walked_equals_the_loop_no_split() {
+    equals_the_loop("walked_equals_the_loop_no_split", SHAPES[18]);
 }
 
 /// The trace build: the engine's bits, and stamps that are in order (the time in finishes
@@ -533,8 +543,8 @@ fn walked_segments_refuse_what_cannot_run() {
     assert!(overlapping.is_err(), "overlapping sums accepted");
 }
 
-/// The f32 build (`WalkedShape::f32_terms`) in the engine's shape, the first shape and with
-/// split crossings: every
+/// The f32 build (`WalkedShape::f32_terms`) in the engine's shape (crossings split), the
+/// first shape and the engine's without the split: every
 /// f32 case (`walked_kill::kill_cases_f32`) has the f32 loop's bits, twice.
 #[test]
 fn walked_f32_equals_the_f32_loop() {

@@ -147,8 +147,12 @@ impl WalkedShape {
     /// walker's hint (measured at 6097719: 2.29 against 2.95 ms at 2^30 uniform terms), no
     /// L2 prefetch (measured at 1a6507f with the hint on: 2.17 without it against 2.37 ms
     /// at 2^30 uniform terms), look-backs that plan from a range rather than wait (2368892:
-    /// 2.161 against 2.176 ms at 2^30, 0.262 against 0.270 at 10^8), and plans from an
-    /// anchor 1,024 tiles back where the walker's hint gives none.
+    /// 2.161 against 2.176 ms at 2^30, 0.262 against 0.270 at 10^8), plans from an
+    /// anchor 1,024 tiles back where the walker's hint gives none, and crossings split by
+    /// their producers (measured on an H100 at 67044ea, `reports/walked-split`: 0.094
+    /// against 0.126 ms at 8,294,400 uniform terms, 5.30 against 9.15 ms on the geometric
+    /// stream at 2^30, 3.06 against 2.93 ms at 2^30 uniform, where the split's code costs
+    /// the producers about 5%).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -163,17 +167,18 @@ impl WalkedShape {
         lookback: Lookback::Ranged,
         far: 1024,
         fast_finish: false,
-        split: false,
+        split: true,
         trace: false,
         f32_terms: false,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
     /// strided from global memory, a step's failing tile found again by the next step, every
-    /// plan by a look-back.
+    /// plan by a look-back, every crossing finished from its terms.
     pub const FIRST: WalkedShape = WalkedShape {
         prefetch: false,
         transpose: false,
+        split: false,
         finish_in_step: false,
         hint: Hint::Off,
         lookback: Lookback::Wait,
@@ -331,7 +336,7 @@ pub enum WalkedMutant {
     /// Needs `fast_finish`.
     FastBoundIgnored,
     /// A split's crossing lane is not added (the walker goes from the first unit's end
-    /// straight to the second). Needs `split`.
+    /// straight to the second). Needs `split` (the engine's shape has it).
     SplitLaneSkipped,
     /// A split's first unit is applied without its check (the sum may leave the binade
     /// before the split lane). Needs `split`.
@@ -387,20 +392,16 @@ impl WalkedMutant {
         Self::ALL.iter().position(|&m| m == self).unwrap_or(0) as u32
     }
 
-    /// The shape this mutant is built in: the engine's, with the option its shortcut belongs
-    /// to switched on (the fast finish's and the split's mutants).
+    /// The shape this mutant is built in: the engine's (crossings split), or for the fast
+    /// finish's mutants the engine's with the fast finish on and the split off (as the fast
+    /// finish was measured, and so that crossings reach its rounds).
     pub fn shape(self) -> WalkedShape {
         match self {
             WalkedMutant::FastTieIgnored
             | WalkedMutant::FastBaseIgnored
             | WalkedMutant::FastBoundIgnored => WalkedShape {
                 fast_finish: true,
-                ..WalkedShape::DEFAULT
-            },
-            WalkedMutant::SplitLaneSkipped
-            | WalkedMutant::SplitFirstUnchecked
-            | WalkedMutant::SplitSecondUnchecked => WalkedShape {
-                split: true,
+                split: false,
                 ..WalkedShape::DEFAULT
             },
             _ => WalkedShape::DEFAULT,
@@ -1047,6 +1048,7 @@ mod tests {
             WalkedShape {
                 transpose: false,
                 fast_finish: true,
+                split: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
