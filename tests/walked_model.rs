@@ -1,13 +1,16 @@
 //! The walked engine's walker, modelled on the host (`verify::walked_model`), gives the
-//! loop's bits for any terms, shape and plan: the plans a perfect look-back would give, the
-//! tree sums' plans the kernel makes, and plans broken on purpose (tiles planned a binade or
-//! two off, or not at all). Small shapes make every step boundary, crossing and finish
+//! loop's bits for any terms, shape, plan and split lanes: the plans a perfect look-back would
+//! give, the tree sums' plans the kernel makes, and plans broken on purpose (tiles planned a
+//! binade or two off, or not at all); no split words, the kernel's split lanes from tree
+//! sums, and split lanes drawn at random (before or after the crossing, past the tile, in
+//! tiles that do not cross). Small shapes make every step boundary, crossing, split and finish
 //! frequent. Each case is made from a seed (xoshiro256++), printed on failure with the case.
 
 use binade::format::{same_result, F64};
 use binade::unit::Binade;
 use binade::verify::walked_model::{
-    exact_plans, publish, tree_plans, walk, walk_with, ModelFault, ModelShape,
+    exact_plans, publish, publish_split, tree_plans, tree_split_lanes, walk, walk_with, ModelFault,
+    ModelShape,
 };
 use binade::walk::loop_from;
 use proptest::prelude::*;
@@ -66,6 +69,27 @@ fn plans(k: u8, t: &[f64], shape: ModelShape, rng: &mut Xoshiro256PlusPlus) -> V
     }
 }
 
+/// Split lanes of kind `k`: none (0), the kernel's from tree sums (1), a random lane (up to
+/// one past the tile's) at about half the tiles (2).
+fn split_lanes(
+    k: u8,
+    t: &[f64],
+    shape: ModelShape,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Option<usize>> {
+    let tiles = t.len().div_ceil(shape.tile());
+    match k % 3 {
+        0 => Vec::new(),
+        1 => tree_split_lanes(t, shape),
+        _ => (0..tiles)
+            .map(|_| {
+                rng.random_bool(0.5)
+                    .then(|| rng.random_range(0..=shape.lanes))
+            })
+            .collect(),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -80,18 +104,20 @@ proptest! {
         step in 1usize..6,
         negative_zero in any::<bool>(),
         finish_in_step in any::<bool>(),
+        split in 0u8..3,
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, len, &mut rng);
         let shape = ModelShape { lane, lanes, step, finish_in_step };
         let p = plans(plan, &t, shape, &mut rng);
+        let l = split_lanes(split, &t, shape, &mut rng);
         let start = if negative_zero { -0.0 } else { 0.0 };
-        let words = publish(&t, shape, &p);
+        let words = publish_split(&t, shape, &p, &l);
         let (got, counts) = walk(&t, shape, &words, start);
         let want = loop_bits(start, &t);
         prop_assert!(
             same_result::<F64>(got, want),
-            "seed {seed:#x} kind {kind} plan {plan} len {len} shape {shape:?} start {start:?}: {got:#018x}, the loop {want:#018x} ({counts:?})"
+            "seed {seed:#x} kind {kind} plan {plan} split {split} len {len} shape {shape:?} start {start:?}: {got:#018x}, the loop {want:#018x} ({counts:?})"
         );
     }
 }
@@ -117,6 +143,34 @@ fn exact_plans_compose_most_tiles() {
     );
 }
 
+/// With the tree sums' plans and split lanes on uniform terms, the walker ends most crossing
+/// tiles by their split words (the split is used, not ignored): at least four for each tile
+/// it finishes after the first.
+#[test]
+fn tree_split_lanes_end_crossings() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5b1d);
+    let t = terms(0, 64 * 4096, &mut rng);
+    let shape = ModelShape {
+        lane: 16,
+        lanes: 16,
+        step: 32,
+        finish_in_step: true,
+    };
+    let words = publish_split(
+        &t,
+        shape,
+        &tree_plans(&t, shape),
+        &tree_split_lanes(&t, shape),
+    );
+    let (got, counts) = walk(&t, shape, &words, 0.0);
+    assert_eq!(got, loop_bits(0.0, &t), "seed 0x5b1d uniform");
+    assert!(
+        counts.split_ends > 0 && counts.split_ends >= 4 * counts.finished.saturating_sub(1),
+        "seed 0x5b1d: {counts:?} of {} tiles",
+        words.len()
+    );
+}
+
 /// Each fault of the model gives a wrong sum on some case of the property's generator
 /// (seeds searched in order, the first wrong one printed), so the property can fail.
 #[test]
@@ -134,13 +188,15 @@ fn every_model_fault_gives_a_wrong_sum() {
                 step: rng.random_range(1..6),
                 finish_in_step: seed % 2 == 1,
             };
+            let split = rng.random_range(0..3u8);
             let t = terms(kind, len, &mut rng);
             let p = plans(plan, &t, shape, &mut rng);
-            let words = publish(&t, shape, &p);
+            let l = split_lanes(split, &t, shape, &mut rng);
+            let words = publish_split(&t, shape, &p, &l);
             let (got, _) = walk_with(&t, shape, &words, 0.0, fault);
             let want = loop_bits(0.0, &t);
             (!same_result::<F64>(got, want)).then(|| {
-                format!("seed {seed:#x} kind {kind} plan {plan} len {len} {shape:?}: {got:#018x}, the loop {want:#018x}")
+                format!("seed {seed:#x} kind {kind} plan {plan} split {split} len {len} {shape:?}: {got:#018x}, the loop {want:#018x}")
             })
         });
         match found {

@@ -1,11 +1,13 @@
 //! A host model of the walked engine (`kernels/ordered_sum_walked.cu`), step for step: the
 //! producers' published words for any plan, and the walker that composes them, a step of
-//! positions at a time, and finishes the tiles it cannot compose lane by lane.
+//! positions at a time, ends a tile by its split words where they hold (`WalkedShape::split`)
+//! and finishes the tiles it cannot compose lane by lane.
 //!
-//! On the device the plans come from look-backs over tree sums and cannot be chosen; here any
-//! plan can be given, wrong ones included (a binade the running sum never visits, a plan a
-//! binade behind, none at all), and the walker must still give the loop's bits: a wrong plan
-//! may only cost tiles finished from their terms. `tests/walked_model.rs` checks that for
+//! On the device the plans and split lanes come from look-backs over tree sums and cannot be
+//! chosen; here any plan and any split lane can be given, wrong ones included (a binade the
+//! running sum never visits, a plan a binade behind, none at all, a split lane before or after
+//! the crossing or in a tile that does not cross), and the walker must still give the loop's
+//! bits: a wrong plan may only cost tiles finished from their terms. `tests/walked_model.rs` checks that for
 //! random terms, shapes and plans against the loop. The lanes' units are [`run_unit`]'s (the
 //! kernel forms them in f64 where it can, equal to these by the argument in the kernel).
 
@@ -27,16 +29,26 @@ pub enum ModelFault {
     RunEndUnchecked,
     /// A finish's native lane adds its terms from the round's start, not its own.
     NativeFromRound,
+    /// A split's lane is not added (`WalkedMutant::SplitLaneSkipped`).
+    SplitLaneSkipped,
+    /// A split's first unit applied without its check (`WalkedMutant::SplitFirstUnchecked`).
+    SplitFirstUnchecked,
+    /// A split's second unit applied without its check
+    /// (`WalkedMutant::SplitSecondUnchecked`).
+    SplitSecondUnchecked,
 }
 
 impl ModelFault {
     /// Every fault, the correct model first.
-    pub const ALL: [ModelFault; 5] = [
+    pub const ALL: [ModelFault; 8] = [
         ModelFault::None,
         ModelFault::BinadesMixed,
         ModelFault::OddDropped,
         ModelFault::RunEndUnchecked,
         ModelFault::NativeFromRound,
+        ModelFault::SplitLaneSkipped,
+        ModelFault::SplitFirstUnchecked,
+        ModelFault::SplitSecondUnchecked,
     ];
 }
 
@@ -63,13 +75,29 @@ impl ModelShape {
 
 /// A tile's published word: the binade it was planned for (`None`: no plan) and its unit
 /// for that binade ([`Unit::INVALID`] without a plan, or where a term is negative or not
-/// finite).
+/// finite); and its split words, where its producer published them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Word {
     /// The planned binade.
     pub binade: Option<Binade>,
     /// The unit for it.
     pub unit: Unit,
+    /// The split words (the kernel's `wk_split`).
+    pub split: Option<Split>,
+}
+
+/// A tile's split words: its split lane, the lanes before it composed for the plan's binade
+/// `b`, and the lanes after it composed for `b + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The lane added natively.
+    pub lane: usize,
+    /// The plan's binade.
+    pub binade: Binade,
+    /// The lanes before `lane`, for `binade`.
+    pub first: Unit,
+    /// The lanes after `lane`, for the next binade.
+    pub second: Unit,
 }
 
 /// What the walker did.
@@ -81,25 +109,82 @@ pub struct WalkCounts {
     pub native_lanes: u64,
     /// Steps (each composes some positions, finishes one tile, or both).
     pub steps: u64,
+    /// Tiles ended by their split words.
+    pub split_ends: u64,
 }
 
 /// The producers: each tile's word for its plan (`plans[t]`, one per tile; the first tile's
-/// plan is ignored, as the kernel's first tile is planned from +0, in no binade).
+/// plan is ignored, as the kernel's first tile is planned from +0, in no binade), no split
+/// words.
 pub fn publish(terms: &[f64], shape: ModelShape, plans: &[Option<Binade>]) -> Vec<Word> {
+    publish_split(terms, shape, plans, &[])
+}
+
+/// [`publish`] with split words where `lanes[t]` names a split lane (any lane index, a lane
+/// past the tile's included; missing entries and tiles without a plan or planned for the top
+/// binade publish none).
+pub fn publish_split(
+    terms: &[f64],
+    shape: ModelShape,
+    plans: &[Option<Binade>],
+    lanes: &[Option<usize>],
+) -> Vec<Word> {
     debug_assert!(shape.lane >= 1 && shape.lanes >= 1);
     terms
         .chunks(shape.tile())
         .enumerate()
         .map(|(t, tile)| {
             let binade = if t == 0 { None } else { plans[t] };
-            let unit = match binade {
-                Some(b) => {
-                    let bits: Vec<u64> = tile.iter().map(|x| x.to_bits()).collect();
-                    run_unit::<F64>(b, &bits)
+            let bits: Vec<u64> = tile.iter().map(|x| x.to_bits()).collect();
+            let unit = binade.map_or(Unit::INVALID, |b| run_unit::<F64>(b, &bits));
+            let split = match (binade, lanes.get(t).copied().flatten()) {
+                (Some(b), Some(lane)) if b.0 < TOP_BINADE => {
+                    let cut = (lane * shape.lane).min(bits.len());
+                    let after = ((lane + 1) * shape.lane).min(bits.len());
+                    Some(Split {
+                        lane,
+                        binade: b,
+                        first: run_unit::<F64>(b, &bits[..cut]),
+                        second: run_unit::<F64>(Binade(b.0 + 1), &bits[after..]),
+                    })
                 }
-                None => Unit::INVALID,
+                _ => None,
             };
-            Word { binade, unit }
+            Word {
+                binade,
+                unit,
+                split,
+            }
+        })
+        .collect()
+}
+
+/// The largest finite f64 binade (exponent field).
+const TOP_BINADE: u32 = 2046;
+
+/// The kernel's split lanes (`wk_split`): for a tile whose prefix of the tiles' own sums
+/// (summed in order, as [`tree_plans`]) lies in a binade and whose own sum carries it into the
+/// next, the first lane whose approximate running end reaches that binade's top.
+pub fn tree_split_lanes(terms: &[f64], shape: ModelShape) -> Vec<Option<usize>> {
+    let mut p = 0.0f64;
+    terms
+        .chunks(shape.tile())
+        .map(|tile| {
+            let prefix = p;
+            let ts: f64 = tile.iter().sum();
+            p += ts;
+            let b = Binade::of::<F64>(prefix.to_bits())?;
+            let carried = b.0 < TOP_BINADE
+                && Binade::of::<F64>((prefix + ts).to_bits()) == Some(Binade(b.0 + 1));
+            if !carried {
+                return None;
+            }
+            let top = f64::from_bits(u64::from(b.0 + 1) << 52);
+            let mut run = prefix;
+            tile.chunks(shape.lane).position(|lane| {
+                run += lane.iter().sum::<f64>();
+                run >= top
+            })
         })
         .collect()
 }
@@ -170,11 +255,48 @@ pub fn walk_with(
             }
         }
         let tile = &terms[w * shape.tile()..((w + 1) * shape.tile()).min(terms.len())];
-        s = finish(tile, shape, s, &mut counts.native_lanes, fault);
-        counts.finished += 1;
+        if let Some(e) = words[w]
+            .split
+            .and_then(|sp| split_end(tile, shape, &sp, s, fault))
+        {
+            s = e;
+            counts.split_ends += 1;
+        } else {
+            s = finish(tile, shape, s, &mut counts.native_lanes, fault);
+            counts.finished += 1;
+        }
         w += 1;
     }
     (s, counts)
+}
+
+/// The tile's end from the exact sum `s` before it by its split words, as the kernel's
+/// `wk_split_end`: the first unit applied to `s` in the plan's binade (checked), the split
+/// lane's terms added natively, the second unit applied in the next binade (checked); `None`
+/// where the lane is past the tile or a check fails (the walker then finishes the tile).
+fn split_end(
+    tile: &[f64],
+    shape: ModelShape,
+    sp: &Split,
+    s: u64,
+    fault: ModelFault,
+) -> Option<u64> {
+    let lane = tile.chunks(shape.lane).nth(sp.lane)?;
+    let next = Binade(sp.binade.0 + 1);
+    let before = if fault == ModelFault::SplitFirstUnchecked {
+        unchecked_end(sp.first, sp.binade, s)
+    } else {
+        apply::<F64>(sp.first, sp.binade, s)?
+    };
+    let after = if fault == ModelFault::SplitLaneSkipped {
+        before
+    } else {
+        add_lane(lane, before)
+    };
+    if fault == ModelFault::SplitSecondUnchecked {
+        return Some(unchecked_end(sp.second, next, after));
+    }
+    apply::<F64>(sp.second, next, after)
 }
 
 /// The bits `apply` would give without its upper check (the significand may pass the
