@@ -375,7 +375,10 @@ impl WalkedMutant {
     /// units read words whatever the format, and their inputs need a sum that stays in one
     /// binade over 2^25 terms that each move it, which an f32 sum cannot (2^25 terms of at
     /// least half a quantum carry it over a binade of 2^23 quanta): they are killed on the
-    /// f64 build. The fast finish is not built for f32.
+    /// f64 build. The fast finish is not built for f32. The split's three mutants are killed
+    /// on the f64 build by `walked_kill`'s split inputs, made at f64's quantum; the split's
+    /// code is the format's own only through the checked apply and the native add, which the
+    /// mutants here already cover. f32 versions of those inputs are not made yet.
     pub const F32_CHECKED: [WalkedMutant; 8] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -546,6 +549,50 @@ pub struct WalkedJob<'a, T = f64> {
     start: u64,
     /// Made for a trace build: its results carry the walker's clock stamps.
     traced: bool,
+    /// The layout its buffers were made for: terms per tile, and whether split words are
+    /// allocated ([`WalkedSum::launch`] refuses a build of another layout).
+    layout_made: JobLayout,
+}
+
+/// The layout a job's buffers were made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct JobLayout {
+    /// Terms per tile (the tickets and words were counted in these tiles).
+    tile: u64,
+    /// Split words allocated (two 16-byte words a tile).
+    split_words: bool,
+}
+
+impl JobLayout {
+    fn of(shape: WalkedShape) -> JobLayout {
+        JobLayout {
+            tile: shape.tile(),
+            split_words: shape.split,
+        }
+    }
+
+    /// Whether a build of `shape` may launch a job of this layout: the same tiles, and split
+    /// words wherever the build writes them (a job with them may go to a build without).
+    fn fits(self, shape: WalkedShape) -> Result<()> {
+        if self.tile != shape.tile() || (shape.split && !self.split_words) {
+            bail!(
+                "a walked job made for {}-term tiles{} launched on a build of {}-term tiles{}",
+                self.tile,
+                if self.split_words {
+                    " with split words"
+                } else {
+                    ""
+                },
+                shape.tile(),
+                if shape.split {
+                    " that writes split words"
+                } else {
+                    ""
+                }
+            );
+        }
+        Ok(())
+    }
 }
 
 impl<T: WalkedTerm> WalkedJob<'_, T> {
@@ -595,6 +642,7 @@ impl<T: WalkedTerm> WalkedJob<'_, T> {
             out: self.out,
             start: self.start,
             traced: self.traced,
+            layout_made: self.layout_made,
         })
     }
 
@@ -780,6 +828,7 @@ impl WalkedSum {
             out: s.alloc_zeros::<u64>(OUT_WORDS * sums as usize)?,
             start: 0,
             traced: self.shape.trace,
+            layout_made: JobLayout::of(self.shape),
         })
     }
 
@@ -818,8 +867,11 @@ impl WalkedSum {
         sums + room.min(tickets.max(1)) as u32
     }
 
-    /// Launches every sum of the job (one kernel). Nothing to launch for no terms.
+    /// Launches every sum of the job (one kernel). Nothing to launch for no terms. Refused
+    /// where the job was made by a build of other tiles, or without split words for a build
+    /// that writes them.
     pub fn launch<T: WalkedTerm>(&self, job: &mut WalkedJob<T>) -> Result<()> {
+        job.layout_made.fits(self.shape)?;
         if job.tickets == 0 {
             return Ok(());
         }
@@ -859,8 +911,9 @@ impl WalkedSum {
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: the table holds each group's device address (a view the job borrows, alive
-        // while it is) and layout; the kernel reads sum k of a group over terms[k * pitch..k *
+        // SAFETY: the job's layout fits this build (checked above: its tiles, and split words
+        // where the build writes them); the table holds each group's device address (a view
+        // the job borrows, alive while it is) and layout; the kernel reads sum k of a group over terms[k * pitch..k *
         // pitch + len), inside its view (groups_job checked it), writes plan and units (2
         // words per tile of every sum, as allocated), splits (4 words per tile, allocated so
         // where the build splits; a build without it never touches them), paths (one per
@@ -1036,6 +1089,21 @@ pub fn compile_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A job's buffers fit builds of their tiles, with split words or without where they have
+    /// them, and only builds without split words where they do not.
+    #[test]
+    fn job_layouts_fit_only_builds_they_were_made_for() {
+        let d = WalkedShape::DEFAULT;
+        let plain = WalkedShape { split: false, ..d };
+        let small = WalkedShape { per_thread: 8, ..d };
+        assert!(JobLayout::of(d).fits(d).is_ok());
+        assert!(JobLayout::of(d).fits(plain).is_ok());
+        assert!(JobLayout::of(plain).fits(plain).is_ok());
+        assert!(JobLayout::of(plain).fits(d).is_err());
+        assert!(JobLayout::of(d).fits(small).is_err());
+        assert!(JobLayout::of(small).fits(d).is_err());
+    }
 
     /// The shapes the engine and its tests use pass the check; a fast finish without the
     /// transposed tile, a far anchor without the hint, a far anchor off the anchors' spacing,
