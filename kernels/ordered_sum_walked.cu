@@ -747,10 +747,10 @@ __device__ static inline double wk_split_prefix(double p, double ts) {
     return carried ? p : __longlong_as_double(0x7ff8000000000000ll);
 }
 
-/* Tile t's split words at sp (BINADE_WK_SPLIT), its terms staged in sh.lanes: from the approximate
- * prefix before it (sh.cross, wk_split_prefix's, in its plan's binade b), the split lane L is the first lane
- * whose approximate running end (prefix, the lanes before it and its own terms, summed in
- * doubles) reaches b's top; sp[0] gets the lanes before L composed for b with L in its tag,
+/* Tile t's split words at sp (BINADE_WK_SPLIT), its terms staged in sh.lanes: from the
+ * approximate prefix before it (sh.cross, wk_split_prefix's, in its plan's binade b), the split
+ * lane L is the first lane whose approximate running end (prefix, the lanes before it and its
+ * own terms, summed in doubles) reaches b's top; sp[0] gets the lanes before L composed for b with L in its tag,
  * sp[1] the lanes after L composed for b + 1. Both by wk_lane_unit, so a tie takes the pair
  * composition and a negative or non-finite term saturates the unit (it never applies). None
  * where no lane reaches the top. Then, by thread 0, the tile's unit word (value, tag) and its
@@ -758,9 +758,10 @@ __device__ static inline double wk_split_prefix(double p, double ts) {
  * sees the unit word likely sees the split words too (it checks their tags either way). Every
  * thread calls it. A plan: the walker checks each part against its exact sum (wk_split_end).
  * Not inlined, given the tile through shared memory and left to publish the unit word itself,
- * so its registers are its own and few are live across the call: inlined after the unit, it
- * made ptxas spill in the producers' kernel (CUDA 13.5, sm_90: 260 bytes of spill stores under
- * the producers' cap of 64 registers). */
+ * so its registers are its own and few are live across the call. ptxas (CUDA 13.5, sm_90,
+ * under the producers' cap of 64 registers) spilled 248 to 260 bytes in the producers' kernel
+ * with the tile staged after the unit (inlined or not), 76 bytes as here, 8 without the split;
+ * the producers alone measured about 5% slower as here (reports/walked-split/67044ea). */
 __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count, wk_word *sp,
                                              wk_word *unit_word, u64 value, u64 tag, unsigned int *path_word,
                                              unsigned int path, unsigned int epoch, wk_shared &sh) {
@@ -1007,7 +1008,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     binade_unit u = binade_unit_invalid();
     int tied = 0;
 #if BINADE_WK_SPLIT
-    if (sh.cross == sh.cross) wk_split_stage(x, sh);
+    if (sh.cross == sh.cross) wk_split_stage(x, sh); /* a prefix in sh.cross comes with b != 0 */
 #endif
     if (b != 0u) u = wk_tile_unit(x, src, count, b, sh, &tied);
     u64 value = 0ull;
