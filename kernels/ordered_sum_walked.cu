@@ -28,7 +28,9 @@
  * (for non-negative terms the sum only grows, so the applied prefix of a run is one piece).
  * A tile whose unit cannot be used (its plan is another binade, the sum leaves the binade
  * inside it, a term is negative or not finite, its unit saturates, or it is a sum's first
- * tile, planned from +0) is finished by the walker from S: each round the lanes form their
+ * tile, planned from +0) is ended by its split words where its producer published them and
+ * they hold (BINADE_WK_SPLIT: two checked applies around one lane's native adds), else
+ * finished by the walker from S: each round the lanes form their
  * units for S's binade, the first lane whose composed end does not apply adds its terms
  * natively, the rest go on from there. Every path ends in a checked apply (wk_apply)
  * or in native adds, so no plan, race or timing can change the bits.

@@ -6,7 +6,9 @@
 //! exact running sum and composes the published units in order, a step of many tiles at a
 //! time (an ordered block scan), applying each run as far as it stays in its binade; a tile
 //! whose unit cannot be used (a crossing, a missed plan, a negative or non-finite term, a
-//! sum's first tile) it finishes from its terms, lane by lane.
+//! sum's first tile) it ends by the split words its producer published for a crossing
+//! ([`WalkedShape::split`]) where their checks hold, and else finishes from its terms, lane by
+//! lane.
 //!
 //! It stands beside the one-pass engine ([`super::onepass`]), whose every tile waits for the
 //! exact sum before it: here a producer's round is load, tree sum, plan and unit, and the
