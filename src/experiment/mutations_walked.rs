@@ -168,7 +168,7 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED` and the first three plan mutants above, each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing and the excursion rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
+        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED` and the first three plan mutants above, each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing, the excursion and the split inputs rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -377,11 +377,10 @@ impl WalkedMutant {
     /// units read words whatever the format, and their inputs need a sum that stays in one
     /// binade over 2^25 terms that each move it, which an f32 sum cannot (2^25 terms of at
     /// least half a quantum carry it over a binade of 2^23 quanta): they are killed on the
-    /// f64 build. The fast finish is not built for f32. The split's three mutants are killed
-    /// on the f64 build by `walked_kill`'s split inputs, made at f64's quantum; the split's
-    /// code is the format's own only through the checked apply and the native add, which the
-    /// mutants here already cover. f32 versions of those inputs are not made yet.
-    pub const F32_CHECKED: [WalkedMutant; 8] = [
+    /// f64 build. The fast finish is not built for f32. The split's three mutants joined this
+    /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; when they
+    /// joined, no device run had checked them in an f32 build yet.
+    pub const F32_CHECKED: [WalkedMutant; 11] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
         WalkedMutant::BinadesMixed,
@@ -390,6 +389,9 @@ impl WalkedMutant {
         WalkedMutant::RunEndUnchecked,
         WalkedMutant::NativeFromRound,
         WalkedMutant::LaneUnpadded,
+        WalkedMutant::SplitLaneSkipped,
+        WalkedMutant::SplitFirstUnchecked,
+        WalkedMutant::SplitSecondUnchecked,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).

@@ -86,10 +86,10 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
 
 /// [`kill_cases`] for an f32 build: every input kind at each of `sizes` made as f32 terms
 /// (seed `seed ^ n`), from +0; the hand-made inputs rounded to f32; the crossing and the
-/// excursion rebuilt at f32's quantum; and two f32 streams of their own, each from +0 and
-/// from -0: a sum that stops moving at 2^25 (every later term
-/// below half its quantum of 4), and one whose every later term is a tie at that quantum
-/// (2.0 after 2^25 + 4: the loop rounds each to the even significand).
+/// excursion rebuilt at f32's quantum; two f32 streams of their own: a sum that stops moving
+/// at 2^25 (every later term below half its quantum of 4), and one whose every later term is
+/// a tie at that quantum (2.0 after 2^25 + 4: the loop rounds each to the even significand);
+/// and the split inputs at f32's quantum; each from +0 and from -0.
 pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f32>> {
     let mut cases = kind_cases::<f32>(seed, sizes, " f32");
     let mut hand: Vec<(String, Vec<f32>)> = kill_cases(seed, &[], tile)
@@ -118,6 +118,16 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
         .chain(std::iter::repeat_n(2.0, 3 * tile + 11))
         .collect();
     hand.push(("f32 ties at the quantum 4 after 2^25 + 4".to_string(), ties));
+    for (name, miss) in [
+        ("a crossing before its split lane, f32", SplitMiss::Early),
+        (
+            "a crossing at its split lane's start, f32",
+            SplitMiss::AtLaneStart,
+        ),
+        ("a crossing after its split lane, f32", SplitMiss::Late),
+    ] {
+        hand.push((name.to_string(), split_lane_miss_f32(tile, miss)));
+    }
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
             cases.push(KillCase {
@@ -192,8 +202,21 @@ enum SplitMiss {
 ///
 /// Needs `tile >= 256` (the lanes named lie in the tile).
 fn split_lane_miss(tile: usize, miss: SplitMiss) -> Vec<f64> {
+    split_lane_miss_at(tile, miss, f64::EPSILON)
+}
+
+/// [`split_lane_miss`] at f32's quantum (`u = 2^-23`): every term is exact in f32, and the
+/// f32 loop rounds them as the f64 loop rounds the f64 input's.
+fn split_lane_miss_f32(tile: usize, miss: SplitMiss) -> Vec<f32> {
+    split_lane_miss_at(tile, miss, f64::from(f32::EPSILON))
+        .into_iter()
+        .map(|x| x as f32)
+        .collect()
+}
+
+/// [`split_lane_miss`] with `ulp` the ulp of `[1, 2)` in the terms' format.
+fn split_lane_miss_at(tile: usize, miss: SplitMiss, ulp: f64) -> Vec<f64> {
     debug_assert!(tile >= 256);
-    let ulp = f64::EPSILON;
     let (d, x) = match miss {
         SplitMiss::Early => (100.0, 0.75 * ulp),
         SplitMiss::AtLaneStart => (224.0, 1.75 * ulp),
@@ -528,5 +551,28 @@ mod tests {
         }
         let v = split_lane_miss(tile, SplitMiss::AtLaneStart);
         assert_eq!(loop_sum::<F64>(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
+    }
+
+    /// The split inputs at f32's quantum do on the f32 loop what the f64 ones do on the f64
+    /// loop (the same terms in units of the ulp, the same crossings).
+    #[test]
+    fn the_f32_split_inputs_cross_where_the_f64_ones_do() {
+        let tile = 4096;
+        let u = f32::EPSILON;
+        for (miss, d, at) in [
+            (SplitMiss::Early, 100.0, 100),
+            (SplitMiss::AtLaneStart, 224.0, 112),
+            (SplitMiss::Late, 100.0, 100),
+        ] {
+            let v = split_lane_miss_f32(tile, miss);
+            let start = 2 * tile;
+            assert_eq!(loop_sum::<F32>(&v[..start]), 2.0 - d * u, "{miss:?}");
+            assert!(loop_sum::<F32>(&v[..start + at - 1]) < 2.0, "{miss:?}");
+            assert_eq!(loop_sum::<F32>(&v[..start + at]), 2.0, "{miss:?}");
+            let tree: f64 = v[start..start + tile].iter().map(|&x| f64::from(x)).sum();
+            assert!(f64::from(2.0 - d * u) + tree > 2.0, "{miss:?}");
+        }
+        let v = split_lane_miss_f32(tile, SplitMiss::AtLaneStart);
+        assert_eq!(loop_sum::<F32>(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
     }
 }
