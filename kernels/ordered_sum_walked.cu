@@ -275,6 +275,14 @@ __device__ static inline int wk_apply(binade_unit u, unsigned int b, u64 s, u64 
     return binade_apply_fmt(u, b, s, WK_FRAC_BITS, WK_EXP_BITS, out);
 }
 
+/* A unit applied to s at binade b without the check that s is in b and the end stays there:
+ * the mutants' shortcut (the formula binade_apply_fmt uses once its checks pass). */
+__device__ static inline u64 wk_apply_unchecked(binade_unit u, unsigned int b, u64 s) {
+    const u64 hidden = 1ull << WK_FRAC_BITS;
+    const u64 m = (s & (hidden - 1ull)) | hidden;
+    return (((u64)b << WK_FRAC_BITS) + (m + binade_pick(u, m) - hidden)) & WK_MAG;
+}
+
 /* The unit of one term x (a widened term of the format) for binade b: term_unit of
  * src/unit.rs in the sum's format. */
 __device__ static inline binade_unit wk_term_unit(unsigned int b, double x) {
@@ -609,19 +617,31 @@ __device__ static inline unsigned int wk_lane_slot(unsigned int p) {
 #endif
 }
 
-/* Lane `threadIdx.x`'s terms in term order from the tile's striped registers x (wk_load's
- * layout), through shared memory; +0 past the count, as x. Every thread calls it. */
-__device__ static inline void wk_lanes_from_striped(const double *x, double *lane, wk_shared &sh) {
+/* Stores this thread's share of the tile's striped registers x (wk_load's layout) in sh.lanes,
+ * term p at p + p / WK_PER (wk_lane_slot's layout). Every thread calls it; a barrier must
+ * follow before any thread reads (wk_stage_read). */
+__device__ static inline void wk_stage_striped(const double *x, wk_shared &sh) {
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER / 2; j++) {
         const unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
         sh.lanes[p + p / WK_PER] = x[2 * j];
         sh.lanes[p + 1u + (p + 1u) / WK_PER] = x[2 * j + 1];
     }
-    __syncthreads();
+}
+
+/* Lane `threadIdx.x`'s terms in term order from the staged tile (wk_stage_striped). */
+__device__ static inline void wk_stage_read(double *lane, const wk_shared &sh) {
     const unsigned int q = threadIdx.x * WK_PER;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) lane[j] = sh.lanes[wk_lane_slot(q + j)];
+}
+
+/* Lane `threadIdx.x`'s terms in term order from the tile's striped registers x (wk_load's
+ * layout), through shared memory; +0 past the count, as x. Every thread calls it. */
+__device__ static inline void wk_lanes_from_striped(const double *x, double *lane, wk_shared &sh) {
+    wk_stage_striped(x, sh);
+    __syncthreads();
+    wk_stage_read(lane, sh);
     __syncthreads(); /* sh.lanes is read by all before it is written again */
 }
 #endif
@@ -761,16 +781,15 @@ __device__ static inline double wk_split_prefix(double p, double ts) {
  * thread calls it. A plan: the walker checks each part against its exact sum (wk_split_end).
  * Not inlined, given the tile through shared memory and left to publish the unit word itself,
  * so its registers are its own and few are live across the call. ptxas (CUDA 13.5, sm_90,
- * under the producers' cap of 64 registers) spilled 248 to 260 bytes in the producers' kernel
- * with the tile staged after the unit (inlined or not), 76 bytes as here, 8 without the split;
- * the producers alone measured about 5% slower as here (reports/walked-split/67044ea). */
+ * under the producers' cap of 64 registers; `MODULE=walked scripts/nvrtc-build-times.py`)
+ * gives the producers' kernel 76 bytes of spill stores as here, 8 without the split, 248 with
+ * the tile staged after the unit (914e6f9); the producers alone measured about 5% slower as
+ * here (reports/walked-split/67044ea). */
 __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count, wk_word *sp,
                                              wk_word *unit_word, u64 value, u64 tag, unsigned int *path_word,
                                              unsigned int path, unsigned int epoch, wk_shared &sh) {
     double lane[WK_PER];
-    const unsigned int q = threadIdx.x * WK_PER;
-#pragma unroll
-    for (unsigned int j = 0; j < WK_PER; j++) lane[j] = sh.lanes[wk_lane_slot(q + j)];
+    wk_stage_read(lane, sh);
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, lane[j]);
@@ -804,19 +823,6 @@ __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count,
     __syncthreads(); /* sh.fail and sh.lanes are read by all before the next tile's use */
 }
 
-/* Stages the tile's terms, striped in x, in sh.lanes in term order (wk_lanes_from_striped's
- * layout, which wk_tile_unit's tie path writes again with the same values), for wk_split.
- * Done before the unit, while x is live anyway: staged after it, x stayed live across the
- * unit's tie path and ptxas spilled (212 bytes of spill stores). Every thread calls it; the
- * unit's block-wide steps order these writes before wk_split's reads. */
-__device__ static inline void wk_split_stage(const double *x, wk_shared &sh) {
-#pragma unroll
-    for (unsigned int j = 0; j < WK_PER / 2; j++) {
-        const unsigned int p = 2u * (j * WK_THREADS + threadIdx.x);
-        sh.lanes[p + p / WK_PER] = x[2 * j];
-        sh.lanes[p + 1u + (p + 1u) / WK_PER] = x[2 * j + 1];
-    }
-}
 #endif
 
 #if BINADE_WK_HINT
@@ -1010,7 +1016,11 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     binade_unit u = binade_unit_invalid();
     int tied = 0;
 #if BINADE_WK_SPLIT
-    if (sh.cross == sh.cross) wk_split_stage(x, sh); /* a prefix in sh.cross comes with b != 0 */
+    /* The tile staged for wk_split before the unit, while x is live anyway: staged after it, x
+     * stayed live across the unit's tie path and ptxas spilled 248 bytes (914e6f9). The
+     * unit's barriers order these writes before wk_split's reads, and its tie path stages the
+     * same values again. A prefix in sh.cross comes with b != 0, so the unit runs. */
+    if (sh.cross == sh.cross) wk_stage_striped(x, sh);
 #endif
     if (b != 0u) u = wk_tile_unit(x, src, count, b, sh, &tied);
     u64 value = 0ull;
@@ -1053,13 +1063,6 @@ __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, un
 }
 
 #if BINADE_WK_SPLIT
-/* A unit applied to s at binade b without the check that s is in b and the end stays there:
- * the mutants' shortcut (the formula binade_apply_fmt uses once its checks pass). */
-__device__ static inline u64 wk_apply_unchecked(binade_unit u, unsigned int b, u64 s) {
-    const u64 hidden = 1ull << WK_FRAC_BITS;
-    const u64 m = (s & (hidden - 1ull)) | hidden;
-    return (((u64)b << WK_FRAC_BITS) + (m + binade_pick(u, m) - hidden)) & WK_MAG;
-}
 
 /* The end of the tile at src (count terms) from the exact sum s before it by its split words
  * sp (wk_split), by one thread: where both words are this launch's, the first unit applies
@@ -1468,9 +1471,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
             if (pos < f) {
                 const binade_unit c = binade_compose(excl, pre[k]);
 #if BINADE_WK_MUTANT == WK_M_RUN_END_UNCHECKED
-                const u64 hidden = 1ull << WK_FRAC_BITS;
-                const u64 m = (s & (hidden - 1ull)) | hidden;
-                ends[k] = (((u64)b << WK_FRAC_BITS) + (m + binade_pick(c, m) - hidden)) & WK_MAG;
+                ends[k] = wk_apply_unchecked(c, b, s);
 #else
                 if (!wk_apply(c, b, s, &ends[k])) atomicMin(&sh.flag, pos);
 #endif

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Times NVRTC builds of the one-pass module (kernels/binade.cuh + kernels/ordered_sum_onepass.cu)
+"""Times NVRTC builds of the one-pass module (kernels/binade.cuh + kernels/ordered_sum_onepass.cu),
+or with MODULE=walked of the walked module (kernels/binade.cuh + kernels/ordered_sum_walked.cu),
 with the given defines, one build per argument, and prints each build's status, seconds and any
 error lines. Needs no GPU: only libnvrtc (e.g. `pip install nvidia-cuda-nvrtc`; point NVRTC_LIB
 at its libnvrtc.so). With PTXAS=/path/ptxas (e.g. from `pip download nvidia-cuda-nvcc`) each
@@ -9,7 +10,10 @@ stack frame and spill bytes are printed: what the device will report, without a 
 Usage: NVRTC_LIB=/path/libnvrtc.so scripts/nvrtc-build-times.py "BINADE_OP_STAGED=1" \
            "BINADE_OP_DEFERRED=1,BINADE_OP_MUTANT=11" "BINADE_OP_CUMSUM=1"
 Each argument is a comma-separated list of NAME=VALUE on top of the layout's defaults below
-(the engine's tile: 256 threads x 32 terms); an empty argument is the engine's own build.
+(the one-pass engine's tile: 256 threads x 32 terms; for the walked module the defines of
+`WalkedShape::DEFAULT` as of this script's commit, which must be kept in step with it); an empty
+argument is the engine's own build. With SOURCE_REV=REV the sources are REV's, not the working
+tree's (ptxas's figures for a kernel measured at REV).
 With AGAINST=REV (a git revision) each build is also compiled from REV's sources with the same
 defines, and the line says whether the two PTX texts are byte for byte the same: a change meant
 for trace or timing builds only (BINADE_OP_TRACE, BINADE_OP_UNTIL) must leave the engine's PTX
@@ -25,14 +29,31 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 lib = ctypes.CDLL(os.environ.get("NVRTC_LIB", "libnvrtc.so"))
-FILES = ("binade.cuh", "ordered_sum_onepass.cu")
-src = "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n" for f in FILES)
+WALKED = os.environ.get("MODULE", "onepass") == "walked"
+FILES = ("binade.cuh", "ordered_sum_walked.cu" if WALKED else "ordered_sum_onepass.cu")
+
+
+def sources(rev):
+    """The module's text from the working tree (rev None) or from git revision rev."""
+    if rev is None:
+        return "".join(open(os.path.join(ROOT, "kernels", f)).read() + "\n" for f in FILES)
+    return "".join(subprocess.run(["git", "-C", ROOT, "show", f"{rev}:kernels/{f}"], check=True,
+                                  capture_output=True, text=True).stdout + "\n" for f in FILES)
+
+
+src = sources(os.environ.get("SOURCE_REV"))
 AGAINST = os.environ.get("AGAINST")
-old_src = AGAINST and "".join(
-    subprocess.run(["git", "-C", ROOT, "show", f"{AGAINST}:kernels/{f}"], check=True, capture_output=True,
-                   text=True).stdout + "\n" for f in FILES)
-BASE = dict(BINADE_OP_TRACE_WORDS=8, BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192, BINADE_OP_MUTANT=0,
-            BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1, BINADE_OP_HOLD_RISKY=1)
+old_src = AGAINST and sources(AGAINST)
+if WALKED:
+    BASE = dict(BINADE_WK_THREADS=256, BINADE_WK_PER_THREAD=16, BINADE_WK_STEP=4, BINADE_WK_MIN_BLOCKS=4,
+                BINADE_WK_MUTANT=0, BINADE_WK_PRODUCERS_ONLY=0, BINADE_WK_PHASES=3, BINADE_WK_PREFETCH=0,
+                BINADE_WK_TRANSPOSE=1, BINADE_WK_FINISH_IN_STEP=1, BINADE_WK_HINT=1, BINADE_WK_LOOKBACK=1,
+                BINADE_WK_FAR=1024, BINADE_WK_FAST_FINISH=0, BINADE_WK_SPLIT=1, BINADE_WK_TRACE=0, BINADE_WK_F32=0,
+                BINADE_WK_OUT_STRIDE=18)
+else:
+    BASE = dict(BINADE_OP_TRACE_WORDS=8, BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192,
+                BINADE_OP_MUTANT=0, BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1,
+                BINADE_OP_HOLD_RISKY=1)
 
 def print_registers(lib, prog):
     """Assembles the program's PTX for sm_90 with $PTXAS -v and prints one line per kernel."""
@@ -72,7 +93,7 @@ def program_ptx(lib, prog):
 def build(lib, text, defines):
     """Compiles text with defines: (status, seconds, error lines, the program)."""
     prog = ctypes.c_void_p()
-    lib.nvrtcCreateProgram(ctypes.byref(prog), text.encode(), b"ordered_sum_onepass.cu", 0, None, None)
+    lib.nvrtcCreateProgram(ctypes.byref(prog), text.encode(), FILES[1].encode(), 0, None, None)
     opts = [b"-arch=compute_90", b"-std=c++17", b"--fmad=false"] + [f"-D{k}={v}".encode() for k, v in defines.items()]
     arr = (ctypes.c_char_p * len(opts))(*opts)
     started = time.time()

@@ -369,9 +369,9 @@ fn walked_equals_the_loop_fast_finish() {
 /// 8,294,400 uniform terms (a crossing at tiles 1, 2, 4, ..., 1,024) the split path is taken
 /// in the engine's shape and its trace build: some tiles publish split words and the walker
 /// ends some by them, never more than were published (a fast path that never ran would pass
-/// the bits checks without checking anything), with the loop's bits; and every case (the
-/// three inputs whose split lane is off among them) in the engine's shape is the engine
-/// test's.
+/// the bits checks without checking anything), with the loop's bits. (The cases, the three
+/// inputs whose split lane is off among them, run in the engine's shape in
+/// `walked_equals_the_loop_engine_shape`.)
 #[test]
 fn walked_split_ends_crossings() {
     let Some(gpu) = open_or_skip("walked_split_ends_crossings") else {

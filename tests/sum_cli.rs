@@ -39,7 +39,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
-/// The JSON objects printed on stdout, one per line.
 /// Whether a GPU command found no usable GPU: exit 3 with one line `binade sum: no GPU: ...`
 /// (anything else is left to the caller's checks). Then the test is skipped, which fails
 /// with `BINADE_REQUIRE_GPU=1` ([`binade::gpu::require::skip`]); exit 3 is that and only that.
@@ -61,6 +60,7 @@ fn found_no_gpu(test: &str, engine: &str, out: &Output) -> bool {
     true
 }
 
+/// The JSON objects printed on stdout, one per line.
 fn json_lines(o: &Output) -> Vec<Value> {
     stdout(o)
         .lines()

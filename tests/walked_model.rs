@@ -122,17 +122,21 @@ proptest! {
     }
 }
 
+/// The kernel's lanes and tiles (16 terms a lane, here 16 lanes a tile) with a long step: the
+/// shape of the tests that count how the walker ends its tiles.
+const WIDE: ModelShape = ModelShape {
+    lane: 16,
+    lanes: 16,
+    step: 32,
+    finish_in_step: true,
+};
+
 /// With exact plans on uniform terms most tiles compose (the plan is used, not ignored).
 #[test]
 fn exact_plans_compose_most_tiles() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x3a1c);
     let t = terms(0, 64 * 4096, &mut rng);
-    let shape = ModelShape {
-        lane: 16,
-        lanes: 16,
-        step: 32,
-        finish_in_step: true,
-    };
+    let shape = WIDE;
     let words = publish(&t, shape, &exact_plans(&t, shape));
     let (got, counts) = walk(&t, shape, &words, 0.0);
     assert_eq!(got, loop_bits(0.0, &t), "seed 0x3a1c uniform");
@@ -150,12 +154,7 @@ fn exact_plans_compose_most_tiles() {
 fn tree_split_lanes_end_crossings() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5b1d);
     let t = terms(0, 64 * 4096, &mut rng);
-    let shape = ModelShape {
-        lane: 16,
-        lanes: 16,
-        step: 32,
-        finish_in_step: true,
-    };
+    let shape = WIDE;
     let words = publish_split(
         &t,
         shape,

@@ -7,11 +7,12 @@
 //! chosen; here any plan and any split lane can be given, wrong ones included (a binade the
 //! running sum never visits, a plan a binade behind, none at all, a split lane before or after
 //! the crossing or in a tile that does not cross), and the walker must still give the loop's
-//! bits: a wrong plan may only cost tiles finished from their terms. `tests/walked_model.rs` checks that for
-//! random terms, shapes and plans against the loop. The lanes' units are [`run_unit`]'s (the
-//! kernel forms them in f64 where it can, equal to these by the argument in the kernel).
+//! bits: a wrong plan may only cost tiles finished from their terms. `tests/walked_model.rs`
+//! checks that for random terms, shapes, plans and split lanes against the loop. The lanes'
+//! units are [`run_unit`]'s (the kernel forms them in f64 where it can, equal to these by the
+//! argument in the kernel).
 
-use crate::format::F64;
+use crate::format::{Layout, F64};
 use crate::unit::{apply, compose, run_unit, Binade, Unit};
 
 /// A fault put into the model on purpose, mirroring one of the kernel's named mutants
@@ -138,7 +139,7 @@ pub fn publish_split(
             let bits: Vec<u64> = tile.iter().map(|x| x.to_bits()).collect();
             let unit = binade.map_or(Unit::INVALID, |b| run_unit::<F64>(b, &bits));
             let split = match (binade, lanes.get(t).copied().flatten()) {
-                (Some(b), Some(lane)) if b.0 < TOP_BINADE => {
+                (Some(b), Some(lane)) if b.0 < F64::MAX_NORMAL_FIELD => {
                     let cut = (lane * shape.lane).min(bits.len());
                     let after = ((lane + 1) * shape.lane).min(bits.len());
                     Some(Split {
@@ -159,9 +160,6 @@ pub fn publish_split(
         .collect()
 }
 
-/// The largest finite f64 binade (exponent field).
-const TOP_BINADE: u32 = 2046;
-
 /// The kernel's split lanes (`wk_split`): for a tile whose prefix of the tiles' own sums
 /// (summed in order, as [`tree_plans`]) lies in a binade and whose own sum carries it into the
 /// next, the first lane whose approximate running end reaches that binade's top.
@@ -174,12 +172,12 @@ pub fn tree_split_lanes(terms: &[f64], shape: ModelShape) -> Vec<Option<usize>> 
             let ts: f64 = tile.iter().sum();
             p += ts;
             let b = Binade::of::<F64>(prefix.to_bits())?;
-            let carried = b.0 < TOP_BINADE
+            let carried = b.0 < F64::MAX_NORMAL_FIELD
                 && Binade::of::<F64>((prefix + ts).to_bits()) == Some(Binade(b.0 + 1));
             if !carried {
                 return None;
             }
-            let top = f64::from_bits(u64::from(b.0 + 1) << 52);
+            let top = 2f64.powi(b.exponent::<F64>() + 1);
             let mut run = prefix;
             tile.chunks(shape.lane).position(|lane| {
                 run += lane.iter().sum::<f64>();

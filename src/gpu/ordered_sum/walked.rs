@@ -543,7 +543,8 @@ pub struct WalkedJob<'a, T = f64> {
     tickets: u64,
     plan: CudaSlice<u64>,
     units: CudaSlice<u64>,
-    /// Two 16-byte words a tile where the build splits crossings, else one word unused.
+    /// Two 16-byte words a tile where the build splits crossings, else two words the kernel
+    /// never touches (a launch argument must be a buffer).
     splits: CudaSlice<u64>,
     paths: CudaSlice<u32>,
     ticket: CudaSlice<u64>,
@@ -553,8 +554,8 @@ pub struct WalkedJob<'a, T = f64> {
     start: u64,
     /// Made for a trace build: its results carry the walker's clock stamps.
     traced: bool,
-    /// The layout its buffers were made for: terms per tile, and whether split words are
-    /// allocated ([`WalkedSum::launch`] refuses a build of another layout).
+    /// The layout its buffers were made for: terms per tile, the terms' format, and whether
+    /// split words are allocated ([`WalkedSum::launch`] refuses a build of another layout).
     layout_made: JobLayout,
 }
 
@@ -565,6 +566,8 @@ struct JobLayout {
     tile: u64,
     /// Split words allocated (two 16-byte words a tile).
     split_words: bool,
+    /// f32 terms (the job's buffers are of the build's term type).
+    f32_terms: bool,
 }
 
 impl JobLayout {
@@ -572,12 +575,21 @@ impl JobLayout {
         JobLayout {
             tile: shape.tile(),
             split_words: shape.split,
+            f32_terms: shape.f32_terms,
         }
     }
 
-    /// Whether a build of `shape` may launch a job of this layout: the same tiles, and split
-    /// words wherever the build writes them (a job with them may go to a build without).
+    /// Whether a build of `shape` may launch a job of this layout: the same tiles and terms'
+    /// format, and split words wherever the build writes them (a job with them may go to a
+    /// build without).
     fn fits(self, shape: WalkedShape) -> Result<()> {
+        if self.f32_terms != shape.f32_terms {
+            bail!(
+                "a walked job of {} terms launched on a build for {} terms",
+                if self.f32_terms { "f32" } else { "f64" },
+                if shape.f32_terms { "f32" } else { "f64" }
+            );
+        }
         if self.tile != shape.tile() || (shape.split && !self.split_words) {
             bail!(
                 "a walked job made for {}-term tiles{} launched on a build of {}-term tiles{}",
@@ -915,13 +927,14 @@ impl WalkedSum {
             block_dim: (self.shape.threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: the job's layout fits this build (checked above: its tiles, and split words
-        // where the build writes them); the table holds each group's device address (a view
-        // the job borrows, alive while it is) and layout; the kernel reads sum k of a group over terms[k * pitch..k *
-        // pitch + len), inside its view (groups_job checked it), writes plan and units (2
-        // words per tile of every sum, as allocated), splits (4 words per tile, allocated so
-        // where the build splits; a build without it never touches them), paths (one per
-        // tile of every sum), the ticket and out (OUT_WORDS a sum).
+        // SAFETY: the job's layout fits this build (checked above: its tiles and terms'
+        // format, and split words where the build writes them); the table holds each group's
+        // device address (a view the job borrows, alive while it is) and layout; the kernel
+        // reads sum k of a group over terms[k * pitch..k * pitch + len), inside its view
+        // (groups_job checked it), writes plan and units (2 words per tile of every sum, as
+        // allocated), splits (4 words per tile, allocated so where the build splits; a build
+        // without it never touches them), paths (one per tile of every sum), the ticket and
+        // out (OUT_WORDS a sum).
         unsafe { b.launch(cfg) }.context("launching walked_sum")?;
         // Every producer block draws exactly one ticket past the last one.
         job.tickets_issued += job.tickets + u64::from(producers);
@@ -1094,19 +1107,26 @@ pub fn compile_for(
 mod tests {
     use super::*;
 
-    /// A job's buffers fit builds of their tiles, with split words or without where they have
-    /// them, and only builds without split words where they do not.
+    /// A job's buffers fit builds of their tiles and terms' format, with split words or
+    /// without where they have them, and only builds without split words where they do not.
     #[test]
     fn job_layouts_fit_only_builds_they_were_made_for() {
         let d = WalkedShape::DEFAULT;
         let plain = WalkedShape { split: false, ..d };
         let small = WalkedShape { per_thread: 8, ..d };
+        let f32_build = WalkedShape {
+            f32_terms: true,
+            ..d
+        };
         assert!(JobLayout::of(d).fits(d).is_ok());
         assert!(JobLayout::of(d).fits(plain).is_ok());
         assert!(JobLayout::of(plain).fits(plain).is_ok());
         assert!(JobLayout::of(plain).fits(d).is_err());
         assert!(JobLayout::of(d).fits(small).is_err());
         assert!(JobLayout::of(small).fits(d).is_err());
+        assert!(JobLayout::of(f32_build).fits(f32_build).is_ok());
+        assert!(JobLayout::of(f32_build).fits(d).is_err());
+        assert!(JobLayout::of(d).fits(f32_build).is_err());
     }
 
     /// The shapes the engine and its tests use pass the check; a fast finish without the

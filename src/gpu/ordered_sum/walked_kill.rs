@@ -60,18 +60,9 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
         "an infinity after increments in its tile",
         inputs::infinity_after_increments(tile),
     ));
-    hand.push((
-        "a crossing before its split lane",
-        split_lane_miss(tile, SplitMiss::Early),
-    ));
-    hand.push((
-        "a crossing at its split lane's start",
-        split_lane_miss(tile, SplitMiss::AtLaneStart),
-    ));
-    hand.push((
-        "a crossing after its split lane",
-        split_lane_miss(tile, SplitMiss::Late),
-    ));
+    for (name, miss) in SPLIT_CASES {
+        hand.push((name, split_lane_miss(tile, miss)));
+    }
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
             cases.push(KillCase {
@@ -118,15 +109,8 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
         .chain(std::iter::repeat_n(2.0, 3 * tile + 11))
         .collect();
     hand.push(("f32 ties at the quantum 4 after 2^25 + 4".to_string(), ties));
-    for (name, miss) in [
-        ("a crossing before its split lane, f32", SplitMiss::Early),
-        (
-            "a crossing at its split lane's start, f32",
-            SplitMiss::AtLaneStart,
-        ),
-        ("a crossing after its split lane, f32", SplitMiss::Late),
-    ] {
-        hand.push((name.to_string(), split_lane_miss_f32(tile, miss)));
+    for (name, miss) in SPLIT_CASES {
+        hand.push((format!("{name}, f32"), split_lane_miss_f32(tile, miss)));
     }
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
@@ -169,6 +153,16 @@ fn excursion_above_binade_f32(tile: usize) -> Vec<f32> {
     v[tile + 1] = -0.25;
     v
 }
+
+/// The split inputs of the kill cases, by name.
+const SPLIT_CASES: [(&str, SplitMiss); 3] = [
+    ("a crossing before its split lane", SplitMiss::Early),
+    (
+        "a crossing at its split lane's start",
+        SplitMiss::AtLaneStart,
+    ),
+    ("a crossing after its split lane", SplitMiss::Late),
+];
 
 /// Where the loop's crossing falls against a split's lane ([`split_lane_miss`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -526,53 +520,38 @@ mod tests {
         assert_eq!(y, 2f64.powi(21) + 0.75);
     }
 
-    /// The split inputs do what their docs say on the host's loop: the third tile's prefix is
-    /// exactly `2 - d u`, its tree sum carries it past 2, and the loop reaches 2 at the term
-    /// the doc names (and, for `AtLaneStart`, lane 7 moves it on by `2 u` a term).
-    #[test]
-    fn the_split_inputs_cross_where_their_docs_say() {
+    /// The split inputs do what their docs say on `F`'s loop (`inputs(miss)`, `u` the ulp of
+    /// `[1, 2)` in `F`): the third tile's prefix is exactly `2 - d u`, its tree sum carries it
+    /// past 2, and the loop reaches 2 at the term the doc names (and, for `AtLaneStart`, lane 7
+    /// moves it on by `2 u` a term).
+    fn check_split_inputs<F: Format>(inputs: impl Fn(SplitMiss) -> Vec<F::Value>, u: f64) {
         let tile = 4096;
-        let u = f64::EPSILON;
+        let sum = |v: &[F::Value]| F::to_f64(loop_sum::<F>(v));
         for (miss, d, at) in [
             (SplitMiss::Early, 100.0, 100),
             (SplitMiss::AtLaneStart, 224.0, 112),
             (SplitMiss::Late, 100.0, 100),
         ] {
-            let v = split_lane_miss(tile, miss);
+            let v = inputs(miss);
             let start = 2 * tile;
-            assert_eq!(loop_sum::<F64>(&v[..start]), 2.0 - d * u, "{miss:?}");
-            assert!(loop_sum::<F64>(&v[..start + at - 1]) < 2.0, "{miss:?}");
-            assert_eq!(loop_sum::<F64>(&v[..start + at]), 2.0, "{miss:?}");
-            let tree: f64 = v[start..start + tile].iter().sum();
+            assert_eq!(sum(&v[..start]), 2.0 - d * u, "{miss:?}");
+            assert!(sum(&v[..start + at - 1]) < 2.0, "{miss:?}");
+            assert_eq!(sum(&v[..start + at]), 2.0, "{miss:?}");
+            let tree: f64 = v[start..start + tile].iter().map(|&x| F::to_f64(x)).sum();
             assert!(
                 2.0 - d * u + tree > 2.0,
                 "{miss:?}: the tree sum must carry it past 2"
             );
         }
-        let v = split_lane_miss(tile, SplitMiss::AtLaneStart);
-        assert_eq!(loop_sum::<F64>(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
+        let v = inputs(SplitMiss::AtLaneStart);
+        assert_eq!(sum(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
     }
 
-    /// The split inputs at f32's quantum do on the f32 loop what the f64 ones do on the f64
-    /// loop (the same terms in units of the ulp, the same crossings).
+    /// The split inputs cross where their docs say, at f64's quantum on the f64 loop and at
+    /// f32's on the f32 loop.
     #[test]
-    fn the_f32_split_inputs_cross_where_the_f64_ones_do() {
-        let tile = 4096;
-        let u = f32::EPSILON;
-        for (miss, d, at) in [
-            (SplitMiss::Early, 100.0, 100),
-            (SplitMiss::AtLaneStart, 224.0, 112),
-            (SplitMiss::Late, 100.0, 100),
-        ] {
-            let v = split_lane_miss_f32(tile, miss);
-            let start = 2 * tile;
-            assert_eq!(loop_sum::<F32>(&v[..start]), 2.0 - d * u, "{miss:?}");
-            assert!(loop_sum::<F32>(&v[..start + at - 1]) < 2.0, "{miss:?}");
-            assert_eq!(loop_sum::<F32>(&v[..start + at]), 2.0, "{miss:?}");
-            let tree: f64 = v[start..start + tile].iter().map(|&x| f64::from(x)).sum();
-            assert!(f64::from(2.0 - d * u) + tree > 2.0, "{miss:?}");
-        }
-        let v = split_lane_miss_f32(tile, SplitMiss::AtLaneStart);
-        assert_eq!(loop_sum::<F32>(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
+    fn the_split_inputs_cross_where_their_docs_say() {
+        check_split_inputs::<F64>(|m| split_lane_miss(4096, m), f64::EPSILON);
+        check_split_inputs::<F32>(|m| split_lane_miss_f32(4096, m), f64::from(f32::EPSILON));
     }
 }
