@@ -16,7 +16,8 @@
 //! by a look-back that waited, and from a far anchor; the lanes the walker added natively, its
 //! finishes' fast and pair-unit rounds, and, for a trace build, the walker's time, its time in
 //! finishes and when the last unit word was published, in µs from the walker's start (that one
-//! launch's); the tiles that published split words and those the walker ended by them. Before
+//! launch's); the tiles that published split words and those the walker ended by them; the
+//! finishes ended by a planned pass. Before
 //! each input a line `start ...` goes to
 //! stderr, so a launch that never returns is named.
 
@@ -29,25 +30,28 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (crossings split by
-/// their producers) against the same with every crossing finished from its terms, both in
-/// their trace builds, and the producers alone, with and without the split (its cost to
-/// every tile). (Finishes by fast rounds and steps resumed after a finish were timed at
-/// f530bad, the far anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the
-/// lean round and the early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and
-/// waiting look-backs at 2368892: none kept.)
+/// The walked builds probed: a name and the shape. The engine's shape (finishes tried by a
+/// planned pass first) against the same with every finish by rounds, both in their trace
+/// builds, and the producers alone. (The split against every crossing finished was timed at
+/// 67044ea, finishes by fast rounds and steps resumed after a finish at f530bad, the far
+/// anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the lean round and the
+/// early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting look-backs at
+/// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let finished = WalkedShape { split: false, ..d };
+    let rounds = WalkedShape {
+        planned: false,
+        ..d
+    };
     vec![
-        ("walked (split crossings)", d),
-        ("walked, crossings finished", finished),
+        ("walked (planned finishes)", d),
+        ("walked, finishes by rounds", rounds),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, crossings finished traced",
+            "walked, finishes by rounds traced",
             WalkedShape {
                 trace: true,
-                ..finished
+                ..rounds
             },
         ),
         (
@@ -55,13 +59,6 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
             WalkedShape {
                 producers_only: true,
                 ..d
-            },
-        ),
-        (
-            "walked producers only, no split (not a sum)",
-            WalkedShape {
-                producers_only: true,
-                ..finished
             },
         ),
     ]
@@ -170,6 +167,7 @@ fn main() -> Result<()> {
         "producers_us",
         "split_tiles",
         "split_ends",
+        "planned_finishes",
     ])?;
     out.flush()?;
     for n in SIZES {
@@ -199,7 +197,7 @@ fn main() -> Result<()> {
                                     format!("error: {e:#}"),
                                 ];
                                 out.write_record(
-                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 21)),
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 22)),
                                 )?;
                                 out.flush()?;
                                 continue;
@@ -241,6 +239,7 @@ fn main() -> Result<()> {
                             trace_us(again.trace.map(|t| t.producers_ns)),
                             again.split_tiles.to_string(),
                             again.split_ends.to_string(),
+                            again.planned_finishes.to_string(),
                         ]
                     }
                     Build::OnePass(op) => {
@@ -274,7 +273,7 @@ fn main() -> Result<()> {
                             String::new(),
                         ]
                         .into_iter()
-                        .chain(std::iter::repeat_n(String::new(), 8))
+                        .chain(std::iter::repeat_n(String::new(), 9))
                         .collect()
                     }
                 };

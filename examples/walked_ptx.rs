@@ -21,6 +21,8 @@ fn main() -> Result<()> {
             "fast-finish",
             WalkedShape {
                 fast_finish: true,
+                split: false,
+                planned: false,
                 ..d
             },
         ),

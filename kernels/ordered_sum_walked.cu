@@ -169,6 +169,22 @@
 #if BINADE_WK_SPLIT && !BINADE_WK_TRANSPOSE
 #error "the split reads its lanes from the transposed tile's shared memory"
 #endif
+/* BINADE_WK_PLANNED 1 (needs BINADE_WK_TRANSPOSE, not with BINADE_WK_FAST_FINISH): a finish
+ * first tries one planned pass over the tile (wk_planned_finish): the walker's exact sum S
+ * before the tile plus an f64 scan of the lanes' sums gives each lane an approximate start and
+ * end; a lane whose start and end, widened by WK_PL_MARGIN, lie in one binade c forms its unit
+ * for c, every other lane is native; a segmented ordered scan composes each run of lanes
+ * planned for one binade; one thread then walks the tile in order, each run by one checked
+ * apply and each native lane by its native adds. Where a check fails, or more than
+ * WK_PL_NATIVE_MAX lanes are native, the rounds finish the tile as before. The plan only
+ * chooses the path: every run's apply is checked (the walker's argument for a run of units:
+ * S in c, the end no higher than c's top, the terms non-negative), so no bit depends on it. */
+#ifndef BINADE_WK_PLANNED
+#define BINADE_WK_PLANNED 0
+#endif
+#if BINADE_WK_PLANNED && (!BINADE_WK_TRANSPOSE || BINADE_WK_FAST_FINISH)
+#error "the planned finish reads native lanes from the transposed tile, which the fast finish overwrites"
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -188,6 +204,9 @@
 #define WK_M_SPLIT_LANE_SKIPPED 14    /* a split's crossing lane not added */
 #define WK_M_SPLIT_FIRST_UNCHECKED 15 /* a split's first unit applied without its check */
 #define WK_M_SPLIT_SECOND_UNCHECKED 16 /* a split's second unit applied without its check */
+#define WK_M_PLAN_RUN_UNCHECKED 17    /* a planned finish's run applied without its check */
+#define WK_M_PLAN_NATIVE_SKIPPED 18   /* a planned finish's native lane not added */
+#define WK_M_PLAN_HEADS_IGNORED 19    /* a planned finish's runs composed across their starts */
 
 typedef unsigned long long u64;
 
@@ -437,6 +456,13 @@ struct wk_shared {
         double lanes[WK_TILE + WK_THREADS]; /* a tile in term order, a gap after each lane */
         u64 words[WK_TILE + WK_THREADS];    /* a fast round's prefixes (wk_ff_round) */
     };
+#endif
+#if BINADE_WK_PLANNED
+    binade_unit pl_unit[WK_THREADS];   /* a planned run's composed unit, at its last lane */
+    unsigned short pl_key[WK_THREADS]; /* a lane's planned binade, or WK_PL_NATIVE, WK_PL_NONE */
+    unsigned int pl_ends[WK_WARPS];    /* bit l % 32 of word l / 32: lane l ends a run */
+    unsigned int pl_natives[WK_WARPS]; /* the same for native lanes */
+    unsigned int pl_heads[WK_WARPS];   /* a warp holds a run's start (the segmented scan) */
 #endif
 };
 
@@ -1280,6 +1306,178 @@ __device__ static inline int wk_ff_round(const double *x, const double *src, uns
 }
 #endif
 
+#if BINADE_WK_PLANNED
+/* A planned lane's key past the binades (a native lane) and past the tile (no lane). */
+#define WK_PL_NATIVE 0xfffeu
+#define WK_PL_NONE 0xffffu
+/* Native lanes a planned finish takes at most (each costs one thread WK_PER native adds). */
+#define WK_PL_NATIVE_MAX 32u
+/* The relative margin by which a lane's approximate start and end are widened before their
+ * binades are compared. The loop's running sum over one tile differs from the real sum of
+ * its terms by at most count roundings of half a quantum each, about 2^-41 of the sum for
+ * 4,096 f64 terms (2^-12 for f32); ordinary data drifts far less (a random walk), so the
+ * margin is set a little above the typical drift, not at the bound. A lane planned wrongly
+ * fails its run's check and the rounds finish the tile: the margin sets how often that
+ * happens, never a bit. */
+#if BINADE_WK_F32
+#define WK_PL_MARGIN 0x1p-15
+#else
+#define WK_PL_MARGIN 0x1p-44
+#endif
+
+/* Ordered scan of units over the block's threads, restarted at every thread whose `head` is
+ * set: returns the composition, in order, of the threads from the nearest head at or before
+ * this one through this one (thread 0 counts as a head). The operator on (head, unit) pairs,
+ * (h1, u1) then (h2, u2) giving (h1 | h2, h2 ? u2 : u1 . u2), is associative, so the
+ * shuffle steps and the warps' totals combine as in wk_block_scan. */
+__device__ static inline binade_unit wk_block_seg_scan(binade_unit v, unsigned int head, wk_shared &sh) {
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    unsigned int f = head | (threadIdx.x == 0u);
+    for (unsigned int d = 1; d < 32; d *= 2) {
+        const binade_unit o = wk_shfl_up(v, d);
+        const unsigned int of = __shfl_up_sync(WK_FULL, f, d);
+        if (lane >= d) {
+#if BINADE_WK_MUTANT != WK_M_PLAN_HEADS_IGNORED
+            if (!f)
+#endif
+                v = binade_compose(o, v);
+            f |= of;
+        }
+    }
+    if (lane == 31u) {
+        sh.ured[warp] = v;
+        sh.pl_heads[warp] = f;
+    }
+    __syncthreads();
+#if BINADE_WK_MUTANT == WK_M_PLAN_HEADS_IGNORED
+    f = 0u;
+#endif
+    for (unsigned int k = warp; !f && k-- > 0;) {
+        v = binade_compose(sh.ured[k], v);
+#if BINADE_WK_MUTANT != WK_M_PLAN_HEADS_IGNORED
+        f = sh.pl_heads[k];
+#endif
+    }
+    __syncthreads();
+    return v;
+}
+
+/* Lane `lane`'s terms from the staged tile (sh.lanes, term order) added natively to s. */
+__device__ static inline u64 wk_staged_lane_add(const wk_shared &sh, unsigned int count, unsigned int lane, u64 s) {
+    double x[WK_PER];
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) x[j] = sh.lanes[wk_lane_slot(lane * WK_PER + j)];
+    return wk_lane_add(x, count, lane, s);
+}
+
+/* The last lane at or after l whose bit is set in the block's lane masks m (one word a warp):
+ * the end of the run lane l is in. Every run has a last lane, so one is found. */
+__device__ static inline unsigned int wk_pl_next(const unsigned int *m, unsigned int l) {
+    unsigned int w = l >> 5;
+    unsigned int bits = m[w] & (WK_FULL << (l & 31u));
+    while (bits == 0u && w + 1u < WK_WARPS) bits = m[++w];
+    return w * 32u + (unsigned int)__ffs((int)bits) - 1u;
+}
+
+/* Lane threadIdx.x's key (its planned binade, or WK_PL_NATIVE) and, for a planned lane, its
+ * unit for that binade in *u: planned where its terms x are non-negative and finite, its
+ * approximate start and end (S plus the f64 sums of the lanes before it, then of its own
+ * terms, each widened by WK_PL_MARGIN) lie in one binade c at or above the fast units' lowest,
+ * and its unit for c does not saturate. Lanes past `used` get WK_PL_NONE. *special is set
+ * where the lane has an infinite or NaN term: the pass leaves such tiles to the rounds, whose
+ * special values are the engine's contract (native adds would give the device's own NaN). */
+__device__ static inline unsigned int wk_pl_lane(const double *x, unsigned int used, u64 s, binade_unit *u,
+                                                 int *special, wk_shared &sh) {
+    const int mine = threadIdx.x < used;
+    double part = 0.0;
+    int negative = 0, inf_nan = 0;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) {
+        part = __dadd_rn(part, x[j]);
+        negative |= x[j] < 0.0;
+        inf_nan |= !(fabs(x[j]) < __longlong_as_double(0x7ff0000000000000ll));
+    }
+    const double start = __dadd_rn(wk_value(s), wk_block_excl_add(mine ? part : 0.0, sh));
+    const unsigned int c = wk_plan_binade(__dmul_rn(start, 1.0 - WK_PL_MARGIN));
+    const int same = c == wk_plan_binade(__dmul_rn(__dadd_rn(start, part), 1.0 + WK_PL_MARGIN));
+    *u = binade_unit_zero();
+    *special = mine && inf_nan;
+    if (!mine) return WK_PL_NONE;
+    if (negative || inf_nan || !same || c < WK_FAST_MIN_B) return WK_PL_NATIVE;
+    *u = wk_lane_unit(x, c);
+    if (u->even >= BINADE_SATURATED || u->odd >= BINADE_SATURATED) {
+        *u = binade_unit_zero();
+        return WK_PL_NATIVE;
+    }
+    return c;
+}
+
+/* One planned pass over the tile (count terms, `used` lanes, lane threadIdx.x's terms x in
+ * term order and the tile staged in sh.lanes) from the exact sum s before it (the
+ * BINADE_WK_PLANNED comment). Runs are the maximal stretches of consecutive lanes planned for
+ * one binade c; each run's unit is its lanes' units for c composed in order. Thread 0 walks:
+ * a run applies by wk_apply (s in c, and the end not past c's top: with non-negative terms
+ * every partial sum of the run lies between s and the end, so each of the loop's adds stays in
+ * c and is the unit's increment, the argument of the walker's runs), a native lane by its
+ * adds in order. Returns 1 (on every thread) and the tile's exact end in *end where every
+ * run applied, else 0 (nothing changed: the caller finishes the tile from s). */
+__device__ static inline int wk_planned_finish(const double *x, unsigned int count, unsigned int used, u64 s,
+                                               wk_shared &sh, u64 *end, unsigned int *native) {
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    binade_unit u;
+    int special = 0;
+    const unsigned int key = wk_pl_lane(x, used, s, &u, &special, sh);
+    sh.pl_key[threadIdx.x] = (unsigned short)key;
+    if (__syncthreads_or(special) || (s & WK_MAG) >= WK_INF) return 0;
+    const unsigned int prev = threadIdx.x > 0u ? sh.pl_key[threadIdx.x - 1u] : WK_PL_NONE;
+    const unsigned int next = threadIdx.x + 1u < WK_THREADS ? sh.pl_key[threadIdx.x + 1u] : WK_PL_NONE;
+    const int planned = key < WK_PL_NATIVE;
+    const unsigned int ends = __ballot_sync(WK_FULL, planned && next != key);
+    const unsigned int natives = __ballot_sync(WK_FULL, key == WK_PL_NATIVE);
+    if (lane == 0u) {
+        sh.pl_ends[warp] = ends;
+        sh.pl_natives[warp] = natives;
+    }
+    const binade_unit run = wk_block_seg_scan(u, (unsigned int)(!planned || prev != key), sh);
+    if (planned && next != key) sh.pl_unit[threadIdx.x] = run;
+    __syncthreads();
+    if (threadIdx.x == 0u) {
+        unsigned int nat = 0u;
+        for (unsigned int k = 0; k < WK_WARPS; k++) nat += (unsigned int)__popc((int)sh.pl_natives[k]);
+        int ok = nat <= WK_PL_NATIVE_MAX;
+        u64 cur = s;
+        unsigned int l = 0u;
+        while (ok && l < used) {
+            if ((sh.pl_natives[l >> 5] >> (l & 31u)) & 1u) {
+#if BINADE_WK_MUTANT != WK_M_PLAN_NATIVE_SKIPPED
+                cur = wk_staged_lane_add(sh, count, l, cur);
+#endif
+                l++;
+                continue;
+            }
+            const unsigned int e = wk_pl_next(sh.pl_ends, l);
+            const unsigned int c = sh.pl_key[e];
+#if BINADE_WK_MUTANT == WK_M_PLAN_RUN_UNCHECKED
+            cur = wk_apply_unchecked(sh.pl_unit[e], c, cur);
+#else
+            u64 out = 0ull;
+            ok = wk_apply(sh.pl_unit[e], c, cur, &out);
+            cur = out;
+#endif
+            l = e + 1u;
+        }
+        sh.flag = (unsigned int)ok;
+        sh.s = cur;
+        if (ok) *native += nat;
+    }
+    __syncthreads();
+    const int ok = (int)sh.flag;
+    *end = sh.s;
+    __syncthreads();
+    return ok;
+}
+#endif
+
 /* Finishes the tile at src (count terms) from the exact sum s before it, by the walker
  * block: each round the lanes not yet done form their units for the binade of the running
  * sum, the first lane whose composed end does not apply adds its terms natively, and the
@@ -1289,10 +1487,22 @@ __device__ static inline int wk_ff_round(const double *x, const double *src, uns
  * changes only to NaN, where a later term is NaN or the other infinity. Returns the tile's
  * exact end (on every thread); *native counts lanes added natively. */
 __device__ static inline u64 wk_finish(const wk_term *src, unsigned int count, u64 s, wk_shared &sh,
-                                       unsigned int *native, unsigned int *fast_rounds, unsigned int *pair_rounds) {
+                                       unsigned int *native, unsigned int *fast_rounds, unsigned int *pair_rounds,
+                                       unsigned int *planned) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;
     double x[WK_PER];
     wk_lane_terms(src, count, x, sh); /* +0 for threads past the count */
+#if BINADE_WK_PLANNED
+    {
+        u64 end = 0ull;
+        if (wk_planned_finish(x, count, used, s, sh, &end, native)) {
+            if (threadIdx.x == 0) *planned += 1u;
+            return end;
+        }
+    }
+#else
+    (void)planned;
+#endif
     if (threadIdx.x == 0) {
         sh.s = s;
         sh.from = 0u;
@@ -1390,7 +1600,7 @@ __device__ static inline u64 wk_finish(const wk_term *src, unsigned int count, u
  * 2 a plan; an earlier epoch: none), the tile that waited, and the tag it saw (the walker)
  * or the tile it waited for (a plan); out[10..13] the trace (BINADE_WK_TRACE); out[14] and
  * out[15] the finishes' fast and pair-unit rounds; out[16] the tiles ended by their split
- * words (BINADE_WK_SPLIT). */
+ * words (BINADE_WK_SPLIT); out[17] the finishes ended by a planned pass (BINADE_WK_PLANNED). */
 /* Not inlined: a function of its own gets its own register allocation, so the walker's long
  * chains neither spill under the producers' cap (ptxas, CUDA 13.5, sm_90: no spill in wk_walk,
  * against 84 bytes of spill stores in the kernel with it inlined) nor crowd the producers'
@@ -1399,7 +1609,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
                                       const wk_word *splits, unsigned int epoch, u64 start, u64 *out,
                                       wk_shared &sh) {
     unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u, fast = 0u, pairs = 0u;
-    unsigned int split_ends = 0u;
+    unsigned int split_ends = 0u, planned = 0u;
 #if !BINADE_WK_SPLIT
     (void)splits;
 #endif
@@ -1573,7 +1783,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
             continue;
         }
 #endif
-        const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs);
+        const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs, &planned);
 #if BINADE_WK_TRACE
         finish_ns += wk_now() - t0;
 #endif
@@ -1598,6 +1808,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         out[14] = fast;
         out[15] = pairs;
         out[16] = split_ends;
+        out[17] = planned;
     }
 }
 

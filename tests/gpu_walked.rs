@@ -20,7 +20,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 20] = [
+const SHAPES: [WalkedShape; 21] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -84,6 +84,7 @@ const SHAPES: [WalkedShape; 20] = [
     WalkedShape {
         fast_finish: true,
         split: false,
+        planned: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -93,6 +94,7 @@ const SHAPES: [WalkedShape; 20] = [
     WalkedShape {
         fast_finish: true,
         split: false,
+        planned: false,
         trace: true,
         ..WalkedShape::DEFAULT
     },
@@ -103,6 +105,10 @@ const SHAPES: [WalkedShape; 20] = [
     WalkedShape {
         split: false,
         trace: true,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        planned: false,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -391,6 +397,43 @@ fn walked_split_ends_crossings() {
         );
         println!("walked {shape:?}: {got:?}");
     }
+}
+
+/// Finishes tried by a planned pass first (`WalkedShape::planned`, the engine's shape): on
+/// 8,294,400 uniform terms the sum's first tile (from +0, through about 12 binades) is
+/// finished, and in the engine's shape and its trace build some finish is ended by the
+/// planned pass, never more than the tiles finished (a fast path that never ran would pass
+/// the bits checks without checking anything), with the loop's bits; the shape with every
+/// finish by rounds ends none so. (The cases, the planned finish's three kill inputs among
+/// them, run in the engine's shape in `walked_equals_the_loop_engine_shape`.)
+#[test]
+fn walked_planned_finishes_end_tiles() {
+    let Some(gpu) = open_or_skip("walked_planned_finishes_end_tiles") else {
+        return;
+    };
+    let n = 8_294_400;
+    let terms = InputKind::Uniform.generate::<F64>(n, SEED);
+    let want = loop_sum::<F64>(&terms).to_bits();
+    for shape in [SHAPES[0], SHAPES[16], SHAPES[20]] {
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        let got = sum.sum_of(&terms, 0.0).unwrap();
+        assert_eq!(got.bits, want, "seed {SEED:#x}, {n} uniform terms: {got:?}");
+        if shape.planned {
+            assert!(
+                got.planned_finishes > 0 && got.planned_finishes <= got.finished_tiles,
+                "seed {SEED:#x}, {n} uniform terms: {got:?}"
+            );
+        } else {
+            assert_eq!(got.planned_finishes, 0, "{shape:?}: {got:?}");
+        }
+        println!("walked {shape:?}: {got:?}");
+    }
+}
+
+/// Every finish by rounds (the engine's shape before the planned finish).
+#[test]
+fn walked_equals_the_loop_finishes_by_rounds() {
+    equals_the_loop("walked_equals_the_loop_finishes_by_rounds", SHAPES[20]);
 }
 
 /// Every crossing finished from its terms (the engine's shape before the split).

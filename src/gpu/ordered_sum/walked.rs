@@ -41,8 +41,8 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// epoch), tile and detail; then the hint word (16 bytes at word 8, aligned as the stride is
 /// even: the walker's exact sum and position, `WalkedShape::hint`); the trace (words 10 to
 /// 13, `WalkedShape::trace`); the finishes' fast and pair-unit rounds (14, 15); the tiles
-/// ended by their split words (16, `WalkedShape::split`); one word unused (the stride is
-/// even).
+/// ended by their split words (16, `WalkedShape::split`); the finishes ended by a planned
+/// pass (17, `WalkedShape::planned`).
 const OUT_WORDS: usize = 18;
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
@@ -100,6 +100,15 @@ pub struct WalkedShape {
     /// (checked), and finishes the tile from its terms only where a check fails. A plan: no
     /// bit depends on it.
     pub split: bool,
+    /// A finish first tries one planned pass (`BINADE_WK_PLANNED`, needs `transpose`, not
+    /// with `fast_finish`): each lane's approximate start and end from the walker's exact
+    /// sum and an f64 scan of the lanes' sums; a lane whose both lie in one binade forms its
+    /// unit for it, the others are native; each run of lanes planned for one binade is
+    /// composed by a segmented ordered scan; one thread walks the tile, a run by one checked
+    /// apply, a native lane by its native adds. Where a check fails (or too many lanes are
+    /// native, or a term is infinite or NaN) the rounds finish the tile. A plan: no bit
+    /// depends on it.
+    pub planned: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
@@ -170,17 +179,19 @@ impl WalkedShape {
         far: 1024,
         fast_finish: false,
         split: true,
+        planned: true,
         trace: false,
         f32_terms: false,
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
     /// strided from global memory, a step's failing tile found again by the next step, every
-    /// plan by a look-back, every crossing finished from its terms.
+    /// plan by a look-back, every crossing finished from its terms by rounds.
     pub const FIRST: WalkedShape = WalkedShape {
         prefetch: false,
         transpose: false,
         split: false,
+        planned: false,
         finish_in_step: false,
         hint: Hint::Off,
         lookback: Lookback::Wait,
@@ -215,6 +226,9 @@ impl WalkedShape {
         }
         if self.fast_finish && !self.transpose {
             bail!("walked shape {self:?}: the fast finish keeps its prefixes in the transposed tile's shared memory");
+        }
+        if self.planned && (!self.transpose || self.fast_finish) {
+            bail!("walked shape {self:?}: the planned finish reads native lanes from the transposed tile, which the fast finish overwrites");
         }
         if self.split && !self.transpose {
             bail!("walked shape {self:?}: the split reads its lanes from the transposed tile's shared memory");
@@ -258,6 +272,7 @@ impl WalkedShape {
                 u32::from(self.fast_finish).to_string(),
             ),
             ("BINADE_WK_SPLIT", u32::from(self.split).to_string()),
+            ("BINADE_WK_PLANNED", u32::from(self.planned).to_string()),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
@@ -346,11 +361,19 @@ pub enum WalkedMutant {
     /// A split's second unit is applied without its check (the sum after the split lane may
     /// not have reached the next binade). Needs `split`.
     SplitSecondUnchecked,
+    /// A planned finish applies a run without its check (the sum may not be in the run's
+    /// binade, or may leave it inside the run). Needs `planned`.
+    PlanRunUnchecked,
+    /// A planned finish skips its native lanes' adds. Needs `planned`.
+    PlanNativeSkipped,
+    /// A planned finish's segmented scan ignores the runs' starts: a run's unit composes the
+    /// units of every lane before it, planned for other binades. Needs `planned`.
+    PlanHeadsIgnored,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 17] = [
+    pub const ALL: [WalkedMutant; 20] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -368,6 +391,9 @@ impl WalkedMutant {
         WalkedMutant::SplitLaneSkipped,
         WalkedMutant::SplitFirstUnchecked,
         WalkedMutant::SplitSecondUnchecked,
+        WalkedMutant::PlanRunUnchecked,
+        WalkedMutant::PlanNativeSkipped,
+        WalkedMutant::PlanHeadsIgnored,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -378,9 +404,9 @@ impl WalkedMutant {
     /// binade over 2^25 terms that each move it, which an f32 sum cannot (2^25 terms of at
     /// least half a quantum carry it over a binade of 2^23 quanta): they are killed on the
     /// f64 build. The fast finish is not built for f32. The split's three mutants joined this
-    /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; when they
-    /// joined, no device run had checked them in an f32 build yet.
-    pub const F32_CHECKED: [WalkedMutant; 11] = [
+    /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; the
+    /// planned finish's three joined with it, with its inputs made at f32's quantum.
+    pub const F32_CHECKED: [WalkedMutant; 14] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
         WalkedMutant::BinadesMixed,
@@ -392,6 +418,9 @@ impl WalkedMutant {
         WalkedMutant::SplitLaneSkipped,
         WalkedMutant::SplitFirstUnchecked,
         WalkedMutant::SplitSecondUnchecked,
+        WalkedMutant::PlanRunUnchecked,
+        WalkedMutant::PlanNativeSkipped,
+        WalkedMutant::PlanHeadsIgnored,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -409,6 +438,7 @@ impl WalkedMutant {
             | WalkedMutant::FastBoundIgnored => WalkedShape {
                 fast_finish: true,
                 split: false,
+                planned: false,
                 ..WalkedShape::DEFAULT
             },
             _ => WalkedShape::DEFAULT,
@@ -435,6 +465,9 @@ impl WalkedMutant {
             WalkedMutant::SplitLaneSkipped => "walked: split's crossing lane skipped",
             WalkedMutant::SplitFirstUnchecked => "walked: split's first unit unchecked",
             WalkedMutant::SplitSecondUnchecked => "walked: split's second unit unchecked",
+            WalkedMutant::PlanRunUnchecked => "walked: planned finish's run unchecked",
+            WalkedMutant::PlanNativeSkipped => "walked: planned finish's native lane skipped",
+            WalkedMutant::PlanHeadsIgnored => "walked: planned finish's runs joined",
         }
     }
 }
@@ -474,6 +507,8 @@ pub struct WalkedTotal {
     pub split_tiles: u64,
     /// Tiles the walker ended by their split words, with no finish.
     pub split_ends: u64,
+    /// Finished tiles ended by one planned pass, with no rounds (`WalkedShape::planned`).
+    pub planned_finishes: u64,
     /// Where the walker's time went, from a trace build (`WalkedShape::trace`).
     pub trace: Option<WalkerTrace>,
 }
@@ -1030,6 +1065,7 @@ impl WalkedSum {
             pair_rounds: out[15],
             split_tiles: count(PATH_SPLIT),
             split_ends: out[16],
+            planned_finishes: out[17],
             trace: job.traced.then(|| WalkerTrace {
                 walker_ns: out[11].saturating_sub(out[10]),
                 finish_ns: out[12],
@@ -1057,6 +1093,7 @@ impl WalkedSum {
             pair_rounds: 0,
             split_tiles: 0,
             split_ends: 0,
+            planned_finishes: 0,
             trace: None,
         }
     }
@@ -1131,7 +1168,8 @@ mod tests {
 
     /// The shapes the engine and its tests use pass the check; a fast finish without the
     /// transposed tile, a far anchor without the hint, a far anchor off the anchors' spacing,
-    /// an odd per-thread count and a split without the transposed tile do not.
+    /// an odd per-thread count, a split without the transposed tile and a planned finish
+    /// without it or beside the fast finish do not.
     #[test]
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
@@ -1141,6 +1179,7 @@ mod tests {
                 transpose: false,
                 fast_finish: true,
                 split: false,
+                planned: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
@@ -1158,6 +1197,19 @@ mod tests {
             WalkedShape {
                 transpose: false,
                 split: true,
+                planned: false,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                transpose: false,
+                split: false,
+                planned: true,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                fast_finish: true,
+                split: false,
+                planned: true,
                 ..WalkedShape::DEFAULT
             },
         ];

@@ -63,6 +63,9 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     for (name, miss) in SPLIT_CASES {
         hand.push((name, split_lane_miss(tile, miss)));
     }
+    for (name, case) in PLAN_CASES {
+        hand.push((name, planned_finish_case(tile, case, f64::EPSILON)));
+    }
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
             cases.push(KillCase {
@@ -111,6 +114,13 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
     hand.push(("f32 ties at the quantum 4 after 2^25 + 4".to_string(), ties));
     for (name, miss) in SPLIT_CASES {
         hand.push((format!("{name}, f32"), split_lane_miss_f32(tile, miss)));
+    }
+    for (name, case) in PLAN_CASES {
+        let terms = planned_finish_case(tile, case, f64::from(f32::EPSILON));
+        hand.push((
+            format!("{name}, f32"),
+            terms.into_iter().map(|x| x as f32).collect(),
+        ));
     }
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
@@ -220,6 +230,82 @@ fn split_lane_miss_at(tile: usize, miss: SplitMiss, ulp: f64) -> Vec<f64> {
     v[0] = 2.0 - d * ulp;
     v.extend(std::iter::repeat_n(x, tile + 5));
     v
+}
+
+/// The planned finish's inputs of the kill cases, by name.
+const PLAN_CASES: [(&str, PlanCase); 3] = [
+    (
+        "a planned run the loop leaves early (half-ulp terms rounded up)",
+        PlanCase::RunLeftEarly,
+    ),
+    (
+        "a negative term inside a planned tile",
+        PlanCase::NativeInside,
+    ),
+    (
+        "two planned runs of two binades in one tile",
+        PlanCase::TwoRuns,
+    ),
+];
+
+/// Which shortcut of the planned finish (`WalkedShape::planned`) an input is made to catch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlanCase {
+    /// A run whose approximate sums stay in the binade while the loop leaves it: only the
+    /// run's check keeps the bits.
+    RunLeftEarly,
+    /// A native lane (a negative term) between two stretches of one binade: skipping its
+    /// adds keeps every later check passing.
+    NativeInside,
+    /// Two runs of two binades with a native lane between them: a scan that composes across
+    /// a run's start adds the first run's increments again.
+    TwoRuns,
+}
+
+/// Terms for the planned finish's kill inputs, `u` the ulp of `[1, 2)` in the terms' format
+/// (every term is exact in it, and the loop rounds at f32's quantum as at f64's), lanes of
+/// 16 terms. A planned run's margin is 512 ulps of `[1, 2)` either way (`WK_PL_MARGIN`, 2^-44
+/// of the sum for f64 and 2^-15 for f32). Needs `tile >= 256`.
+/// - `RunLeftEarly`: `2 - k u` (`k = 3500 tile / 4096`) and zeros (the first tile), then
+///   `tile + 5` terms `x = u (1/2 + 2^-20)`. The loop rounds each `x` up to a whole ulp and
+///   reaches 2 at term k of the second tile; the f64 sums of the lanes add `x` itself, so the
+///   second tile's lanes end `k u - tile x` (1,452 ulps at 4,096-term tiles) below 2, past
+///   the margin: one run planned in `[1, 2)`, whose check must refuse it (the loop stays at
+///   2 after: `x` is below half an ulp of `[2, 4)`).
+/// - `NativeInside`: `1.5` and zeros, then a tile of `4 u` whose lane 5 has one term `-2 u`:
+///   lane 5 is native between two runs in `[1, 2)`.
+/// - `TwoRuns`: the first tile from the sum's start: `1.0` and zeros (lane 0, native from
+///   +-0), 144 terms `u` (lanes 1 to 9), lane 10 `1 - 2^-10`, `2^-9` and zeros (it carries
+///   the sum over 2: native), then `2 u` to the tile's end and 5 terms after; the run of
+///   lanes 11 on is in `[2, 4)`.
+fn planned_finish_case(tile: usize, case: PlanCase, u: f64) -> Vec<f64> {
+    debug_assert!(tile >= 256);
+    match case {
+        PlanCase::RunLeftEarly => {
+            let k = (3500 * tile / 4096) as f64;
+            let x = u * (0.5 + 2f64.powi(-20));
+            let mut v = vec![0.0; tile];
+            v[0] = 2.0 - k * u;
+            v.extend(std::iter::repeat_n(x, tile + 5));
+            v
+        }
+        PlanCase::NativeInside => {
+            let mut v = vec![0.0; tile];
+            v[0] = 1.5;
+            v.extend(std::iter::repeat_n(4.0 * u, tile));
+            v[tile + 5 * 16 + 3] = -2.0 * u;
+            v
+        }
+        PlanCase::TwoRuns => {
+            let mut v = vec![0.0; tile + 5];
+            v[0] = 1.0;
+            v[16..160].fill(u);
+            v[160] = 1.0 - 2f64.powi(-10);
+            v[161] = 2f64.powi(-9);
+            v[176..].fill(2.0 * u);
+            v
+        }
+    }
 }
 
 /// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
@@ -545,6 +631,54 @@ mod tests {
         }
         let v = inputs(SplitMiss::AtLaneStart);
         assert_eq!(sum(&v[..2 * tile + 128]), 2.0 + 32.0 * u);
+    }
+
+    /// The planned finish's inputs do what their docs say, at f64's quantum on the f64 loop
+    /// and at f32's on the f32 loop.
+    fn check_plan_inputs<F: Format>(u: f64) {
+        let tile = 4096;
+        let terms = |case| -> Vec<F::Value> {
+            planned_finish_case(tile, case, u)
+                .into_iter()
+                .map(F::from_f64)
+                .collect()
+        };
+        let sum = |v: &[F::Value]| F::to_f64(loop_sum::<F>(v));
+        let v = terms(PlanCase::RunLeftEarly);
+        assert_eq!(
+            sum(&v[..tile + 3499]),
+            2.0 - u,
+            "the loop is below 2 before term 3500"
+        );
+        assert_eq!(sum(&v[..tile + 3500]), 2.0, "and reaches 2 there");
+        assert_eq!(sum(&v), 2.0, "and stays there");
+        // The planned pass's approximate end of the second tile: S (exact) plus the f64 sum
+        // of its lanes' f64 sums (the kernel's scan adds them in another order; these tiny
+        // sums are exact in any order).
+        let lanes: f64 = v[tile..2 * tile]
+            .chunks(16)
+            .map(|l| l.iter().map(|&x| F::to_f64(x)).sum::<f64>())
+            .sum();
+        let approx = F::to_f64(v[0]) + lanes;
+        assert!(
+            2.0 - approx > 1024.0 * u,
+            "the lanes' sums end past the margin: {approx}"
+        );
+        let v = terms(PlanCase::NativeInside);
+        assert_eq!(sum(&v), 1.5 + (4.0 * 4095.0 - 2.0) * u);
+        let v = terms(PlanCase::TwoRuns);
+        assert_eq!(sum(&v[..160]), 1.0 + 144.0 * u);
+        assert_eq!(sum(&v[..162]), 2.0 + 2f64.powi(-10) + 144.0 * u);
+        assert_eq!(
+            sum(&v),
+            2.0 + 2f64.powi(-10) + 144.0 * u + 2.0 * u * (tile + 5 - 176) as f64
+        );
+    }
+
+    #[test]
+    fn the_planned_finish_inputs_do_what_their_docs_say() {
+        check_plan_inputs::<F64>(f64::EPSILON);
+        check_plan_inputs::<F32>(f64::from(f32::EPSILON));
     }
 
     /// The split inputs cross where their docs say, at f64's quantum on the f64 loop and at
