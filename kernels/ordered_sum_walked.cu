@@ -1485,8 +1485,11 @@ __device__ static inline int wk_planned_finish(const double *x, unsigned int cou
  * A start that is not a positive normal is left by native adds (one lane from +-0 or a
  * positive subnormal, the rest of the tile from a negative sum); an infinite or NaN sum
  * changes only to NaN, where a later term is NaN or the other infinity. Returns the tile's
- * exact end (on every thread); *native counts lanes added natively. */
-__device__ static inline u64 wk_finish(const wk_term *src, unsigned int count, u64 s, wk_shared &sh,
+ * exact end (on every thread); *native counts lanes added natively. Not inlined: inlined with
+ * the planned pass it made wk_walk spill 28 bytes (ptxas, CUDA 13.5, sm_90, under the
+ * kernel's cap of 64 registers), which every step and split end paid (the geometric stream
+ * 10% slower at 2^30 on an H100, 9f93b99); as a function of its own neither spills. */
+__device__ static __noinline__ u64 wk_finish(const wk_term *src, unsigned int count, u64 s, wk_shared &sh,
                                        unsigned int *native, unsigned int *fast_rounds, unsigned int *pair_rounds,
                                        unsigned int *planned) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;

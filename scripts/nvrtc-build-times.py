@@ -5,7 +5,7 @@ with the given defines, one build per argument, and prints each build's status, 
 error lines. Needs no GPU: only libnvrtc (e.g. `pip install nvidia-cuda-nvrtc`; point NVRTC_LIB
 at its libnvrtc.so). With PTXAS=/path/ptxas (e.g. from `pip download nvidia-cuda-nvcc`) each
 build's PTX is also assembled for sm_90 (`ptxas -v`) and every kernel's registers per thread,
-stack frame and spill bytes are printed: what the device will report, without a device.
+stack frame and spill bytes are printed (and each noinline function's frame and spills): what the device will report, without a device.
 
 Usage: NVRTC_LIB=/path/libnvrtc.so scripts/nvrtc-build-times.py "BINADE_OP_STAGED=1" \
            "BINADE_OP_DEFERRED=1,BINADE_OP_MUTANT=11" "BINADE_OP_CUMSUM=1"
@@ -68,11 +68,19 @@ def print_registers(lib, prog):
             f.write(ptx.value)
         r = subprocess.run([os.environ["PTXAS"], "-arch=sm_90", "-v", path, "-o", os.devnull],
                            capture_output=True, text=True)
-    kernel, frame = None, ""
+    kernel, frame, function = None, "", None
     for line in r.stderr.splitlines():
         m = re.search(r"Compiling entry function '(\w+)'", line)
+        f = re.search(r"Function properties for (\w+)", line)
         if m:
             kernel = m.group(1)
+        elif f:
+            function = f.group(1)
+        elif "stack frame" in line and function and function != kernel:
+            # a function of its own (noinline): its frame and spills, which the kernel's
+            # line does not include
+            print(f"\t{function} (function): {line.strip()}", flush=True)
+            function = None
         elif "stack frame" in line:
             frame = line.strip()
         elif "Used" in line and kernel:

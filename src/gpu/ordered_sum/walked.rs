@@ -163,7 +163,10 @@ impl WalkedShape {
     /// their producers (measured on an H100 at 67044ea, `reports/walked-split`: 0.094
     /// against 0.126 ms at 8,294,400 uniform terms, 5.30 against 9.15 ms on the geometric
     /// stream at 2^30, 3.06 against 2.93 ms at 2^30 uniform, where the split's code costs
-    /// the producers about 5%).
+    /// the producers about 5%), and finishes tried by a planned pass first (measured on an
+    /// H100 at 9f93b99, `reports/walked-planned`: 3 to 4% faster on uniform and log-normal
+    /// terms at every size, the geometric stream's regression there traced to a spill the
+    /// inlined pass caused in the walker, since removed).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
