@@ -458,8 +458,9 @@ struct wk_shared {
     };
 #endif
 #if BINADE_WK_PLANNED
-    binade_unit pl_unit[WK_THREADS];   /* a planned run's composed unit, at its last lane */
-    unsigned short pl_key[WK_THREADS]; /* a lane's planned binade, or WK_PL_NATIVE, WK_PL_NONE */
+    /* A planned pass keeps each lane's key in the gap after its terms in sh.lanes and a run's
+     * composed unit in its last lane's first two slots (wk_pl_key_slot, wk_pl_unit_slot): a
+     * planned lane's terms are not read again, so the pass adds only these masks. */
     unsigned int pl_ends[WK_WARPS];    /* bit l % 32 of word l / 32: lane l ends a run */
     unsigned int pl_natives[WK_WARPS]; /* the same for native lanes */
     unsigned int pl_heads[WK_WARPS];   /* a warp holds a run's start (the segmented scan) */
@@ -1362,6 +1363,13 @@ __device__ static inline binade_unit wk_block_seg_scan(binade_unit v, unsigned i
     return v;
 }
 
+/* Where lane l's key sits in sh.words during a planned pass: the gap after its terms
+ * (wk_lane_slot leaves one after each lane). */
+__device__ static inline unsigned int wk_pl_key_slot(unsigned int l) { return l * (WK_PER + 1u) + WK_PER; }
+/* Where a run's composed unit sits, at its last lane l: that lane's first two slots (a
+ * planned lane, whose terms the walk never reads). */
+__device__ static inline unsigned int wk_pl_unit_slot(unsigned int l) { return l * (WK_PER + 1u); }
+
 /* Lane `lane`'s terms from the staged tile (sh.lanes, term order) added natively to s. */
 __device__ static inline u64 wk_staged_lane_add(const wk_shared &sh, unsigned int count, unsigned int lane, u64 s) {
     double x[WK_PER];
@@ -1427,10 +1435,12 @@ __device__ static inline int wk_planned_finish(const double *x, unsigned int cou
     binade_unit u;
     int special = 0;
     const unsigned int key = wk_pl_lane(x, used, s, &u, &special, sh);
-    sh.pl_key[threadIdx.x] = (unsigned short)key;
+    sh.words[wk_pl_key_slot(threadIdx.x)] = key;
     if (__syncthreads_or(special) || (s & WK_MAG) >= WK_INF) return 0;
-    const unsigned int prev = threadIdx.x > 0u ? sh.pl_key[threadIdx.x - 1u] : WK_PL_NONE;
-    const unsigned int next = threadIdx.x + 1u < WK_THREADS ? sh.pl_key[threadIdx.x + 1u] : WK_PL_NONE;
+    const unsigned int prev =
+        threadIdx.x > 0u ? (unsigned int)sh.words[wk_pl_key_slot(threadIdx.x - 1u)] : WK_PL_NONE;
+    const unsigned int next =
+        threadIdx.x + 1u < WK_THREADS ? (unsigned int)sh.words[wk_pl_key_slot(threadIdx.x + 1u)] : WK_PL_NONE;
     const int planned = key < WK_PL_NATIVE;
     const unsigned int ends = __ballot_sync(WK_FULL, planned && next != key);
     const unsigned int natives = __ballot_sync(WK_FULL, key == WK_PL_NATIVE);
@@ -1439,7 +1449,10 @@ __device__ static inline int wk_planned_finish(const double *x, unsigned int cou
         sh.pl_natives[warp] = natives;
     }
     const binade_unit run = wk_block_seg_scan(u, (unsigned int)(!planned || prev != key), sh);
-    if (planned && next != key) sh.pl_unit[threadIdx.x] = run;
+    if (planned && next != key) { /* its own terms' slots: no other thread reads them */
+        sh.words[wk_pl_unit_slot(threadIdx.x)] = run.even;
+        sh.words[wk_pl_unit_slot(threadIdx.x) + 1u] = run.odd;
+    }
     __syncthreads();
     if (threadIdx.x == 0u) {
         unsigned int nat = 0u;
@@ -1456,12 +1469,14 @@ __device__ static inline int wk_planned_finish(const double *x, unsigned int cou
                 continue;
             }
             const unsigned int e = wk_pl_next(sh.pl_ends, l);
-            const unsigned int c = sh.pl_key[e];
+            const unsigned int c = (unsigned int)sh.words[wk_pl_key_slot(e)];
+            const binade_unit run_unit =
+                binade_unit_make(sh.words[wk_pl_unit_slot(e)], sh.words[wk_pl_unit_slot(e) + 1u]);
 #if BINADE_WK_MUTANT == WK_M_PLAN_RUN_UNCHECKED
-            cur = wk_apply_unchecked(sh.pl_unit[e], c, cur);
+            cur = wk_apply_unchecked(run_unit, c, cur);
 #else
             u64 out = 0ull;
-            ok = wk_apply(sh.pl_unit[e], c, cur, &out);
+            ok = wk_apply(run_unit, c, cur, &out);
             cur = out;
 #endif
             l = e + 1u;

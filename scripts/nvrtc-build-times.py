@@ -85,7 +85,9 @@ def print_registers(lib, prog):
             frame = line.strip()
         elif "Used" in line and kernel:
             regs = re.search(r"Used (\d+) registers", line)
-            print(f"\t{kernel}: {regs.group(1) if regs else '?'} registers; {frame}", flush=True)
+            smem = re.search(r"(\d+) bytes smem", line)
+            print(f"\t{kernel}: {regs.group(1) if regs else '?'} registers, "
+                  f"{smem.group(1) if smem else '?'} bytes of static shared memory; {frame}", flush=True)
             kernel, frame = None, ""
     if r.returncode != 0:
         print("\tptxas failed: " + r.stderr.strip().splitlines()[-1], flush=True)
