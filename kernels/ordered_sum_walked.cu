@@ -1311,20 +1311,20 @@ __device__ static inline int wk_ff_round(const double *x, const double *src, uns
 /* A planned lane's key past the binades (a native lane) and past the tile (no lane). */
 #define WK_PL_NATIVE 0xfffeu
 #define WK_PL_NONE 0xffffu
-/* Native lanes a planned finish takes at most (each costs one thread WK_PER native adds). */
-#define WK_PL_NATIVE_MAX 32u
-/* The relative margin by which a lane's approximate start and end are widened before their
- * binades are compared. The loop's running sum over one tile differs from the real sum of
- * its terms by at most count roundings of half a quantum each, about 2^-41 of the sum for
- * 4,096 f64 terms (2^-12 for f32); ordinary data drifts far less (a random walk), so the
- * margin is set a little above the typical drift, not at the bound. A lane planned wrongly
- * fails its run's check and the rounds finish the tile: the margin sets how often that
- * happens, never a bit. */
-#if BINADE_WK_F32
-#define WK_PL_MARGIN 0x1p-15
-#else
-#define WK_PL_MARGIN 0x1p-44
+/* Native lanes a planned finish takes at most (each costs one thread WK_PER native adds):
+ * PLAN_NATIVE_MAX of src/gpu/ordered_sum/walked.rs. */
+#if !defined(BINADE_WK_PL_NATIVE_MAX) || !defined(BINADE_WK_PL_MARGIN_EXP)
+#error "compile with the planned finish's defines of WalkedShape (src/gpu/ordered_sum/walked.rs)"
 #endif
+#define WK_PL_NATIVE_MAX ((unsigned int)BINADE_WK_PL_NATIVE_MAX)
+/* The relative margin 2^-BINADE_WK_PL_MARGIN_EXP by which a lane's approximate start and end
+ * are widened before their binades are compared (PLAN_MARGIN_EXP_F64 or _F32 of walked.rs).
+ * The loop's running sum over one tile differs from the real sum of its terms by at most
+ * count roundings of half a quantum each, about 2^-41 of the sum for 4,096 f64 terms (2^-12
+ * for f32); ordinary data drifts far less (a random walk), so the margin is set a little
+ * above the typical drift, not at the bound. A lane planned wrongly fails its run's check and
+ * the rounds finish the tile: the margin sets how often that happens, never a bit. */
+#define WK_PL_MARGIN (1.0 / (double)(1ull << BINADE_WK_PL_MARGIN_EXP))
 
 /* Ordered scan of units over the block's threads, restarted at every thread whose `head` is
  * set: returns the composition, in order, of the threads from the nearest head at or before

@@ -7,9 +7,7 @@
 
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{
-    self, Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum,
-};
+use binade::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
 };
@@ -235,7 +233,9 @@ fn walked_compiles_for_every_mutant_and_shape() {
     let failed: Vec<String> = builds
         .par_iter()
         .filter_map(|&(shape, m)| {
-            walked::compile_for("sm_90", shape, m)
+            // The path the mutations experiment takes (the shape's check, then NVRTC in the
+            // module form the environment names), on rayon's threads as it runs them.
+            WalkedSum::image("sm_90", shape, m)
                 .err()
                 .map(|e| format!("walked {shape:?} {}: {e:#}", m.name()))
         })

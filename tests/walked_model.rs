@@ -7,10 +7,11 @@
 //! frequent. Each case is made from a seed (xoshiro256++), printed on failure with the case.
 
 use binade::format::{same_result, F64};
+use binade::gpu::ordered_sum::walked_kill::planned_finish_inputs;
 use binade::unit::Binade;
 use binade::verify::walked_model::{
-    exact_plans, publish, publish_split, tree_plans, tree_split_lanes, walk, walk_with, ModelFault,
-    ModelShape,
+    exact_plans, kernel_lane_plans, planned_finish, publish, publish_split, tree_plans,
+    tree_split_lanes, walk, walk_with, ModelFault, ModelShape,
 };
 use binade::walk::loop_from;
 use proptest::prelude::*;
@@ -105,10 +106,11 @@ proptest! {
         negative_zero in any::<bool>(),
         finish_in_step in any::<bool>(),
         split in 0u8..3,
+        planned in any::<bool>(),
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, len, &mut rng);
-        let shape = ModelShape { lane, lanes, step, finish_in_step };
+        let shape = ModelShape { lane, lanes, step, finish_in_step, planned };
         let p = plans(plan, &t, shape, &mut rng);
         let l = split_lanes(split, &t, shape, &mut rng);
         let start = if negative_zero { -0.0 } else { 0.0 };
@@ -129,7 +131,120 @@ const WIDE: ModelShape = ModelShape {
     lanes: 16,
     step: 32,
     finish_in_step: true,
+    planned: true,
 };
+
+/// The kernel's shape: 16 terms a lane, 256 lanes a tile, 1,024 tiles a step.
+const KERNEL: ModelShape = ModelShape {
+    lane: 16,
+    lanes: 256,
+    step: 1024,
+    finish_in_step: true,
+    planned: true,
+};
+
+/// Lane plans of kind `k` for a tile from the exact sum `s`: the kernel's (0), the binade of
+/// the loop's running sum before each lane (1), those moved by -1..=1 binades or dropped at
+/// random lanes (2), every lane planned the binade of `s` (3).
+fn lane_plans(
+    k: u8,
+    tile: &[f64],
+    shape: ModelShape,
+    s: u64,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<Option<Binade>> {
+    let exact = || {
+        let mut cur = f64::from_bits(s);
+        tile.chunks(shape.lane)
+            .map(|lane| {
+                let b = Binade::of::<F64>(cur.to_bits());
+                cur = lane.iter().fold(cur, |a, &x| a + x);
+                b
+            })
+            .collect::<Vec<_>>()
+    };
+    match k % 4 {
+        0 => kernel_lane_plans(tile, shape, s),
+        1 => exact(),
+        2 => exact()
+            .into_iter()
+            .map(|p| match rng.random_range(0..5) {
+                0 => None,
+                1 => p.map(|b| Binade(b.0.saturating_sub(1).max(1))),
+                2 => p.map(|b| Binade((b.0 + 1).min(2046))),
+                _ => p,
+            })
+            .collect(),
+        _ => vec![Binade::of::<F64>(s); tile.len().div_ceil(shape.lane)],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// A planned pass with any lane plan either refuses the tile or gives the loop's bits,
+    /// from the loop's sum of a random prefix of the terms (so the start has the bits the
+    /// walker would hold there).
+    #[test]
+    fn a_planned_finish_gives_the_loops_bits_or_refuses(
+        seed in any::<u64>(),
+        kind in 0u8..12,
+        plan in 0u8..4,
+        len in 1usize..400,
+        lane in 1usize..6,
+        lanes in 1usize..40,
+        before in 0usize..300,
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let t = terms(kind, before + len, &mut rng);
+        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true };
+        let s = loop_bits(0.0, &t[..before]);
+        let tile = &t[before..(before + shape.tile()).min(t.len())];
+        let p = lane_plans(plan, tile, shape, s, &mut rng);
+        if let Some((got, _)) = planned_finish(tile, shape, s, &p, ModelFault::None) {
+            let want = loop_bits(f64::from_bits(s), tile);
+            prop_assert!(
+                same_result::<F64>(got, want),
+                "seed {seed:#x} kind {kind} plan {plan} before {before} len {len} shape {shape:?} from {s:#018x}: {got:#018x}, the loop {want:#018x}"
+            );
+        }
+    }
+}
+
+/// The kernel's lane plans on uniform terms end every finish but none (the first tile) by the
+/// planned pass (it is used, not ignored), and the kill inputs keep the loop's bits.
+#[test]
+fn kernel_lane_plans_end_finishes() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x91a7);
+    let t = terms(0, 16 * KERNEL.tile(), &mut rng);
+    let words = publish_split(
+        &t,
+        KERNEL,
+        &tree_plans(&t, KERNEL),
+        &tree_split_lanes(&t, KERNEL),
+    );
+    let (got, counts) = walk(&t, KERNEL, &words, 0.0);
+    assert_eq!(got, loop_bits(0.0, &t), "seed 0x91a7 uniform");
+    assert!(
+        counts.finished >= 1 && counts.planned == counts.finished,
+        "seed 0x91a7: {counts:?}"
+    );
+    for (name, t) in planned_finish_inputs(KERNEL.tile()) {
+        for start in [0.0, -0.0] {
+            let words = publish_split(
+                &t,
+                KERNEL,
+                &tree_plans(&t, KERNEL),
+                &tree_split_lanes(&t, KERNEL),
+            );
+            let (got, counts) = walk(&t, KERNEL, &words, start);
+            assert!(
+                same_result::<F64>(got, loop_bits(start, &t)),
+                "{name} from {start:?}: {got:#018x} ({counts:?})"
+            );
+        }
+    }
+}
 
 /// With exact plans on uniform terms most tiles compose (the plan is used, not ignored).
 #[test]
@@ -186,6 +301,7 @@ fn every_model_fault_gives_a_wrong_sum() {
                 lanes: rng.random_range(1..6),
                 step: rng.random_range(1..6),
                 finish_in_step: seed % 2 == 1,
+                planned: seed % 4 < 2,
             };
             let split = rng.random_range(0..3u8);
             let t = terms(kind, len, &mut rng);
@@ -197,6 +313,24 @@ fn every_model_fault_gives_a_wrong_sum() {
             (!same_result::<F64>(got, want)).then(|| {
                 format!("seed {seed:#x} kind {kind} plan {plan} split {split} len {len} {shape:?}: {got:#018x}, the loop {want:#018x}")
             })
+        });
+        // The planned finish's faults need runs the loop leaves early, native lanes inside
+        // a binade, or two runs in one tile: the kernel's kill inputs, in the kernel's shape.
+        let found = found.or_else(|| {
+            planned_finish_inputs(KERNEL.tile())
+                .into_iter()
+                .find_map(|(name, t)| {
+                    let words = publish_split(
+                        &t,
+                        KERNEL,
+                        &tree_plans(&t, KERNEL),
+                        &tree_split_lanes(&t, KERNEL),
+                    );
+                    let (got, _) = walk_with(&t, KERNEL, &words, 0.0, fault);
+                    let want = loop_bits(0.0, &t);
+                    (!same_result::<F64>(got, want))
+                        .then(|| format!("{name}: {got:#018x}, the loop {want:#018x}"))
+                })
         });
         match found {
             Some(case) => println!("{fault:?} killed: {case}"),

@@ -10,6 +10,9 @@ use crate::gpu::ordered_sum::walked_kill::{
 };
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
+use anyhow::Result;
+use cudarc::nvrtc::Ptx;
+use rayon::prelude::*;
 
 /// The plan mutants' rows: plans from the walker's hint with the margin ignored, from the far
 /// anchor with its margin ignored, from a look-back's published tree sums with the range of
@@ -93,27 +96,31 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
         "walked mutants",
     );
     let mut failures = 0;
-    let builds = WalkedMutant::ALL
+    let builds: Vec<(&str, WalkedShape, WalkedMutant)> = WalkedMutant::ALL
         .into_iter()
         .map(|m| (m.name(), m.shape(), m))
         .chain(
             PLAN_MUTANTS
                 .into_iter()
                 .map(|(name, shape)| (name, shape, WalkedMutant::None)),
-        );
-    for (name, shape, m) in builds {
-        let run = WalkedSum::build(&gpu, shape, m).and_then(|sum| {
-            let (checked, wrong) = first_wrong(&sum, &cases, 1)?;
-            if wrong.is_some() {
-                return Ok((checked, wrong));
-            }
-            let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
-            if wrong.is_some() {
-                return Ok((checked + more, wrong));
-            }
-            let (segs, wrong) = first_wrong_segmented(&sum, &segmented, 1)?;
-            Ok((checked + more + segs, wrong))
-        });
+        )
+        .collect();
+    let images = compile_all(&gpu, &builds);
+    for ((name, shape, m), image) in builds.into_iter().zip(images) {
+        let run = image
+            .and_then(|image| WalkedSum::from_image(&gpu, shape, m, image))
+            .and_then(|sum| {
+                let (checked, wrong) = first_wrong(&sum, &cases, 1)?;
+                if wrong.is_some() {
+                    return Ok((checked, wrong));
+                }
+                let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
+                if wrong.is_some() {
+                    return Ok((checked + more, wrong));
+                }
+                let (segs, wrong) = first_wrong_segmented(&sum, &segmented, 1)?;
+                Ok((checked + more + segs, wrong))
+            });
         mutant_row(&mut t, name, m, run, &mut failures);
         bar.inc(1);
     }
@@ -123,6 +130,16 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
         gpu.name, gpu.arch
     );
     (t, note, failures)
+}
+
+/// Every build's module compiled for the device, in order, on rayon's threads (NVRTC needs no
+/// device, and one build takes seconds: 40 builds one after another took most of this
+/// experiment's time on the device host), each loaded afterwards by the caller.
+fn compile_all(gpu: &Gpu, builds: &[(&str, WalkedShape, WalkedMutant)]) -> Vec<Result<Ptx>> {
+    builds
+        .par_iter()
+        .map(|&(_, shape, m)| WalkedSum::image(&gpu.arch, shape, m))
+        .collect()
 }
 
 /// The f32 build's rows ([`WalkedShape::f32_terms`]): the correct build, the mutants of
@@ -161,8 +178,11 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
         .collect();
     let bar = ctx.progress(builds.len() as u64, "walked f32 mutants");
     let mut failures = 0;
-    for (name, shape, m) in builds {
-        let run = WalkedSum::build(&gpu, shape, m).and_then(|sum| first_wrong(&sum, &cases, 1));
+    let images = compile_all(&gpu, &builds);
+    for ((name, shape, m), image) in builds.into_iter().zip(images) {
+        let run = image
+            .and_then(|image| WalkedSum::from_image(&gpu, shape, m, image))
+            .and_then(|sum| first_wrong(&sum, &cases, 1));
         mutant_row(&mut t, name, m, run, &mut failures);
         bar.inc(1);
     }

@@ -1,7 +1,8 @@
 //! A host model of the walked engine (`kernels/ordered_sum_walked.cu`), step for step: the
 //! producers' published words for any plan, and the walker that composes them, a step of
 //! positions at a time, ends a tile by its split words where they hold (`WalkedShape::split`)
-//! and finishes the tiles it cannot compose lane by lane.
+//! and finishes the tiles it cannot compose: by one planned pass where its checks hold
+//! (`WalkedShape::planned`, [`planned_finish`], for any lane plan), else lane by lane.
 //!
 //! On the device the plans and split lanes come from look-backs over tree sums and cannot be
 //! chosen; here any plan and any split lane can be given, wrong ones included (a binade the
@@ -37,11 +38,18 @@ pub enum ModelFault {
     /// A split's second unit applied without its check
     /// (`WalkedMutant::SplitSecondUnchecked`).
     SplitSecondUnchecked,
+    /// A planned finish's run applied without its check (`WalkedMutant::PlanRunUnchecked`).
+    PlanRunUnchecked,
+    /// A planned finish's native lanes not added (`WalkedMutant::PlanNativeSkipped`).
+    PlanNativeSkipped,
+    /// A planned finish's run composed with every lane before it, across the runs' starts
+    /// (`WalkedMutant::PlanHeadsIgnored`).
+    PlanHeadsIgnored,
 }
 
 impl ModelFault {
     /// Every fault, the correct model first.
-    pub const ALL: [ModelFault; 8] = [
+    pub const ALL: [ModelFault; 11] = [
         ModelFault::None,
         ModelFault::BinadesMixed,
         ModelFault::OddDropped,
@@ -50,8 +58,24 @@ impl ModelFault {
         ModelFault::SplitLaneSkipped,
         ModelFault::SplitFirstUnchecked,
         ModelFault::SplitSecondUnchecked,
+        ModelFault::PlanRunUnchecked,
+        ModelFault::PlanNativeSkipped,
+        ModelFault::PlanHeadsIgnored,
     ];
 }
+
+/// A planned finish's margin for f64 sums: a lane's approximate start and end are widened by
+/// 2^-e of themselves, e this (the kernel's `BINADE_WK_PL_MARGIN_EXP`; 512 ulps of `[1, 2)`
+/// either way). The loop's running sum over a 4,096-term tile drifts from the real sum of its
+/// terms by at most about 2^-41 of it, so inputs made to drift can fool the plan (the kill
+/// inputs of `gpu::ordered_sum::walked_kill` do), and the run's check must catch them;
+/// ordinary data drifts far less.
+pub const PLAN_MARGIN_EXP_F64: u32 = 44;
+/// [`PLAN_MARGIN_EXP_F64`] for f32 sums (512 ulps of `[1, 2)` at f32's quantum).
+pub const PLAN_MARGIN_EXP_F32: u32 = 15;
+/// The most native lanes a planned finish takes (the kernel's `BINADE_WK_PL_NATIVE_MAX`);
+/// with more it leaves the tile to the rounds.
+pub const PLAN_NATIVE_MAX: u32 = 32;
 
 /// The model's shape: terms per lane, lanes per tile, positions per walker step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +89,9 @@ pub struct ModelShape {
     /// The tile that ends a step's applied run is finished in that step, as the kernel's
     /// `BINADE_WK_FINISH_IN_STEP` (else the next step finds it first).
     pub finish_in_step: bool,
+    /// A finish first tries one planned pass with the kernel's lane plans
+    /// ([`kernel_lane_plans`], [`planned_finish`]), as the kernel's `BINADE_WK_PLANNED`.
+    pub planned: bool,
 }
 
 impl ModelShape {
@@ -112,6 +139,8 @@ pub struct WalkCounts {
     pub steps: u64,
     /// Tiles ended by their split words.
     pub split_ends: u64,
+    /// Finished tiles ended by a planned pass.
+    pub planned: u64,
 }
 
 /// The producers: each tile's word for its plan (`plans[t]`, one per tile; the first tile's
@@ -260,7 +289,21 @@ pub fn walk_with(
             s = e;
             counts.split_ends += 1;
         } else {
-            s = finish(tile, shape, s, &mut counts.native_lanes, fault);
+            let planned = shape
+                .planned
+                .then(|| {
+                    let plans = kernel_lane_plans(tile, shape, s);
+                    planned_finish(tile, shape, s, &plans, fault)
+                })
+                .flatten();
+            match planned {
+                Some((e, natives)) => {
+                    s = e;
+                    counts.native_lanes += natives;
+                    counts.planned += 1;
+                }
+                None => s = finish(tile, shape, s, &mut counts.native_lanes, fault),
+            }
             counts.finished += 1;
         }
         w += 1;
@@ -295,6 +338,99 @@ fn split_end(
         return Some(unchecked_end(sp.second, next, after));
     }
     apply::<F64>(sp.second, next, after)
+}
+
+/// The kernel's lane plans for a planned finish of `tile` from the exact sum `s` before it
+/// (`wk_pl_lane`): lane l's approximate start is `s` plus the f64 sum of the lanes before it
+/// (the kernel adds them in a block scan's order; here in order: a plan, no bit depends on
+/// it), its end that plus its own f64 sum; both widened by 2^-[`PLAN_MARGIN_EXP_F64`] of
+/// themselves, and where they lie in one binade at or above the fast units' lowest (52) and
+/// every term of the lane is non-negative, that binade is the plan; else none (a native lane).
+pub fn kernel_lane_plans(tile: &[f64], shape: ModelShape, s: u64) -> Vec<Option<Binade>> {
+    let margin = 2f64.powi(-(PLAN_MARGIN_EXP_F64 as i32));
+    let mut before = 0.0f64;
+    tile.chunks(shape.lane)
+        .map(|lane| {
+            let part = lane.iter().fold(0.0f64, |a, &x| a + x);
+            let start = f64::from_bits(s) + before;
+            before += part;
+            let lo = Binade::of::<F64>((start * (1.0 - margin)).to_bits());
+            let hi = Binade::of::<F64>(((start + part) * (1.0 + margin)).to_bits());
+            let non_negative = lane.iter().all(|&x| x >= 0.0);
+            match (lo, hi) {
+                (Some(a), Some(b)) if a == b && a.0 >= 52 && non_negative => Some(a),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// One planned pass over `tile` from the exact sum `s` before it (the kernel's
+/// `wk_planned_finish`), with any lane plans `plans` (one per lane; missing ones count as
+/// none): a lane planned for a binade whose terms are non-negative and whose unit for it does
+/// not saturate joins a run, every other lane is native; each run of consecutive lanes planned
+/// for one binade applies by one checked apply of its lanes' units composed in order, each
+/// native lane by its native adds. `Some` (the tile's end and the native lanes) where every run
+/// applied; `None` where a check failed, more than [`PLAN_NATIVE_MAX`] lanes are native, a term
+/// is infinite or NaN, or `s` is (the kernel then finishes the tile by rounds). A wrong plan
+/// may only make it refuse: a run's check is the walker's own argument for a run of units.
+pub fn planned_finish(
+    tile: &[f64],
+    shape: ModelShape,
+    s: u64,
+    plans: &[Option<Binade>],
+    fault: ModelFault,
+) -> Option<(u64, u64)> {
+    if tile.iter().any(|x| !x.is_finite()) || !f64::from_bits(s).is_finite() {
+        return None;
+    }
+    let lanes: Vec<&[f64]> = tile.chunks(shape.lane).collect();
+    let keyed: Vec<Option<(Binade, Unit)>> = lanes
+        .iter()
+        .enumerate()
+        .map(|(i, lane)| {
+            let b = plans.get(i).copied().flatten()?;
+            if lane.iter().any(|&x| x < 0.0) {
+                return None;
+            }
+            let bits: Vec<u64> = lane.iter().map(|x| x.to_bits()).collect();
+            let u = run_unit::<F64>(b, &bits);
+            (u.even < Unit::SATURATED && u.odd < Unit::SATURATED).then_some((b, u))
+        })
+        .collect();
+    let natives = keyed.iter().filter(|k| k.is_none()).count() as u64;
+    if natives > u64::from(PLAN_NATIVE_MAX) {
+        return None;
+    }
+    let (mut cur, mut l) = (s, 0usize);
+    let mut joined = Unit::ZERO; // every lane's unit so far, native lanes adding nothing
+    while l < lanes.len() {
+        let Some((b, _)) = keyed[l] else {
+            if fault != ModelFault::PlanNativeSkipped {
+                cur = add_lane(lanes[l], cur);
+            }
+            l += 1;
+            continue;
+        };
+        let mut run = Unit::ZERO;
+        while let Some(&Some((c, u))) = keyed.get(l) {
+            if c != b {
+                break;
+            }
+            run = compose(run, u);
+            joined = compose(joined, u);
+            l += 1;
+        }
+        if fault == ModelFault::PlanHeadsIgnored {
+            run = joined;
+        }
+        cur = if fault == ModelFault::PlanRunUnchecked {
+            unchecked_end(run, b, cur)
+        } else {
+            apply::<F64>(run, b, cur)?
+        };
+    }
+    Some((cur, natives))
 }
 
 /// The bits `apply` would give without its upper check (the significand may pass the

@@ -26,9 +26,10 @@ use anyhow::{bail, Context as _, Result};
 use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, DevicePtr, LaunchConfig, PushKernelArg};
 
-use super::super::Gpu;
+use super::super::{Gpu, ModuleForm};
 use crate::format::{Format, F32, F64};
 use crate::verify::device_header::HEADER;
+use cudarc::nvrtc::Ptx;
 
 /// The kernel's source (compiled with [`HEADER`] prepended).
 pub const SOURCE: &str = include_str!("../../../kernels/ordered_sum_walked.cu");
@@ -44,6 +45,10 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// ended by their split words (16, `WalkedShape::split`); the finishes ended by a planned
 /// pass (17, `WalkedShape::planned`).
 const OUT_WORDS: usize = 18;
+
+/// The planned finish's margins and native-lane limit: one source for the kernel's defines
+/// and the host model that mirrors the pass.
+pub use crate::verify::walked_model::{PLAN_MARGIN_EXP_F32, PLAN_MARGIN_EXP_F64, PLAN_NATIVE_MAX};
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,9 +169,9 @@ impl WalkedShape {
     /// against 0.126 ms at 8,294,400 uniform terms, 5.30 against 9.15 ms on the geometric
     /// stream at 2^30, 3.06 against 2.93 ms at 2^30 uniform, where the split's code costs
     /// the producers about 5%), and finishes tried by a planned pass first (measured on an
-    /// H100 at 9f93b99, `reports/walked-planned`: 3 to 4% faster on uniform and log-normal
-    /// terms at every size, the geometric stream's regression there traced to a spill the
-    /// inlined pass caused in the walker, since removed).
+    /// H100 at ec9e84b and be3e9ad, `reports/walked-planned`: 10 to 18% faster than every
+    /// finish by rounds at 8,294,400 terms on four distributions, 1 to 5% slower at 10^8
+    /// and 2^30, a cost whose cause was not found).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -279,6 +284,16 @@ impl WalkedShape {
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
+            (
+                "BINADE_WK_PL_MARGIN_EXP",
+                if self.f32_terms {
+                    PLAN_MARGIN_EXP_F32
+                } else {
+                    PLAN_MARGIN_EXP_F64
+                }
+                .to_string(),
+            ),
+            ("BINADE_WK_PL_NATIVE_MAX", PLAN_NATIVE_MAX.to_string()),
         ]
     }
 }
@@ -738,12 +753,34 @@ impl WalkedSum {
 
     /// Any shape and mutant.
     pub fn build(gpu: &Gpu, shape: WalkedShape, mutant: WalkedMutant) -> Result<WalkedSum> {
+        let image = Self::image(&gpu.arch, shape, mutant)?;
+        Self::from_image(gpu, shape, mutant, image)
+    }
+
+    /// The module of `shape` with `mutant` compiled for `arch` (`sm_XY`) in the form
+    /// [`ModuleForm::from_env`] names, with no device: many builds can be compiled on as many
+    /// threads and then loaded by [`WalkedSum::from_image`] ([`WalkedSum::build`] is the two
+    /// in turn).
+    pub fn image(arch: &str, shape: WalkedShape, mutant: WalkedMutant) -> Result<Ptx> {
         shape.check()?;
-        let m = gpu.load(
+        ModuleForm::from_env()?.compile(
             "ordered_sum_walked",
             &[HEADER, "\n", SOURCE],
             &shape.defines(mutant),
-        )?;
+            arch,
+        )
+    }
+
+    /// Loads `image`, which [`WalkedSum::image`] made for `shape` and `mutant` on this
+    /// device's architecture.
+    pub fn from_image(
+        gpu: &Gpu,
+        shape: WalkedShape,
+        mutant: WalkedMutant,
+        image: Ptx,
+    ) -> Result<WalkedSum> {
+        shape.check()?;
+        let m = gpu.load_image("ordered_sum_walked", image)?;
         let kernel = m.function("walked_sum")?;
         let per_sm = kernel
             .occupancy_max_active_blocks_per_multiprocessor(shape.threads, 0, None)

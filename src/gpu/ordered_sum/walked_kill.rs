@@ -248,6 +248,15 @@ const PLAN_CASES: [(&str, PlanCase); 3] = [
     ),
 ];
 
+/// The planned finish's kill inputs for f64 terms at tiles of `tile` terms (lanes of 16), by
+/// name: the cases [`kill_cases`] holds, for the host model's checks (`tests/walked_model.rs`).
+pub fn planned_finish_inputs(tile: usize) -> Vec<(&'static str, Vec<f64>)> {
+    PLAN_CASES
+        .into_iter()
+        .map(|(name, case)| (name, planned_finish_case(tile, case, f64::EPSILON)))
+        .collect()
+}
+
 /// Which shortcut of the planned finish (`WalkedShape::planned`) an input is made to catch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PlanCase {
@@ -264,7 +273,7 @@ enum PlanCase {
 
 /// Terms for the planned finish's kill inputs, `u` the ulp of `[1, 2)` in the terms' format
 /// (every term is exact in it, and the loop rounds at f32's quantum as at f64's), lanes of
-/// 16 terms. A planned run's margin is 512 ulps of `[1, 2)` either way (`WK_PL_MARGIN`, 2^-44
+/// 16 terms. A planned run's margin is 512 ulps of `[1, 2)` either way (`walked::PLAN_MARGIN_EXP_F64` and `_F32`, 2^-44
 /// of the sum for f64 and 2^-15 for f32). Needs `tile >= 256`.
 /// - `RunLeftEarly`: `2 - k u` (`k = 3500 tile / 4096`) and zeros (the first tile), then
 ///   `tile + 5` terms `x = u (1/2 + 2^-20)`. The loop rounds each `x` up to a whole ulp and
