@@ -12,7 +12,7 @@ use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
 };
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
-use binade::gpu::OnePassSum;
+use binade::gpu::{Gpu, OnePassSum};
 use binade::verify::inputs::InputKind;
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
@@ -501,6 +501,26 @@ fn walked_repeats_its_bits_and_composes_most_tiles() {
     }
 }
 
+/// Each of `builds` compiled on rayon's threads (NVRTC needs no device; a build takes
+/// seconds), then loaded in order, with its mutant.
+fn built(gpu: &Gpu, builds: &[(WalkedShape, WalkedMutant)]) -> Vec<(WalkedMutant, WalkedSum)> {
+    use rayon::prelude::*;
+    let images: Vec<_> = builds
+        .par_iter()
+        .map(|&(shape, m)| WalkedSum::image(&gpu.arch, shape, m))
+        .collect();
+    builds
+        .iter()
+        .zip(images)
+        .map(|(&(shape, m), image)| {
+            let image = image.unwrap_or_else(|e| panic!("walked {shape:?} {}: {e:#}", m.name()));
+            let sum = WalkedSum::from_image(gpu, shape, m, image)
+                .unwrap_or_else(|e| panic!("walked {shape:?} {}: {e:#}", m.name()));
+            (m, sum)
+        })
+        .collect()
+}
+
 /// Every mutant is killed by a wrong total: on the cases, or (for all builds, the one it is
 /// meant for being the walker that trusts an earlier launch's word) on a job's buffers
 /// launched again on other terms, or (the one meant for segments) on the segmented launches.
@@ -513,8 +533,12 @@ fn walked_mutants_give_wrong_totals() {
     let cases = kill_cases(SEED, &sizes(), tile);
     let segmented = segmented_cases(SEED, tile);
     let mut survivors = Vec::new();
-    for m in WalkedMutant::ALL.into_iter().skip(1) {
-        let sum = WalkedSum::with_mutant(&gpu, m).unwrap();
+    let builds: Vec<(WalkedShape, WalkedMutant)> = WalkedMutant::ALL
+        .into_iter()
+        .skip(1)
+        .map(|m| (m.shape(), m))
+        .collect();
+    for (m, sum) in built(&gpu, &builds) {
         let (_, mut wrong) = first_wrong(&sum, &cases, 1).unwrap();
         if wrong.is_none() {
             wrong = stale_words(&sum, 1 << 25, SEED).unwrap().1;
@@ -616,12 +640,19 @@ fn walked_f32_mutants_give_wrong_totals() {
     };
     let cases = kill_cases_f32(SEED, &sizes(), WalkedShape::DEFAULT.tile() as usize);
     let mut survivors = Vec::new();
-    for m in WalkedMutant::F32_CHECKED {
-        let shape = WalkedShape {
-            f32_terms: true,
-            ..m.shape()
-        };
-        let sum = WalkedSum::build(&gpu, shape, m).unwrap();
+    let builds: Vec<(WalkedShape, WalkedMutant)> = WalkedMutant::F32_CHECKED
+        .into_iter()
+        .map(|m| {
+            (
+                WalkedShape {
+                    f32_terms: true,
+                    ..m.shape()
+                },
+                m,
+            )
+        })
+        .collect();
+    for (m, sum) in built(&gpu, &builds) {
         match first_wrong(&sum, &cases, 1).unwrap().1 {
             Some(case) => println!("killed (f32): {}: {case}", m.name()),
             None => survivors.push(m.name()),
