@@ -3,8 +3,10 @@
 //! is measured, so a run cut by a time limit still says how far it got. Not a report:
 //! `reports/walked-probe` holds its runs with the predictions written before them.
 //!
-//!     walked_probe [REPS] [phases]   (default 11 timed launches after 3 untimed ones;
-//!                                     `phases`: the producers alone, cut after each step)
+//!     walked_probe [REPS] [phases|-] [SIZES]   (default 11 timed launches after 3 untimed
+//!                                     ones; `phases`: the producers alone, cut after each
+//!                                     step; SIZES: comma-separated term counts, default
+//!                                     8294400,100000000,1073741824)
 //!
 //! Each line: build, distribution, terms, median ms of CUDA-event timings (the inputs rotated
 //! over up to 16 disjoint windows of a pool of at least 2^25 doubles, beyond the L2), the
@@ -110,9 +112,19 @@ fn main() -> Result<()> {
         None => 11,
     };
     let phases = match std::env::args().nth(2).as_deref() {
-        None => false,
+        None | Some("-") => false,
         Some("phases") => true,
-        Some(other) => bail!("the second argument is `phases` or nothing, not {other:?}"),
+        Some(other) => bail!("the second argument is `phases`, `-` or nothing, not {other:?}"),
+    };
+    let sizes: Vec<usize> = match std::env::args().nth(3) {
+        None => SIZES.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|n| match n.parse() {
+                Ok(v) if v > 0 => Ok(v),
+                _ => bail!("SIZES is a comma-separated list of positive term counts, not {list:?}"),
+            })
+            .collect::<Result<_>>()?,
     };
     let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
     let mut builds: Vec<(String, Build)> = Vec::new();
@@ -170,7 +182,7 @@ fn main() -> Result<()> {
         "planned_finishes",
     ])?;
     out.flush()?;
-    for n in SIZES {
+    for n in sizes {
         for dist in DISTRIBUTIONS {
             let s = gpu.stream();
             let count = n.max(POOL);
