@@ -121,9 +121,11 @@ def build(lib, text, defines):
 failed = 0
 for arg in sys.argv[1:] or [""]:
     defines = dict(BASE)
-    for kv in filter(None, arg.split(",")):
-        k, v = kv.split("=")
-        defines[k] = v
+    given = dict(kv.split("=") for kv in filter(None, arg.split(",")))
+    if WALKED and given.get("BINADE_WK_F32") == "1":
+        # WalkedShape::defines' f32 margin (walked_model::PLAN_MARGIN_EXP_F32) unless given
+        defines["BINADE_WK_PL_MARGIN_EXP"] = 15
+    defines.update(given)
     status, seconds, errors, prog = build(lib, src, defines)
     failed += status != 0
     same = ""

@@ -7,7 +7,9 @@
 
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{
+    Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
+};
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
 };
@@ -380,20 +382,36 @@ fn walked_equals_the_loop_fast_finish() {
 /// `walked_equals_the_loop_engine_shape`.)
 #[test]
 fn walked_split_ends_crossings() {
-    let Some(gpu) = open_or_skip("walked_split_ends_crossings") else {
+    on_a_uniform_plane(
+        "walked_split_ends_crossings",
+        &[SHAPES[0], SHAPES[16]],
+        |shape, got| {
+            assert!(shape.split, "{shape:?}");
+            got.split_ends > 0 && got.split_ends <= got.split_tiles
+        },
+    );
+}
+
+/// Each of `shapes` on 8,294,400 uniform terms (seed `SEED`): the loop's bits, and `took`
+/// true of the total (the path the test is about was taken).
+fn on_a_uniform_plane(
+    test: &str,
+    shapes: &[WalkedShape],
+    took: impl Fn(WalkedShape, &WalkedTotal) -> bool,
+) {
+    let Some(gpu) = open_or_skip(test) else {
         return;
     };
     let n = 8_294_400;
     let terms = InputKind::Uniform.generate::<F64>(n, SEED);
     let want = loop_sum::<F64>(&terms).to_bits();
-    for shape in [SHAPES[0], SHAPES[16]] {
-        assert!(shape.split, "{shape:?}");
+    for &shape in shapes {
         let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
         let got = sum.sum_of(&terms, 0.0).unwrap();
         assert_eq!(got.bits, want, "seed {SEED:#x}, {n} uniform terms: {got:?}");
         assert!(
-            got.split_ends > 0 && got.split_ends <= got.split_tiles,
-            "seed {SEED:#x}, {n} uniform terms: {got:?}"
+            took(shape, &got),
+            "{shape:?}, seed {SEED:#x}, {n} uniform terms: {got:?}"
         );
         println!("walked {shape:?}: {got:?}");
     }
@@ -408,26 +426,17 @@ fn walked_split_ends_crossings() {
 /// them, run in the engine's shape in `walked_equals_the_loop_engine_shape`.)
 #[test]
 fn walked_planned_finishes_end_tiles() {
-    let Some(gpu) = open_or_skip("walked_planned_finishes_end_tiles") else {
-        return;
-    };
-    let n = 8_294_400;
-    let terms = InputKind::Uniform.generate::<F64>(n, SEED);
-    let want = loop_sum::<F64>(&terms).to_bits();
-    for shape in [SHAPES[0], SHAPES[16], SHAPES[20]] {
-        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
-        let got = sum.sum_of(&terms, 0.0).unwrap();
-        assert_eq!(got.bits, want, "seed {SEED:#x}, {n} uniform terms: {got:?}");
-        if shape.planned {
-            assert!(
-                got.planned_finishes > 0 && got.planned_finishes <= got.finished_tiles,
-                "seed {SEED:#x}, {n} uniform terms: {got:?}"
-            );
-        } else {
-            assert_eq!(got.planned_finishes, 0, "{shape:?}: {got:?}");
-        }
-        println!("walked {shape:?}: {got:?}");
-    }
+    on_a_uniform_plane(
+        "walked_planned_finishes_end_tiles",
+        &[SHAPES[0], SHAPES[16], SHAPES[20]],
+        |shape, got| {
+            if shape.planned {
+                got.planned_finishes > 0 && got.planned_finishes <= got.finished_tiles
+            } else {
+                got.planned_finishes == 0
+            }
+        },
+    );
 }
 
 /// Every finish by rounds (the engine's shape before the planned finish).
@@ -501,21 +510,14 @@ fn walked_repeats_its_bits_and_composes_most_tiles() {
     }
 }
 
-/// Each of `builds` compiled on rayon's threads (NVRTC needs no device; a build takes
-/// seconds), then loaded in order, with its mutant.
+/// Each of `builds` compiled on many threads, then loaded in order
+/// ([`WalkedSum::build_all`]), with its mutant.
 fn built(gpu: &Gpu, builds: &[(WalkedShape, WalkedMutant)]) -> Vec<(WalkedMutant, WalkedSum)> {
-    use rayon::prelude::*;
-    let images: Vec<_> = builds
-        .par_iter()
-        .map(|&(shape, m)| WalkedSum::image(&gpu.arch, shape, m))
-        .collect();
     builds
         .iter()
-        .zip(images)
-        .map(|(&(shape, m), image)| {
-            let image = image.unwrap_or_else(|e| panic!("walked {shape:?} {}: {e:#}", m.name()));
-            let sum = WalkedSum::from_image(gpu, shape, m, image)
-                .unwrap_or_else(|e| panic!("walked {shape:?} {}: {e:#}", m.name()));
+        .zip(WalkedSum::build_all(gpu, builds))
+        .map(|(&(shape, m), sum)| {
+            let sum = sum.unwrap_or_else(|e| panic!("walked {shape:?} {}: {e:#}", m.name()));
             (m, sum)
         })
         .collect()

@@ -184,7 +184,9 @@ proptest! {
 
     /// A planned pass with any lane plan either refuses the tile or gives the loop's bits,
     /// from the loop's sum of a random prefix of the terms (so the start has the bits the
-    /// walker would hold there).
+    /// walker would hold there). A pass that refused every tile would pass this alone: that it
+    /// does not is checked by `kernel_lane_plans_end_finishes` and by the planned faults'
+    /// kills in `every_model_fault_gives_a_wrong_sum`.
     #[test]
     fn a_planned_finish_gives_the_loops_bits_or_refuses(
         seed in any::<u64>(),

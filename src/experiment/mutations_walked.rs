@@ -10,9 +10,6 @@ use crate::gpu::ordered_sum::walked_kill::{
 };
 use crate::gpu::Gpu;
 use crate::report::{thousands, Table};
-use anyhow::Result;
-use cudarc::nvrtc::Ptx;
-use rayon::prelude::*;
 
 /// The plan mutants' rows: plans from the walker's hint with the margin ignored, from the far
 /// anchor with its margin ignored, from a look-back's published tree sums with the range of
@@ -105,22 +102,20 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
                 .map(|(name, shape)| (name, shape, WalkedMutant::None)),
         )
         .collect();
-    let images = compile_all(&gpu, &builds);
-    for ((name, shape, m), image) in builds.into_iter().zip(images) {
-        let run = image
-            .and_then(|image| WalkedSum::from_image(&gpu, shape, m, image))
-            .and_then(|sum| {
-                let (checked, wrong) = first_wrong(&sum, &cases, 1)?;
-                if wrong.is_some() {
-                    return Ok((checked, wrong));
-                }
-                let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
-                if wrong.is_some() {
-                    return Ok((checked + more, wrong));
-                }
-                let (segs, wrong) = first_wrong_segmented(&sum, &segmented, 1)?;
-                Ok((checked + more + segs, wrong))
-            });
+    let sums = built(&gpu, &builds);
+    for ((name, _, m), sum) in builds.into_iter().zip(sums) {
+        let run = sum.and_then(|sum| {
+            let (checked, wrong) = first_wrong(&sum, &cases, 1)?;
+            if wrong.is_some() {
+                return Ok((checked, wrong));
+            }
+            let (more, wrong) = stale_words(&sum, STALE_TERMS, seed)?;
+            if wrong.is_some() {
+                return Ok((checked + more, wrong));
+            }
+            let (segs, wrong) = first_wrong_segmented(&sum, &segmented, 1)?;
+            Ok((checked + more + segs, wrong))
+        });
         mutant_row(&mut t, name, m, run, &mut failures);
         bar.inc(1);
     }
@@ -132,15 +127,15 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     (t, note, failures)
 }
 
-/// Every build's module compiled for the device, in order, on rayon's threads (NVRTC needs no
-/// device, and one build takes about 4.5 s on the H100 host: about 40 of them one after
-/// another is the likely reason, not timed stage by stage, that the full run outgrew its
-/// device call at f8b00f0 and abda1fb), each loaded afterwards by the caller.
-fn compile_all(gpu: &Gpu, builds: &[(&str, WalkedShape, WalkedMutant)]) -> Vec<Result<Ptx>> {
-    builds
-        .par_iter()
-        .map(|&(_, shape, m)| WalkedSum::image(&gpu.arch, shape, m))
-        .collect()
+/// The rows' builds, compiled on many threads and loaded in order
+/// ([`WalkedSum::build_all`]): about 40 NVRTC builds one after another is the likely reason,
+/// not timed stage by stage, that the full run outgrew its device call at f8b00f0 and abda1fb.
+fn built(
+    gpu: &Gpu,
+    builds: &[(&str, WalkedShape, WalkedMutant)],
+) -> Vec<anyhow::Result<WalkedSum>> {
+    let specs: Vec<(WalkedShape, WalkedMutant)> = builds.iter().map(|&(_, s, m)| (s, m)).collect();
+    WalkedSum::build_all(gpu, &specs)
 }
 
 /// The f32 build's rows ([`WalkedShape::f32_terms`]): the correct build, the mutants of
@@ -179,11 +174,9 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
         .collect();
     let bar = ctx.progress(builds.len() as u64, "walked f32 mutants");
     let mut failures = 0;
-    let images = compile_all(&gpu, &builds);
-    for ((name, shape, m), image) in builds.into_iter().zip(images) {
-        let run = image
-            .and_then(|image| WalkedSum::from_image(&gpu, shape, m, image))
-            .and_then(|sum| first_wrong(&sum, &cases, 1));
+    let sums = built(&gpu, &builds);
+    for ((name, _, m), sum) in builds.into_iter().zip(sums) {
+        let run = sum.and_then(|sum| first_wrong(&sum, &cases, 1));
         mutant_row(&mut t, name, m, run, &mut failures);
         bar.inc(1);
     }

@@ -170,7 +170,7 @@ impl WalkedShape {
     /// stream at 2^30, 3.06 against 2.93 ms at 2^30 uniform, where the split's code costs
     /// the producers about 5%), and finishes tried by a planned pass first (measured on an
     /// H100 at ec9e84b and be3e9ad, `reports/walked-planned`: 10 to 18% faster than every
-    /// finish by rounds at 8,294,400 terms on four distributions, 1 to 5% slower at 10^8
+    /// finish by rounds at 8,294,400 terms on four distributions, 1 to 7% slower at 10^8
     /// and 2^30, a cost whose cause was not found).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
@@ -769,6 +769,24 @@ impl WalkedSum {
             &shape.defines(mutant),
             arch,
         )
+    }
+
+    /// Every `(shape, mutant)` of `builds`, in order: their modules compiled on rayon's
+    /// threads ([`WalkedSum::image`]: NVRTC needs no device, and one build takes seconds,
+    /// about 4.5 s on the H100 host by `walked_probe`'s log), then loaded one after another.
+    pub fn build_all(gpu: &Gpu, builds: &[(WalkedShape, WalkedMutant)]) -> Vec<Result<WalkedSum>> {
+        use rayon::prelude::*;
+        let images: Vec<Result<Ptx>> = builds
+            .par_iter()
+            .map(|&(shape, mutant)| Self::image(&gpu.arch, shape, mutant))
+            .collect();
+        builds
+            .iter()
+            .zip(images)
+            .map(|(&(shape, mutant), image)| {
+                image.and_then(|image| Self::from_image(gpu, shape, mutant, image))
+            })
+            .collect()
     }
 
     /// Loads `image`, which [`WalkedSum::image`] made for `shape` and `mutant` on this
