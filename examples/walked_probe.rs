@@ -32,29 +32,26 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (finishes tried by a
-/// planned pass first) against the same with every finish by rounds, both in their trace
-/// builds, and the producers alone. (The split against every crossing finished was timed at
-/// 67044ea, finishes by fast rounds and steps resumed after a finish at f530bad, the far
+/// The walked builds probed: a name and the shape. The engine's shape (steps that end many
+/// crossings) against the same with a crossing a step, both in their trace builds, and the
+/// producers alone. (Planned finishes against every finish by rounds were timed at 9f93b99,
+/// ec9e84b and be3e9ad, the split against every crossing finished at 67044ea, finishes by fast rounds and steps resumed after a finish at f530bad, the far
 /// anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the lean round and the
 /// early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting look-backs at
 /// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let rounds = WalkedShape {
-        planned: false,
+    let one = WalkedShape {
+        seg_step: false,
         ..d
     };
     vec![
-        ("walked (planned finishes)", d),
-        ("walked, finishes by rounds", rounds),
+        ("walked (segmented steps)", d),
+        ("walked, a crossing a step", one),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, finishes by rounds traced",
-            WalkedShape {
-                trace: true,
-                ..rounds
-            },
+            "walked, a crossing a step traced",
+            WalkedShape { trace: true, ..one },
         ),
         (
             "walked producers only (not a sum)",
@@ -180,6 +177,7 @@ fn main() -> Result<()> {
         "split_tiles",
         "split_ends",
         "planned_finishes",
+        "walk_split_ends",
     ])?;
     out.flush()?;
     for n in sizes {
@@ -209,7 +207,7 @@ fn main() -> Result<()> {
                                     format!("error: {e:#}"),
                                 ];
                                 out.write_record(
-                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 22)),
+                                    rec.iter().chain(std::iter::repeat_n(&String::new(), 23)),
                                 )?;
                                 out.flush()?;
                                 continue;
@@ -252,6 +250,7 @@ fn main() -> Result<()> {
                             again.split_tiles.to_string(),
                             again.split_ends.to_string(),
                             again.planned_finishes.to_string(),
+                            again.walk_split_ends.to_string(),
                         ]
                     }
                     Build::OnePass(op) => {
@@ -285,7 +284,7 @@ fn main() -> Result<()> {
                             String::new(),
                         ]
                         .into_iter()
-                        .chain(std::iter::repeat_n(String::new(), 9))
+                        .chain(std::iter::repeat_n(String::new(), 10))
                         .collect()
                     }
                 };

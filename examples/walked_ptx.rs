@@ -23,6 +23,7 @@ fn main() -> Result<()> {
                 fast_finish: true,
                 split: false,
                 planned: false,
+                seg_step: false,
                 ..d
             },
         ),

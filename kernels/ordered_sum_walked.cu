@@ -25,7 +25,10 @@
  * The walker holds the exact sum S before tile w and, each step, reads the unit words of the
  * next WK_STEP * WK_THREADS tiles: the longest run of published units planned for S's binade
  * is composed by an ordered block scan and applied to S as far as it stays in the binade
- * (for non-negative terms the sum only grows, so the applied prefix of a run is one piece).
+ * (for non-negative terms the sum only grows, so the applied prefix of a run is one piece);
+ * with BINADE_WK_SEG_STEP every run of published units planned for one binade is composed by
+ * one segmented scan and one thread applies the runs in turn, ending the crossings between
+ * them by their split words, so that one step ends many crossings.
  * A tile whose unit cannot be used (its plan is another binade, the sum leaves the binade
  * inside it, a term is negative or not finite, its unit saturates, or it is a sum's first
  * tile, planned from +0) is ended by its split words where its producer published them and
@@ -185,6 +188,24 @@
 #if BINADE_WK_PLANNED && (!BINADE_WK_TRANSPOSE || BINADE_WK_FAST_FINISH)
 #error "the planned finish reads native lanes from the transposed tile, which the fast finish overwrites"
 #endif
+/* BINADE_WK_SEG_STEP 1 (needs BINADE_WK_FINISH_IN_STEP and BINADE_WK_PLANNED, whose
+ * segmented scan and masks it uses): a walker step groups its positions into segments of
+ * consecutive units planned for one binade, composes every position's unit from its
+ * segment's start by one segmented ordered scan into shared memory, and thread 0 walks the
+ * segments in order: a segment by one checked apply of its composed unit; where that
+ * fails, the longest prefix of it that applies (a search over the stored prefixes, each a
+ * checked apply) and the tile after that prefix ended by its split words (wk_split_end), the
+ * walk going on from the next segment. Where a split fails, or the sum is not in a
+ * segment's binade, the step ends at that tile, which is finished from the walk's exact sum
+ * as before. A step ends many crossings (the producers plan the tiles after a crossing for
+ * the next binade) instead of one, without reading its words again. Every path is a checked
+ * apply or native adds: no bit depends on the segments or the search. */
+#ifndef BINADE_WK_SEG_STEP
+#define BINADE_WK_SEG_STEP 0
+#endif
+#if BINADE_WK_SEG_STEP && (!BINADE_WK_FINISH_IN_STEP || !BINADE_WK_PLANNED || !BINADE_WK_SPLIT)
+#error "the segmented step finishes its stop in the step, ends crossings by split words and uses the planned pass's segmented scan"
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -207,6 +228,7 @@
 #define WK_M_PLAN_RUN_UNCHECKED 17    /* a planned finish's run applied without its check */
 #define WK_M_PLAN_NATIVE_SKIPPED 18   /* a planned finish's native lane not added */
 #define WK_M_PLAN_HEADS_IGNORED 19    /* a planned finish's runs composed across their starts */
+#define WK_M_STEP_SEARCH_UNCHECKED 20 /* a segmented step takes a failing segment's crossing to be its last tile */
 
 typedef unsigned long long u64;
 
@@ -325,9 +347,10 @@ __device__ static inline binade_unit wk_term_unit(unsigned int b, double x) {
 /* Words of a sum's out (the host's OUT_WORDS, passed as BINADE_WK_OUT_STRIDE): the total and
  * counts (0..5), a stall (5..8), the hint word (8..10, 16-byte aligned: the stride is even),
  * the trace (10..14, BINADE_WK_TRACE), the finishes' fast rounds (14) and pair-unit rounds
- * (15), the tiles ended by their split words (16). */
-#if !defined(BINADE_WK_OUT_STRIDE) || BINADE_WK_OUT_STRIDE < 18 || BINADE_WK_OUT_STRIDE % 2 != 0
-#error "compile with the host's BINADE_WK_OUT_STRIDE (even, at least 18)"
+ * (15), the tiles ended by their split words (16), the finishes ended by a planned pass (17),
+ * the split ends inside a segmented step's walk (18); 19 unused. */
+#if !defined(BINADE_WK_OUT_STRIDE) || BINADE_WK_OUT_STRIDE < 20 || BINADE_WK_OUT_STRIDE % 2 != 0
+#error "compile with the host's BINADE_WK_OUT_STRIDE (even, at least 20)"
 #endif
 #define WK_OUT_STRIDE ((u64)BINADE_WK_OUT_STRIDE)
 
@@ -1612,13 +1635,200 @@ __device__ static __noinline__ u64 wk_finish(const wk_term *src, unsigned int co
     return end;
 }
 
+#if BINADE_WK_SEG_STEP
+/* A segmented step's words in sh.words (free during a step: only finishes stage tiles there):
+ * position p's unit composed from its segment's start at WK_SS_UNITS + 2p (even, odd), its
+ * planned binade at WK_SS_KEYS + p, and one bit a position, set where a segment starts, in
+ * the words from WK_SS_HEADS. */
+#define WK_SS_POS (WK_STEP * WK_THREADS)
+#define WK_SS_UNITS 0u
+#define WK_SS_KEYS (2u * WK_SS_POS)
+#define WK_SS_HEADS (3u * WK_SS_POS)
+#define WK_SS_HEAD_WORDS ((WK_SS_POS + 63u) / 64u)
+#if 3 * WK_STEP * WK_THREADS + (WK_STEP * WK_THREADS + 63) / 64 > WK_TILE + WK_THREADS
+#error "a segmented step's words do not fit the transposed tile's shared memory"
+#endif
+#if 64 % WK_STEP != 0
+#error "a thread's head bits lie in one 64-bit word: WK_STEP divides 64"
+#endif
+
+__device__ static inline binade_unit wk_ss_unit(const wk_shared &sh, unsigned int p) {
+    return binade_unit_make(sh.words[WK_SS_UNITS + 2u * p], sh.words[WK_SS_UNITS + 2u * p + 1u]);
+}
+__device__ static inline void wk_ss_store(wk_shared &sh, unsigned int p, binade_unit u) {
+    sh.words[WK_SS_UNITS + 2u * p] = u.even;
+    sh.words[WK_SS_UNITS + 2u * p + 1u] = u.odd;
+}
+
+/* The first segment start after position p, or f where none is before f. */
+__device__ static inline unsigned int wk_ss_next_head(const wk_shared &sh, unsigned int p, unsigned int f) {
+    for (unsigned int q = p + 1u; q < f;) {
+        const u64 m = sh.words[WK_SS_HEADS + q / 64u] >> (q % 64u);
+        if (m != 0ull) {
+            const unsigned int h = q + (unsigned int)(__ffsll((long long)m) - 1);
+            return h < f ? h : f;
+        }
+        q = (q / 64u + 1u) * 64u;
+    }
+    return f;
+}
+
+/* Whether position k of this thread's words is composable: published in this launch, planned
+ * (a binade, not +0's 0), not saturated. */
+__device__ static inline int wk_ss_composable(wk_word d, u64 t, u64 ntiles, unsigned int epoch) {
+    return t < ntiles && wk_has(d, epoch, WK_UNIT) && wk_unit_binade(d) != 0u && d.value < BINADE_SATURATED;
+}
+
+/* Every position's unit composed from its segment's start into sh.words, the segments'
+ * starts in the head bits, for the positions before f (the first one not composable),
+ * f returned. Every thread calls it with its own words wd (positions threadIdx.x * WK_STEP
+ * + k). A segment is a run of consecutive positions planned for one binade. */
+__device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u64 ntiles, unsigned int epoch,
+                                                    wk_shared &sh) {
+    const unsigned int base = threadIdx.x * WK_STEP;
+    unsigned int stop = WK_STEP;
+#pragma unroll
+    for (unsigned int k = WK_STEP; k-- > 0;)
+        if (!wk_ss_composable(wd[k], w + base + k, ntiles, epoch)) stop = k;
+    if (threadIdx.x == 0) sh.fail = WK_SS_POS;
+    if (threadIdx.x < WK_SS_HEAD_WORDS) sh.words[WK_SS_HEADS + threadIdx.x] = 0ull;
+#pragma unroll
+    for (unsigned int k = 0; k < WK_STEP; k++) sh.words[WK_SS_KEYS + base + k] = wk_unit_binade(wd[k]);
+    __syncthreads();
+    if (stop < WK_STEP) atomicMin(&sh.fail, base + stop);
+    unsigned int prev = threadIdx.x > 0u ? (unsigned int)sh.words[WK_SS_KEYS + base - 1u] : 0u;
+    __syncthreads();
+    const unsigned int f = sh.fail;
+    /* Whether the stop's word is published (its tile is then finished from the walk's sum),
+     * so the words need not stay in registers past this function. */
+    if (f == WK_SS_POS) {
+        if (threadIdx.x == 0) sh.flag = 0u;
+    } else if (threadIdx.x == f / WK_STEP) {
+#pragma unroll
+        for (unsigned int k = 0; k < WK_STEP; k++)
+            if (k == f % WK_STEP) sh.flag = (unsigned int)(w + f < ntiles && wk_has(wd[k], epoch, WK_UNIT));
+    }
+    /* This thread's positions composed from its first position or from the last segment
+     * start among them; the positions before its first start take the carry below. */
+    binade_unit agg = binade_unit_zero();
+    unsigned int first_head = WK_STEP;
+    u64 heads = 0ull;
+#pragma unroll
+    for (unsigned int k = 0; k < WK_STEP; k++) {
+        const unsigned int p = base + k, key = wk_unit_binade(wd[k]);
+        if (p < f && (p == 0u || key != prev)) {
+            heads |= 1ull << k;
+#if BINADE_WK_MUTANT != WK_M_BINADES_MIXED
+            agg = binade_unit_zero();
+            if (first_head == WK_STEP) first_head = k;
+#endif
+        }
+        if (p < f) agg = binade_compose(agg, wk_unit_of(wd[k]));
+        wk_ss_store(sh, p, agg);
+        prev = key;
+    }
+    if (heads != 0ull) atomicOr(&sh.words[WK_SS_HEADS + base / 64u], heads << (base % 64u));
+    /* The composition from the nearest thread with a segment start (this one included)
+     * through this thread: its last position's unit. */
+    const binade_unit incl = wk_block_seg_scan(agg, first_head != WK_STEP, sh);
+    wk_ss_store(sh, base + WK_STEP - 1u, incl);
+    __syncthreads();
+    const binade_unit carry = threadIdx.x > 0u ? wk_ss_unit(sh, base - 1u) : binade_unit_zero();
+#pragma unroll
+    for (unsigned int k = 0; k + 1u < WK_STEP; k++)
+        if (k < first_head && base + k < f) wk_ss_store(sh, base + k, binade_compose(carry, wk_ss_unit(sh, base + k)));
+    __syncthreads();
+    return f;
+}
+
+/* Thread 0's walk of a segmented step from the exact sum s before tile w over the f
+ * composable positions (wk_ss_compose): returns the position the step stops at (f where
+ * every segment applied) with the exact sum before it in *at, and in *tried whether that
+ * position's split words were tried already. A segment whose composed unit applies to the
+ * running sum (checked: the sum in the segment's binade, the end not past its top) moves
+ * the sum past it. Where it does not, the sum leaves the binade inside the segment: the
+ * first position t whose prefix does not apply is found by bisection over the stored
+ * prefixes (every prefix taken is a checked apply, so the sum before t is exact whatever t
+ * is), and tile t is ended by its split words where they hold; the walk goes on after it
+ * where t ended its segment, else stops after it (the rest was planned for the binade the
+ * sum has left). */
+__device__ static inline unsigned int wk_ss_walk(unsigned int f, u64 w, u64 s, const wk_term *terms, u64 n,
+                                                 const wk_word *splits, unsigned int epoch, u64 *out,
+                                                 const wk_shared &sh, u64 *at, int *tried, unsigned int *walk_splits,
+                                                 u64 *split_ns) {
+    u64 sum = s;
+    unsigned int p = 0u;
+    *tried = 0;
+    (void)out;
+    (void)split_ns;
+    while (p < f) {
+        const unsigned int c = (unsigned int)sh.words[WK_SS_KEYS + p];
+        const unsigned int e = wk_ss_next_head(sh, p, f);
+        if (wk_binade(sum) != c) break; /* the segment's plan is not the sum's binade */
+        u64 r = 0ull;
+#if BINADE_WK_MUTANT == WK_M_RUN_END_UNCHECKED
+        sum = wk_apply_unchecked(wk_ss_unit(sh, e - 1u), c, sum);
+        p = e;
+        continue;
+#endif
+        if (wk_apply(wk_ss_unit(sh, e - 1u), c, sum, &r)) {
+            sum = r;
+            p = e;
+            continue;
+        }
+        unsigned int lo = p, hi = e - 1u;
+        u64 before = sum;
+#if BINADE_WK_MUTANT == WK_M_STEP_SEARCH_UNCHECKED
+        if (hi > p) before = wk_apply_unchecked(wk_ss_unit(sh, hi - 1u), c, sum);
+        lo = hi;
+#else
+        while (lo < hi) { /* positions before lo apply (before: the sum after lo - 1); hi does not */
+            const unsigned int mid = (lo + hi) / 2u;
+            if (wk_apply(wk_ss_unit(sh, mid), c, sum, &r)) {
+                lo = mid + 1u;
+                before = r;
+            } else {
+                hi = mid;
+            }
+        }
+#endif
+        const u64 t = w + lo;
+        const u64 left = n - t * (u64)WK_TILE;
+        const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+#if BINADE_WK_TRACE
+        const u64 t0 = wk_now();
+#endif
+        u64 end = 0ull;
+        const int split = wk_split_end(splits + 2u * t, terms + t * (u64)WK_TILE, count, before, epoch, &end);
+#if BINADE_WK_TRACE
+        *split_ns += wk_now() - t0;
+#endif
+        if (!split) {
+            *tried = 1;
+            *at = before;
+            return lo;
+        }
+        *walk_splits += 1u;
+        sum = end;
+        p = lo + 1u;
+#if BINADE_WK_HINT
+        wk_write((wk_word *)(out + 8), sum, ((w + p) << 32) | wk_tag(epoch, WK_HINT));
+#endif
+        if (p < e) break;
+    }
+    *at = sum;
+    return p < f ? p : f;
+}
+#endif
+
 /* The walker: the exact sum through every tile, in order (module comment). out[0] the
  * total's bits; out[1..5] tiles finished from their terms, lanes added natively, steps,
  * sleeps; out[5..8] a stall of this launch, if any: (epoch << 2) | its code (1 the walker,
  * 2 a plan; an earlier epoch: none), the tile that waited, and the tag it saw (the walker)
  * or the tile it waited for (a plan); out[10..13] the trace (BINADE_WK_TRACE); out[14] and
  * out[15] the finishes' fast and pair-unit rounds; out[16] the tiles ended by their split
- * words (BINADE_WK_SPLIT); out[17] the finishes ended by a planned pass (BINADE_WK_PLANNED). */
+ * words (BINADE_WK_SPLIT); out[17] the finishes ended by a planned pass (BINADE_WK_PLANNED);
+ * out[18] the split ends inside a segmented step's walk (BINADE_WK_SEG_STEP). */
 /* Not inlined: a function of its own gets its own register allocation, so the walker's long
  * chains neither spill under the producers' cap (ptxas, CUDA 13.5, sm_90: no spill in wk_walk,
  * against 84 bytes of spill stores in the kernel with it inlined) nor crowd the producers'
@@ -1627,7 +1837,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
                                       const wk_word *splits, unsigned int epoch, u64 start, u64 *out,
                                       wk_shared &sh) {
     unsigned int finished = 0u, native = 0u, steps = 0u, sleeps = 0u, streak = 0u, fast = 0u, pairs = 0u;
-    unsigned int split_ends = 0u, planned = 0u;
+    unsigned int split_ends = 0u, planned = 0u, walk_splits = 0u;
 #if !BINADE_WK_SPLIT
     (void)splits;
 #endif
@@ -1658,6 +1868,27 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
             wd[k].tag = 0ull;
             if (first + k < ntiles) wd[k] = wk_read(units + first + k);
         }
+        int tried = 0; /* thread 0: the stop's split words were tried in this step */
+#if BINADE_WK_SEG_STEP
+        unsigned int f_step = 0u;
+        {
+            const unsigned int f = wk_ss_compose(wd, w, ntiles, epoch, sh);
+            f_step = f;
+            if (threadIdx.x == 0) {
+                u64 at_stop = s;
+#if BINADE_WK_TRACE
+                u64 *split_ns = &finish_ns;
+#else
+                u64 no_trace = 0ull, *split_ns = &no_trace;
+#endif
+                sh.fail = wk_ss_walk(f, w, s, terms, n, splits, epoch, out, sh, &at_stop, &tried, &walk_splits, split_ns);
+                sh.s = at_stop; /* the exact sum before the stop (s where it is position 0) */
+                if (sh.fail < f) sh.flag = 1u; /* a composable position: published */
+            }
+            __syncthreads();
+        }
+        const unsigned int g = sh.fail; /* positions 0..g-1 applied or ended by their splits */
+#else
         /* The first tile of this thread's that cannot be composed onto S's binade. */
         unsigned int stop = WK_STEP;
 #pragma unroll
@@ -1708,12 +1939,17 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         __syncthreads();
         const unsigned int g = sh.flag < f ? sh.flag : f; /* positions 0..g-1 apply */
         __syncthreads(); /* every thread has read sh.flag */
+#endif
+        (void)tried;
 #if BINADE_WK_FINISH_IN_STEP
         /* The exact sum after position g - 1 (held by its thread) and whether position g's
          * word is published (read by its thread): position g cannot be composed (its unit
          * does not apply, or cannot be used, or is not published), and where it is published
          * the tile is finished from that sum in this step, with no second read of the words
          * that told it so. */
+#if BINADE_WK_SEG_STEP
+        (void)f_step; /* sh.flag: whether the stop's word is published (wk_ss_compose, wk_ss_walk) */
+#else
         if (g > 0u && threadIdx.x == (g - 1u) / WK_STEP) {
 #pragma unroll
             for (unsigned int k = 0; k < WK_STEP; k++)
@@ -1729,6 +1965,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
             sh.flag = 0u; /* the whole step applied */
         }
         __syncthreads();
+#endif
         const unsigned int ready = sh.flag;
         const u64 at = g > 0u ? sh.s : s;
         __syncthreads();
@@ -1765,7 +2002,11 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
                 /* Tile w's unit never came: a defect. Stop and report it. */
                 if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
                     out[6] = w;
+#if BINADE_WK_SEG_STEP
+                    out[7] = wk_read(units + w).tag; /* the words are not kept past the step's scan */
+#else
                     out[7] = wd[0].tag;
+#endif
                 }
                 break;
             }
@@ -1784,7 +2025,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         /* The tile's split words, where its producer left them, end it without a finish. */
         if (threadIdx.x == 0) {
             u64 e = 0ull;
-            sh.flag = (unsigned int)wk_split_end(splits + 2u * wf, src, count, at, epoch, &e);
+            sh.flag = tried ? 0u : (unsigned int)wk_split_end(splits + 2u * wf, src, count, at, epoch, &e);
             if (sh.flag) {
                 sh.s = e;
                 sh.w = wf + 1ull;
@@ -1825,8 +2066,9 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #endif
         out[14] = fast;
         out[15] = pairs;
-        out[16] = split_ends;
+        out[16] = split_ends + walk_splits;
         out[17] = planned;
+        out[18] = walk_splits;
     }
 }
 

@@ -14,6 +14,8 @@ Each argument is a comma-separated list of NAME=VALUE on top of the layout's def
 `WalkedShape::DEFAULT` as of this script's commit, which must be kept in step with it); an empty
 argument is the engine's own build. With SOURCE_REV=REV the sources are REV's, not the working
 tree's (ptxas's figures for a kernel measured at REV).
+With SASS_DIR=DIR each build's cubin is kept as DIR/buildN.cubin (N from 0, in the order of
+the arguments), for nvdisasm or cuobjdump -sass.
 With AGAINST=REV (a git revision) each build is also compiled from REV's sources with the same
 defines, and the line says whether the two PTX texts are byte for byte the same: a change meant
 for trace or timing builds only (BINADE_OP_TRACE, BINADE_OP_UNTIL) must leave the engine's PTX
@@ -48,9 +50,9 @@ if WALKED:
     BASE = dict(BINADE_WK_THREADS=256, BINADE_WK_PER_THREAD=16, BINADE_WK_STEP=4, BINADE_WK_MIN_BLOCKS=4,
                 BINADE_WK_MUTANT=0, BINADE_WK_PRODUCERS_ONLY=0, BINADE_WK_PHASES=3, BINADE_WK_PREFETCH=0,
                 BINADE_WK_TRANSPOSE=1, BINADE_WK_FINISH_IN_STEP=1, BINADE_WK_HINT=1, BINADE_WK_LOOKBACK=1,
-                BINADE_WK_FAR=1024, BINADE_WK_FAST_FINISH=0, BINADE_WK_SPLIT=1, BINADE_WK_PLANNED=1, BINADE_WK_TRACE=0,
+                BINADE_WK_FAR=1024, BINADE_WK_FAST_FINISH=0, BINADE_WK_SPLIT=1, BINADE_WK_PLANNED=1, BINADE_WK_SEG_STEP=1, BINADE_WK_TRACE=0,
                 BINADE_WK_F32=0, BINADE_WK_PL_MARGIN_EXP=44, BINADE_WK_PL_NATIVE_MAX=32,
-                BINADE_WK_OUT_STRIDE=18)
+                BINADE_WK_OUT_STRIDE=20)
 else:
     BASE = dict(BINADE_OP_TRACE_WORDS=8, BINADE_OP_THREADS=256, BINADE_OP_PER_THREAD=32, BINADE_OP_TILE=8192,
                 BINADE_OP_MUTANT=0, BINADE_OP_LB_WAYS=1, BINADE_OP_PLAN_WAITS=1, BINADE_OP_LANE_FAST=1,
@@ -66,7 +68,10 @@ def print_registers(lib, prog):
         path = os.path.join(d, "module.ptx")
         with open(path, "wb") as f:
             f.write(ptx.value)
-        r = subprocess.run([os.environ["PTXAS"], "-arch=sm_90", "-v", path, "-o", os.devnull],
+        cubin = os.path.join(os.environ["SASS_DIR"], f"build{print_registers.count}.cubin") \
+            if os.environ.get("SASS_DIR") else os.devnull
+        print_registers.count += 1
+        r = subprocess.run([os.environ["PTXAS"], "-arch=sm_90", "-v", path, "-o", cubin],
                            capture_output=True, text=True)
     kernel, frame, function = None, "", None
     for line in r.stderr.splitlines():
@@ -91,6 +96,9 @@ def print_registers(lib, prog):
             kernel, frame = None, ""
     if r.returncode != 0:
         print("\tptxas failed: " + r.stderr.strip().splitlines()[-1], flush=True)
+
+
+print_registers.count = 0
 
 
 def program_ptx(lib, prog):

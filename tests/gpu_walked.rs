@@ -20,7 +20,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 21] = [
+const SHAPES: [WalkedShape; 23] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -29,6 +29,7 @@ const SHAPES: [WalkedShape; 21] = [
     },
     WalkedShape {
         finish_in_step: !WalkedShape::DEFAULT.finish_in_step,
+        seg_step: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -38,6 +39,7 @@ const SHAPES: [WalkedShape; 21] = [
     WalkedShape {
         per_thread: 8,
         min_blocks: 8,
+        seg_step: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -85,6 +87,7 @@ const SHAPES: [WalkedShape; 21] = [
         fast_finish: true,
         split: false,
         planned: false,
+        seg_step: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -95,20 +98,33 @@ const SHAPES: [WalkedShape; 21] = [
         fast_finish: true,
         split: false,
         planned: false,
+        seg_step: false,
         trace: true,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
         split: false,
+        seg_step: false,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
         split: false,
+        seg_step: false,
         trace: true,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
         planned: false,
+        seg_step: false,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        seg_step: false,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        seg_step: false,
+        trace: true,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -437,6 +453,34 @@ fn walked_planned_finishes_end_tiles() {
             }
         },
     );
+}
+
+/// Steps that end many crossings (`WalkedShape::seg_step`, the engine's shape): on 8,294,400
+/// uniform terms, whose sum crosses a binade in tiles 1, 3, 7, ..., 1,023, the engine and its
+/// trace build end some crossing by its split words inside a step's walk, never more than
+/// the split ends, with the loop's bits (a path that never ran would pass the bits checks
+/// without checking anything); the shape with a crossing a step ends none so. (The kill
+/// inputs of the step's mutants run in the engine's shape in
+/// `walked_equals_the_loop_engine_shape`.)
+#[test]
+fn walked_seg_steps_end_crossings_in_the_walk() {
+    on_a_uniform_plane(
+        "walked_seg_steps_end_crossings_in_the_walk",
+        &[SHAPES[0], SHAPES[16], SHAPES[21], SHAPES[22]],
+        |shape, got| {
+            if shape.seg_step {
+                got.walk_split_ends > 0 && got.walk_split_ends <= got.split_ends
+            } else {
+                got.walk_split_ends == 0
+            }
+        },
+    );
+}
+
+/// A crossing a step (the engine's shape before the segmented step).
+#[test]
+fn walked_equals_the_loop_one_crossing_a_step() {
+    equals_the_loop("walked_equals_the_loop_one_crossing_a_step", SHAPES[21]);
 }
 
 /// Every finish by rounds (the engine's shape before the planned finish).

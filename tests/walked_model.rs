@@ -7,7 +7,7 @@
 //! frequent. Each case is made from a seed (xoshiro256++), printed on failure with the case.
 
 use binade::format::{same_result, F64};
-use binade::gpu::ordered_sum::walked_kill::planned_finish_inputs;
+use binade::gpu::ordered_sum::walked_kill::{planned_finish_inputs, step_search_input};
 use binade::unit::Binade;
 use binade::verify::walked_model::{
     exact_plans, kernel_lane_plans, planned_finish, publish, publish_split, tree_plans,
@@ -107,10 +107,11 @@ proptest! {
         finish_in_step in any::<bool>(),
         split in 0u8..3,
         planned in any::<bool>(),
+        seg_step in any::<bool>(),
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, len, &mut rng);
-        let shape = ModelShape { lane, lanes, step, finish_in_step, planned };
+        let shape = ModelShape { lane, lanes, step, finish_in_step, planned, seg_step };
         let p = plans(plan, &t, shape, &mut rng);
         let l = split_lanes(split, &t, shape, &mut rng);
         let start = if negative_zero { -0.0 } else { 0.0 };
@@ -132,6 +133,7 @@ const WIDE: ModelShape = ModelShape {
     step: 32,
     finish_in_step: true,
     planned: true,
+    seg_step: true,
 };
 
 /// The kernel's shape: 16 terms a lane, 256 lanes a tile, 1,024 tiles a step.
@@ -141,6 +143,7 @@ const KERNEL: ModelShape = ModelShape {
     step: 1024,
     finish_in_step: true,
     planned: true,
+    seg_step: true,
 };
 
 /// Lane plans of kind `k` for a tile from the exact sum `s`: the kernel's (0), the binade of
@@ -199,7 +202,7 @@ proptest! {
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, before + len, &mut rng);
-        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true };
+        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true, seg_step: false };
         let s = loop_bits(0.0, &t[..before]);
         let tile = &t[before..(before + shape.tile()).min(t.len())];
         let p = lane_plans(plan, tile, shape, s, &mut rng);
@@ -243,6 +246,46 @@ fn kernel_lane_plans_end_finishes() {
             assert!(
                 same_result::<F64>(got, loop_bits(start, &t)),
                 "{name} from {start:?}: {got:#018x} ({counts:?})"
+            );
+        }
+    }
+}
+
+/// In the kernel's shape with the tree sums' plans and split lanes, a segmented step ends
+/// crossings inside its walk on uniform terms from +0 (whose sum crosses a binade in tiles 1,
+/// 3, 7, ...: the walk is used, not bypassed), and the step's kill input, whose segment the
+/// loop leaves two tiles before its end, keeps the loop's bits from +0 and -0 with one run
+/// a step and with segments.
+#[test]
+fn seg_steps_end_crossings_in_the_walk() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5e95);
+    let t = terms(0, 40 * KERNEL.tile(), &mut rng);
+    let words = publish_split(
+        &t,
+        KERNEL,
+        &tree_plans(&t, KERNEL),
+        &tree_split_lanes(&t, KERNEL),
+    );
+    let (got, counts) = walk(&t, KERNEL, &words, 0.0);
+    assert_eq!(got, loop_bits(0.0, &t), "seed 0x5e95 uniform");
+    assert!(
+        counts.walk_split_ends >= 3 && counts.walk_split_ends <= counts.split_ends,
+        "seed 0x5e95: {counts:?}"
+    );
+    let (name, t) = step_search_input(KERNEL.tile());
+    for seg_step in [false, true] {
+        let shape = ModelShape { seg_step, ..KERNEL };
+        let words = publish_split(
+            &t,
+            shape,
+            &tree_plans(&t, shape),
+            &tree_split_lanes(&t, shape),
+        );
+        for start in [0.0, -0.0] {
+            let (got, counts) = walk(&t, shape, &words, start);
+            assert!(
+                same_result::<F64>(got, loop_bits(start, &t)),
+                "{name} from {start:?}, seg_step {seg_step}: {got:#018x} ({counts:?})"
             );
         }
     }
@@ -304,6 +347,7 @@ fn every_model_fault_gives_a_wrong_sum() {
                 step: rng.random_range(1..6),
                 finish_in_step: seed % 2 == 1,
                 planned: seed % 4 < 2,
+                seg_step: seed % 8 < 4,
             };
             let split = rng.random_range(0..3u8);
             let t = terms(kind, len, &mut rng);
@@ -317,10 +361,12 @@ fn every_model_fault_gives_a_wrong_sum() {
             })
         });
         // The planned finish's faults need runs the loop leaves early, native lanes inside
-        // a binade, or two runs in one tile: the kernel's kill inputs, in the kernel's shape.
+        // a binade, or two runs in one tile, and the segmented step's search a segment the
+        // loop leaves before its last tile: the kernel's kill inputs, in the kernel's shape.
         let found = found.or_else(|| {
             planned_finish_inputs(KERNEL.tile())
                 .into_iter()
+                .chain(std::iter::once(step_search_input(KERNEL.tile())))
                 .find_map(|(name, t)| {
                     let words = publish_split(
                         &t,

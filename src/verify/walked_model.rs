@@ -1,7 +1,9 @@
 //! A host model of the walked engine (`kernels/ordered_sum_walked.cu`), step for step: the
 //! producers' published words for any plan, and the walker that composes them, a step of
-//! positions at a time, ends a tile by its split words where they hold (`WalkedShape::split`)
-//! and finishes the tiles it cannot compose: by one planned pass where its checks hold
+//! positions at a time (or, `WalkedShape::seg_step`, every segment of positions planned for
+//! one binade in turn, with the crossings between them ended by their split words inside the
+//! step: [`ModelShape::seg_step`]), ends a tile by its split words where they hold
+//! (`WalkedShape::split`) and finishes the tiles it cannot compose: by one planned pass where its checks hold
 //! (`WalkedShape::planned`, [`planned_finish`], for any lane plan), else lane by lane.
 //!
 //! On the device the plans and split lanes come from look-backs over tree sums and cannot be
@@ -45,11 +47,14 @@ pub enum ModelFault {
     /// A planned finish's run composed with every lane before it, across the runs' starts
     /// (`WalkedMutant::PlanHeadsIgnored`).
     PlanHeadsIgnored,
+    /// A segmented step takes a failing segment's crossing to be its last tile, the prefix
+    /// before it applied unchecked (`WalkedMutant::StepSearchUnchecked`).
+    StepSearchUnchecked,
 }
 
 impl ModelFault {
     /// Every fault, the correct model first.
-    pub const ALL: [ModelFault; 11] = [
+    pub const ALL: [ModelFault; 12] = [
         ModelFault::None,
         ModelFault::BinadesMixed,
         ModelFault::OddDropped,
@@ -61,6 +66,7 @@ impl ModelFault {
         ModelFault::PlanRunUnchecked,
         ModelFault::PlanNativeSkipped,
         ModelFault::PlanHeadsIgnored,
+        ModelFault::StepSearchUnchecked,
     ];
 }
 
@@ -92,6 +98,11 @@ pub struct ModelShape {
     /// A finish first tries one planned pass with the kernel's lane plans
     /// ([`kernel_lane_plans`], [`planned_finish`]), as the kernel's `BINADE_WK_PLANNED`.
     pub planned: bool,
+    /// A step walks its segments (consecutive positions planned for one binade) in turn, as
+    /// the kernel's `BINADE_WK_SEG_STEP`: a segment by one checked apply of its composition,
+    /// else a bisection for the first position whose prefix does not apply, that tile ended
+    /// by its split words and the walk going on after it.
+    pub seg_step: bool,
 }
 
 impl ModelShape {
@@ -141,6 +152,8 @@ pub struct WalkCounts {
     pub split_ends: u64,
     /// Finished tiles ended by a planned pass.
     pub planned: u64,
+    /// Of the split ends, those inside a segmented step's walk.
+    pub walk_split_ends: u64,
 }
 
 /// The producers: each tile's word for its plan (`plans[t]`, one per tile; the first tile's
@@ -246,33 +259,21 @@ pub fn walk_with(
     let (mut s, mut w) = (start.to_bits(), 0usize);
     while w < tiles {
         counts.steps += 1;
-        let b = Binade::of::<F64>(s);
         let positions = shape.step.min(tiles - w);
-        // The composable positions: a prefix of the step.
-        let f = (0..positions)
-            .find(|&p| !composes(&words[w + p], b, fault))
-            .unwrap_or(positions);
-        // Of those, the prefix whose composition applies (the terms of a composable unit
-        // are non-negative, so the end only grows and the applying positions are a prefix).
-        let (mut acc, mut end, mut g) = (Unit::ZERO, s, 0usize);
-        for p in 0..f {
-            let mut u = words[w + p].unit;
-            if fault == ModelFault::OddDropped {
-                u.odd = u.even;
-            }
-            acc = compose(acc, u);
-            let applied = match (fault, b) {
-                (ModelFault::RunEndUnchecked, Some(b)) => Some(unchecked_end(acc, b, s)),
-                _ => b.and_then(|b| apply::<F64>(acc, b, s)),
-            };
-            match applied {
-                Some(e) => {
-                    end = e;
-                    g = p + 1;
-                }
-                None => break,
-            }
-        }
+        let (g, end, tried) = if shape.seg_step {
+            seg_step(
+                terms,
+                shape,
+                w,
+                &words[w..w + positions],
+                s,
+                fault,
+                &mut counts,
+            )
+        } else {
+            let (g, end) = one_run_step(&words[w..w + positions], s, fault);
+            (g, end, false)
+        };
         if g > 0 {
             s = end;
             w += g;
@@ -284,6 +285,7 @@ pub fn walk_with(
         let tile = &terms[w * shape.tile()..((w + 1) * shape.tile()).min(terms.len())];
         if let Some(e) = words[w]
             .split
+            .filter(|_| !tried)
             .and_then(|sp| split_end(tile, shape, &sp, s, fault))
         {
             s = e;
@@ -309,6 +311,141 @@ pub fn walk_with(
         w += 1;
     }
     (s, counts)
+}
+
+/// A step of one run (the kernel's step without `BINADE_WK_SEG_STEP`): the composable
+/// positions of `step` (a prefix, planned for the binade of `s`) and, of those, the prefix
+/// whose composition applies to `s` (the terms of a composable unit are non-negative, so the
+/// end only grows and the applying positions are a prefix): (its length, the sum after it).
+fn one_run_step(step: &[Word], s: u64, fault: ModelFault) -> (usize, u64) {
+    let b = Binade::of::<F64>(s);
+    let f = step
+        .iter()
+        .position(|w| !composes(w, b, fault))
+        .unwrap_or(step.len());
+    let (mut acc, mut end, mut g) = (Unit::ZERO, s, 0usize);
+    for (p, word) in step.iter().enumerate().take(f) {
+        acc = compose(acc, read_unit(word, fault));
+        let applied = match (fault, b) {
+            (ModelFault::RunEndUnchecked, Some(b)) => Some(unchecked_end(acc, b, s)),
+            _ => b.and_then(|b| apply::<F64>(acc, b, s)),
+        };
+        match applied {
+            Some(e) => {
+                end = e;
+                g = p + 1;
+            }
+            None => break,
+        }
+    }
+    (g, end)
+}
+
+/// A word's unit as the walker reads it back (with [`ModelFault::OddDropped`], its odd
+/// increment taken as its even one).
+fn read_unit(word: &Word, fault: ModelFault) -> Unit {
+    let mut u = word.unit;
+    if fault == ModelFault::OddDropped {
+        u.odd = u.even;
+    }
+    u
+}
+
+/// A segmented step (the kernel's `wk_ss_compose` and `wk_ss_walk`) over `step`, the words
+/// of tiles `w0..`, from the exact sum `s`: (the positions applied or ended by their split
+/// words, the exact sum after them, whether the next position's split words were tried).
+/// The composable positions are a prefix (planned, not saturated: any binade); a segment is
+/// a run of them planned for one binade c. A segment whose composition applies to the sum
+/// (checked) moves the sum past it; else the first position whose prefix in the segment
+/// does not apply is found by the kernel's bisection (every prefix taken is a checked apply,
+/// so the sum before it is exact whatever it finds), that tile is ended by its split words
+/// where they hold, and the walk goes on after it if it ended its segment; else the step
+/// stops there (the rest of the segment was planned for the binade the sum left).
+fn seg_step(
+    terms: &[f64],
+    shape: ModelShape,
+    w0: usize,
+    step: &[Word],
+    s: u64,
+    fault: ModelFault,
+    counts: &mut WalkCounts,
+) -> (usize, u64, bool) {
+    let f = step
+        .iter()
+        .position(|w| {
+            !(w.binade.is_some() && w.unit.even < Unit::SATURATED && w.unit.odd < Unit::SATURATED)
+        })
+        .unwrap_or(step.len());
+    let prefix = |from: usize, q: usize| {
+        step[from..=q]
+            .iter()
+            .fold(Unit::ZERO, |a, w| compose(a, read_unit(w, fault)))
+    };
+    let (mut sum, mut p) = (s, 0usize);
+    while p < f {
+        let Some(c) = step[p].binade else {
+            return (p, sum, false);
+        };
+        let e = (p + 1..f).find(|&q| step[q].binade != Some(c)).unwrap_or(f);
+        if Binade::of::<F64>(sum) != Some(c) {
+            return (p, sum, false);
+        }
+        // BinadesMixed: the step's scan composes across its segments' starts.
+        let from = if fault == ModelFault::BinadesMixed {
+            0
+        } else {
+            p
+        };
+        let whole = if fault == ModelFault::RunEndUnchecked {
+            Some(unchecked_end(prefix(from, e - 1), c, sum))
+        } else {
+            apply::<F64>(prefix(from, e - 1), c, sum)
+        };
+        if let Some(r) = whole {
+            sum = r;
+            p = e;
+            continue;
+        }
+        let (t, before) = if fault == ModelFault::StepSearchUnchecked {
+            let before = if e - 1 > p {
+                unchecked_end(prefix(from, e - 2), c, sum)
+            } else {
+                sum
+            };
+            (e - 1, before)
+        } else {
+            let (mut lo, mut hi, mut before) = (p, e - 1, sum);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                match apply::<F64>(prefix(from, mid), c, sum) {
+                    Some(r) => {
+                        lo = mid + 1;
+                        before = r;
+                    }
+                    None => hi = mid,
+                }
+            }
+            (lo, before)
+        };
+        let at = (w0 + t) * shape.tile();
+        let tile = &terms[at..(at + shape.tile()).min(terms.len())];
+        match step[t]
+            .split
+            .and_then(|sp| split_end(tile, shape, &sp, before, fault))
+        {
+            Some(end) => {
+                counts.split_ends += 1;
+                counts.walk_split_ends += 1;
+                sum = end;
+                p = t + 1;
+                if p < e {
+                    return (p, sum, false);
+                }
+            }
+            None => return (t, before, true),
+        }
+    }
+    (f, sum, false)
 }
 
 /// The tile's end from the exact sum `s` before it by its split words, as the kernel's

@@ -43,8 +43,9 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// even: the walker's exact sum and position, `WalkedShape::hint`); the trace (words 10 to
 /// 13, `WalkedShape::trace`); the finishes' fast and pair-unit rounds (14, 15); the tiles
 /// ended by their split words (16, `WalkedShape::split`); the finishes ended by a planned
-/// pass (17, `WalkedShape::planned`).
-const OUT_WORDS: usize = 18;
+/// pass (17, `WalkedShape::planned`); of the split ends, those inside a segmented step's
+/// walk (18, `WalkedShape::seg_step`); word 19 unused (the stride stays even).
+const OUT_WORDS: usize = 20;
 
 /// The planned finish's margins and native-lane limit: one source for the kernel's defines
 /// and the host model that mirrors the pass.
@@ -114,6 +115,15 @@ pub struct WalkedShape {
     /// native, or a term is infinite or NaN) the rounds finish the tile. A plan: no bit
     /// depends on it.
     pub planned: bool,
+    /// A walker step ends many crossings (`BINADE_WK_SEG_STEP`, needs `finish_in_step`,
+    /// `planned` and `split`): its positions are grouped into segments of consecutive units
+    /// planned for one binade, one segmented ordered scan composes every position's unit
+    /// from its segment's start, and one thread walks the segments, each by one checked
+    /// apply; where a segment does not apply, a bisection over its stored prefixes (each a
+    /// checked apply) finds the tile where the sum leaves the binade, which its split words
+    /// end, and the walk goes on. Without it a step ends at its first crossing and the next
+    /// step reads the words again. No bit depends on the segments or the search.
+    pub seg_step: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
@@ -188,6 +198,7 @@ impl WalkedShape {
         fast_finish: false,
         split: true,
         planned: true,
+        seg_step: true,
         trace: false,
         f32_terms: false,
     };
@@ -200,6 +211,7 @@ impl WalkedShape {
         transpose: false,
         split: false,
         planned: false,
+        seg_step: false,
         finish_in_step: false,
         hint: Hint::Off,
         lookback: Lookback::Wait,
@@ -237,6 +249,16 @@ impl WalkedShape {
         }
         if self.planned && (!self.transpose || self.fast_finish) {
             bail!("walked shape {self:?}: the planned finish reads native lanes from the transposed tile, which the fast finish overwrites");
+        }
+        if self.seg_step && !(self.finish_in_step && self.planned && self.split) {
+            bail!("walked shape {self:?}: the segmented step finishes its stop in the step, ends crossings by split words and uses the planned pass's segmented scan");
+        }
+        let positions = u64::from(self.step) * u64::from(self.threads);
+        if self.seg_step
+            && (3 * positions + positions.div_ceil(64) > self.tile() + u64::from(self.threads)
+                || !64u32.is_multiple_of(self.step))
+        {
+            bail!("walked shape {self:?}: a segmented step keeps 3 words and a bit per position ({positions}) in the transposed tile's {} words, and a thread's head bits in one 64-bit word (step divides 64)", self.tile() + u64::from(self.threads));
         }
         if self.split && !self.transpose {
             bail!("walked shape {self:?}: the split reads its lanes from the transposed tile's shared memory");
@@ -281,6 +303,7 @@ impl WalkedShape {
             ),
             ("BINADE_WK_SPLIT", u32::from(self.split).to_string()),
             ("BINADE_WK_PLANNED", u32::from(self.planned).to_string()),
+            ("BINADE_WK_SEG_STEP", u32::from(self.seg_step).to_string()),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
@@ -342,13 +365,15 @@ pub enum WalkedMutant {
     TieIgnored,
     /// The fast unit's bound ignored: its f64 sum is used at or above 2^53 (and NaN).
     BoundIgnored,
-    /// The walker composes units planned for another binade than its sum's.
+    /// The walker composes units planned for another binade than its sum's (with
+    /// `seg_step`: the step's scan composes across its segments' starts).
     BinadesMixed,
     /// The sign check removed: negative terms count as rint(x / u).
     NegativeAccepted,
     /// A unit read back from its word loses its odd increment (odd taken as even).
     OddDropped,
-    /// The walker applies a composed run without checking that it stays in its binade.
+    /// The walker applies a composed run (with `seg_step`: a segment) without checking that
+    /// it stays in its binade.
     RunEndUnchecked,
     /// The walker takes a unit word left by an earlier launch as published (the analogue of
     /// a look-back that trusts an unfinished predecessor).
@@ -387,11 +412,15 @@ pub enum WalkedMutant {
     /// A planned finish's segmented scan ignores the runs' starts: a run's unit composes the
     /// units of every lane before it, planned for other binades. Needs `planned`.
     PlanHeadsIgnored,
+    /// A segmented step whose segment does not apply takes the crossing to be the segment's
+    /// last tile: the prefix before it applied without its check, no search. Needs
+    /// `seg_step`.
+    StepSearchUnchecked,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 20] = [
+    pub const ALL: [WalkedMutant; 21] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -412,6 +441,7 @@ impl WalkedMutant {
         WalkedMutant::PlanRunUnchecked,
         WalkedMutant::PlanNativeSkipped,
         WalkedMutant::PlanHeadsIgnored,
+        WalkedMutant::StepSearchUnchecked,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -423,8 +453,9 @@ impl WalkedMutant {
     /// least half a quantum carry it over a binade of 2^23 quanta): they are killed on the
     /// f64 build. The fast finish is not built for f32. The split's three mutants joined this
     /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; the
-    /// planned finish's three joined with it, with its inputs made at f32's quantum.
-    pub const F32_CHECKED: [WalkedMutant; 14] = [
+    /// planned finish's three joined with it, with its inputs made at f32's quantum, and the
+    /// segmented step's search with them.
+    pub const F32_CHECKED: [WalkedMutant; 15] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
         WalkedMutant::BinadesMixed,
@@ -439,6 +470,7 @@ impl WalkedMutant {
         WalkedMutant::PlanRunUnchecked,
         WalkedMutant::PlanNativeSkipped,
         WalkedMutant::PlanHeadsIgnored,
+        WalkedMutant::StepSearchUnchecked,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -457,6 +489,7 @@ impl WalkedMutant {
                 fast_finish: true,
                 split: false,
                 planned: false,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             _ => WalkedShape::DEFAULT,
@@ -486,6 +519,7 @@ impl WalkedMutant {
             WalkedMutant::PlanRunUnchecked => "walked: planned finish's run unchecked",
             WalkedMutant::PlanNativeSkipped => "walked: planned finish's native lane skipped",
             WalkedMutant::PlanHeadsIgnored => "walked: planned finish's runs joined",
+            WalkedMutant::StepSearchUnchecked => "walked: segmented step's search skipped",
         }
     }
 }
@@ -527,6 +561,9 @@ pub struct WalkedTotal {
     pub split_ends: u64,
     /// Finished tiles ended by one planned pass, with no rounds (`WalkedShape::planned`).
     pub planned_finishes: u64,
+    /// Of the split ends, those inside a segmented step's walk (`WalkedShape::seg_step`):
+    /// crossings ended without ending the step.
+    pub walk_split_ends: u64,
     /// Where the walker's time went, from a trace build (`WalkedShape::trace`).
     pub trace: Option<WalkerTrace>,
 }
@@ -1124,6 +1161,7 @@ impl WalkedSum {
             split_tiles: count(PATH_SPLIT),
             split_ends: out[16],
             planned_finishes: out[17],
+            walk_split_ends: out[18],
             trace: job.traced.then(|| WalkerTrace {
                 walker_ns: out[11].saturating_sub(out[10]),
                 finish_ns: out[12],
@@ -1152,6 +1190,7 @@ impl WalkedSum {
             split_tiles: 0,
             split_ends: 0,
             planned_finishes: 0,
+            walk_split_ends: 0,
             trace: None,
         }
     }
@@ -1226,8 +1265,10 @@ mod tests {
 
     /// The shapes the engine and its tests use pass the check; a fast finish without the
     /// transposed tile, a far anchor without the hint, a far anchor off the anchors' spacing,
-    /// an odd per-thread count, a split without the transposed tile and a planned finish
-    /// without it or beside the fast finish do not.
+    /// an odd per-thread count, a split without the transposed tile, a planned finish
+    /// without it or beside the fast finish, and a segmented step without the planned pass,
+    /// without finishes in the step, on tiles too small for its words or with a step that
+    /// does not divide 64 do not.
     #[test]
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
@@ -1238,36 +1279,59 @@ mod tests {
                 fast_finish: true,
                 split: false,
                 planned: false,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 hint: Hint::Off,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 far: 1020,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 per_thread: 15,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 transpose: false,
                 split: true,
                 planned: false,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 transpose: false,
                 split: false,
                 planned: true,
+                seg_step: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 fast_finish: true,
                 split: false,
                 planned: true,
+                seg_step: false,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                planned: false,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                finish_in_step: false,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                per_thread: 8,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                step: 3,
                 ..WalkedShape::DEFAULT
             },
         ];

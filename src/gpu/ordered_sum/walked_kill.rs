@@ -66,6 +66,7 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
     for (name, case) in PLAN_CASES {
         hand.push((name, planned_finish_case(tile, case, f64::EPSILON)));
     }
+    hand.push((STEP_SEARCH_CASE, step_search_case(tile, f64::EPSILON)));
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
             cases.push(KillCase {
@@ -122,6 +123,11 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
             terms.into_iter().map(|x| x as f32).collect(),
         ));
     }
+    let terms = step_search_case(tile, f64::from(f32::EPSILON));
+    hand.push((
+        format!("{STEP_SEARCH_CASE}, f32"),
+        terms.into_iter().map(|x| x as f32).collect(),
+    ));
     for (name, terms) in hand {
         for start in [0.0, -0.0] {
             cases.push(KillCase {
@@ -257,6 +263,12 @@ pub fn planned_finish_inputs(tile: usize) -> Vec<(&'static str, Vec<f64>)> {
         .collect()
 }
 
+/// The segmented step's kill input for f64 terms at tiles of `tile` terms, with its name: the
+/// case [`kill_cases`] holds, for the host model's checks (`tests/walked_model.rs`).
+pub fn step_search_input(tile: usize) -> (&'static str, Vec<f64>) {
+    (STEP_SEARCH_CASE, step_search_case(tile, f64::EPSILON))
+}
+
 /// Which shortcut of the planned finish (`WalkedShape::planned`) an input is made to catch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PlanCase {
@@ -315,6 +327,29 @@ fn planned_finish_case(tile: usize, case: PlanCase, u: f64) -> Vec<f64> {
             v
         }
     }
+}
+
+/// The segmented step's kill input, by name.
+const STEP_SEARCH_CASE: &str =
+    "a segment the loop leaves two tiles before its end (half-ulp terms rounded up)";
+
+/// The segmented step's kill input (`WalkedShape::seg_step`), `u` the ulp of `[1, 2)` in the
+/// terms' format (every term is exact in it): the first tile `2 - k u` (`k = 5 tile / 2`) and
+/// zeros, then `5 tile + 7` terms `x = u (1/2 + 2^-20)`. The loop rounds each `x` up to a
+/// whole ulp, so it reaches 2 at term k after the first tile, half way through tile 3, and
+/// stays there (`x` is below half an ulp of `[2, 4)`). Tree sums add `x` itself, about half
+/// an ulp, so every plan from them puts tiles 1 to 5 in `[1, 2)`: one segment of five tiles
+/// whose apply fails, and whose crossing is its third tile, not its last. Only the step's
+/// search finds it (the prefix of tiles 1 to 4, taken unchecked, ends at `2 + 6,144 u` for
+/// 4,096-term tiles, outside the binade). Needs `tile >= 256`.
+fn step_search_case(tile: usize, u: f64) -> Vec<f64> {
+    debug_assert!(tile >= 256);
+    let k = (5 * tile / 2) as f64;
+    let x = u * (0.5 + 2f64.powi(-20));
+    let mut v = vec![0.0; tile];
+    v[0] = 2.0 - k * u;
+    v.extend(std::iter::repeat_n(x, 5 * tile + 7));
+    v
 }
 
 /// Sums every case `launches` times with `sum`: (sums checked, the first whose bits differ
@@ -682,6 +717,40 @@ mod tests {
             sum(&v),
             2.0 + 2f64.powi(-10) + 144.0 * u + 2.0 * u * (tile + 5 - 176) as f64
         );
+    }
+
+    /// The segmented step's input does what its doc says on `F`'s loop: the loop crosses 2
+    /// half way through tile 3 and stays there, while the tree sums' prefixes put tiles 1 to 5
+    /// below 2 by more than the plans' margins and tile 6 at 2 or above.
+    fn check_step_input<F: Format>(u: f64) {
+        let tile = 4096;
+        let v: Vec<F::Value> = step_search_case(tile, u)
+            .into_iter()
+            .map(F::from_f64)
+            .collect();
+        let sum = |v: &[F::Value]| F::to_f64(loop_sum::<F>(v));
+        let k = 5 * tile / 2;
+        assert_eq!(sum(&v[..tile + k - 1]), 2.0 - u, "below 2 before term k");
+        assert_eq!(sum(&v[..tile + k]), 2.0, "at 2 at term k, inside tile 3");
+        assert!(tile + k > 3 * tile && tile + k < 4 * tile);
+        assert_eq!(sum(&v), 2.0, "and stays there");
+        // The prefix before tile t as a plan sees it: the first tile's sum plus (t - 1) tiles
+        // of x at their real value (the f64 sum of many x is exact up to its last rounding;
+        // an f64 loop over them would round each x up as the format's loop does).
+        let x = F::to_f64(v[tile]);
+        let tree = |t: usize| -> f64 { F::to_f64(v[0]) + ((t - 1) * tile) as f64 * x };
+        assert!(
+            2.0 - tree(5) > 1024.0 * u,
+            "tile 5 planned below 2: {}",
+            tree(5)
+        );
+        assert!(tree(6) >= 2.0, "tile 6 planned at 2 or above: {}", tree(6));
+    }
+
+    #[test]
+    fn the_step_search_input_does_what_its_doc_says() {
+        check_step_input::<F64>(f64::EPSILON);
+        check_step_input::<F32>(f64::from(f32::EPSILON));
     }
 
     #[test]
