@@ -198,8 +198,12 @@
  * walk going on from the next segment. Where a split fails, or the sum is not in a
  * segment's binade, the step ends at that tile, which is finished from the walk's exact sum
  * as before. A step ends many crossings (the producers plan the tiles after a crossing for
- * the next binade) instead of one, without reading its words again. Every path is a checked
- * apply or native adds: no bit depends on the segments or the search. */
+ * the next binade) instead of one, without reading its words again. A producer that wrote
+ * split words marks its unit word (WK_UNIT_SPLIT, with the split lane), and the thread that
+ * reads that word fetches the split words and the lane's terms into shared memory before the
+ * step's scan (up to WK_SS_SLOTS crossings a step), so the walk's split ends wait on no
+ * memory. Every path is a checked apply or native adds: no bit depends on the segments, the
+ * search or the fetch. */
 #ifndef BINADE_WK_SEG_STEP
 #define BINADE_WK_SEG_STEP 0
 #endif
@@ -229,6 +233,7 @@
 #define WK_M_PLAN_NATIVE_SKIPPED 18   /* a planned finish's native lane not added */
 #define WK_M_PLAN_HEADS_IGNORED 19    /* a planned finish's runs composed across their starts */
 #define WK_M_STEP_SEARCH_UNCHECKED 20 /* a segmented step takes a failing segment's crossing to be its last tile */
+#define WK_M_STEP_SLOT_MIXED 21       /* a segmented step's split end takes the first fetched slot's lane terms */
 
 typedef unsigned long long u64;
 
@@ -419,6 +424,11 @@ __device__ static inline void wk_ticket_split(u64 r, u64 count, u64 *t, u64 *k) 
  * lane, for the plan's binade) has the split lane in tag bits 45..55, the second (the lanes
  * after it, for the next binade) none. */
 #define WK_SPLIT_LANE_SHIFT 45
+/* With BINADE_WK_SEG_STEP a tile's unit word whose producer wrote split words says so: bit 56
+ * of its tag, and the split lane in bits 45..55 as the first split word has it, so a walker
+ * step can fetch the split words and the lane's terms with the unit words' positions (a
+ * plan: the split words' own tags and checks decide). */
+#define WK_UNIT_SPLIT (1ull << 56)
 
 struct __align__(16) wk_word {
     u64 value, tag;
@@ -487,6 +497,9 @@ struct wk_shared {
     unsigned int pl_ends[WK_WARPS];    /* bit l % 32 of word l / 32: lane l ends a run */
     unsigned int pl_natives[WK_WARPS]; /* the same for native lanes */
     unsigned int pl_heads[WK_WARPS];   /* a warp holds a run's start (the segmented scan) */
+#endif
+#if BINADE_WK_SEG_STEP
+    unsigned int ss_slots; /* a segmented step's fetched splits (wk_ss_compose), reset by its walk */
 #endif
 };
 
@@ -867,6 +880,9 @@ __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count,
         __syncthreads(); /* the split words are written (and fenced) before the unit word */
     }
     if (threadIdx.x == 0) {
+#if BINADE_WK_SEG_STEP
+        if (at != WK_NONE) tag |= WK_UNIT_SPLIT | ((u64)at << WK_SPLIT_LANE_SHIFT);
+#endif
         wk_write(unit_word, value, tag);
         *path_word = path | (at != WK_NONE ? WK_PATH_SPLIT : 0u);
     }
@@ -1114,29 +1130,27 @@ __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, un
 
 #if BINADE_WK_SPLIT
 
-/* The end of the tile at src (count terms) from the exact sum s before it by its split words
- * sp (wk_split), by one thread: where both words are this launch's, the first unit applies
- * to s (s is in its binade and the lanes before the split lane keep it there: exact, as a
- * run's apply), the split lane's terms are added natively to that sum, and the second unit
- * applies to the result (it is in the next binade and the lanes after keep it there), the
- * tile's exact end goes to *end and it returns 1. Else 0, and the tile is finished from s. */
-__device__ static inline int wk_split_end(const wk_word *sp, const wk_term *src, unsigned int count, u64 s,
-                                          unsigned int epoch, u64 *end) {
-    const wk_word a = wk_read(sp), c = wk_read(sp + 1);
-    if (!wk_has(a, epoch, WK_UNIT) || !wk_has(c, epoch, WK_UNIT)) return 0;
+/* The end of a tile of count terms from the exact sum s before it by its split words a and c
+ * (wk_split) and the split lane's terms x, by one thread: where both words are this launch's,
+ * the first unit applies to s (s is in its binade and the lanes before the split lane keep it
+ * there: exact, as a run's apply), the split lane's terms are added natively to that sum, and
+ * the second unit applies to the result (it is in the next binade and the lanes after keep it
+ * there), the tile's exact end goes to *end and it returns 1. Else 0, and the tile is
+ * finished from s. x must be the terms of the lane a names (wk_split_lane). */
+__device__ static inline int wk_split_apply(wk_word a, wk_word c, const double *x, unsigned int count, u64 s,
+                                            u64 *end) {
     const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
-    if (lane * WK_PER >= count) return 0;
     u64 before = s;
 #if BINADE_WK_MUTANT == WK_M_SPLIT_FIRST_UNCHECKED
     before = wk_apply_unchecked(wk_unit_of(a), wk_unit_binade(a), s);
 #else
     if (!wk_apply(wk_unit_of(a), wk_unit_binade(a), s, &before)) return 0;
 #endif
-    double x[WK_PER];
-    wk_lane_load(src, count, lane, x);
 #if BINADE_WK_MUTANT == WK_M_SPLIT_LANE_SKIPPED
     const u64 after = before;
     (void)x;
+    (void)count;
+    (void)lane;
 #else
     const u64 after = wk_lane_add(x, count, lane, before);
 #endif
@@ -1146,6 +1160,26 @@ __device__ static inline int wk_split_end(const wk_word *sp, const wk_term *src,
 #else
     return wk_apply(wk_unit_of(c), wk_unit_binade(c), after, end);
 #endif
+}
+
+/* Whether split words a and c are this launch's and name a lane of a tile of count terms:
+ * that lane, else WK_NONE. */
+__device__ static inline unsigned int wk_split_lane(wk_word a, wk_word c, unsigned int count, unsigned int epoch) {
+    if (!wk_has(a, epoch, WK_UNIT) || !wk_has(c, epoch, WK_UNIT)) return WK_NONE;
+    const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
+    return lane * WK_PER < count ? lane : WK_NONE;
+}
+
+/* The tile at src (count terms) ended from s by its split words at sp (wk_split_apply), both
+ * read here, then the split lane's terms: 1 and *end, or 0. */
+__device__ static inline int wk_split_end(const wk_word *sp, const wk_term *src, unsigned int count, u64 s,
+                                          unsigned int epoch, u64 *end) {
+    const wk_word a = wk_read(sp), c = wk_read(sp + 1);
+    const unsigned int lane = wk_split_lane(a, c, count, epoch);
+    if (lane == WK_NONE) return 0;
+    double x[WK_PER];
+    wk_lane_load(src, count, lane, x);
+    return wk_split_apply(a, c, x, count, s, end);
 }
 #endif
 
@@ -1645,7 +1679,19 @@ __device__ static __noinline__ u64 wk_finish(const wk_term *src, unsigned int co
 #define WK_SS_KEYS (2u * WK_SS_POS)
 #define WK_SS_HEADS (3u * WK_SS_POS)
 #define WK_SS_HEAD_WORDS ((WK_SS_POS + 63u) / 64u)
-#if 3 * WK_STEP * WK_THREADS + (WK_STEP * WK_THREADS + 63) / 64 > WK_TILE + WK_THREADS
+/* Split words and lane terms fetched with the step's words, for up to WK_SS_SLOTS crossings a
+ * step: slot k's two split words (value, tag each) then its lane's WK_PER terms (as doubles)
+ * at WK_SS_FETCHED + k * WK_SS_SLOT_WORDS, its position and (shifted by 32) its lane at
+ * WK_SS_FETCHED_POS + k. */
+#ifndef BINADE_WK_SS_SLOTS
+#error "compile with the host's BINADE_WK_SS_SLOTS (walked::SEG_STEP_SLOTS)"
+#endif
+#define WK_SS_SLOTS ((unsigned int)BINADE_WK_SS_SLOTS)
+#define WK_SS_SLOT_WORDS (4u + WK_PER)
+#define WK_SS_FETCHED (WK_SS_HEADS + WK_SS_HEAD_WORDS)
+#define WK_SS_FETCHED_POS (WK_SS_FETCHED + WK_SS_SLOTS * WK_SS_SLOT_WORDS)
+#if 3 * WK_STEP * WK_THREADS + (WK_STEP * WK_THREADS + 63) / 64 + BINADE_WK_SS_SLOTS * (5 + WK_PER) > \
+    WK_TILE + WK_THREADS
 #error "a segmented step's words do not fit the transposed tile's shared memory"
 #endif
 #if 64 % WK_STEP != 0
@@ -1679,11 +1725,32 @@ __device__ static inline int wk_ss_composable(wk_word d, u64 t, u64 ntiles, unsi
     return t < ntiles && wk_has(d, epoch, WK_UNIT) && wk_unit_binade(d) != 0u && d.value < BINADE_SATURATED;
 }
 
+/* Tile t's split words and the terms of its lane `lane` into fetched slot `slot` for position
+ * p (wk_ss_compose). Not inlined: its loads' registers are its own, not the walker's. */
+__device__ static __noinline__ void wk_ss_fetch(u64 t, unsigned int lane, u64 n, const wk_term *terms,
+                                                const wk_word *splits, unsigned int slot, unsigned int p,
+                                                wk_shared &sh) {
+    const u64 left = n - t * (u64)WK_TILE;
+    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    const wk_word a = wk_read(splits + 2u * t), c = wk_read(splits + 2u * t + 1u);
+    double x[WK_PER];
+    wk_lane_load(terms + t * (u64)WK_TILE, count, lane, x);
+    u64 *slotw = &sh.words[WK_SS_FETCHED + slot * WK_SS_SLOT_WORDS];
+    slotw[0] = a.value;
+    slotw[1] = a.tag;
+    slotw[2] = c.value;
+    slotw[3] = c.tag;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) slotw[4u + j] = (u64)__double_as_longlong(x[j]);
+    sh.words[WK_SS_FETCHED_POS + slot] = (u64)p | ((u64)lane << 32);
+}
+
 /* Every position's unit composed from its segment's start into sh.words, the segments'
  * starts in the head bits, for the positions before f (the first one not composable),
  * f returned. Every thread calls it with its own words wd (positions threadIdx.x * WK_STEP
  * + k). A segment is a run of consecutive positions planned for one binade. */
-__device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u64 ntiles, unsigned int epoch,
+__device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u64 ntiles, const wk_term *terms,
+                                                    u64 n, const wk_word *splits, unsigned int epoch,
                                                     wk_shared &sh) {
     const unsigned int base = threadIdx.x * WK_STEP;
     unsigned int stop = WK_STEP;
@@ -1694,6 +1761,18 @@ __device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u6
     if (threadIdx.x < WK_SS_HEAD_WORDS) sh.words[WK_SS_HEADS + threadIdx.x] = 0ull;
 #pragma unroll
     for (unsigned int k = 0; k < WK_STEP; k++) sh.words[WK_SS_KEYS + base + k] = wk_unit_binade(wd[k]);
+    /* A crossing's split words and lane terms, fetched now for the walk (its tag names the
+     * lane): one trip for all the step's crossings, in parallel, instead of two for each in
+     * turn. A plan: the walk checks the words' tags and applies as wk_split_end does. */
+#pragma unroll
+    for (unsigned int k = 0; k < WK_STEP; k++) {
+        const u64 t = w + base + k;
+        if (!(k < stop && (wd[k].tag & WK_UNIT_SPLIT))) continue;
+        const unsigned int slot = atomicAdd(&sh.ss_slots, 1u);
+        if (slot < WK_SS_SLOTS)
+            wk_ss_fetch(t, (unsigned int)(wd[k].tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu, n, terms, splits, slot,
+                        base + k, sh);
+    }
     __syncthreads();
     if (stop < WK_STEP) atomicMin(&sh.fail, base + stop);
     unsigned int prev = threadIdx.x > 0u ? (unsigned int)sh.words[WK_SS_KEYS + base - 1u] : 0u;
@@ -1739,6 +1818,35 @@ __device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u6
         if (k < first_head && base + k < f) wk_ss_store(sh, base + k, binade_compose(carry, wk_ss_unit(sh, base + k)));
     __syncthreads();
     return f;
+}
+
+/* Tile t (position p of the step) ended from s by its split words (wk_split_apply): from the
+ * slot wk_ss_compose fetched for position p where there is one, else read now (wk_split_end).
+ * A fetched split is used only where its words are this launch's and name the lane whose
+ * terms were fetched (the lane the unit word named; the same producer wrote both). */
+__device__ static inline int wk_ss_split_end(const wk_shared &sh, unsigned int p, const wk_word *sp,
+                                             const wk_term *src, unsigned int count, u64 s, unsigned int epoch,
+                                             u64 *end) {
+    const unsigned int slots = sh.ss_slots < WK_SS_SLOTS ? sh.ss_slots : WK_SS_SLOTS;
+    for (unsigned int k = 0; k < slots; k++) {
+        const u64 at = sh.words[WK_SS_FETCHED_POS + k];
+        if ((unsigned int)at != p) continue;
+        const u64 *slotw = &sh.words[WK_SS_FETCHED + k * WK_SS_SLOT_WORDS];
+        wk_word a, c;
+        a.value = slotw[0];
+        a.tag = slotw[1];
+        c.value = slotw[2];
+        c.tag = slotw[3];
+        if (wk_split_lane(a, c, count, epoch) != (unsigned int)(at >> 32)) break;
+#if BINADE_WK_MUTANT == WK_M_STEP_SLOT_MIXED
+        slotw = &sh.words[WK_SS_FETCHED];
+#endif
+        double x[WK_PER];
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER; j++) x[j] = __longlong_as_double((long long)slotw[4u + j]);
+        return wk_split_apply(a, c, x, count, s, end);
+    }
+    return wk_split_end(sp, src, count, s, epoch, end);
 }
 
 /* Thread 0's walk of a segmented step from the exact sum s before tile w over the f
@@ -1799,7 +1907,7 @@ __device__ static inline unsigned int wk_ss_walk(unsigned int f, u64 w, u64 s, c
         const u64 t0 = wk_now();
 #endif
         u64 end = 0ull;
-        const int split = wk_split_end(splits + 2u * t, terms + t * (u64)WK_TILE, count, before, epoch, &end);
+        const int split = wk_ss_split_end(sh, lo, splits + 2u * t, terms + t * (u64)WK_TILE, count, before, epoch, &end);
 #if BINADE_WK_TRACE
         *split_ns += wk_now() - t0;
 #endif
@@ -1848,6 +1956,9 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
     if (threadIdx.x == 0) {
         sh.s = start;
         sh.w = 0ull;
+#if BINADE_WK_SEG_STEP
+        sh.ss_slots = 0u;
+#endif
     }
     __syncthreads();
     while (true) {
@@ -1872,7 +1983,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #if BINADE_WK_SEG_STEP
         unsigned int f_step = 0u;
         {
-            const unsigned int f = wk_ss_compose(wd, w, ntiles, epoch, sh);
+            const unsigned int f = wk_ss_compose(wd, w, ntiles, terms, n, splits, epoch, sh);
             f_step = f;
             if (threadIdx.x == 0) {
                 u64 at_stop = s;
@@ -1883,6 +1994,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #endif
                 sh.fail = wk_ss_walk(f, w, s, terms, n, splits, epoch, out, sh, &at_stop, &tried, &walk_splits, split_ns);
                 sh.s = at_stop; /* the exact sum before the stop (s where it is position 0) */
+                sh.ss_slots = 0u; /* the fetched splits are read: the next step's compose refills them */
                 if (sh.fail < f) sh.flag = 1u; /* a composable position: published */
             }
             __syncthreads();

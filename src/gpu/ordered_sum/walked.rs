@@ -47,6 +47,11 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// walk (18, `WalkedShape::seg_step`); word 19 unused (the stride stays even).
 const OUT_WORDS: usize = 20;
 
+/// Crossings a segmented step fetches the split words and lane terms of with its words
+/// (`WalkedShape::seg_step`; the kernel's `BINADE_WK_SS_SLOTS`): more in one step are ended by
+/// reading their words when the walk reaches them.
+pub const SEG_STEP_SLOTS: u32 = 16;
+
 /// The planned finish's margins and native-lane limit: one source for the kernel's defines
 /// and the host model that mirrors the pass.
 pub use crate::verify::walked_model::{PLAN_MARGIN_EXP_F32, PLAN_MARGIN_EXP_F64, PLAN_NATIVE_MAX};
@@ -121,7 +126,9 @@ pub struct WalkedShape {
     /// from its segment's start, and one thread walks the segments, each by one checked
     /// apply; where a segment does not apply, a bisection over its stored prefixes (each a
     /// checked apply) finds the tile where the sum leaves the binade, which its split words
-    /// end, and the walk goes on. Without it a step ends at its first crossing and the next
+    /// end, and the walk goes on. The split words and the split lane's terms of up to 16
+    /// crossings a step are fetched with the step's words (the producer's unit word names
+    /// the lane), so the walk's split ends wait on no memory. Without it a step ends at its first crossing and the next
     /// step reads the words again. No bit depends on the segments or the search.
     pub seg_step: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
@@ -254,11 +261,13 @@ impl WalkedShape {
             bail!("walked shape {self:?}: the segmented step finishes its stop in the step, ends crossings by split words and uses the planned pass's segmented scan");
         }
         let positions = u64::from(self.step) * u64::from(self.threads);
+        let fetched = u64::from(SEG_STEP_SLOTS) * (5 + u64::from(self.per_thread));
         if self.seg_step
-            && (3 * positions + positions.div_ceil(64) > self.tile() + u64::from(self.threads)
+            && (3 * positions + positions.div_ceil(64) + fetched
+                > self.tile() + u64::from(self.threads)
                 || !64u32.is_multiple_of(self.step))
         {
-            bail!("walked shape {self:?}: a segmented step keeps 3 words and a bit per position ({positions}) in the transposed tile's {} words, and a thread's head bits in one 64-bit word (step divides 64)", self.tile() + u64::from(self.threads));
+            bail!("walked shape {self:?}: a segmented step keeps 3 words and a bit per position ({positions}) and {fetched} words of fetched splits in the transposed tile's {} words, and a thread's head bits in one 64-bit word (step divides 64)", self.tile() + u64::from(self.threads));
         }
         if self.split && !self.transpose {
             bail!("walked shape {self:?}: the split reads its lanes from the transposed tile's shared memory");
@@ -317,6 +326,7 @@ impl WalkedShape {
                 .to_string(),
             ),
             ("BINADE_WK_PL_NATIVE_MAX", PLAN_NATIVE_MAX.to_string()),
+            ("BINADE_WK_SS_SLOTS", SEG_STEP_SLOTS.to_string()),
         ]
     }
 }
@@ -416,11 +426,15 @@ pub enum WalkedMutant {
     /// last tile: the prefix before it applied without its check, no search. Needs
     /// `seg_step`.
     StepSearchUnchecked,
+    /// A segmented step's split end adds the lane terms of the first slot its scan fetched,
+    /// whichever crossing they were fetched for (the split words of its own). Needs
+    /// `seg_step`.
+    StepSlotMixed,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 21] = [
+    pub const ALL: [WalkedMutant; 22] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -442,6 +456,7 @@ impl WalkedMutant {
         WalkedMutant::PlanNativeSkipped,
         WalkedMutant::PlanHeadsIgnored,
         WalkedMutant::StepSearchUnchecked,
+        WalkedMutant::StepSlotMixed,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -454,8 +469,8 @@ impl WalkedMutant {
     /// f64 build. The fast finish is not built for f32. The split's three mutants joined this
     /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; the
     /// planned finish's three joined with it, with its inputs made at f32's quantum, and the
-    /// segmented step's search with them.
-    pub const F32_CHECKED: [WalkedMutant; 15] = [
+    /// segmented step's search and fetched splits with them.
+    pub const F32_CHECKED: [WalkedMutant; 16] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
         WalkedMutant::BinadesMixed,
@@ -471,6 +486,7 @@ impl WalkedMutant {
         WalkedMutant::PlanNativeSkipped,
         WalkedMutant::PlanHeadsIgnored,
         WalkedMutant::StepSearchUnchecked,
+        WalkedMutant::StepSlotMixed,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -520,6 +536,7 @@ impl WalkedMutant {
             WalkedMutant::PlanNativeSkipped => "walked: planned finish's native lane skipped",
             WalkedMutant::PlanHeadsIgnored => "walked: planned finish's runs joined",
             WalkedMutant::StepSearchUnchecked => "walked: segmented step's search skipped",
+            WalkedMutant::StepSlotMixed => "walked: segmented step's lane terms from another slot",
         }
     }
 }

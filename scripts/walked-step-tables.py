@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Before/after table of a walked_probe run that timed the walked engine with segmented steps
+(`WalkedShape::seg_step`: a step ends many crossings) and with a crossing a step, in one
+device call (reports/walked-step/COMMIT/): per input, both medians and their ratio, the ratio
+to cupy.sum on uniform data of the same size from the same call (where the call timed it),
+the producers alone, the trace builds' walker time and time in finishes and split ends (µs,
+one launch each), the steps, the split ends inside a step's walk, and whether every total had
+the CPU loop's bits.
+
+    python3 scripts/walked-step-tables.py reports/walked-step/ba9299d
+
+Writes DIR/step.md from DIR/probe.csv (and DIR/cupy.json where present): nothing is typed
+by hand."""
+import csv
+import json
+import sys
+from pathlib import Path
+
+NEW, OLD = "walked (segmented steps)", "walked, a crossing a step"
+NEW_T, OLD_T = "walked, traced", "walked, a crossing a step traced"
+PRODUCERS = "walked producers only (not a sum)"
+
+
+def main():
+    d = Path(sys.argv[1])
+    rows = list(csv.DictReader(open(d / "probe.csv")))
+    cupy = {}
+    if (d / "cupy.json").exists():
+        cupy = {s["n"]: s["median_ms"] for s in json.load(open(d / "cupy.json"))["sizes"]}
+    by = {(r["build"], r["distribution"], int(r["terms"])): r for r in rows}
+    inputs = []
+    for r in rows:
+        key = (r["distribution"], int(r["terms"]))
+        if r["build"] == NEW and key not in inputs:
+            inputs.append(key)
+    commit = (d / "COMMIT").read_text().strip()[:7] if (d / "COMMIT").exists() else d.name
+    out = [
+        f"Segmented steps against a crossing a step, `examples/walked_probe` in one device call "
+        f"(`{commit}`): median ms of CUDA-event timings, their ratio, the ratio to `cupy.sum` on "
+        "uniform data of the same size timed in the same call (where it was; `cupy.sum`'s time "
+        "does not depend on the values), the producers alone, the trace builds' walker time and "
+        "time in finishes and split ends (µs, one launch each), the walker's steps (the first "
+        "launch), the split ends inside a step's walk of all split ends (the launch after the "
+        "timed ones; plans vary from launch to launch), and whether every total had the loop's "
+        "bits. Made by `scripts/walked-step-tables.py`.",
+        "",
+        "| distribution | terms | a crossing a step ms | segmented ms | segmented / one | "
+        "segmented / cupy.sum | producers alone ms | walker µs: one, segmented | in finishes "
+        "and split ends µs: one, segmented | steps: one, segmented | split ends in the walk / "
+        "all | bits |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for dist, n in inputs:
+        new, old = by[(NEW, dist, n)], by[(OLD, dist, n)]
+        nt, ot = by.get((NEW_T, dist, n)), by.get((OLD_T, dist, n))
+        prod = by.get((PRODUCERS, dist, n))
+        mn, mo = float(new["median_ms"]), float(old["median_ms"])
+        c = cupy.get(n)
+        ratio_c = f"{mn / c:.2f}" if c else "not timed"
+        walker = f"{ot['walker_us']}, {nt['walker_us']}" if nt and ot else ""
+        fin = f"{ot['finish_us']}, {nt['finish_us']}" if nt and ot else ""
+        exact = all(x and x["exact"] == "true" and x["same_bits_after_timing"] == "true"
+                    for x in (new, old, nt, ot))
+        out.append(
+            f"| {dist} | {n:,} | {mo:.4f} | {mn:.4f} | {mn / mo:.2f} | {ratio_c} | "
+            f"{prod['median_ms'] if prod else ''} | {walker} | {fin} | "
+            f"{old['walker_steps']}, {new['walker_steps']} | "
+            f"{new['walk_split_ends']} / {new['split_ends']} | "
+            f"{'the loop' if exact else 'WRONG'} |")
+    (d / "step.md").write_text("\n".join(out) + "\n")
+    print(d / "step.md")
+
+
+if __name__ == "__main__":
+    main()
