@@ -198,17 +198,25 @@
  * walk going on from the next segment. Where a split fails, or the sum is not in a
  * segment's binade, the step ends at that tile, which is finished from the walk's exact sum
  * as before. A step ends many crossings (the producers plan the tiles after a crossing for
- * the next binade) instead of one, without reading its words again. A producer that wrote
- * split words marks its unit word (WK_UNIT_SPLIT, with the split lane), and the thread that
- * reads that word fetches the split words and the lane's terms into shared memory before the
- * step's scan (up to WK_SS_SLOTS crossings a step), so the walk's split ends wait on no
- * memory. Every path is a checked apply or native adds: no bit depends on the segments, the
- * search or the fetch. */
+ * the next binade) instead of one, without reading its words again. Every path is a checked
+ * apply or native adds: no bit depends on the segments or the search. */
 #ifndef BINADE_WK_SEG_STEP
 #define BINADE_WK_SEG_STEP 0
 #endif
 #if BINADE_WK_SEG_STEP && (!BINADE_WK_FINISH_IN_STEP || !BINADE_WK_PLANNED || !BINADE_WK_SPLIT)
 #error "the segmented step finishes its stop in the step, ends crossings by split words and uses the planned pass's segmented scan"
+#endif
+/* BINADE_WK_FETCH_SPLITS 1 (needs BINADE_WK_SEG_STEP): a producer that wrote split words marks
+ * its unit word (WK_UNIT_SPLIT, with the split lane), and the step's thread that reads that
+ * word fetches the split words and the lane's terms into shared memory before the step's scan
+ * (up to WK_SS_SLOTS crossings a step), so the walk's split ends read no memory (else each
+ * reads the split words, then the lane's terms: two dependent trips). A fetched split is used
+ * only where its words are this launch's and name the lane fetched: no bit depends on it. */
+#ifndef BINADE_WK_FETCH_SPLITS
+#define BINADE_WK_FETCH_SPLITS 0
+#endif
+#if BINADE_WK_FETCH_SPLITS && !BINADE_WK_SEG_STEP
+#error "splits are fetched by a segmented step's scan"
 #endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
@@ -499,7 +507,9 @@ struct wk_shared {
     unsigned int pl_heads[WK_WARPS];   /* a warp holds a run's start (the segmented scan) */
 #endif
 #if BINADE_WK_SEG_STEP
+#if BINADE_WK_FETCH_SPLITS
     unsigned int ss_slots; /* a segmented step's fetched splits (wk_ss_compose), reset by its walk */
+#endif
 #endif
 };
 
@@ -880,7 +890,7 @@ __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count,
         __syncthreads(); /* the split words are written (and fenced) before the unit word */
     }
     if (threadIdx.x == 0) {
-#if BINADE_WK_SEG_STEP
+#if BINADE_WK_FETCH_SPLITS
         if (at != WK_NONE) tag |= WK_UNIT_SPLIT | ((u64)at << WK_SPLIT_LANE_SHIFT);
 #endif
         wk_write(unit_word, value, tag);
@@ -1130,22 +1140,22 @@ __device__ static inline u64 wk_lane_add(const double *x, unsigned int count, un
 
 #if BINADE_WK_SPLIT
 
-/* The end of a tile of count terms from the exact sum s before it by its split words a and c
- * (wk_split) and the split lane's terms x, by one thread: where both words are this launch's,
- * the first unit applies to s (s is in its binade and the lanes before the split lane keep it
- * there: exact, as a run's apply), the split lane's terms are added natively to that sum, and
- * the second unit applies to the result (it is in the next binade and the lanes after keep it
- * there), the tile's exact end goes to *end and it returns 1. Else 0, and the tile is
- * finished from s. x must be the terms of the lane a names (wk_split_lane). */
-__device__ static inline int wk_split_apply(wk_word a, wk_word c, const double *x, unsigned int count, u64 s,
-                                            u64 *end) {
-    const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
-    u64 before = s;
+/* A split end in two halves, one thread: wk_split_first applies the first split word a to the
+ * exact sum s before the tile (s is in its binade and the lanes before the split lane keep it
+ * there: exact, as a run's apply), 1 and the sum in *before, or 0 (the tile is finished from
+ * s); wk_split_rest adds the split lane's terms x natively to that sum and applies the second
+ * word c to the result (it is in the next binade and the lanes after keep it there): 1 and
+ * the tile's exact end in *end, or 0. */
+__device__ static inline int wk_split_first(wk_word a, u64 s, u64 *before) {
 #if BINADE_WK_MUTANT == WK_M_SPLIT_FIRST_UNCHECKED
-    before = wk_apply_unchecked(wk_unit_of(a), wk_unit_binade(a), s);
+    *before = wk_apply_unchecked(wk_unit_of(a), wk_unit_binade(a), s);
+    return 1;
 #else
-    if (!wk_apply(wk_unit_of(a), wk_unit_binade(a), s, &before)) return 0;
+    return wk_apply(wk_unit_of(a), wk_unit_binade(a), s, before);
 #endif
+}
+__device__ static inline int wk_split_rest(wk_word c, const double *x, unsigned int count, unsigned int lane,
+                                           u64 before, u64 *end) {
 #if BINADE_WK_MUTANT == WK_M_SPLIT_LANE_SKIPPED
     const u64 after = before;
     (void)x;
@@ -1162,24 +1172,21 @@ __device__ static inline int wk_split_apply(wk_word a, wk_word c, const double *
 #endif
 }
 
-/* Whether split words a and c are this launch's and name a lane of a tile of count terms:
- * that lane, else WK_NONE. */
-__device__ static inline unsigned int wk_split_lane(wk_word a, wk_word c, unsigned int count, unsigned int epoch) {
-    if (!wk_has(a, epoch, WK_UNIT) || !wk_has(c, epoch, WK_UNIT)) return WK_NONE;
-    const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
-    return lane * WK_PER < count ? lane : WK_NONE;
-}
-
-/* The tile at src (count terms) ended from s by its split words at sp (wk_split_apply), both
- * read here, then the split lane's terms: 1 and *end, or 0. */
+/* The tile at src (count terms) ended from the exact sum s before it by its split words sp
+ * (wk_split), by one thread: where both words are this launch's and name a lane of the
+ * tile, wk_split_first, the lane's terms read, wk_split_rest: 1 and the tile's exact end in
+ * *end. Else 0, and the tile is finished from s. */
 __device__ static inline int wk_split_end(const wk_word *sp, const wk_term *src, unsigned int count, u64 s,
                                           unsigned int epoch, u64 *end) {
     const wk_word a = wk_read(sp), c = wk_read(sp + 1);
-    const unsigned int lane = wk_split_lane(a, c, count, epoch);
-    if (lane == WK_NONE) return 0;
+    if (!wk_has(a, epoch, WK_UNIT) || !wk_has(c, epoch, WK_UNIT)) return 0;
+    const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
+    if (lane * WK_PER >= count) return 0;
+    u64 before = s;
+    if (!wk_split_first(a, s, &before)) return 0;
     double x[WK_PER];
     wk_lane_load(src, count, lane, x);
-    return wk_split_apply(a, c, x, count, s, end);
+    return wk_split_rest(c, x, count, lane, before, end);
 }
 #endif
 
@@ -1679,6 +1686,10 @@ __device__ static __noinline__ u64 wk_finish(const wk_term *src, unsigned int co
 #define WK_SS_KEYS (2u * WK_SS_POS)
 #define WK_SS_HEADS (3u * WK_SS_POS)
 #define WK_SS_HEAD_WORDS ((WK_SS_POS + 63u) / 64u)
+#if 3 * WK_STEP * WK_THREADS + (WK_STEP * WK_THREADS + 63) / 64 > WK_TILE + WK_THREADS
+#error "a segmented step's words do not fit the transposed tile's shared memory"
+#endif
+#if BINADE_WK_FETCH_SPLITS
 /* Split words and lane terms fetched with the step's words, for up to WK_SS_SLOTS crossings a
  * step: slot k's two split words (value, tag each) then its lane's WK_PER terms (as doubles)
  * at WK_SS_FETCHED + k * WK_SS_SLOT_WORDS, its position and (shifted by 32) its lane at
@@ -1692,7 +1703,8 @@ __device__ static __noinline__ u64 wk_finish(const wk_term *src, unsigned int co
 #define WK_SS_FETCHED_POS (WK_SS_FETCHED + WK_SS_SLOTS * WK_SS_SLOT_WORDS)
 #if 3 * WK_STEP * WK_THREADS + (WK_STEP * WK_THREADS + 63) / 64 + BINADE_WK_SS_SLOTS * (5 + WK_PER) > \
     WK_TILE + WK_THREADS
-#error "a segmented step's words do not fit the transposed tile's shared memory"
+#error "a segmented step's words and fetched splits do not fit the transposed tile's shared memory"
+#endif
 #endif
 #if 64 % WK_STEP != 0
 #error "a thread's head bits lie in one 64-bit word: WK_STEP divides 64"
@@ -1725,6 +1737,7 @@ __device__ static inline int wk_ss_composable(wk_word d, u64 t, u64 ntiles, unsi
     return t < ntiles && wk_has(d, epoch, WK_UNIT) && wk_unit_binade(d) != 0u && d.value < BINADE_SATURATED;
 }
 
+#if BINADE_WK_FETCH_SPLITS
 /* Tile t's split words and the terms of its lane `lane` into fetched slot `slot` for position
  * p (wk_ss_compose). Not inlined: its loads' registers are its own, not the walker's. */
 __device__ static __noinline__ void wk_ss_fetch(u64 t, unsigned int lane, u64 n, const wk_term *terms,
@@ -1744,6 +1757,7 @@ __device__ static __noinline__ void wk_ss_fetch(u64 t, unsigned int lane, u64 n,
     for (unsigned int j = 0; j < WK_PER; j++) slotw[4u + j] = (u64)__double_as_longlong(x[j]);
     sh.words[WK_SS_FETCHED_POS + slot] = (u64)p | ((u64)lane << 32);
 }
+#endif
 
 /* Every position's unit composed from its segment's start into sh.words, the segments'
  * starts in the head bits, for the positions before f (the first one not composable),
@@ -1761,6 +1775,7 @@ __device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u6
     if (threadIdx.x < WK_SS_HEAD_WORDS) sh.words[WK_SS_HEADS + threadIdx.x] = 0ull;
 #pragma unroll
     for (unsigned int k = 0; k < WK_STEP; k++) sh.words[WK_SS_KEYS + base + k] = wk_unit_binade(wd[k]);
+#if BINADE_WK_FETCH_SPLITS
     /* A crossing's split words and lane terms, fetched now for the walk (its tag names the
      * lane): one trip for all the step's crossings, in parallel, instead of two for each in
      * turn. A plan: the walk checks the words' tags and applies as wk_split_end does. */
@@ -1773,6 +1788,11 @@ __device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u6
             wk_ss_fetch(t, (unsigned int)(wd[k].tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu, n, terms, splits, slot,
                         base + k, sh);
     }
+#else
+    (void)terms;
+    (void)n;
+    (void)splits;
+#endif
     __syncthreads();
     if (stop < WK_STEP) atomicMin(&sh.fail, base + stop);
     unsigned int prev = threadIdx.x > 0u ? (unsigned int)sh.words[WK_SS_KEYS + base - 1u] : 0u;
@@ -1820,13 +1840,18 @@ __device__ static inline unsigned int wk_ss_compose(const wk_word *wd, u64 w, u6
     return f;
 }
 
-/* Tile t (position p of the step) ended from s by its split words (wk_split_apply): from the
- * slot wk_ss_compose fetched for position p where there is one, else read now (wk_split_end).
- * A fetched split is used only where its words are this launch's and name the lane whose
- * terms were fetched (the lane the unit word named; the same producer wrote both). */
+/* Tile t (position p of the step) ended from s by its split words: with BINADE_WK_FETCH_SPLITS
+ * from the slot wk_ss_compose fetched for position p where there is one (wk_split_first and
+ * wk_split_rest, as wk_split_end), else read now (wk_split_end). A fetched split is used only
+ * where its words are this launch's and name the lane whose terms were fetched (the lane the
+ * unit word named; the same producer wrote both). */
 __device__ static inline int wk_ss_split_end(const wk_shared &sh, unsigned int p, const wk_word *sp,
                                              const wk_term *src, unsigned int count, u64 s, unsigned int epoch,
                                              u64 *end) {
+#if !BINADE_WK_FETCH_SPLITS
+    (void)sh;
+    (void)p;
+#else
     const unsigned int slots = sh.ss_slots < WK_SS_SLOTS ? sh.ss_slots : WK_SS_SLOTS;
     for (unsigned int k = 0; k < slots; k++) {
         const u64 at = sh.words[WK_SS_FETCHED_POS + k];
@@ -1837,15 +1862,21 @@ __device__ static inline int wk_ss_split_end(const wk_shared &sh, unsigned int p
         a.tag = slotw[1];
         c.value = slotw[2];
         c.tag = slotw[3];
-        if (wk_split_lane(a, c, count, epoch) != (unsigned int)(at >> 32)) break;
+        const unsigned int lane = (unsigned int)(a.tag >> WK_SPLIT_LANE_SHIFT) & 0x7ffu;
+        if (!wk_has(a, epoch, WK_UNIT) || !wk_has(c, epoch, WK_UNIT) || lane * WK_PER >= count ||
+            lane != (unsigned int)(at >> 32))
+            break;
+        u64 before = s;
+        if (!wk_split_first(a, s, &before)) return 0;
 #if BINADE_WK_MUTANT == WK_M_STEP_SLOT_MIXED
         slotw = &sh.words[WK_SS_FETCHED];
 #endif
         double x[WK_PER];
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) x[j] = __longlong_as_double((long long)slotw[4u + j]);
-        return wk_split_apply(a, c, x, count, s, end);
+        return wk_split_rest(c, x, count, lane, before, end);
     }
+#endif
     return wk_split_end(sp, src, count, s, epoch, end);
 }
 
@@ -1956,7 +1987,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
     if (threadIdx.x == 0) {
         sh.s = start;
         sh.w = 0ull;
-#if BINADE_WK_SEG_STEP
+#if BINADE_WK_FETCH_SPLITS
         sh.ss_slots = 0u;
 #endif
     }
@@ -1994,7 +2025,9 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #endif
                 sh.fail = wk_ss_walk(f, w, s, terms, n, splits, epoch, out, sh, &at_stop, &tried, &walk_splits, split_ns);
                 sh.s = at_stop; /* the exact sum before the stop (s where it is position 0) */
+#if BINADE_WK_FETCH_SPLITS
                 sh.ss_slots = 0u; /* the fetched splits are read: the next step's compose refills them */
+#endif
                 if (sh.fail < f) sh.flag = 1u; /* a composable position: published */
             }
             __syncthreads();

@@ -20,7 +20,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 23] = [
+const SHAPES: [WalkedShape; 25] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -124,6 +124,15 @@ const SHAPES: [WalkedShape; 23] = [
     },
     WalkedShape {
         seg_step: false,
+        trace: true,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        fetch_splits: true,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        fetch_splits: true,
         trace: true,
         ..WalkedShape::DEFAULT
     },
@@ -456,9 +465,9 @@ fn walked_planned_finishes_end_tiles() {
 }
 
 /// Steps that end many crossings (`WalkedShape::seg_step`, the engine's shape): on 8,294,400
-/// uniform terms, whose sum crosses a binade in tiles 1, 3, 7, ..., 1,023, the engine and its
-/// trace build end some crossing by its split words inside a step's walk, never more than
-/// the split ends, with the loop's bits (a path that never ran would pass the bits checks
+/// uniform terms, whose sum crosses a binade in tiles 1, 3, 7, ..., 1,023, the engine, the
+/// shape with fetched splits and their trace builds end some crossing by its split words
+/// inside a step's walk, never more than the split ends, with the loop's bits (a path that never ran would pass the bits checks
 /// without checking anything); the shape with a crossing a step ends none so. (The kill
 /// inputs of the step's mutants run in the engine's shape in
 /// `walked_equals_the_loop_engine_shape`.)
@@ -466,7 +475,9 @@ fn walked_planned_finishes_end_tiles() {
 fn walked_seg_steps_end_crossings_in_the_walk() {
     on_a_uniform_plane(
         "walked_seg_steps_end_crossings_in_the_walk",
-        &[SHAPES[0], SHAPES[16], SHAPES[21], SHAPES[22]],
+        &[
+            SHAPES[0], SHAPES[16], SHAPES[21], SHAPES[22], SHAPES[23], SHAPES[24],
+        ],
         |shape, got| {
             if shape.seg_step {
                 got.walk_split_ends > 0 && got.walk_split_ends <= got.split_ends
@@ -475,6 +486,13 @@ fn walked_seg_steps_end_crossings_in_the_walk() {
             }
         },
     );
+}
+
+/// Segmented steps that fetch their crossings' split words and lane terms with their words
+/// (`WalkedShape::fetch_splits`).
+#[test]
+fn walked_equals_the_loop_fetched_splits() {
+    equals_the_loop("walked_equals_the_loop_fetched_splits", SHAPES[23]);
 }
 
 /// A crossing a step (the engine's shape before the segmented step).

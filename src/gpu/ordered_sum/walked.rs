@@ -48,8 +48,8 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 const OUT_WORDS: usize = 20;
 
 /// Crossings a segmented step fetches the split words and lane terms of with its words
-/// (`WalkedShape::seg_step`; the kernel's `BINADE_WK_SS_SLOTS`): more in one step are ended by
-/// reading their words when the walk reaches them.
+/// (`WalkedShape::fetch_splits`; the kernel's `BINADE_WK_SS_SLOTS`): more in one step are
+/// ended by reading their words when the walk reaches them.
 pub const SEG_STEP_SLOTS: u32 = 16;
 
 /// The planned finish's margins and native-lane limit: one source for the kernel's defines
@@ -126,11 +126,16 @@ pub struct WalkedShape {
     /// from its segment's start, and one thread walks the segments, each by one checked
     /// apply; where a segment does not apply, a bisection over its stored prefixes (each a
     /// checked apply) finds the tile where the sum leaves the binade, which its split words
-    /// end, and the walk goes on. The split words and the split lane's terms of up to 16
-    /// crossings a step are fetched with the step's words (the producer's unit word names
-    /// the lane), so the walk's split ends wait on no memory. Without it a step ends at its first crossing and the next
+    /// end, and the walk goes on. Without it a step ends at its first crossing and the next
     /// step reads the words again. No bit depends on the segments or the search.
     pub seg_step: bool,
+    /// A segmented step fetches the split words and the split lane's terms of up to
+    /// [`SEG_STEP_SLOTS`] crossings with its words (`BINADE_WK_FETCH_SPLITS`, needs
+    /// `seg_step`; the producer's unit word names the lane), so the walk's split ends read no
+    /// memory (else two dependent reads each). A fetched split is used only where its words
+    /// are this launch's and name the lane fetched: no bit depends on it. Off in the engine's
+    /// shape: built and compiled, not yet run on a device.
+    pub fetch_splits: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
@@ -188,7 +193,10 @@ impl WalkedShape {
     /// the producers about 5%), and finishes tried by a planned pass first (measured on an
     /// H100 at ec9e84b and be3e9ad, `reports/walked-planned`: 10 to 18% faster than every
     /// finish by rounds at 8,294,400 terms on four distributions, 1 to 7% slower at 10^8
-    /// and 2^30, a cost whose cause was not found).
+    /// and 2^30, a cost whose cause was not found), and steps that end many crossings
+    /// (measured on an H100 at ba9299d, `reports/walked-step`: 0.78 to 0.96 of a crossing a
+    /// step at 8,294,400 terms on four distributions, 0.90 and 0.94 on the geometric stream
+    /// at 10^8 and 2^30, 0.996 to 1.02 on the others there).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -206,6 +214,7 @@ impl WalkedShape {
         split: true,
         planned: true,
         seg_step: true,
+        fetch_splits: false,
         trace: false,
         f32_terms: false,
     };
@@ -219,6 +228,7 @@ impl WalkedShape {
         split: false,
         planned: false,
         seg_step: false,
+        fetch_splits: false,
         finish_in_step: false,
         hint: Hint::Off,
         lookback: Lookback::Wait,
@@ -261,7 +271,14 @@ impl WalkedShape {
             bail!("walked shape {self:?}: the segmented step finishes its stop in the step, ends crossings by split words and uses the planned pass's segmented scan");
         }
         let positions = u64::from(self.step) * u64::from(self.threads);
-        let fetched = u64::from(SEG_STEP_SLOTS) * (5 + u64::from(self.per_thread));
+        let fetched = if self.fetch_splits {
+            u64::from(SEG_STEP_SLOTS) * (5 + u64::from(self.per_thread))
+        } else {
+            0
+        };
+        if self.fetch_splits && !self.seg_step {
+            bail!("walked shape {self:?}: splits are fetched by a segmented step's scan");
+        }
         if self.seg_step
             && (3 * positions + positions.div_ceil(64) + fetched
                 > self.tile() + u64::from(self.threads)
@@ -313,6 +330,10 @@ impl WalkedShape {
             ("BINADE_WK_SPLIT", u32::from(self.split).to_string()),
             ("BINADE_WK_PLANNED", u32::from(self.planned).to_string()),
             ("BINADE_WK_SEG_STEP", u32::from(self.seg_step).to_string()),
+            (
+                "BINADE_WK_FETCH_SPLITS",
+                u32::from(self.fetch_splits).to_string(),
+            ),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
@@ -428,7 +449,7 @@ pub enum WalkedMutant {
     StepSearchUnchecked,
     /// A segmented step's split end adds the lane terms of the first slot its scan fetched,
     /// whichever crossing they were fetched for (the split words of its own). Needs
-    /// `seg_step`.
+    /// `fetch_splits` (its shape: the engine's with it on).
     StepSlotMixed,
 }
 
@@ -496,7 +517,8 @@ impl WalkedMutant {
 
     /// The shape this mutant is built in: the engine's (crossings split), or for the fast
     /// finish's mutants the engine's with the fast finish on and the split off (as the fast
-    /// finish was measured, and so that crossings reach its rounds).
+    /// finish was measured, and so that crossings reach its rounds), or for the fetched
+    /// splits' mutant the engine's with them on.
     pub fn shape(self) -> WalkedShape {
         match self {
             WalkedMutant::FastTieIgnored
@@ -506,6 +528,10 @@ impl WalkedMutant {
                 split: false,
                 planned: false,
                 seg_step: false,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedMutant::StepSlotMixed => WalkedShape {
+                fetch_splits: true,
                 ..WalkedShape::DEFAULT
             },
             _ => WalkedShape::DEFAULT,
@@ -1285,7 +1311,7 @@ mod tests {
     /// an odd per-thread count, a split without the transposed tile, a planned finish
     /// without it or beside the fast finish, and a segmented step without the planned pass,
     /// without finishes in the step, on tiles too small for its words or with a step that
-    /// does not divide 64 do not.
+    /// does not divide 64, and fetched splits without the segmented step do not.
     #[test]
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
@@ -1349,6 +1375,11 @@ mod tests {
             },
             WalkedShape {
                 step: 3,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedShape {
+                seg_step: false,
+                fetch_splits: true,
                 ..WalkedShape::DEFAULT
             },
         ];
