@@ -5,7 +5,8 @@ device call (reports/walked-step/COMMIT/): per input, both medians and their rat
 to cupy.sum on uniform data of the same size from the same call (where the call timed it),
 the producers alone, the trace builds' walker time and time in finishes and split ends (µs,
 one launch each), the steps, the split ends inside a step's walk, and whether every total had
-the CPU loop's bits.
+the CPU loop's bits; where the run also timed the segmented step with fetched splits
+(`WalkedShape::fetch_splits`), a second table of those against the segmented step.
 
     python3 scripts/walked-step-tables.py reports/walked-step/ba9299d
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 NEW, OLD = "walked (segmented steps)", "walked, a crossing a step"
 NEW_T, OLD_T = "walked, traced", "walked, a crossing a step traced"
+FETCH, FETCH_T = "walked, fetched splits", "walked, fetched splits traced"
 PRODUCERS = "walked producers only (not a sum)"
 
 
@@ -67,6 +69,32 @@ def main():
             f"{old['walker_steps']}, {new['walker_steps']} | "
             f"{new['walk_split_ends']} / {new['split_ends']} | "
             f"{'the loop' if exact else 'WRONG'} |")
+    fetched = [(dist, n) for dist, n in inputs if (FETCH, dist, n) in by]
+    if fetched:
+        out += [
+            "",
+            "Fetched splits against the segmented step without them, the same call: median ms, "
+            "their ratio, the ratio to `cupy.sum`, the trace builds' walker time and time in "
+            "finishes and split ends (µs), and whether every total had the loop's bits.",
+            "",
+            "| distribution | terms | segmented ms | fetched ms | fetched / segmented | "
+            "fetched / cupy.sum | walker µs: segmented, fetched | in finishes and split ends "
+            "µs: segmented, fetched | bits |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for dist, n in fetched:
+            new, f = by[(NEW, dist, n)], by[(FETCH, dist, n)]
+            nt, ft = by.get((NEW_T, dist, n)), by.get((FETCH_T, dist, n))
+            mn, mf = float(new["median_ms"]), float(f["median_ms"])
+            c = cupy.get(n)
+            walker = f"{nt['walker_us']}, {ft['walker_us']}" if nt and ft else ""
+            fin = f"{nt['finish_us']}, {ft['finish_us']}" if nt and ft else ""
+            exact = all(x and x["exact"] == "true" and x["same_bits_after_timing"] == "true"
+                        for x in (f, ft))
+            out.append(
+                f"| {dist} | {n:,} | {mn:.4f} | {mf:.4f} | {mf / mn:.2f} | "
+                f"{f'{mf / c:.2f}' if c else 'not timed'} | {walker} | {fin} | "
+                f"{'the loop' if exact else 'WRONG'} |")
     (d / "step.md").write_text("\n".join(out) + "\n")
     print(d / "step.md")
 
