@@ -108,10 +108,11 @@ proptest! {
         split in 0u8..3,
         planned in any::<bool>(),
         seg_step in any::<bool>(),
+        fetch_splits in any::<bool>(),
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, len, &mut rng);
-        let shape = ModelShape { lane, lanes, step, finish_in_step, planned, seg_step };
+        let shape = ModelShape { lane, lanes, step, finish_in_step, planned, seg_step, fetch_splits };
         let p = plans(plan, &t, shape, &mut rng);
         let l = split_lanes(split, &t, shape, &mut rng);
         let start = if negative_zero { -0.0 } else { 0.0 };
@@ -134,6 +135,7 @@ const WIDE: ModelShape = ModelShape {
     finish_in_step: true,
     planned: true,
     seg_step: true,
+    fetch_splits: false,
 };
 
 /// The kernel's shape: 16 terms a lane, 256 lanes a tile, 1,024 tiles a step.
@@ -144,6 +146,7 @@ const KERNEL: ModelShape = ModelShape {
     finish_in_step: true,
     planned: true,
     seg_step: true,
+    fetch_splits: false,
 };
 
 /// Lane plans of kind `k` for a tile from the exact sum `s`: the kernel's (0), the binade of
@@ -202,7 +205,7 @@ proptest! {
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, before + len, &mut rng);
-        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true, seg_step: false };
+        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true, seg_step: false, fetch_splits: false };
         let s = loop_bits(0.0, &t[..before]);
         let tile = &t[before..(before + shape.tile()).min(t.len())];
         let p = lane_plans(plan, tile, shape, s, &mut rng);
@@ -348,6 +351,7 @@ fn every_model_fault_gives_a_wrong_sum() {
                 finish_in_step: seed % 2 == 1,
                 planned: seed % 4 < 2,
                 seg_step: seed % 8 < 4,
+                fetch_splits: seed % 16 < 4,
             };
             let split = rng.random_range(0..3u8);
             let t = terms(kind, len, &mut rng);

@@ -50,11 +50,14 @@ pub enum ModelFault {
     /// A segmented step takes a failing segment's crossing to be its last tile, the prefix
     /// before it applied unchecked (`WalkedMutant::StepSearchUnchecked`).
     StepSearchUnchecked,
+    /// A segmented step's split end adds the lane terms of its first fetched slot, whichever
+    /// crossing they were fetched for (`WalkedMutant::StepSlotMixed`).
+    StepSlotMixed,
 }
 
 impl ModelFault {
     /// Every fault, the correct model first.
-    pub const ALL: [ModelFault; 12] = [
+    pub const ALL: [ModelFault; 13] = [
         ModelFault::None,
         ModelFault::BinadesMixed,
         ModelFault::OddDropped,
@@ -67,6 +70,7 @@ impl ModelFault {
         ModelFault::PlanNativeSkipped,
         ModelFault::PlanHeadsIgnored,
         ModelFault::StepSearchUnchecked,
+        ModelFault::StepSlotMixed,
     ];
 }
 
@@ -82,6 +86,10 @@ pub const PLAN_MARGIN_EXP_F32: u32 = 15;
 /// The most native lanes a planned finish takes (the kernel's `BINADE_WK_PL_NATIVE_MAX`);
 /// with more it leaves the tile to the rounds.
 pub const PLAN_NATIVE_MAX: u32 = 32;
+/// Crossings a segmented step fetches the split words and lane terms of with its words (the
+/// kernel's `BINADE_WK_SS_SLOTS`, `WalkedShape::fetch_splits`): more in one step are ended by
+/// reading their words when the walk reaches them.
+pub const SEG_STEP_SLOTS: u32 = 16;
 
 /// The model's shape: terms per lane, lanes per tile, positions per walker step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +111,11 @@ pub struct ModelShape {
     /// else a bisection for the first position whose prefix does not apply, that tile ended
     /// by its split words and the walk going on after it.
     pub seg_step: bool,
+    /// A segmented step fetches the split lanes' terms of its first [`SEG_STEP_SLOTS`]
+    /// crossings (positions whose tile has split words) with its words, as the kernel's
+    /// `BINADE_WK_FETCH_SPLITS`; its split ends take them from there. The words are the
+    /// producers' in either case, so only a fault can make the two differ.
+    pub fetch_splits: bool,
 }
 
 impl ModelShape {
@@ -381,6 +394,22 @@ fn seg_step(
             .iter()
             .fold(Unit::ZERO, |a, w| compose(a, read_unit(w, fault)))
     };
+    // The fetched slots: the first SEG_STEP_SLOTS crossings with split words, in position
+    // order (the kernel's order is its threads' atomics'; any order is one of its runs).
+    let slots: Vec<usize> = if shape.fetch_splits {
+        (0..f)
+            .filter(|&q| step[q].split.is_some())
+            .take(SEG_STEP_SLOTS as usize)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let lane_of = |q: usize| -> Option<&[f64]> {
+        let sp = step[q].split?;
+        let at = (w0 + q) * shape.tile();
+        let tile = &terms[at..(at + shape.tile()).min(terms.len())];
+        tile.chunks(shape.lane).nth(sp.lane)
+    };
     let (mut sum, mut p) = (s, 0usize);
     while p < f {
         let Some(c) = step[p].binade else {
@@ -429,10 +458,20 @@ fn seg_step(
         };
         let at = (w0 + t) * shape.tile();
         let tile = &terms[at..(at + shape.tile()).min(terms.len())];
-        match step[t]
-            .split
-            .and_then(|sp| split_end(tile, shape, &sp, before, fault))
-        {
+        let fetched = slots.contains(&t).then(|| {
+            let from = if fault == ModelFault::StepSlotMixed {
+                slots[0]
+            } else {
+                t
+            };
+            lane_of(from)
+        });
+        let ended = match (step[t].split, fetched) {
+            (Some(sp), Some(Some(lane))) => split_apply(lane, &sp, before, fault),
+            (Some(sp), _) => split_end(tile, shape, &sp, before, fault),
+            (None, _) => None,
+        };
+        match ended {
             Some(end) => {
                 counts.split_ends += 1;
                 counts.walk_split_ends += 1;
@@ -460,6 +499,12 @@ fn split_end(
     fault: ModelFault,
 ) -> Option<u64> {
     let lane = tile.chunks(shape.lane).nth(sp.lane)?;
+    split_apply(lane, sp, s, fault)
+}
+
+/// [`split_end`] with the split lane's terms given: from the tile, or from a segmented step's
+/// fetched slot ([`ModelShape::fetch_splits`]).
+fn split_apply(lane: &[f64], sp: &Split, s: u64, fault: ModelFault) -> Option<u64> {
     let next = Binade(sp.binade.0 + 1);
     let before = if fault == ModelFault::SplitFirstUnchecked {
         unchecked_end(sp.first, sp.binade, s)

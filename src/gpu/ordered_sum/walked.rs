@@ -47,14 +47,11 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// walk (18, `WalkedShape::seg_step`); word 19 unused (the stride stays even).
 const OUT_WORDS: usize = 20;
 
-/// Crossings a segmented step fetches the split words and lane terms of with its words
-/// (`WalkedShape::fetch_splits`; the kernel's `BINADE_WK_SS_SLOTS`): more in one step are
-/// ended by reading their words when the walk reaches them.
-pub const SEG_STEP_SLOTS: u32 = 16;
-
 /// The planned finish's margins and native-lane limit: one source for the kernel's defines
 /// and the host model that mirrors the pass.
-pub use crate::verify::walked_model::{PLAN_MARGIN_EXP_F32, PLAN_MARGIN_EXP_F64, PLAN_NATIVE_MAX};
+pub use crate::verify::walked_model::{
+    PLAN_MARGIN_EXP_F32, PLAN_MARGIN_EXP_F64, PLAN_NATIVE_MAX, SEG_STEP_SLOTS,
+};
 
 /// The layout of a build: one source of truth for the kernel's `BINADE_WK_*` defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
