@@ -333,9 +333,11 @@ fn look_back_estimated<T: FastTerm>(
             match state.seen::<T>(state.status.load(Ordering::Acquire), checks) {
                 Seen::Exact(exact) => {
                     // The walked block's own aggregate, stored before its planned status (so
-                    // visible after the acquire above): the side below a run that starts here.
+                    // visible after the acquire above): the side below a run that starts here,
+                    // unless it is the sum's first block (`estimated_blocks`).
                     base = Some(exact);
-                    base_block = Some(f64::from_bits(state.aggregate.load(Ordering::Relaxed)));
+                    base_block =
+                        (j > 0).then(|| f64::from_bits(state.aggregate.load(Ordering::Relaxed)));
                     break;
                 }
                 Seen::Aggregate(aggregate) => seen.push(Some(aggregate)),
@@ -354,15 +356,28 @@ fn look_back_estimated<T: FastTerm>(
             return origin + seen.iter().flatten().sum::<f64>();
         }
         seen.reverse(); // oldest first
-        return origin + estimated_blocks(&seen, base_block, own());
+                        // Without a walked base the look-back went back to block 0, the oldest entry.
+        let first_block_seen = base.is_none();
+        return origin + estimated_blocks(&seen, first_block_seen, base_block, own());
     }
 }
 
 /// The sum of `blocks` (oldest first; `None` for a block not planned yet), each missing block
 /// estimated by [`gap_estimate`] from the planned blocks around its run, the block before the
 /// first being worth `before` (the walked block at the look-back's base, none at a sum's
-/// start) and the block after the last `after`.
-fn estimated_blocks(blocks: &[Option<f64>], before: Option<f64>, after: f64) -> f64 {
+/// start) and the block after the last `after`. The sum's first block (`blocks[0]` where
+/// `first_is_block_0`; the caller passes no `before` where the base is block 0) is never a
+/// side of a run: its aggregate holds the sum's first terms, which may be its largest (the
+/// reason the first blocks wait in [`look_back_estimated`]), and a run interpolated from it
+/// takes a level for a rate: a sum of 2^25 - 2^20 and then terms that the f32 loop rounds
+/// away (`tests/fast.rs`) had its third block planned a binade up, half of block 0's
+/// aggregate counted for the one block in flight between them.
+fn estimated_blocks(
+    blocks: &[Option<f64>],
+    first_is_block_0: bool,
+    before: Option<f64>,
+    after: f64,
+) -> f64 {
     let mut sum = 0.0;
     let mut i = 0;
     while i < blocks.len() {
@@ -375,7 +390,11 @@ fn estimated_blocks(blocks: &[Option<f64>], before: Option<f64>, after: f64) -> 
             .iter()
             .position(Option::is_some)
             .map_or(blocks.len(), |k| i + k);
-        let below = if i > 0 { blocks[i - 1] } else { before };
+        let below = match i {
+            0 => before,
+            1 if first_is_block_0 => None,
+            _ => blocks[i - 1],
+        };
         let above = blocks.get(run_end).copied().flatten().unwrap_or(after);
         sum += gap_estimate(below, above, run_end - i);
         i = run_end;
@@ -971,16 +990,33 @@ mod estimate_tests {
     fn estimated_blocks_fill_each_run_from_its_sides() {
         let blocks = [Some(1.0), None, Some(4.0), None, None];
         let want = 1.0 + 2.0 + 4.0 + (8.0 + 16.0);
-        assert!(close(estimated_blocks(&blocks, None, 32.0), want));
+        assert!(close(estimated_blocks(&blocks, false, None, 32.0), want));
         assert!(close(
-            estimated_blocks(&[None, None, Some(1.0)], None, 9.0),
+            estimated_blocks(&[None, None, Some(1.0)], false, None, 9.0),
             3.0
         ));
-        assert_eq!(estimated_blocks(&[], None, 9.0), 0.0);
-        assert_eq!(estimated_blocks(&[Some(2.5), Some(-1.0)], None, 9.0), 1.5);
+        assert_eq!(estimated_blocks(&[], false, None, 9.0), 0.0);
+        assert_eq!(
+            estimated_blocks(&[Some(2.5), Some(-1.0)], false, None, 9.0),
+            1.5
+        );
         // A run on the look-back's base: between the walked block's aggregate and the next.
-        let on_base = estimated_blocks(&[None, None, Some(8.0)], Some(1.0), 99.0);
+        let on_base = estimated_blocks(&[None, None, Some(8.0)], false, Some(1.0), 99.0);
         assert!(close(on_base, 2.0 + 4.0 + 8.0), "{on_base}");
-        assert!(close(estimated_blocks(&[None], Some(1.0), 4.0), 2.0));
+        assert!(close(estimated_blocks(&[None], false, Some(1.0), 4.0), 2.0));
+    }
+
+    /// The sum's first block is no side of a run: a run right after it is worth its upper
+    /// side alone, however large block 0's aggregate (the sum's first terms) is.
+    #[test]
+    fn the_first_block_is_no_side_of_a_run() {
+        let blocks = [Some(3.2e7), None, Some(0.0)];
+        assert_eq!(estimated_blocks(&blocks, true, None, 5.0), 3.2e7);
+        assert_eq!(estimated_blocks(&blocks, false, None, 5.0), 3.2e7 + 1.6e7);
+        let later = [Some(3.2e7), Some(1.0), None, Some(4.0)];
+        assert!(close(
+            estimated_blocks(&later, true, None, 9.0),
+            3.2e7 + 1.0 + 2.0 + 4.0
+        ));
     }
 }
