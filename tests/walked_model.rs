@@ -11,7 +11,7 @@ use binade::gpu::ordered_sum::walked_kill::{planned_finish_inputs, step_search_i
 use binade::unit::Binade;
 use binade::verify::walked_model::{
     exact_plans, kernel_lane_plans, planned_finish, publish, publish_split, tree_plans,
-    tree_split_lanes, walk, walk_with, ModelFault, ModelShape,
+    tree_split_lanes, walk, walk_with, ModelFault, ModelShape, Word,
 };
 use binade::walk::loop_from;
 use proptest::prelude::*;
@@ -126,6 +126,11 @@ proptest! {
     }
 }
 
+/// The producers' words as the kernel makes them: plans and split lanes from the tree sums.
+fn tree_words(t: &[f64], shape: ModelShape) -> Vec<Word> {
+    publish_split(t, shape, &tree_plans(t, shape), &tree_split_lanes(t, shape))
+}
+
 /// The kernel's lanes and tiles (16 terms a lane, here 16 lanes a tile) with a long step: the
 /// shape of the tests that count how the walker ends its tiles.
 const WIDE: ModelShape = ModelShape {
@@ -225,12 +230,7 @@ proptest! {
 fn kernel_lane_plans_end_finishes() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x91a7);
     let t = terms(0, 16 * KERNEL.tile(), &mut rng);
-    let words = publish_split(
-        &t,
-        KERNEL,
-        &tree_plans(&t, KERNEL),
-        &tree_split_lanes(&t, KERNEL),
-    );
+    let words = tree_words(&t, KERNEL);
     let (got, counts) = walk(&t, KERNEL, &words, 0.0);
     assert_eq!(got, loop_bits(0.0, &t), "seed 0x91a7 uniform");
     assert!(
@@ -239,12 +239,7 @@ fn kernel_lane_plans_end_finishes() {
     );
     for (name, t) in planned_finish_inputs(KERNEL.tile()) {
         for start in [0.0, -0.0] {
-            let words = publish_split(
-                &t,
-                KERNEL,
-                &tree_plans(&t, KERNEL),
-                &tree_split_lanes(&t, KERNEL),
-            );
+            let words = tree_words(&t, KERNEL);
             let (got, counts) = walk(&t, KERNEL, &words, start);
             assert!(
                 same_result::<F64>(got, loop_bits(start, &t)),
@@ -263,12 +258,7 @@ fn kernel_lane_plans_end_finishes() {
 fn seg_steps_end_crossings_in_the_walk() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5e95);
     let t = terms(0, 40 * KERNEL.tile(), &mut rng);
-    let words = publish_split(
-        &t,
-        KERNEL,
-        &tree_plans(&t, KERNEL),
-        &tree_split_lanes(&t, KERNEL),
-    );
+    let words = tree_words(&t, KERNEL);
     let (got, counts) = walk(&t, KERNEL, &words, 0.0);
     assert_eq!(got, loop_bits(0.0, &t), "seed 0x5e95 uniform");
     assert!(
@@ -278,12 +268,7 @@ fn seg_steps_end_crossings_in_the_walk() {
     let (name, t) = step_search_input(KERNEL.tile());
     for seg_step in [false, true] {
         let shape = ModelShape { seg_step, ..KERNEL };
-        let words = publish_split(
-            &t,
-            shape,
-            &tree_plans(&t, shape),
-            &tree_split_lanes(&t, shape),
-        );
+        let words = tree_words(&t, shape);
         for start in [0.0, -0.0] {
             let (got, counts) = walk(&t, shape, &words, start);
             assert!(
@@ -318,12 +303,7 @@ fn tree_split_lanes_end_crossings() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5b1d);
     let t = terms(0, 64 * 4096, &mut rng);
     let shape = WIDE;
-    let words = publish_split(
-        &t,
-        shape,
-        &tree_plans(&t, shape),
-        &tree_split_lanes(&t, shape),
-    );
+    let words = tree_words(&t, shape);
     let (got, counts) = walk(&t, shape, &words, 0.0);
     assert_eq!(got, loop_bits(0.0, &t), "seed 0x5b1d uniform");
     assert!(
@@ -372,12 +352,7 @@ fn every_model_fault_gives_a_wrong_sum() {
                 .into_iter()
                 .chain(std::iter::once(step_search_input(KERNEL.tile())))
                 .find_map(|(name, t)| {
-                    let words = publish_split(
-                        &t,
-                        KERNEL,
-                        &tree_plans(&t, KERNEL),
-                        &tree_split_lanes(&t, KERNEL),
-                    );
+                    let words = tree_words(&t, KERNEL);
                     let (got, _) = walk_with(&t, KERNEL, &words, 0.0, fault);
                     let want = loop_bits(0.0, &t);
                     (!same_result::<F64>(got, want))

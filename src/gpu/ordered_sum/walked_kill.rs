@@ -302,14 +302,7 @@ enum PlanCase {
 fn planned_finish_case(tile: usize, case: PlanCase, u: f64) -> Vec<f64> {
     debug_assert!(tile >= 256);
     match case {
-        PlanCase::RunLeftEarly => {
-            let k = (3500 * tile / 4096) as f64;
-            let x = u * (0.5 + 2f64.powi(-20));
-            let mut v = vec![0.0; tile];
-            v[0] = 2.0 - k * u;
-            v.extend(std::iter::repeat_n(x, tile + 5));
-            v
-        }
+        PlanCase::RunLeftEarly => half_ulp_drift(tile, 3500 * tile / 4096, tile + 5, u),
         PlanCase::NativeInside => {
             let mut v = vec![0.0; tile];
             v[0] = 1.5;
@@ -344,11 +337,19 @@ const STEP_SEARCH_CASE: &str =
 /// 4,096-term tiles, outside the binade). Needs `tile >= 256`.
 fn step_search_case(tile: usize, u: f64) -> Vec<f64> {
     debug_assert!(tile >= 256);
-    let k = (5 * tile / 2) as f64;
+    half_ulp_drift(tile, 5 * tile / 2, 5 * tile + 7, u)
+}
+
+/// A first tile of `2 - k u` and zeros (`u` the ulp of `[1, 2)` in the terms' format), then
+/// `len` terms `x = u (1/2 + 2^-20)`: the loop rounds each `x` up to a whole ulp and reaches
+/// 2 at term k after the first tile, then stays there (`x` is below half an ulp of `[2, 4)`),
+/// while any sum of the terms themselves (a plan's, a lane's) adds `x`, about half an ulp:
+/// the plans lag the loop's crossing by about k terms. Every term is exact in f32 and f64.
+fn half_ulp_drift(tile: usize, k: usize, len: usize, u: f64) -> Vec<f64> {
     let x = u * (0.5 + 2f64.powi(-20));
     let mut v = vec![0.0; tile];
-    v[0] = 2.0 - k * u;
-    v.extend(std::iter::repeat_n(x, 5 * tile + 7));
+    v[0] = 2.0 - k as f64 * u;
+    v.extend(std::iter::repeat_n(x, len));
     v
 }
 
