@@ -22,18 +22,7 @@ cargo build --release
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 strip -o .devbin/binade "$target_dir/release/binade"
 cargo test --release --no-run --message-format=json 2>/dev/null \
-  | python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m.get("profile", {}).get("test"):
-        kind = m["target"]["kind"][0]
-        name = m["target"]["name"] if kind == "test" else m["target"]["name"] + "-" + kind
-        print(name + "\t" + m["executable"])
-' | sort -u | while IFS=$'\t' read -r name exe; do
+  | python3 scripts/test-executables.py | sort -u | while IFS=$'\t' read -r name exe; do
     strip -o ".devbin/tests/$name" "$exe"
     printf '%s\t%s\t%s\n' "$name" "$name" "$commit" >> .devbin/tests/MANIFEST.tsv
   done

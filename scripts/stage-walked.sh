@@ -15,16 +15,7 @@ fi
 cargo build --release
 cargo build --release --example walked_probe
 test_bin=$(cargo test --release --no-run --test gpu_walked --message-format=json 2>/dev/null \
-  | python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "gpu_walked":
-        print(m["executable"])
-')
+  | python3 scripts/test-executables.py gpu_walked | cut -f2)
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 rm -rf .dev1 .dev1.tgz
 mkdir -p .dev1

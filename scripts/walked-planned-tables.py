@@ -10,10 +10,10 @@ ended, and whether every total had the CPU loop's bits.
 
 Writes DIR/planned.md from DIR/probe.csv (and DIR/cupy.json where present): nothing is typed
 by hand."""
-import csv
-import json
 import sys
 from pathlib import Path
+
+from walked_probe_run import load, loop_bits
 
 PLANNED, ROUNDS = "walked (planned finishes)", "walked, finishes by rounds"
 PLANNED_T, ROUNDS_T = "walked, traced", "walked, finishes by rounds traced"
@@ -22,17 +22,7 @@ PRODUCERS = "walked producers only (not a sum)"
 
 def main():
     d = Path(sys.argv[1])
-    rows = list(csv.DictReader(open(d / "probe.csv")))
-    cupy = {}
-    if (d / "cupy.json").exists():
-        cupy = {s["n"]: s["median_ms"] for s in json.load(open(d / "cupy.json"))["sizes"]}
-    by = {(r["build"], r["distribution"], int(r["terms"])): r for r in rows}
-    inputs = []
-    for r in rows:
-        key = (r["distribution"], int(r["terms"]))
-        if r["build"] == PLANNED and key not in inputs:
-            inputs.append(key)
-    commit = (d / "COMMIT").read_text().strip()[:7] if (d / "COMMIT").exists() else d.name
+    by, inputs, cupy, commit = load(d, PLANNED)
     out = [
         f"Planned finishes against every finish by rounds, `examples/walked_probe` in one device call "
         f"(`{commit}`): median ms of CUDA-event timings, their ratio, the ratio to `cupy.sum` on uniform "
@@ -53,8 +43,7 @@ def main():
         c = cupy.get(n)
         ratio_c = f"{mp / c:.2f}" if c else "not timed"
         fin = f"{rt['finish_us']}, {pt['finish_us']}" if pt and rt else ""
-        exact = all(x and x["exact"] == "true" and x["same_bits_after_timing"] == "true"
-                    for x in (p, r, pt, rt))
+        exact = loop_bits(p, r, pt, rt)
         out.append(
             f"| {dist} | {n:,} | {mr:.4f} | {mp:.4f} | {mp / mr:.2f} | {ratio_c} | "
             f"{prod['median_ms'] if prod else ''} | {fin} | {p['planned_finishes']} / {p['finished_tiles']} | "

@@ -9,10 +9,10 @@ the crossings ended by split words, and the trace builds' walker and finish time
 Writes DIR/split.md from DIR/probe.csv and DIR/cupy.json (nothing is typed by hand). The
 build names are the probe's at 914e6f9 and 67044ea (split off in the engine's shape) or
 after f8b00f0 (split on)."""
-import csv
-import json
 import sys
 from pathlib import Path
+
+from walked_probe_run import load
 
 # (without the split, with it) for the engine, its trace build and the producers alone.
 PAIRS = [
@@ -27,13 +27,10 @@ PAIRS = [
 
 def main():
     d = Path(sys.argv[1])
-    rows = list(csv.DictReader(open(d / "probe.csv")))
-    cupy = {s["n"]: s["median_ms"] for s in json.load(open(d / "cupy.json"))["sizes"]}
-    by = {(r["build"], r["distribution"], int(r["terms"])): r for r in rows}
-    names = {r["build"] for r in rows}
+    by, inputs, cupy, _ = load(d)
+    names = {b for b, _, _ in by}
     pairs = next(p for p in PAIRS if p[0][0] in names and p[0][1] in names)
     (e0, e1), (t0, t1), (p0, p1) = pairs
-    inputs = list(dict.fromkeys((r["distribution"], int(r["terms"])) for r in rows))
     out = [f"Split crossings against every crossing finished, `examples/walked_probe` in one device call (`{d.name}`): median ms of CUDA-event timings, the ratio of the two, the ratio to `cupy.sum` on uniform data of the same size timed in the same call, the tiles the walker ended by split words and those it finished from their terms, the producers alone with and without the split's code, and the trace builds' walker and finish times in µs (one launch; a split's time counts as finish time).", ""]
     out.append("| distribution | terms | finished ms | split ms | split / finished | split / cupy.sum | split ends | finished tiles (split) | producers alone: finished, split ms | walker µs: finished, split | in finishes µs: finished, split | bits |")
     out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")

@@ -12,10 +12,10 @@ the CPU loop's bits; where the run also timed the segmented step with fetched sp
 
 Writes DIR/step.md from DIR/probe.csv (and DIR/cupy.json where present): nothing is typed
 by hand."""
-import csv
-import json
 import sys
 from pathlib import Path
+
+from walked_probe_run import load, loop_bits
 
 NEW, OLD = "walked (segmented steps)", "walked, a crossing a step"
 NEW_T, OLD_T = "walked, traced", "walked, a crossing a step traced"
@@ -25,17 +25,7 @@ PRODUCERS = "walked producers only (not a sum)"
 
 def main():
     d = Path(sys.argv[1])
-    rows = list(csv.DictReader(open(d / "probe.csv")))
-    cupy = {}
-    if (d / "cupy.json").exists():
-        cupy = {s["n"]: s["median_ms"] for s in json.load(open(d / "cupy.json"))["sizes"]}
-    by = {(r["build"], r["distribution"], int(r["terms"])): r for r in rows}
-    inputs = []
-    for r in rows:
-        key = (r["distribution"], int(r["terms"]))
-        if r["build"] == NEW and key not in inputs:
-            inputs.append(key)
-    commit = (d / "COMMIT").read_text().strip()[:7] if (d / "COMMIT").exists() else d.name
+    by, inputs, cupy, commit = load(d, NEW)
     out = [
         f"Segmented steps against a crossing a step, `examples/walked_probe` in one device call "
         f"(`{commit}`): median ms of CUDA-event timings, their ratio, the ratio to `cupy.sum` on "
@@ -61,8 +51,7 @@ def main():
         ratio_c = f"{mn / c:.2f}" if c else "not timed"
         walker = f"{ot['walker_us']}, {nt['walker_us']}" if nt and ot else ""
         fin = f"{ot['finish_us']}, {nt['finish_us']}" if nt and ot else ""
-        exact = all(x and x["exact"] == "true" and x["same_bits_after_timing"] == "true"
-                    for x in (new, old, nt, ot))
+        exact = loop_bits(new, old, nt, ot)
         out.append(
             f"| {dist} | {n:,} | {mo:.4f} | {mn:.4f} | {mn / mo:.2f} | {ratio_c} | "
             f"{prod['median_ms'] if prod else ''} | {walker} | {fin} | "
@@ -89,8 +78,7 @@ def main():
             c = cupy.get(n)
             walker = f"{nt['walker_us']}, {ft['walker_us']}" if nt and ft else ""
             fin = f"{nt['finish_us']}, {ft['finish_us']}" if nt and ft else ""
-            exact = all(x and x["exact"] == "true" and x["same_bits_after_timing"] == "true"
-                        for x in (f, ft))
+            exact = loop_bits(f, ft)
             out.append(
                 f"| {dist} | {n:,} | {mn:.4f} | {mf:.4f} | {mf / mn:.2f} | "
                 f"{f'{mf / c:.2f}' if c else 'not timed'} | {walker} | {fin} | "
