@@ -1969,9 +1969,11 @@ __device__ static inline unsigned int wk_ss_walk(unsigned int f, u64 w, u64 s, c
  * words (BINADE_WK_SPLIT); out[17] the finishes ended by a planned pass (BINADE_WK_PLANNED);
  * out[18] the split ends inside a segmented step's walk (BINADE_WK_SEG_STEP). */
 /* Not inlined: a function of its own gets its own register allocation, so the walker's long
- * chains neither spill under the producers' cap (ptxas, CUDA 13.5, sm_90: no spill in wk_walk,
- * against 84 bytes of spill stores in the kernel with it inlined) nor crowd the producers'
- * code in the kernel's body. */
+ * chains neither spill much under the producers' cap nor crowd the producers' code in the
+ * kernel's body (ptxas, CUDA 13.5, sm_90, `MODULE=walked scripts/nvrtc-build-times.py`: with a
+ * crossing a step no spill in wk_walk, against 84 bytes of spill stores in the kernel with it
+ * inlined; with the segmented step wk_walk spills 60 bytes of stores, with fetched splits
+ * 124). */
 __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 ntiles, const wk_word *units,
                                       const wk_word *splits, unsigned int epoch, u64 start, u64 *out,
                                       wk_shared &sh) {
