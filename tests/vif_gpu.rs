@@ -124,14 +124,17 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
             return;
         }
     };
-    let reductions = [
+    let mut variants: Vec<Variant> = [
         Reduction::Ordered,
         Reduction::Binade,
         Reduction::BinadePairs,
         Reduction::BinadeWarp,
         Reduction::BinadePaired,
         Reduction::BinadeStaged,
-    ];
+    ]
+    .map(Variant::exact)
+    .to_vec();
+    variants.extend([Reduction::Ordered, Reduction::BinadePaired].map(Variant::beside));
     let d = VifOptions::default();
     let option_sets = [
         d,
@@ -155,8 +158,9 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
         let (r, dd) = fixture(name, w, h, bpc);
         for opts in option_sets {
             let want = scale_sums(&r, &dd, &opts).unwrap();
-            for &red in &reductions {
-                let got = g.scale_sums(&r, &dd, &opts, &Variant::exact(red)).unwrap();
+            for v in &variants {
+                let red = (v.reduction, v.sums_beside);
+                let got = g.scale_sums(&r, &dd, &opts, v).unwrap();
                 for (s, cpu) in want.iter().enumerate().skip(opts.first_scale()) {
                     assert_eq!(
                         got.num[s].to_bits(),
@@ -233,6 +237,27 @@ fn staged_rows_mutant_gives_wrong_sums() {
             ..Variant::exact(Reduction::BinadeStaged)
         },
         "staged rows, last term unstaged",
+    );
+}
+
+/// The sums beside the next scale's filters wait for their scale's terms: with the terms
+/// poisoned (NaN) and the frame's stream held for 100 ms before the frame
+/// (`VifGpu::poison_terms_and_hold`), the correct launch gives the CPU's bits on the fixture
+/// frames, and the mutant whose second stream does not wait (`Variant::sums_unwaited`)
+/// reads the poison and gives a wrong sum.
+#[test]
+fn sums_beside_wait_for_their_terms_and_the_mutant_is_killed() {
+    let v = Variant::beside(Reduction::BinadePaired);
+    if let Some(wrong) = first_wrong("sums_beside_wait_for_their_terms", v) {
+        assert!(wrong.is_none(), "sums beside: {}", wrong.unwrap());
+    }
+    killed(
+        "sums_beside_unwaited_gives_wrong_sums",
+        Variant {
+            sums_unwaited: true,
+            ..v
+        },
+        "sums beside, unwaited",
     );
 }
 

@@ -43,31 +43,52 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     g.upload(&r.to_image(), &d.to_image())?;
     let (free_after, _) = g.mem_info()?;
     let variants = [
-        ("exact twin (row per thread)", Reduction::Ordered),
-        ("row-parallel (binade units)", Reduction::Binade),
+        (
+            "exact twin (row per thread)",
+            Variant::exact(Reduction::Ordered),
+        ),
+        (
+            "row-parallel (binade units)",
+            Variant::exact(Reduction::Binade),
+        ),
         (
             "row-parallel, pair units only (before the fast units)",
-            Reduction::BinadePairs,
+            Variant::exact(Reduction::BinadePairs),
         ),
         (
             "row-parallel, plan and walk by one warp",
-            Reduction::BinadeWarp,
+            Variant::exact(Reduction::BinadeWarp),
         ),
         (
             "row-parallel, num and den rows at once by two warps",
-            Reduction::BinadePaired,
+            Variant::exact(Reduction::BinadePaired),
         ),
         (
             "row-parallel, two warps, the rows staged in shared memory",
-            Reduction::BinadeStaged,
+            Variant::exact(Reduction::BinadeStaged),
         ),
-        ("warp and block trees (not exact)", Reduction::Tree),
+        (
+            "row-parallel, two warps, sums beside the next scale's filters",
+            Variant::beside(Reduction::BinadePaired),
+        ),
+        (
+            "warp and block trees (not exact)",
+            Variant::exact(Reduction::Tree),
+        ),
+        (
+            "warp and block trees, sums beside the next scale's filters (not exact)",
+            Variant::beside(Reduction::Tree),
+        ),
     ];
     // alternate the variants in rounds so that drift in clocks or load touches all of them
     let mut times: Vec<Vec<f32>> = vec![Vec::new(); variants.len()];
+    let mut sum_times: Vec<Vec<f32>> = vec![Vec::new(); variants.len()];
     for _ in 0..rounds {
-        for (i, (_, red)) in variants.iter().enumerate() {
-            times[i].extend(g.time_frames(&opts, &Variant::exact(*red), warmup, reps)?);
+        for (i, (_, v)) in variants.iter().enumerate() {
+            times[i].extend(g.time_frames(&opts, v, warmup, reps)?);
+            if !v.sums_beside {
+                sum_times[i].extend(g.time_sums(&opts, v, warmup, reps)?);
+            }
         }
     }
     let mut table = Table::new(
@@ -80,13 +101,23 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "p10 ms",
             "p90 ms",
             "median vs exact twin",
+            "sums alone median ms",
         ],
     );
     let mut medians = Vec::new();
+    let mut sum_medians = Vec::new();
     for (i, (label, _)) in variants.iter().enumerate() {
         let mut t = times[i].clone();
         t.sort_by(f32::total_cmp);
         medians.push(percentile(&t, 0.5));
+        let mut st = sum_times[i].clone();
+        st.sort_by(f32::total_cmp);
+        let sums_alone = if st.is_empty() {
+            f32::NAN
+        } else {
+            percentile(&st, 0.5)
+        };
+        sum_medians.push(sums_alone);
         table.row(vec![
             label.to_string(),
             t.len().to_string(),
@@ -94,6 +125,11 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             format!("{:.3}", percentile(&t, 0.1)),
             format!("{:.3}", percentile(&t, 0.9)),
             format!("{:.2}x", percentile(&t, 0.5) / medians[0]),
+            if sums_alone.is_nan() {
+                "-".to_string()
+            } else {
+                format!("{sums_alone:.3}")
+            },
         ]);
     }
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
@@ -102,27 +138,33 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         &ctx.name,
         "Float VIF: kernel time per 3840x2160 frame and device memory",
     );
-    // Each figure found by its reduction, not by its place in the list.
-    let at = |r: Reduction| {
-        variants
-            .iter()
-            .position(|&(_, v)| v == r)
-            .map_or(f32::NAN, |i| medians[i])
-    };
-    let trees = at(Reduction::Tree);
+    // Each figure found by its variant, not by its place in the list.
+    let pos = |v: Variant| variants.iter().position(|&(_, x)| x == v);
+    let at = |v: Variant| pos(v).map_or(f32::NAN, |i| medians[i]);
+    let alone = |v: Variant| pos(v).map_or(f32::NAN, |i| sum_medians[i]);
+    let e = Variant::exact;
+    let trees = at(e(Reduction::Tree));
+    let paired_beside = at(Variant::beside(Reduction::BinadePaired));
+    let trees_beside = at(Variant::beside(Reduction::Tree));
     report.headline(format!(
-        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x), trees {:.3} ms; {:.0} MiB of device buffers",
-        at(Reduction::Ordered),
-        at(Reduction::Binade),
-        at(Reduction::Binade) / trees,
-        at(Reduction::BinadePairs),
-        at(Reduction::BinadeWarp),
-        at(Reduction::BinadeWarp) / trees,
-        at(Reduction::BinadePaired),
-        at(Reduction::BinadePaired) / trees,
-        at(Reduction::BinadeStaged),
-        at(Reduction::BinadeStaged) / trees,
+        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x; two warps with the sums beside the next scale's filters {:.3} ms, {:.2}x the trees, {:.2}x the trees beside), trees {:.3} ms, trees beside {:.3} ms; the sums alone: two warps {:.3} ms, trees {:.3} ms; {:.0} MiB of device buffers",
+        at(e(Reduction::Ordered)),
+        at(e(Reduction::Binade)),
+        at(e(Reduction::Binade)) / trees,
+        at(e(Reduction::BinadePairs)),
+        at(e(Reduction::BinadeWarp)),
+        at(e(Reduction::BinadeWarp)) / trees,
+        at(e(Reduction::BinadePaired)),
+        at(e(Reduction::BinadePaired)) / trees,
+        at(e(Reduction::BinadeStaged)),
+        at(e(Reduction::BinadeStaged)) / trees,
+        paired_beside,
+        paired_beside / trees,
+        paired_beside / trees_beside,
         trees,
+        trees_beside,
+        alone(e(Reduction::BinadePaired)),
+        alone(e(Reduction::Tree)),
         mib(work)
     ));
     report.text(format!(
@@ -130,10 +172,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          vertical passes, horizontal passes with the statistic, the sums) on a frame already on the device; \
          the row sums are not read back inside the timing. The row-parallel sum forms each segment's unit by \
          the fast path (`fvif_segment_unit_fast`: the f64 sum of rint(x * 2^(150 - b)) where no term is a \
-         tie) and, in the row before it was added, by the pair composition term by term. {warmup} untimed frames before each block of \
+         tie) and, in the row before it was added, by the pair composition term by term. The variants \
+         with sums beside the next scale's filters launch each scale's sums on a second stream after an \
+         event recorded behind the scale's term kernel, the frame's stream waiting for the last of them \
+         (the same kernels and bits; each scale's terms in a buffer of their own). \"Sums alone\": the \
+         four scales' sum kernels of one frame in turn on the terms the frame left, nothing beside them, \
+         CUDA events around the four (the same warm-up and counts). {warmup} untimed frames before each block of \
          {reps} timed ones, {rounds} rounds alternating the variants. Device buffers: {:.1} MiB allocated by \
          the twin (inputs, two scale ping-pong pairs, one filter row buffer, five vertical-pass planes, \
-         the num and den terms of scale 0, row sums and block partials); the free memory reported by the \
+         the num and den terms of every scale, row sums and block partials); the free memory reported by the \
          driver fell by {:.1} MiB when they were allocated (of {:.0} MiB on the device).",
         g.describe(),
         mib(work),

@@ -141,6 +141,24 @@ extern "C" __global__ void hold_stream(unsigned long long ns) {
 }
 "#;
 
+/// How long [`hold_stream`] holds a stream in the kill checks that use it: 100 ms, far longer
+/// than the host takes to queue the work behind it.
+pub const HOLD_NS: u64 = 100_000_000;
+
+/// Queues on `gpu`'s stream a one-thread kernel that sleeps until `ns` nanoseconds of the
+/// device's clock have passed: the work queued behind it on that stream runs only after, so
+/// a kill check can make a missing wait between streams, or between the host and a stream,
+/// show deterministically.
+pub fn hold_stream(gpu: &crate::gpu::Gpu, ns: u64) -> Result<()> {
+    let module = gpu.load("hold_stream", &[HOLD_SOURCE], &[])?;
+    let hold = module.function("hold_stream")?;
+    let mut b = gpu.stream().launch_builder(&hold);
+    b.arg(&ns);
+    // SAFETY: the kernel takes one u64 and touches no memory.
+    unsafe { b.launch(LaunchConfig::for_num_elems(1)) }?;
+    Ok(())
+}
+
 /// Terms per staging buffer in [`first_wrong_term`]: 2 MiB a copy, far above the size below
 /// which a driver may take a small copy's bytes at once when it is queued (which would let
 /// the mutant pass).
@@ -163,15 +181,9 @@ pub fn first_wrong_term(gpu: &crate::gpu::Gpu, wait_for_copy: bool) -> Result<Op
             _ => (i as f64).sqrt(),
         })
         .collect();
-    let module = gpu.load("hold_stream", &[HOLD_SOURCE], &[])?;
-    let hold = module.function("hold_stream")?;
     let stream = gpu.stream();
     let mut up = StagedUpload::build(gpu.context(), KILL_STAGE, wait_for_copy)?;
-    let ns: u64 = 100_000_000;
-    let mut b = stream.launch_builder(&hold);
-    b.arg(&ns);
-    // SAFETY: the kernel takes one u64 and touches no memory.
-    unsafe { b.launch(LaunchConfig::for_num_elems(1)) }?;
+    hold_stream(gpu, HOLD_NS)?;
     let (dev, _) = up.upload(stream, &host)?;
     let back = stream.clone_dtoh(&dev)?;
     Ok(host
