@@ -32,40 +32,30 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (steps that end many
-/// crossings) against the same with a crossing a step and with fetched splits, each in its
-/// trace build too, and the producers alone. (Planned finishes against every finish by rounds were timed at 9f93b99,
-/// ec9e84b and be3e9ad, the split against every crossing finished at 67044ea, finishes by fast rounds and steps resumed after a finish at f530bad, the far
-/// anchor 512 and 2,048 back and every plan by a look-back at 4430d67, the lean round and the
-/// early draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting look-backs at
-/// 2368892.)
+/// The walked builds probed: a name and the shape. The engine's shape (segmented steps that
+/// fetch their crossings' splits) against the same without fetched splits, each in its trace
+/// build too, and the producers alone. (Fetched splits against the segmented step without
+/// them were timed at 517c5e6, the segmented step against a crossing a step at ba9299d and
+/// 517c5e6, planned finishes against every finish by rounds at 9f93b99, ec9e84b and be3e9ad,
+/// the split against every crossing finished at 67044ea, finishes by fast rounds and steps
+/// resumed after a finish at f530bad, the far anchor 512 and 2,048 back and every plan by a
+/// look-back at 4430d67, the lean round and the early draw at 035ce8b, 128 x 16 tiles at
+/// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let one = WalkedShape {
-        seg_step: false,
+    let unfetched = WalkedShape {
+        fetch_splits: false,
         ..d
     };
     vec![
-        ("walked (segmented steps)", d),
-        ("walked, a crossing a step", one),
+        ("walked (fetched splits)", d),
+        ("walked, splits unfetched", unfetched),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, a crossing a step traced",
-            WalkedShape { trace: true, ..one },
-        ),
-        (
-            "walked, fetched splits",
+            "walked, splits unfetched traced",
             WalkedShape {
-                fetch_splits: true,
-                ..d
-            },
-        ),
-        (
-            "walked, fetched splits traced",
-            WalkedShape {
-                fetch_splits: true,
                 trace: true,
-                ..d
+                ..unfetched
             },
         ),
         (

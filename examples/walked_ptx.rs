@@ -24,6 +24,7 @@ fn main() -> Result<()> {
                 split: false,
                 planned: false,
                 seg_step: false,
+                fetch_splits: false,
                 ..d
             },
         ),

@@ -70,19 +70,33 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
 
 /// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
 /// units, the walk by thread 0, by one warp, the num and den rows by two warps at once, and
-/// the same with the rows first copied into shared memory).
-pub fn exact_twins() -> Vec<(&'static str, Reduction)> {
+/// the same with the rows first copied into shared memory, and the two warps with each
+/// scale's sums beside the next scale's filters on a second stream, the scorer's).
+pub fn exact_twins() -> Vec<(&'static str, Variant)> {
     vec![
-        ("exact twin (row per thread)", Reduction::Ordered),
-        ("row-parallel (binade units)", Reduction::Binade),
-        ("row-parallel, walk by one warp", Reduction::BinadeWarp),
+        (
+            "exact twin (row per thread)",
+            Variant::exact(Reduction::Ordered),
+        ),
+        (
+            "row-parallel (binade units)",
+            Variant::exact(Reduction::Binade),
+        ),
+        (
+            "row-parallel, walk by one warp",
+            Variant::exact(Reduction::BinadeWarp),
+        ),
         (
             "row-parallel, num and den rows by two warps",
-            Reduction::BinadePaired,
+            Variant::exact(Reduction::BinadePaired),
         ),
         (
             "row-parallel, two warps, rows staged in shared memory",
-            Reduction::BinadeStaged,
+            Variant::exact(Reduction::BinadeStaged),
+        ),
+        (
+            "row-parallel, two warps, sums beside the next scale's filters (the scorer's)",
+            Variant::beside(Reduction::BinadePaired),
         ),
     ]
 }
@@ -122,8 +136,9 @@ fn run_set(
         let (r, d) = set.frame(k)?;
         let want = vif(&r, &d, opts)?;
         let (ri, di) = (r.to_image(), d.to_image());
-        for (row, &(_, red)) in rows.iter_mut().zip(&twins) {
-            let sums = g.scale_sums(&ri, &di, opts, &Variant::exact(red))?;
+        for (row, (_, v)) in rows.iter_mut().zip(&twins) {
+            let red = v.reduction;
+            let sums = g.scale_sums(&ri, &di, opts, v)?;
             row.tally.add(&sums.features(opts), &want);
             row.fallbacks += sums.fallbacks;
             if red != Reduction::Ordered {

@@ -130,8 +130,10 @@ pub struct WalkedShape {
     /// [`SEG_STEP_SLOTS`] crossings with its words (`BINADE_WK_FETCH_SPLITS`, needs
     /// `seg_step`; the producer's unit word names the lane), so the walk's split ends read no
     /// memory (else two dependent reads each). A fetched split is used only where its words
-    /// are this launch's and name the lane fetched: no bit depends on it. Off in the engine's
-    /// shape: built and compiled, not yet run on a device.
+    /// are this launch's and name the lane fetched: no bit depends on it. On in the engine's
+    /// shape (measured on an H100 at 517c5e6, `reports/walked-step`: 0.89 to 0.94 of the
+    /// segmented step without it at 8,294,400 terms on four distributions, 0.78 and 0.75 on
+    /// the geometric stream at 10^8 and 2^30, 1.00 on the others there).
     pub fetch_splits: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
@@ -193,7 +195,8 @@ impl WalkedShape {
     /// and 2^30, a cost whose cause was not found), and steps that end many crossings
     /// (measured on an H100 at ba9299d, `reports/walked-step`: 0.78 to 0.96 of a crossing a
     /// step at 8,294,400 terms on four distributions, 0.90 and 0.94 on the geometric stream
-    /// at 10^8 and 2^30, 0.996 to 1.02 on the others there).
+    /// at 10^8 and 2^30, 0.996 to 1.02 on the others there), those steps' split ends read
+    /// from words and terms fetched with the step's (see `fetch_splits`).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -211,7 +214,7 @@ impl WalkedShape {
         split: true,
         planned: true,
         seg_step: true,
-        fetch_splits: false,
+        fetch_splits: true,
         trace: false,
         f32_terms: false,
     };
@@ -446,7 +449,7 @@ pub enum WalkedMutant {
     StepSearchUnchecked,
     /// A segmented step's split end adds the lane terms of the first slot its scan fetched,
     /// whichever crossing they were fetched for (the split words of its own). Needs
-    /// `fetch_splits` (its shape: the engine's with it on).
+    /// `fetch_splits` (on in the engine's shape).
     StepSlotMixed,
 }
 
@@ -525,10 +528,7 @@ impl WalkedMutant {
                 split: false,
                 planned: false,
                 seg_step: false,
-                ..WalkedShape::DEFAULT
-            },
-            WalkedMutant::StepSlotMixed => WalkedShape {
-                fetch_splits: true,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             _ => WalkedShape::DEFAULT,
@@ -1320,21 +1320,25 @@ mod tests {
                 split: false,
                 planned: false,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 hint: Hint::Off,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 far: 1020,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
                 per_thread: 15,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
@@ -1342,6 +1346,7 @@ mod tests {
                 split: true,
                 planned: false,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
@@ -1349,6 +1354,7 @@ mod tests {
                 split: false,
                 planned: true,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
@@ -1356,6 +1362,7 @@ mod tests {
                 split: false,
                 planned: true,
                 seg_step: false,
+                fetch_splits: false,
                 ..WalkedShape::DEFAULT
             },
             WalkedShape {
