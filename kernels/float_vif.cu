@@ -108,7 +108,8 @@ static __device__ __forceinline__ binade_unit fvif_shfl_up_unit(binade_unit u, u
 }
 
 static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan, const binade_unit *units,
-                                                        const float *row, int w, unsigned long long *fell_back) {
+                                                        const float *row, int w, int interleaved,
+                                                        unsigned long long *fell_back) {
     const unsigned int lane = threadIdx.x & 31u;
     unsigned int s = 0u; /* bits of +0 */
     unsigned int u = 0u;
@@ -170,11 +171,21 @@ static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan,
             u = g;
             continue;
         }
-        /* Segment u applies in no way from s: its terms added to s in order. */
+        /* Segment u applies in no way from s: its terms added to s in order (in
+         * segment-interleaved rows, layout 2, its k-th term is FVIF_SEGMENTS * k after its
+         * first, which is at u). */
         int lo, hi;
         fvif_segment((int)u, FVIF_SEGMENTS, w, &lo, &hi);
+        const float *first = row + lo;
+        long long step = 1;
+#if !defined(FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR)
+        if (interleaved) {
+            first = row + u;
+            step = FVIF_SEGMENTS;
+        }
+#endif
         unsigned int next = 0u;
-        if (lane == 0) next = fvif_f2u(fvif_add_run(fvif_u2f(s), row + lo, hi - lo, 1));
+        if (lane == 0) next = fvif_f2u(fvif_add_run(fvif_u2f(s), first, hi - lo, step));
         s = __shfl_sync(0xffffffffu, next, 0);
         u += 1u;
         fb += 1ull;
@@ -228,7 +239,7 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
         if (mode == FVIF_ROWS_WARP) {
             if (t < 32) {
                 unsigned long long fb = 0ull;
-                const float s = fvif_warp_walk(plan, units, row, w, &fb);
+                const float s = fvif_warp_walk(plan, units, row, w, 0, &fb);
                 if (t == 0) {
                     (which == 0 ? row_num : row_den)[i] = s;
                     atomicAdd(fallbacks, fb);
@@ -263,23 +274,38 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
 #error "the paired rows take two warps"
 #endif
 /* The paired rows' work on row i, whose num and den terms are rows[0] and rows[1] (global
- * memory for the paired rows, shared memory for the staged rows). */
+ * memory for the paired rows, shared memory for the staged rows), row by row, or
+ * segment-interleaved where `interleaved` (layout 2: segment t's k-th term at
+ * t + FVIF_SEGMENTS * k, so a warp's 32 threads read 32 neighbouring terms at each k where row
+ * by row they read 32 terms w / FVIF_SEGMENTS apart). `interleaved` is a constant in each
+ * kernel. */
 static __device__ __forceinline__ void fvif_paired_rows_of(const float *const rows[2], int i, int w, float *row_num,
-                                                           float *row_den, unsigned long long *fallbacks) {
+                                                           float *row_den, unsigned long long *fallbacks,
+                                                           int interleaved) {
     __shared__ double est[2][FVIF_SEGMENTS];
     __shared__ unsigned int plan[2][FVIF_SEGMENTS];
     __shared__ binade_unit units[2][FVIF_SEGMENTS];
     const int t = threadIdx.x;
     int lo, hi;
     fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
-    est[0][t] = fvif_segment_estimate(rows[0], lo, hi, 1);
-    est[1][t] = fvif_segment_estimate(rows[1], lo, hi, 1);
+    if (interleaved) {
+        est[0][t] = fvif_segment_estimate(rows[0] + t, 0, hi - lo, FVIF_SEGMENTS);
+        est[1][t] = fvif_segment_estimate(rows[1] + t, 0, hi - lo, FVIF_SEGMENTS);
+    } else {
+        est[0][t] = fvif_segment_estimate(rows[0], lo, hi, 1);
+        est[1][t] = fvif_segment_estimate(rows[1], lo, hi, 1);
+    }
     __syncthreads();
     const int warp = t >> 5;
     if (warp < 2) fvif_warp_plan(est[warp], plan[warp]);
     __syncthreads();
-    units[0][t] = fvif_segment_unit_fast(rows[0], lo, hi, 1, plan[0][t]);
-    units[1][t] = fvif_segment_unit_fast(rows[1], lo, hi, 1, plan[1][t]);
+    if (interleaved) {
+        units[0][t] = fvif_segment_unit_fast(rows[0] + t, 0, hi - lo, FVIF_SEGMENTS, plan[0][t]);
+        units[1][t] = fvif_segment_unit_fast(rows[1] + t, 0, hi - lo, FVIF_SEGMENTS, plan[1][t]);
+    } else {
+        units[0][t] = fvif_segment_unit_fast(rows[0], lo, hi, 1, plan[0][t]);
+        units[1][t] = fvif_segment_unit_fast(rows[1], lo, hi, 1, plan[1][t]);
+    }
     __syncthreads();
     if (warp < 2) {
 #if defined(FVIF_PAIRED_PLANS_CROSSED)
@@ -293,7 +319,7 @@ static __device__ __forceinline__ void fvif_paired_rows_of(const float *const ro
         const binade_unit *walk_units = units[warp];
 #endif
         unsigned long long fb = 0ull;
-        const float sum = fvif_warp_walk(walk_plan, walk_units, rows[warp], w, &fb);
+        const float sum = fvif_warp_walk(walk_plan, walk_units, rows[warp], w, interleaved, &fb);
         if ((t & 31) == 0) {
             (warp == 0 ? row_num : row_den)[i] = sum;
             atomicAdd(fallbacks, fb);
@@ -307,7 +333,7 @@ static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, co
     const int i = blockIdx.x;
     if (i >= h) return;
     const float *const rows[2] = {num + (long long)i * w, den + (long long)i * w};
-    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks);
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0);
 }
 
 /* The staged rows (FVIF_STAGED): the paired rows after the block has copied row i of num and
@@ -343,7 +369,7 @@ static __device__ __forceinline__ void fvif_row_sums_staged(const float *num, co
     }
     __syncthreads();
     const float *const rows[2] = {stage_num, stage_den};
-    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks);
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0);
 }
 
 /* The row-parallel sums with the fast units, thread 0's plan and walk. */
@@ -377,6 +403,23 @@ extern "C" __global__ void fvif_row_sums_binade_paired(const float *num, const f
 extern "C" __global__ void fvif_row_sums_binade_staged(const float *num, const float *den, int w, int h,
                                                        float *row_num, float *row_den, unsigned long long *fallbacks) {
     fvif_row_sums_staged(num, den, w, h, row_num, row_den, fallbacks);
+}
+
+/* The interleaved rows: the paired rows on terms in segment-interleaved rows (layout 2,
+ * fvif_term_index), row i at i * fvif_interleaved_pitch(w). Only the terms' places differ from
+ * the paired rows': every segment's estimate, unit and term-by-term adds read the same terms
+ * in the same order, so every sum is the paired rows' and so the left-to-right fp32 sum's.
+ * Mutant of its own shortcut, FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR: the walk's term-by-term
+ * adds read a segment as if its row were row by row, a wrong sum wherever a segment is added
+ * term by term (every row's first is, from +0) and its terms differ from those read. */
+extern "C" __global__ void fvif_row_sums_binade_interleaved(const float *num, const float *den, int w, int h,
+                                                            float *row_num, float *row_den,
+                                                            unsigned long long *fallbacks) {
+    const int i = blockIdx.x;
+    if (i >= h) return;
+    const long long at = (long long)i * fvif_interleaved_pitch(w);
+    const float *const rows[2] = {num + at, den + at};
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 1);
 }
 
 #endif /* FVIF_WITH_BINADE */

@@ -228,9 +228,29 @@ FVIF_FN void fvif_vertical5_at(const struct fvif_taps *t, const float *r, const 
     v[4 * plane + at] = fvif_vertical(t, r, d, FVIF_PRODUCT, w, h, i, j);
 }
 
+#if defined(FVIF_SEGMENTS)
+/* The row pitch of the segment-interleaved layout (layout 2) for rows of w terms: the
+ * segments' common length ceil(w / FVIF_SEGMENTS) (fvif_segment's) times FVIF_SEGMENTS, at
+ * most FVIF_SEGMENTS - 1 slots more than w; the extra slots are never written or read. */
+FVIF_FN long long fvif_interleaved_pitch(int w) {
+    return (long long)((w + FVIF_SEGMENTS - 1) / FVIF_SEGMENTS) * FVIF_SEGMENTS;
+}
+#endif
+
 /* Where pixel (i, j) of a w x h scale keeps its terms: column by column (layout 0, so that
- * one thread per row reads neighbouring addresses) or row by row (layout 1). */
+ * one thread per row reads neighbouring addresses), row by row (layout 1), or in
+ * segment-interleaved rows (layout 2, where the host passes FVIF_SEGMENTS): term j of row i
+ * is term k = j % len of segment t = j / len (len = ceil(w / FVIF_SEGMENTS), the segments
+ * fvif_segment cuts), kept at i * pitch + k * FVIF_SEGMENTS + t, so that the threads of a
+ * row's block, a segment each, read neighbouring addresses when each reads its segment's k-th
+ * term. A layout only moves terms: every sum reads them in the order it did. */
 FVIF_FN long long fvif_term_index(int layout, int w, int h, int i, int j) {
+#if defined(FVIF_SEGMENTS)
+    if (layout == 2) {
+        const int len = (w + FVIF_SEGMENTS - 1) / FVIF_SEGMENTS;
+        return (long long)i * fvif_interleaved_pitch(w) + (long long)(j % len) * FVIF_SEGMENTS + j / len;
+    }
+#endif
     return layout == 0 ? (long long)j * h + i : (long long)i * w + j;
 }
 

@@ -42,6 +42,10 @@ fn variants() -> Vec<Variant> {
             staged_last_unstaged: true,
             ..e
         },
+        Variant {
+            interleaved_fallback_row_major: true,
+            ..e
+        },
     ]
 }
 
@@ -72,6 +76,7 @@ fn kernels_compile_without_contraction() {
             "fvif_row_sums_binade_warp",
             "fvif_row_sums_binade_paired",
             "fvif_row_sums_binade_staged",
+            "fvif_row_sums_binade_interleaved",
         ] {
             assert!(
                 ptx.contains(&format!(".entry {k}(")),
@@ -131,10 +136,18 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
         Reduction::BinadeWarp,
         Reduction::BinadePaired,
         Reduction::BinadeStaged,
+        Reduction::BinadeInterleaved,
     ]
     .map(Variant::exact)
     .to_vec();
-    variants.extend([Reduction::Ordered, Reduction::BinadePaired].map(Variant::beside));
+    variants.extend(
+        [
+            Reduction::Ordered,
+            Reduction::BinadePaired,
+            Reduction::BinadeInterleaved,
+        ]
+        .map(Variant::beside),
+    );
     let d = VifOptions::default();
     let option_sets = [
         d,
@@ -240,6 +253,21 @@ fn staged_rows_mutant_gives_wrong_sums() {
     );
 }
 
+/// The interleaved rows' own shortcut broken (`FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR`: the walk's
+/// term-by-term adds read a segment as if its row were row by row) gives a scale sum other
+/// than the CPU's on the fixture frames.
+#[test]
+fn interleaved_rows_mutant_gives_wrong_sums() {
+    killed(
+        "interleaved_rows_mutant_gives_wrong_sums",
+        Variant {
+            interleaved_fallback_row_major: true,
+            ..Variant::exact(Reduction::BinadeInterleaved)
+        },
+        "interleaved rows, fallback read row by row",
+    );
+}
+
 /// The sums beside the next scale's filters wait for their scale's terms: with the terms
 /// poisoned (NaN) and the frame's stream held for 100 ms before the frame
 /// (`VifGpu::poison_terms_and_hold`), the correct launch gives the CPU's bits on the fixture
@@ -280,7 +308,11 @@ fn staged_rows_equal_the_cpu_on_wide_rows() {
         let (r, d) = binade::vif::synth::natural_pair(w, h, 8, seed).unwrap();
         let (r, d) = (r.to_image(), d.to_image());
         let want = scale_sums(&r, &d, &opts).unwrap();
-        for red in [Reduction::BinadePaired, Reduction::BinadeStaged] {
+        for red in [
+            Reduction::BinadePaired,
+            Reduction::BinadeStaged,
+            Reduction::BinadeInterleaved,
+        ] {
             let got = g.scale_sums(&r, &d, &opts, &Variant::exact(red)).unwrap();
             for (s, cpu) in want.iter().enumerate() {
                 assert_eq!(

@@ -98,6 +98,10 @@ pub fn exact_twins() -> Vec<(&'static str, Variant)> {
             "row-parallel, two warps, sums beside the next scale's filters (the scorer's)",
             Variant::beside(Reduction::BinadePaired),
         ),
+        (
+            "row-parallel, two warps, segment-interleaved rows, sums beside",
+            Variant::beside(Reduction::BinadeInterleaved),
+        ),
     ]
 }
 

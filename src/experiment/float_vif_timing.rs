@@ -72,6 +72,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             Variant::beside(Reduction::BinadePaired),
         ),
         (
+            "row-parallel, two warps, segment-interleaved rows",
+            Variant::exact(Reduction::BinadeInterleaved),
+        ),
+        (
+            "row-parallel, two warps, segment-interleaved rows, sums beside",
+            Variant::beside(Reduction::BinadeInterleaved),
+        ),
+        (
             "warp and block trees (not exact)",
             Variant::exact(Reduction::Tree),
         ),
@@ -146,8 +154,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let trees = at(e(Reduction::Tree));
     let paired_beside = at(Variant::beside(Reduction::BinadePaired));
     let trees_beside = at(Variant::beside(Reduction::Tree));
+    let interleaved = at(e(Reduction::BinadeInterleaved));
+    let interleaved_beside = at(Variant::beside(Reduction::BinadeInterleaved));
     report.headline(format!(
-        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x; two warps with the sums beside the next scale's filters {:.3} ms, {:.2}x the trees, {:.2}x the trees beside), trees {:.3} ms, trees beside {:.3} ms; the sums alone: two warps {:.3} ms, trees {:.3} ms; {:.0} MiB of device buffers",
+        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x; two warps with the sums beside the next scale's filters {:.3} ms, {:.2}x the trees, {:.2}x the trees beside; two warps on segment-interleaved rows {:.3} ms, {:.2}x, and with the sums beside {:.3} ms, {:.2}x the trees, {:.2}x the trees beside), trees {:.3} ms, trees beside {:.3} ms; the sums alone: two warps {:.3} ms, on interleaved rows {:.3} ms, trees {:.3} ms; {:.0} MiB of device buffers",
         at(e(Reduction::Ordered)),
         at(e(Reduction::Binade)),
         at(e(Reduction::Binade)) / trees,
@@ -161,9 +171,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         paired_beside,
         paired_beside / trees,
         paired_beside / trees_beside,
+        interleaved,
+        interleaved / trees,
+        interleaved_beside,
+        interleaved_beside / trees,
+        interleaved_beside / trees_beside,
         trees,
         trees_beside,
         alone(e(Reduction::BinadePaired)),
+        alone(e(Reduction::BinadeInterleaved)),
         alone(e(Reduction::Tree)),
         mib(work)
     ));
@@ -175,7 +191,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          tie) and, in the row before it was added, by the pair composition term by term. The variants \
          with sums beside the next scale's filters launch each scale's sums on a second stream after an \
          event recorded behind the scale's term kernel, the frame's stream waiting for the last of them \
-         (the same kernels and bits; each scale's terms in a buffer of their own). \"Sums alone\": the \
+         (the same kernels and bits; each scale's terms in a buffer of their own). The segment-interleaved \
+         rows keep a segment's k-th term 128 floats after its (k-1)-th (the term kernel's layout 2), so \
+         the 32 threads of a warp, a segment each, read 32 neighbouring terms at each step of their \
+         segments; row by row they read 32 terms w / 128 apart. \"Sums alone\": the \
          four scales' sum kernels of one frame in turn on the terms the frame left, nothing beside them, \
          CUDA events around the four (the same warm-up and counts). {warmup} untimed frames before each block of \
          {reps} timed ones, {rounds} rounds alternating the variants. Device buffers: {:.1} MiB allocated by \

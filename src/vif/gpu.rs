@@ -118,6 +118,11 @@ pub enum Reduction {
     /// term-by-term adds read shared memory (`fvif_row_sums_binade_staged`, launched with
     /// [`staged_bytes`] of it).
     BinadeStaged,
+    /// As [`Reduction::BinadePaired`] on terms kept in segment-interleaved rows (the term
+    /// kernel's layout 2: a segment's k-th term [`SEGMENTS`] after its (k-1)-th, so a warp's
+    /// threads, one a segment, read neighbouring terms where row by row they read terms
+    /// w / [`SEGMENTS`] apart; `fvif_row_sums_binade_interleaved`).
+    BinadeInterleaved,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
 }
@@ -132,7 +137,20 @@ impl Reduction {
             Reduction::BinadeWarp => "fvif_row_sums_binade_warp",
             Reduction::BinadePaired => "fvif_row_sums_binade_paired",
             Reduction::BinadeStaged => "fvif_row_sums_binade_staged",
+            Reduction::BinadeInterleaved => "fvif_row_sums_binade_interleaved",
             Reduction::Tree => "fvif_tree_sums",
+        }
+    }
+}
+
+impl Reduction {
+    /// The term kernel's layout for this reduction (`fvif_term_index`): 0 column by column
+    /// (one thread a row), 2 segment-interleaved rows, 1 row by row (the others).
+    pub const fn layout(self) -> i32 {
+        match self {
+            Reduction::Ordered => 0,
+            Reduction::BinadeInterleaved => 2,
+            _ => 1,
         }
     }
 }
@@ -175,6 +193,10 @@ pub struct Variant {
     /// terms, so a scale's sums may read its terms before they are written (a wrong sum
     /// wherever they do; [`first_wrong_scale`] makes them do so).
     pub sums_unwaited: bool,
+    /// A mutant of the interleaved rows ([`Reduction::BinadeInterleaved`]): the walk's
+    /// term-by-term adds read a segment as if its row were row by row
+    /// (`FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR`), a wrong sum.
+    pub interleaved_fallback_row_major: bool,
 }
 
 impl Variant {
@@ -191,6 +213,7 @@ impl Variant {
             staged_last_unstaged: false,
             sums_beside: false,
             sums_unwaited: false,
+            interleaved_fallback_row_major: false,
         }
     }
 
@@ -223,6 +246,9 @@ impl Variant {
         }
         if self.staged_last_unstaged {
             d.push("FVIF_STAGED_LAST_UNSTAGED");
+        }
+        if self.interleaved_fallback_row_major {
+            d.push("FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR");
         }
         // sums_beside and sums_unwaited change the launches, not the kernels
         d
@@ -292,9 +318,15 @@ fn scale_dims(w: usize, h: usize) -> [(usize, usize); 4] {
 fn term_offsets(w: usize, h: usize) -> [usize; 5] {
     let mut off = [0usize; 5];
     for (s, (sw, sh)) in scale_dims(w, h).into_iter().enumerate() {
-        off[s + 1] = off[s] + sw * sh;
+        off[s + 1] = off[s] + interleaved_pitch(sw) * sh;
     }
     off
+}
+
+/// The row pitch of the segment-interleaved layout (`fvif_interleaved_pitch`): `w` rounded up
+/// to a multiple of [`SEGMENTS`], so every layout's terms of a scale fit `pitch * h` floats.
+pub const fn interleaved_pitch(w: usize) -> usize {
+    w.div_ceil(SEGMENTS as usize) * SEGMENTS as usize
 }
 
 /// Device buffers for one frame size, reused across frames and runs.
@@ -395,8 +427,8 @@ fn launch_scale_sums(
     s: usize,
     (w, h): (usize, usize),
 ) -> Result<()> {
-    debug_assert!(s < 4 && w * h <= work.terms_at[s + 1] - work.terms_at[s]);
-    let at = work.terms_at[s]..work.terms_at[s] + w * h;
+    debug_assert!(s < 4 && interleaved_pitch(w) * h <= work.terms_at[s + 1] - work.terms_at[s]);
+    let at = work.terms_at[s]..work.terms_at[s + 1];
     let (num, den) = (work.num.slice(at.clone()), work.den.slice(at));
     let (wi, hi) = (w as i32, h as i32);
     if reduction == Reduction::Tree {
@@ -568,11 +600,7 @@ impl VifGpu {
         let first = opts.first_scale();
         check_sizes(work.w, work.h, &taps, first)?;
         let params = FvifParams::from(&StatParams::new(opts.enhn_gain_limit, opts.sigma_nsq));
-        let layout: i32 = if v.reduction == Reduction::Ordered {
-            0
-        } else {
-            1
-        };
+        let layout = v.reduction.layout();
         let mut dims = [(0usize, 0usize); 4];
         let (mut w, mut h) = (work.w, work.h);
         stream.memset_zeros(&mut work.fallbacks)?;
@@ -633,7 +661,7 @@ impl VifGpu {
                 unsafe { b.launch(grid2(w, h)) }?;
             }
             {
-                let at = work.terms_at[s]..work.terms_at[s] + w * h;
+                let at = work.terms_at[s]..work.terms_at[s + 1];
                 let mut num = work.num.slice_mut(at.clone());
                 let mut den = work.den.slice_mut(at);
                 let mut b = stream.launch_builder(&compute);
@@ -645,7 +673,8 @@ impl VifGpu {
                     .arg(&layout)
                     .arg(&mut num)
                     .arg(&mut den);
-                // SAFETY: v holds 5 * w * h floats, the scale's num and den w * h each.
+                // SAFETY: v holds 5 * w * h floats; the scale's num and den hold
+                // interleaved_pitch(w) * h floats each, every layout's span.
                 unsafe { b.launch(grid2(w, h)) }?;
             }
             let sum_stream = match &side {
@@ -679,7 +708,8 @@ impl VifGpu {
             | Reduction::BinadePairs
             | Reduction::BinadeWarp
             | Reduction::BinadePaired
-            | Reduction::BinadeStaged => {
+            | Reduction::BinadeStaged
+            | Reduction::BinadeInterleaved => {
                 let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
                 let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
