@@ -145,18 +145,42 @@ extern "C" __global__ void hold_stream(unsigned long long ns) {
 /// than the host takes to queue the work behind it.
 pub const HOLD_NS: u64 = 100_000_000;
 
+/// A stream held by [`hold_stream`]. Keep it until the work that must queue behind the hold
+/// is queued: it keeps the sleeping kernel's module loaded (unloading a module may wait for
+/// its kernels, which would end the hold on the host before anything is queued), and it
+/// says whether the hold is still on ([`Hold::still_held`]).
+pub struct Hold {
+    _module: crate::gpu::Module,
+    passed: cudarc::driver::CudaEvent,
+}
+
+impl Hold {
+    /// True while the held stream has not passed the sleeping kernel: work queued on it since
+    /// has not started. A kill check that relies on the hold asserts this after queuing its
+    /// work, so a hold that ended early fails the check instead of letting a mutant survive.
+    pub fn still_held(&self) -> Result<bool> {
+        Ok(!self.passed.try_is_complete()?)
+    }
+}
+
 /// Queues on `gpu`'s stream a one-thread kernel that sleeps until `ns` nanoseconds of the
 /// device's clock have passed: the work queued behind it on that stream runs only after, so
 /// a kill check can make a missing wait between streams, or between the host and a stream,
-/// show deterministically.
-pub fn hold_stream(gpu: &crate::gpu::Gpu, ns: u64) -> Result<()> {
+/// show deterministically. Returns the [`Hold`] to keep while queuing that work.
+pub fn hold_stream(gpu: &crate::gpu::Gpu, ns: u64) -> Result<Hold> {
     let module = gpu.load("hold_stream", &[HOLD_SOURCE], &[])?;
     let hold = module.function("hold_stream")?;
     let mut b = gpu.stream().launch_builder(&hold);
     b.arg(&ns);
     // SAFETY: the kernel takes one u64 and touches no memory.
     unsafe { b.launch(LaunchConfig::for_num_elems(1)) }?;
-    Ok(())
+    let passed = gpu.stream().record_event(Some(
+        cudarc::driver::sys::CUevent_flags::CU_EVENT_DISABLE_TIMING,
+    ))?;
+    Ok(Hold {
+        _module: module,
+        passed,
+    })
 }
 
 /// Terms per staging buffer in [`first_wrong_term`]: 2 MiB a copy, far above the size below
@@ -183,8 +207,14 @@ pub fn first_wrong_term(gpu: &crate::gpu::Gpu, wait_for_copy: bool) -> Result<Op
         .collect();
     let stream = gpu.stream();
     let mut up = StagedUpload::build(gpu.context(), KILL_STAGE, wait_for_copy)?;
-    hold_stream(gpu, HOLD_NS)?;
+    let hold = hold_stream(gpu, HOLD_NS)?;
     let (dev, _) = up.upload(stream, &host)?;
+    // The mutant queues every copy without waiting: the hold must still be on, or its copies
+    // may have run as they were queued and its survival would say nothing.
+    if !wait_for_copy && !hold.still_held()? {
+        anyhow::bail!("the stream's hold ended before the unsynchronized upload was queued");
+    }
+    drop(hold);
     let back = stream.clone_dtoh(&dev)?;
     Ok(host
         .iter()

@@ -25,7 +25,7 @@ use super::options::VifOptions;
 use super::reference::{check_sizes, publish, Features, VifError};
 use super::stat::{sum_rows, StatParams};
 use super::taps::{all_taps, legacy_table};
-use crate::gpu::upload::{hold_stream, HOLD_NS};
+use crate::gpu::upload::{hold_stream, Hold, HOLD_NS};
 use crate::gpu::NoDevice;
 use crate::gpu::{Gpu, Module};
 
@@ -121,7 +121,9 @@ pub enum Reduction {
     /// As [`Reduction::BinadePaired`] on terms kept in segment-interleaved rows (the term
     /// kernel's layout 2: a segment's k-th term [`SEGMENTS`] after its (k-1)-th, so a warp's
     /// threads, one a segment, read neighbouring terms where row by row they read terms
-    /// w / [`SEGMENTS`] apart; `fvif_row_sums_binade_interleaved`).
+    /// w / [`SEGMENTS`] apart; `fvif_row_sums_binade_interleaved`). Measured on an H100 at
+    /// 56eca43 (`float-vif-timing`): no faster (the sums alone 0.282 against 0.276 ms a
+    /// 3840x2160 frame), so a timed and tested variant, not the scorer's.
     BinadeInterleaved,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
@@ -493,6 +495,12 @@ impl VifGpu {
         Ok(VifGpu::on(Gpu::open()?))
     }
 
+    /// Compiles and loads `v`'s kernels now rather than at its first frame (a kill check that
+    /// holds a stream must not spend the hold compiling).
+    pub fn prepare(&mut self, v: &Variant) -> Result<()> {
+        self.module(v).map(|_| ())
+    }
+
     /// The kernels on an opened device (compiled at their first frame).
     pub fn on(gpu: Gpu) -> VifGpu {
         VifGpu {
@@ -744,10 +752,10 @@ impl VifGpu {
 
     /// For the kill check of [`Variant::sums_unwaited`]: fills every scale's terms with NaN
     /// and waits for that, then holds the frame's stream for [`HOLD_NS`]
-    /// (`crate::gpu::upload::hold_stream`). A frame launched next writes its terms only after
-    /// the hold, so sums that do not wait for them read NaN and give NaN; sums that wait give
-    /// the frame's.
-    pub fn poison_terms_and_hold(&mut self) -> Result<()> {
+    /// (`crate::gpu::upload::hold_stream`; keep the [`Hold`] until the frame is queued). A
+    /// frame launched next writes its terms only after the hold, so sums that do not wait for
+    /// them read NaN and give NaN; sums that wait give the frame's.
+    pub fn poison_terms_and_hold(&mut self) -> Result<Hold> {
         let work = self
             .work
             .as_mut()
@@ -778,7 +786,7 @@ impl VifGpu {
     /// ([`Reduction::BinadePaired`]; the one-warp walk took 1.758 against 1.848 ms a
     /// 3840x2160 frame on the H200 at 75683a9), each scale's sums beside the next scale's
     /// filter kernels ([`Variant::sums_beside`]; 1.653 against 1.703 ms on an H100 at 517c5e6,
-    /// `float-vif-timing`), so every output has the bits of [`super::reference::vif`] when
+    /// 1.664 against 1.718 at 56eca43, `float-vif-timing`), so every output has the bits of [`super::reference::vif`] when
     /// the device is right (`float-vif-parity` checks that on every fixture). Refuses what the
     /// reference refuses: planes that differ in size or depth, frames smaller than a scale's
     /// filter, options out of range.
@@ -869,6 +877,13 @@ impl VifGpu {
     }
 }
 
+/// The synthetic frame (width, height; 8 bits, [`KILL_WIDE_SEED`]) a kill check of a device
+/// variant sums after [`KILL_FRAMES`]: rows of 1,037 terms, 9 a segment, where the fixtures'
+/// rows of at most 104 give every segment one term.
+pub const KILL_WIDE: (usize, usize) = (1037, 37);
+/// The seed of [`KILL_WIDE`]'s frame (`vif::synth::natural_pair`).
+pub const KILL_WIDE_SEED: u64 = 2026;
+
 /// The committed fixture frames (`fixtures/vif`: name, width, height, bits) that a kill check
 /// of a device variant sums.
 pub const KILL_FRAMES: [(&str, usize, usize, u32); 3] = [
@@ -887,16 +902,30 @@ pub fn first_wrong_scale(
     fixtures: &std::path::Path,
 ) -> Result<Option<String>> {
     let opts = VifOptions::default();
+    let mut frames = Vec::new();
     for (name, w, h, bpc) in KILL_FRAMES {
         let (r, d) = super::fixtures::committed_pair(fixtures, name, w, h, bpc)?;
-        let want = super::reference::scale_sums(&r, &d, &opts)?;
+        frames.push((name.to_string(), r, d));
+    }
+    // Rows wider than SEGMENTS terms, so that a segment holds more than one term (the
+    // interleaved layout is the row-major one where every segment holds one).
+    let (w, h) = KILL_WIDE;
+    let (r, d) = super::synth::natural_pair(w, h, 8, KILL_WIDE_SEED)?;
+    frames.push((format!("synthetic {w}x{h}"), r.to_image(), d.to_image()));
+    g.prepare(v)?;
+    for (name, r, d) in &frames {
+        let want = super::reference::scale_sums(r, d, &opts)?;
         let got = if v.sums_beside {
-            g.upload(&r, &d)?;
-            g.poison_terms_and_hold()?;
+            g.upload(r, d)?;
+            let hold = g.poison_terms_and_hold()?;
             let dims = g.launch_frame(&opts, v)?;
+            if !hold.still_held()? {
+                bail!("{name}: the frame's hold ended before its kernels were queued, so the kill check would say nothing");
+            }
+            drop(hold);
             g.read_sums(&dims, v.reduction)?
         } else {
-            g.scale_sums(&r, &d, &opts, v)?
+            g.scale_sums(r, d, &opts, v)?
         };
         for (s, cpu) in want.iter().enumerate() {
             let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
@@ -910,4 +939,25 @@ pub fn first_wrong_scale(
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kill checks' synthetic frame has rows of more than one term a segment at scale 0
+    /// and the CPU reference takes it at every scale (so a kill check can compare its sums).
+    #[test]
+    fn the_wide_kill_frame_has_segments_of_many_terms() {
+        let (w, h) = KILL_WIDE;
+        assert!(w.div_ceil(SEGMENTS as usize) > 1);
+        let (r, d) = super::super::synth::natural_pair(w, h, 8, KILL_WIDE_SEED).unwrap();
+        let sums = super::super::reference::scale_sums(
+            &r.to_image(),
+            &d.to_image(),
+            &VifOptions::default(),
+        )
+        .unwrap();
+        assert!(sums.iter().all(|s| s.den > 0.0));
+    }
 }
