@@ -143,9 +143,7 @@ impl Reduction {
             Reduction::Tree => "fvif_tree_sums",
         }
     }
-}
 
-impl Reduction {
     /// The term kernel's layout for this reduction (`fvif_term_index`): 0 column by column
     /// (one thread a row), 2 segment-interleaved rows, 1 row by row (the others).
     pub const fn layout(self) -> i32 {
