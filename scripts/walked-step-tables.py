@@ -6,7 +6,9 @@ to cupy.sum on uniform data of the same size from the same call (where the call 
 the producers alone, the trace builds' walker time and time in finishes and split ends (µs,
 one launch each), the steps, the split ends inside a step's walk, and whether every total had
 the CPU loop's bits; where the run also timed the segmented step with fetched splits
-(`WalkedShape::fetch_splits`), a second table of those against the segmented step.
+(`WalkedShape::fetch_splits`), a second table of those against the segmented step. A run of
+the probe since 44b2fb6 (fetched splits in the engine's shape, timed against the step without
+them) gets the second table only.
 
     python3 scripts/walked-step-tables.py reports/walked-step/ba9299d
 
@@ -21,11 +23,26 @@ NEW, OLD = "walked (segmented steps)", "walked, a crossing a step"
 NEW_T, OLD_T = "walked, traced", "walked, a crossing a step traced"
 FETCH, FETCH_T = "walked, fetched splits", "walked, fetched splits traced"
 PRODUCERS = "walked producers only (not a sum)"
+# The probe's builds since 44b2fb6: the engine (fetched splits) and the step without them.
+ENGINE, ENGINE_T = "walked (fetched splits)", "walked, traced"
+UNFETCHED, UNFETCHED_T = "walked, splits unfetched", "walked, splits unfetched traced"
 
 
 def main():
     d = Path(sys.argv[1])
-    by, inputs, cupy, commit = load(d, NEW)
+    by, inputs, cupy, commit = load(d)
+    if any(b == ENGINE for b, _, _ in by):
+        out = fetch_table(by, inputs, cupy, (UNFETCHED, UNFETCHED_T), (ENGINE, ENGINE_T))
+    else:
+        out = step_table(by, inputs, cupy, commit)
+        out += fetch_table(by, inputs, cupy, (NEW, NEW_T), (FETCH, FETCH_T))
+    (d / "step.md").write_text("\n".join(out).lstrip("\n") + "\n")
+    print(d / "step.md")
+
+
+def step_table(by, inputs, cupy, commit):
+    """The segmented step against a crossing a step (the probe's builds until 44b2fb6)."""
+    inputs = [(dist, n) for dist, n in inputs if (NEW, dist, n) in by]
     out = [
         f"Segmented steps against a crossing a step, `examples/walked_probe` in one device call "
         f"(`{commit}`): median ms of CUDA-event timings, their ratio, the ratio to `cupy.sum` on "
@@ -58,7 +75,15 @@ def main():
             f"{old['walker_steps']}, {new['walker_steps']} | "
             f"{new['walk_split_ends']} / {new['split_ends']} | "
             f"{'the loop' if exact else 'WRONG'} |")
-    fetched = [(dist, n) for dist, n in inputs if (FETCH, dist, n) in by]
+    return out
+
+
+def fetch_table(by, inputs, cupy, segmented, fetching):
+    """Fetched splits against the segmented step without them: `segmented` and `fetching`
+    are each (build, its trace build); the table's lines, none where the run timed no fetch."""
+    (base, base_t), (fetch, fetch_t) = segmented, fetching
+    fetched = [(dist, n) for dist, n in inputs if (fetch, dist, n) in by and (base, dist, n) in by]
+    out = []
     if fetched:
         out += [
             "",
@@ -72,8 +97,8 @@ def main():
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for dist, n in fetched:
-            new, f = by[(NEW, dist, n)], by[(FETCH, dist, n)]
-            nt, ft = by.get((NEW_T, dist, n)), by.get((FETCH_T, dist, n))
+            new, f = by[(base, dist, n)], by[(fetch, dist, n)]
+            nt, ft = by.get((base_t, dist, n)), by.get((fetch_t, dist, n))
             mn, mf = float(new["median_ms"]), float(f["median_ms"])
             c = cupy.get(n)
             walker = f"{nt['walker_us']}, {ft['walker_us']}" if nt and ft else ""
@@ -83,8 +108,7 @@ def main():
                 f"| {dist} | {n:,} | {mn:.4f} | {mf:.4f} | {mf / mn:.2f} | "
                 f"{f'{mf / c:.2f}' if c else 'not timed'} | {walker} | {fin} | "
                 f"{'the loop' if exact else 'WRONG'} |")
-    (d / "step.md").write_text("\n".join(out) + "\n")
-    print(d / "step.md")
+    return out
 
 
 if __name__ == "__main__":
