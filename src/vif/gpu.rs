@@ -784,10 +784,10 @@ impl VifGpu {
     /// ([`Reduction::BinadePaired`]; the one-warp walk took 1.758 against 1.848 ms a
     /// 3840x2160 frame on the H200 at 75683a9), each scale's sums beside the next scale's
     /// filter kernels ([`Variant::sums_beside`]; 1.653 against 1.703 ms on an H100 at 517c5e6,
-    /// 1.664 against 1.718 at 56eca43, `float-vif-timing`), so every output has the bits of [`super::reference::vif`] when
-    /// the device is right (`float-vif-parity` checks that on every fixture). Refuses what the
-    /// reference refuses: planes that differ in size or depth, frames smaller than a scale's
-    /// filter, options out of range.
+    /// 1.664 against 1.718 at 56eca43, `float-vif-timing`), so every output has the bits of
+    /// [`super::reference::vif`] when the device is right (`float-vif-parity` checks that on
+    /// every fixture). Refuses what the reference refuses: planes that differ in size or
+    /// depth, frames smaller than a scale's filter, options out of range.
     pub fn features(&mut self, r: &Plane, d: &Plane, opts: &VifOptions) -> Result<Features> {
         if (r.w, r.h, r.bpc) != (d.w, d.h, d.bpc) {
             return Err(VifError::Mismatch(r.w, r.h, r.bpc, d.w, d.h, d.bpc).into());
@@ -844,34 +844,19 @@ impl VifGpu {
         let module = self.module(v)?;
         let sum_fn = module.function(v.reduction.kernel())?;
         let stream = self.stream();
-        let ctx = self.gpu.context().clone();
         let work = self
             .work
             .as_mut()
             .ok_or_else(|| anyhow!("no frame uploaded"))?;
-        let sums = |work: &mut Workspace| -> Result<()> {
+        let times = crate::gpu::timing::event_times(&self.gpu, warmup, reps, |_| {
             for (s, &d) in dims.iter().enumerate() {
                 if d != (0, 0) {
                     launch_scale_sums(&stream, work, &sum_fn, v.reduction, s, d)?;
                 }
             }
             Ok(())
-        };
-        for _ in 0..warmup {
-            sums(work)?;
-        }
-        stream.synchronize()?;
-        let mut times = Vec::with_capacity(reps);
-        for _ in 0..reps {
-            let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            start.record(&stream)?;
-            sums(work)?;
-            end.record(&stream)?;
-            end.synchronize()?;
-            times.push(start.elapsed_ms(&end)?);
-        }
-        Ok(times)
+        })?;
+        Ok(times.into_iter().map(|t| t as f32).collect())
     }
 }
 
