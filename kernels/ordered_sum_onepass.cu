@@ -1560,27 +1560,43 @@ __device__ static inline u64 op_hash(u64 seed, u64 i) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-extern "C" __global__ void fill_distribution(double *__restrict__ out, u64 n, u64 seed, unsigned int kind) {
-    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
-        u64 h = op_hash(seed, i);
-        double u = (double)(h >> 11) * 0x1p-53;
-        double v;
-        if (kind == 1u) {
-            double u2 = (double)(op_hash(seed ^ 0x5bd1e995ull, i) >> 11) * 0x1p-53;
-            double z = sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * u2);
-            v = exp(3.0 * z);
-        } else if (kind == 2u) {
-            double approx_sum = (double)(i + 4ull) * 0.25;
-            int e = ilogb(approx_sum);
-            double grid = ldexp(1.0, e - 53); /* half an ulp of a sum in [2^e, 2^(e+1)) */
-            double q = 0.5 + u * 0.5;
-            double d = 1.0 - q;
-            v = rint(d / grid) * grid;
-        } else if (kind == 3u) {
-            v = (0.5 + 0.5 * u) * exp2((double)i * 0x1p-20 - 960.0);
-        } else {
-            v = u;
-        }
-        out[i] = v;
+/* Term i of distribution `kind` (the list above) in f64; with f32_grid the ties' grid is half
+ * the ulp an f32 running sum has at term i, and the geometric stream grows a binade every 2^23
+ * terms from 2^-120, so that an f32 stream of 2^30 terms stays inside f32's range (its 254
+ * binades cannot hold the f64 stream's 1,024 crossings). */
+__device__ static inline double op_fill_value(u64 seed, u64 i, unsigned int kind, bool f32_grid) {
+    u64 h = op_hash(seed, i);
+    double u = (double)(h >> 11) * 0x1p-53;
+    if (kind == 1u) {
+        double u2 = (double)(op_hash(seed ^ 0x5bd1e995ull, i) >> 11) * 0x1p-53;
+        double z = sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * u2);
+        return exp(3.0 * z);
     }
+    if (kind == 2u) {
+        double approx_sum = (double)(i + 4ull) * 0.25;
+        int e = ilogb(approx_sum);
+        double grid = ldexp(1.0, e - (f32_grid ? 24 : 53)); /* half an ulp of a sum in [2^e, 2^(e+1)) */
+        double q = 0.5 + u * 0.5;
+        double d = 1.0 - q;
+        return rint(d / grid) * grid;
+    }
+    if (kind == 3u) {
+        return f32_grid ? (0.5 + 0.5 * u) * exp2((double)i * 0x1p-23 - 120.0)
+                        : (0.5 + 0.5 * u) * exp2((double)i * 0x1p-20 - 960.0);
+    }
+    return u;
+}
+
+extern "C" __global__ void fill_distribution(double *__restrict__ out, u64 n, u64 seed, unsigned int kind) {
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        out[i] = op_fill_value(seed, i, kind, false);
+}
+
+/* The f32 streams of the timing experiments: op_fill_value's f32 variant rounded to nearest
+ * f32 (uniform: the f64 stream's values rounded, as `astype(float32)` rounds them; the ties'
+ * values are multiples of a power of two below 2^-1 with at most 24 significant bits, so they
+ * convert exactly, ties for an f32 running sum near i / 4). */
+extern "C" __global__ void fill_distribution_f32(float *__restrict__ out, u64 n, u64 seed, unsigned int kind) {
+    for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+        out[i] = __double2float_rn(op_fill_value(seed, i, kind, true));
 }

@@ -4,7 +4,9 @@
 The data is made the same way on both sides: a pool of P = max(N, pool) doubles,
 x[i] = (splitmix64(seed + (i + 1) * 0x9e3779b97f4a7c15) >> 11) * 2^-53, and repetition r sums
 x[(r mod K) * N : (r mod K) * N + N] with K = min(P // N, 256). The checksum (the sum modulo
-2^64 of the bit patterns of the pool) lets the caller check the data is identical.
+2^64 of the bit patterns of the pool) lets the caller check the data is identical. With
+--dtype float32 the pool is those doubles rounded to nearest float32 (`astype`), its checksum
+the sum of the float32 bit patterns, and cupy.sum sums float32.
 
 Prints one JSON object: {"cupy": version, "device": name, "sizes": [{"n", "pool", "checksum",
 "median_ms", "times_ms"}]}.
@@ -43,10 +45,14 @@ def median(xs):
     return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
 
 
-def time_size(n, pool_min, seed, warmup, reps):
+def time_size(n, pool_min, seed, warmup, reps, dtype):
     count = max(n, pool_min)
     x = pool_of(count, seed)
-    checksum = int(cp.sum(x.view(cp.uint64), dtype=cp.uint64))
+    if dtype == "float32":
+        x = x.astype(cp.float32)
+        checksum = int(cp.sum(x.view(cp.uint32), dtype=cp.uint64))
+    else:
+        checksum = int(cp.sum(x.view(cp.uint64), dtype=cp.uint64))
     k = max(1, min(count // n, MAX_OFFSETS))
     start, end = cp.cuda.Event(), cp.cuda.Event()
     times = []
@@ -71,12 +77,14 @@ def main():
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--reps", type=int, default=21)
+    p.add_argument("--dtype", choices=["float64", "float32"], default="float64")
     a = p.parse_args()
     sizes = [int(s) for s in a.sizes.split(",") if s]
     out = {
         "cupy": cp.__version__,
         "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-        "sizes": [time_size(n, a.pool, a.seed, a.warmup, a.reps) for n in sizes],
+        "dtype": a.dtype,
+        "sizes": [time_size(n, a.pool, a.seed, a.warmup, a.reps, a.dtype) for n in sizes],
     }
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")

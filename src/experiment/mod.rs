@@ -20,6 +20,7 @@ pub mod gpu_parity;
 pub mod gpu_signed;
 pub mod gpu_tests;
 pub mod gpu_timing;
+pub mod gpu_timing_f32;
 pub mod gpu_timing_onepass;
 pub mod mutations;
 pub mod mutations_cumsum;
@@ -355,6 +356,7 @@ pub fn overrides(name: &str) -> Overrides {
             | "gpu-parity"
             | "gpu-timing"
             | "gpu-cumsum-timing"
+            | "gpu-timing-f32"
             | "gpu-numpy-order"
             | "gpu-signed"
             | "float-vif-parity"
@@ -367,7 +369,7 @@ pub fn overrides(name: &str) -> Overrides {
 }
 
 /// Every runner name [`runner`] knows.
-pub const RUNNERS: [&str; 20] = [
+pub const RUNNERS: [&str; 21] = [
     "one-term-rule",
     "pipeline-plans",
     "cpu-timing",
@@ -376,6 +378,7 @@ pub const RUNNERS: [&str; 20] = [
     "gpu-parity",
     "gpu-timing",
     "gpu-cumsum-timing",
+    "gpu-timing-f32",
     "gpu-numpy-order",
     "gpu-signed",
     "gpu-tests",
@@ -401,6 +404,7 @@ pub fn runner(name: &str) -> Option<Runner> {
         "gpu-parity" => gpu_parity::run,
         "gpu-timing" => gpu_timing::run,
         "gpu-cumsum-timing" => gpu_cumsum_timing::run,
+        "gpu-timing-f32" => gpu_timing_f32::run,
         "gpu-numpy-order" => gpu_numpy_order::run,
         "gpu-signed" => gpu_signed::run,
         "gpu-tests" => gpu_tests::run,

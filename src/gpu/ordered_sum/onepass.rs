@@ -225,6 +225,16 @@ impl Distribution {
             Distribution::Geometric => "geometric, a binade per 2^20 terms",
         }
     }
+
+    /// The name of the f32 stream of the same kind ([`OnePassSum::fill_f32`]) in reports.
+    pub fn name_f32(self) -> &'static str {
+        match self {
+            Distribution::Uniform => "uniform [0, 1), f32",
+            Distribution::LogNormal3 => "log-normal, sigma 3, f32",
+            Distribution::SsimTies => "1 - q on an f32 sum's half ulp, f32",
+            Distribution::Geometric => "geometric, a binade per 2^23 terms, f32",
+        }
+    }
 }
 
 /// One exact total and how its tiles reached it.
@@ -348,6 +358,7 @@ pub struct OnePassSum {
     /// The schedules this build compiled besides `onepass_sums` (its timed ones and, in sum builds, the engine's).
     timed: TimedSchedules,
     k_fill: CudaFunction,
+    k_fill_f32: CudaFunction,
     schedule: Schedule,
     /// `Some` for a running-sum build (`BINADE_OP_CUMSUM 1`) and its mutant's code.
     cumsum: Option<u32>,
@@ -1223,6 +1234,7 @@ impl OnePassSum {
             smem_held: shape.bytes(),
             timed,
             k_fill: m.function("fill_distribution")?,
+            k_fill_f32: m.function("fill_distribution_f32")?,
             // Running-sum builds lack the held kernel: their own default.
             trace,
             schedule: if timed.runs(SCHEDULE) {
@@ -1663,6 +1675,25 @@ impl OnePassSum {
         };
         // SAFETY: fill_distribution writes out[0..n) only.
         unsafe { b.launch(cfg) }.context("launching fill_distribution")?;
+        Ok(())
+    }
+
+    /// Fills `out` with `dist`'s f32 stream for `seed` (made on the device,
+    /// `fill_distribution_f32`): uniform and log-normal are the f64 streams' values rounded to
+    /// nearest; the ties sit on half the ulp of an f32 running sum near i / 4; the geometric
+    /// stream grows a binade every 2^23 terms from 2^-120 ([`Distribution::name_f32`]).
+    pub fn fill_f32(&self, out: &mut CudaSlice<f32>, seed: u64, dist: Distribution) -> Result<()> {
+        let n = out.len() as u64;
+        let code = dist.code();
+        let mut b = self.gpu.stream().launch_builder(&self.k_fill_f32);
+        b.arg(out).arg(&n).arg(&seed).arg(&code);
+        let cfg = LaunchConfig {
+            grid_dim: (4096, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: fill_distribution_f32 writes out[0..n) only.
+        unsafe { b.launch(cfg) }.context("launching fill_distribution_f32")?;
         Ok(())
     }
 }

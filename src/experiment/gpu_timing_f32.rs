@@ -1,0 +1,368 @@
+//! `gpu-timing-f32`: what the walked engine's f32 build ([`WalkedShape::f32_terms`], the build
+//! `binade sum --engine gpu` runs on an f32 file) costs on the device, per distribution and
+//! size, beside a device copy of the same terms and `cupy.sum` on the same uniform f32 data
+//! (run by `experiments/peers/cupy_sum.py --dtype float32`). Every timed sum is checked against
+//! the CPU's f32 loop (`s += x` in f32 from +0, in order) by its bits, and relaunched to show it
+//! does not vary.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, Context as _, Result};
+use cudarc::driver::CudaSlice;
+use serde::Deserialize;
+
+use super::{Context, Outcome};
+use crate::format::{same_result, F32};
+use crate::gpu::ordered_sum::onepass::Distribution;
+use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::timing::{event_times, median};
+use crate::gpu::{Gpu, OnePassSum};
+use crate::report::{ratio_cell as ratio, thousands, Report, Table};
+use crate::walk::loop_sum;
+
+/// Most distinct windows a size is rotated over (the peer uses the same bound).
+const MAX_OFFSETS: usize = 256;
+
+/// Relaunches of the first window compared with its first total besides the timed ones.
+const RELAUNCHES: usize = 3;
+
+struct Settings {
+    sizes: Vec<usize>,
+    pool: usize,
+    warmup: usize,
+    reps: usize,
+    python: String,
+    peer: PathBuf,
+}
+
+fn settings(ctx: &Context) -> Result<Settings> {
+    let reps = ctx.positive("reps")?;
+    let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
+    if sizes.contains(&0) {
+        bail!(super::ConfigError::new(
+            &ctx.file,
+            "sizes",
+            "sizes must be positive"
+        ));
+    }
+    Ok(Settings {
+        sizes,
+        pool: ctx.get("pool_terms")?,
+        warmup: ctx.get("warmup")?,
+        reps,
+        python: std::env::var("BINADE_PYTHON").unwrap_or(ctx.get("python")?),
+        peer: ctx.peers_dir().join("cupy_sum.py"),
+    })
+}
+
+/// Everything measured for one distribution at one size (ms medians).
+#[derive(Clone, Debug)]
+struct Row {
+    dist: Distribution,
+    n: usize,
+    windows: usize,
+    walked: f64,
+    copy: f64,
+    cpu_loop: f64,
+    tiles: u64,
+    finished_tiles: u64,
+    steps: u64,
+    /// The first window's total had the f32 loop's bits.
+    exact: bool,
+    /// Every relaunch gave the first total's bits.
+    identical: bool,
+    total_bits: u32,
+    loop_bits: u32,
+    /// Sum modulo 2^64 of the pool's f32 bit patterns (the peer's data check).
+    pool_checksum: u64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PeerSize {
+    n: usize,
+    checksum: String,
+    median_ms: f64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct PeerOut {
+    cupy: String,
+    device: String,
+    dtype: Option<String>,
+    sizes: Vec<PeerSize>,
+}
+
+fn f32_checksum(xs: &[f32]) -> u64 {
+    xs.iter()
+        .fold(0u64, |a, x| a.wrapping_add(u64::from(x.to_bits())))
+}
+
+/// The f32 build of the walked engine: the engine's shape with f32 terms.
+pub fn f32_shape() -> WalkedShape {
+    WalkedShape {
+        f32_terms: true,
+        ..WalkedShape::DEFAULT
+    }
+}
+
+fn measure(
+    w: &WalkedSum,
+    op: &OnePassSum,
+    set: &Settings,
+    dist: Distribution,
+    n: usize,
+    seed: u64,
+) -> Result<Row> {
+    let gpu = w.gpu();
+    let s = gpu.stream();
+    let count = n.max(set.pool);
+    let mut pool: CudaSlice<f32> = s.alloc_zeros(count)?;
+    op.fill_f32(&mut pool, seed, dist)?;
+    let host = s.clone_dtoh(&pool)?;
+    let pool_checksum = f32_checksum(&host);
+    let t0 = Instant::now();
+    let want = loop_sum::<F32>(&host[0..n]);
+    let cpu_loop = t0.elapsed().as_secs_f64() * 1e3;
+    drop(host);
+    let k = (count / n).clamp(1, MAX_OFFSETS);
+    let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
+    let mut jobs: Vec<WalkedJob<f32>> = windows
+        .iter()
+        .map(|r| w.job(pool.slice(r.clone())))
+        .collect::<Result<_>>()?;
+    let first = w.run(&mut jobs[0])?;
+    let mut identical = true;
+    for _ in 0..RELAUNCHES {
+        identical &= w.run(&mut jobs[0])?.bits == first.bits;
+    }
+    let walked = median(&event_times(gpu, set.warmup, set.reps, |r| {
+        w.launch(&mut jobs[r % k])
+    })?);
+    drop(jobs);
+    let mut dst: CudaSlice<f32> = s.alloc_zeros(n)?;
+    let copy = median(&event_times(gpu, set.warmup, set.reps, |r| {
+        s.memcpy_dtod(
+            &pool.slice(windows[r % k].clone()),
+            &mut dst.slice_mut(0..n),
+        )?;
+        Ok(())
+    })?);
+    let loop_bits = want.to_bits();
+    Ok(Row {
+        dist,
+        n,
+        windows: k,
+        walked,
+        copy,
+        cpu_loop,
+        tiles: first.tiles,
+        finished_tiles: first.finished_tiles,
+        steps: first.steps,
+        exact: same_result::<F32>(first.bits, u64::from(loop_bits)),
+        identical,
+        total_bits: first.bits as u32,
+        loop_bits,
+        pool_checksum,
+    })
+}
+
+fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
+    let sizes: Vec<String> = set.sizes.iter().map(|n| n.to_string()).collect();
+    let out = Command::new(&set.python)
+        .arg(&set.peer)
+        .args(["--sizes", &sizes.join(","), "--pool", &set.pool.to_string()])
+        .args(["--seed", &seed.to_string(), "--dtype", "float32"])
+        .args([
+            "--warmup",
+            &set.warmup.to_string(),
+            "--reps",
+            &set.reps.to_string(),
+        ])
+        .output()
+        .with_context(|| format!("running {} {}", set.python, set.peer.display()))?;
+    let p: PeerOut = super::peer_json(&set.peer, &out)?;
+    if p.dtype.as_deref() != Some("float32") {
+        bail!(
+            "{} summed {} terms, not float32",
+            set.peer.display(),
+            p.dtype.as_deref().unwrap_or("float64 (no dtype reported)")
+        );
+    }
+    Ok(p)
+}
+
+/// Runs the experiment (needs a GPU; the cupy column needs Python with CuPy).
+pub fn run(ctx: &Context) -> Result<Outcome> {
+    let gpu = Gpu::open()?;
+    let set = settings(ctx)?;
+    let w = WalkedSum::build(&gpu, f32_shape(), WalkedMutant::None)?;
+    let op = OnePassSum::new(&gpu)?;
+    let mut rows = Vec::new();
+    let bar = ctx.progress(
+        (set.sizes.len() * Distribution::ALL.len()) as u64,
+        "gpu-timing-f32",
+    );
+    for &dist in &Distribution::ALL {
+        for &n in &set.sizes {
+            rows.push(measure(&w, &op, &set, dist, n, ctx.seed)?);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let peer = run_peer(&set, ctx.seed);
+    Ok(report(ctx, &gpu, &set, &rows, &peer))
+}
+
+/// `cupy.sum`'s median ms at the uniform row `r`; NaN where not measured or its data differed.
+fn cupy_ms(peer: &Result<PeerOut>, r: &Row) -> f64 {
+    if r.dist != Distribution::Uniform {
+        return f64::NAN;
+    }
+    peer.as_ref()
+        .ok()
+        .and_then(|p| p.sizes.iter().find(|s| s.n == r.n))
+        .filter(|s| s.checksum == r.pool_checksum.to_string())
+        .map_or(f64::NAN, |s| s.median_ms)
+}
+
+fn report(
+    ctx: &Context,
+    gpu: &Gpu,
+    set: &Settings,
+    rows: &[Row],
+    peer: &Result<PeerOut>,
+) -> Outcome {
+    let mut failures = rows.iter().filter(|r| !r.exact || !r.identical).count() as u64;
+    let mut rep = Report::new(
+        &ctx.name,
+        "Exact f32 sums on the GPU: the walked engine's f32 build against cupy.sum and a copy",
+    );
+    let largest = rows
+        .iter()
+        .filter(|r| r.dist == Distribution::Uniform)
+        .max_by_key(|r| r.n);
+    if let Some(b) = largest {
+        let cu = cupy_ms(peer, b);
+        rep.headline(format!(
+            "At {} uniform f32 terms the walked engine's f32 sum takes {} ms ({}x cupy.sum on the same f32 terms, {}x a device copy); {} of {} sums had the f32 loop's bits in every launch",
+            thousands(b.n as u64),
+            ms(b.walked),
+            ratio(b.walked, cu),
+            ratio(b.walked, b.copy),
+            rows.len() as u64 - failures,
+            rows.len()
+        ));
+    }
+    rep.text(format!(
+        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32 (the build `binade sum --engine gpu` runs on an f32 file). Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
+        gpu.name, gpu.arch, set.reps, set.warmup, thousands(set.pool as u64)
+    ));
+    rep.text(prediction_text());
+    match peer {
+        Ok(p) => {
+            let differ: Vec<String> = rows
+                .iter()
+                .filter(|r| r.dist == Distribution::Uniform)
+                .filter_map(|r| {
+                    let s = p.sizes.iter().find(|s| s.n == r.n)?;
+                    (s.checksum != r.pool_checksum.to_string())
+                        .then(|| format!("N={}: {} vs ours {}", r.n, s.checksum, r.pool_checksum))
+                })
+                .collect();
+            failures += differ.len() as u64;
+            rep.text(if differ.is_empty() {
+                format!("`cupy.sum` from CuPy {} on {}, on float32 terms; the pools' checksums agree at every size.", p.cupy, p.device)
+            } else {
+                format!("`cupy.sum` from CuPy {} on {}; its data differed from ours, so those sizes are left out: {}.", p.cupy, p.device, differ.join("; "))
+            });
+        }
+        Err(e) => rep.text(format!("`cupy.sum` was not measured: {e:#}")),
+    }
+    rep.table(time_table(rows, peer));
+    rep.table(check_table(rows));
+    Outcome {
+        report: rep,
+        failures,
+    }
+}
+
+fn prediction_text() -> String {
+    "Prediction, written before the first measurement (from the f64 engine's figures on an H100 at 517c5e6: 3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 the f32 build falls less than half: about 2.0 ms, against `cupy.sum` on f32 at about half its f64 time (1.35 ms), so about 1.5x; at 8,294,400 terms the walk's latency, not the bytes, sets the time: about 0.06 ms, 2x `cupy.sum` or more. The uniform f32 sum stalls near 2^25 (an f32 sum there has an ulp of 4, and terms below 2 round away), so from about 2^26 terms most of its tiles have the unit zero; the geometric f32 stream crosses a binade every 2^23 terms, an eighth as often as the f64 one.".into()
+}
+
+fn ms(x: f64) -> String {
+    if x.is_nan() {
+        "n/a".into()
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
+    let mut t = Table::new(
+        "f32_times",
+        "Median ms per f32 sum (cupy on the uniform data only)",
+        &[
+            "distribution",
+            "terms",
+            "windows",
+            "walked, f32",
+            "device copy",
+            "cupy.sum, f32",
+            "walked / cupy",
+            "walked / copy",
+            "walked GB/s (read)",
+            "CPU f32 loop",
+        ],
+    );
+    for r in rows {
+        let cu = cupy_ms(peer, r);
+        t.row(vec![
+            r.dist.name_f32().into(),
+            thousands(r.n as u64),
+            r.windows.to_string(),
+            ms(r.walked),
+            ms(r.copy),
+            ms(cu),
+            ratio(r.walked, cu),
+            ratio(r.walked, r.copy),
+            format!("{:.0}", 4.0 * r.n as f64 / (r.walked * 1e6)),
+            ms(r.cpu_loop),
+        ]);
+    }
+    t
+}
+
+fn check_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(
+        "f32_checks",
+        "Correctness: each first window's total against the CPU's f32 loop, bits",
+        &[
+            "distribution",
+            "terms",
+            "tiles",
+            "tiles finished from their terms",
+            "walker steps",
+            "total bits",
+            "loop bits",
+            "= loop",
+            "relaunches identical",
+        ],
+    );
+    for r in rows {
+        t.row(vec![
+            r.dist.name_f32().into(),
+            thousands(r.n as u64),
+            thousands(r.tiles),
+            thousands(r.finished_tiles),
+            thousands(r.steps),
+            format!("0x{:08x}", r.total_bits),
+            format!("0x{:08x}", r.loop_bits),
+            (if r.exact { "yes" } else { "no" }).into(),
+            (if r.identical { "yes" } else { "no" }).into(),
+        ]);
+    }
+    t
+}
