@@ -101,6 +101,10 @@ pub fn engine_mutant_cells(
 
 /// Runs the experiment (see the module doc).
 pub fn run(ctx: &Context) -> Result<Outcome> {
+    let only: Vec<String> = ctx.get_or("only_tables", Vec::new())?;
+    if !only.is_empty() {
+        return device_tables_only(ctx, &only);
+    }
     let b = budget(ctx)?;
     let mut rows = rust_rows(ctx, &b);
     rows.extend(super::mutations_extra::header_rows(ctx, &b));
@@ -165,6 +169,59 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         format!("{engine_failures} failed check(s) in the engines' own mutant tables (a mutant that survived, or a correct build that was wrong)")
     });
     Ok(out)
+}
+
+/// The device tables a run with `only_tables` may name, each with its rows: (table, failed
+/// checks, the text before it).
+const DEVICE_TABLES: [(&str, fn() -> (Table, u64, String)); 2] = [
+    ("fvif-warp-mutants", super::mutations_extra::fvif_warp_rows),
+    ("upload-mutants", super::mutations_extra::upload_rows),
+];
+
+/// A partial run (`only_tables` in the experiment file, for a device call too short for the
+/// whole matrix): only the named device tables, each as the whole run makes it; the headline
+/// says it is partial. An unknown name is a configuration error.
+fn device_tables_only(ctx: &Context, only: &[String]) -> Result<Outcome> {
+    for name in only {
+        if !DEVICE_TABLES.iter().any(|(n, _)| n == name) {
+            let known: Vec<&str> = DEVICE_TABLES.iter().map(|(n, _)| *n).collect();
+            anyhow::bail!(super::ConfigError::new(
+                &ctx.file,
+                "only_tables",
+                format!("unknown table {name:?}; known: {}", known.join(", "))
+            ));
+        }
+    }
+    let mut report = Report::new(
+        &ctx.name,
+        "Engines' own mutant tables on the device, a partial run of the kill matrix",
+    );
+    let (mut failures, mut not_run) = (0, Vec::new());
+    for (name, rows) in DEVICE_TABLES {
+        if only.iter().any(|n| n == name) {
+            let (table, f, note) = rows();
+            // A table with no rows did not run (no device): that is no pass.
+            if table.rows.is_empty() {
+                not_run.push(name);
+            }
+            report.text(note);
+            report.table(table);
+            failures += f;
+        }
+    }
+    let verdict = if !not_run.is_empty() {
+        format!("NOT RUN: {} (no device)", not_run.join(", "))
+    } else if failures == 0 {
+        "no failed check (every mutant killed by a wrong result, every correct build the CPU's bits)".to_string()
+    } else {
+        format!("{failures} failed check(s) (a mutant that survived, or a correct build that was wrong)")
+    };
+    failures += not_run.len() as u64;
+    report.headline(format!(
+        "A partial run of `mutations` (only {}): {verdict}; the whole matrix is `binade run mutations`",
+        only.join(", ")
+    ));
+    Ok(Outcome { report, failures })
 }
 
 /// Result of one plan mutant over every input kind and size.
