@@ -171,9 +171,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     Ok(out)
 }
 
+/// A device table's rows: (table, failed checks, the text before it).
+type DeviceTable = fn() -> (Table, u64, String);
+
 /// The device tables a run with `only_tables` may name, each with its rows: (table, failed
 /// checks, the text before it).
-const DEVICE_TABLES: [(&str, fn() -> (Table, u64, String)); 2] = [
+const DEVICE_TABLES: [(&str, DeviceTable); 2] = [
     ("fvif-warp-mutants", super::mutations_extra::fvif_warp_rows),
     ("upload-mutants", super::mutations_extra::upload_rows),
 ];
