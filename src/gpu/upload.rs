@@ -96,6 +96,19 @@ impl StagedUpload {
         host: &[f64],
     ) -> Result<(CudaSlice<f64>, UploadTimes)> {
         let t0 = std::time::Instant::now();
+        let (dev, host_copy) = self.queue(stream, host)?;
+        stream.synchronize()?;
+        let times = UploadTimes {
+            ms: t0.elapsed().as_secs_f64() * 1e3,
+            host_copy_ms: host_copy,
+        };
+        Ok((dev, times))
+    }
+
+    /// [`StagedUpload::upload`] without its final wait: returns once every copy is queued
+    /// (the last ones may not have run), with the host's copying time in ms. A kill check
+    /// asks whether its hold is still on at this point, before anything waits for the copies.
+    fn queue(&mut self, stream: &Arc<CudaStream>, host: &[f64]) -> Result<(CudaSlice<f64>, f64)> {
         let stage = self.stage_terms();
         let chunks = host.len().div_ceil(stage).max(1);
         // SAFETY: every term the engines read (the first host.len()) is written by the copies
@@ -118,12 +131,7 @@ impl StagedUpload {
             stream.memcpy_htod(&*buf, &mut view)?;
             copied.record(stream)?;
         }
-        stream.synchronize()?;
-        let times = UploadTimes {
-            ms: t0.elapsed().as_secs_f64() * 1e3,
-            host_copy_ms: host_copy,
-        };
-        Ok((dev, times))
+        Ok((dev, host_copy))
     }
 }
 
@@ -208,12 +216,15 @@ pub fn first_wrong_term(gpu: &crate::gpu::Gpu, wait_for_copy: bool) -> Result<Op
     let stream = gpu.stream();
     let mut up = StagedUpload::build(gpu.context(), KILL_STAGE, wait_for_copy)?;
     let hold = hold_stream(gpu, HOLD_NS)?;
-    let (dev, _) = up.upload(stream, &host)?;
-    // The mutant queues every copy without waiting: the hold must still be on, or its copies
-    // may have run as they were queued and its survival would say nothing.
+    let (dev, _) = up.queue(stream, &host)?;
+    // The mutant queues every copy without waiting: the hold must still be on once they are
+    // queued (before anything waits for them), or its copies may have run as they were queued
+    // and its survival would say nothing. (Asked after `upload`, which waits for the last
+    // copy, the hold had always ended: the H100 at b5d3995 failed the check so.)
     if !wait_for_copy && !hold.still_held()? {
         anyhow::bail!("the stream's hold ended before the unsynchronized upload was queued");
     }
+    stream.synchronize()?;
     drop(hold);
     let back = stream.clone_dtoh(&dev)?;
     Ok(host
