@@ -29,9 +29,8 @@ const MAX_OFFSETS: usize = 256;
 const RELAUNCHES: usize = 3;
 
 /// A first run longer than this (ms, wall clock) is reported as it ran, not relaunched or
-/// timed by events (an f32 sum that stalls, its running sum no longer growing, walks its
-/// tiles one at a time: at b5d3995 on an H100 a 2^30-term uniform f32 sum had not finished
-/// after 80 s).
+/// timed by events (at b5d3995 on an H100 a 2^30-term uniform f32 sum, whose running sum
+/// stalls, had not finished after 80 s).
 const SLOW_MS: f64 = 2_000.0;
 
 struct Settings {
@@ -309,7 +308,7 @@ fn report(
 }
 
 fn prediction_text() -> String {
-    "Prediction, written before the first measurement (from the f64 engine's figures on an H100 at 517c5e6: 3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 the f32 build falls less than half: about 2.0 ms, against `cupy.sum` on f32 at about half its f64 time (1.35 ms), so about 1.5x; at 8,294,400 terms the walk's latency, not the bytes, sets the time: about 0.06 ms, 2x `cupy.sum` or more. The uniform f32 sum stalls near 2^25 (an f32 sum there has an ulp of 4, and terms below 2 round away), so from about 2^26 terms most of its tiles have the unit zero; the geometric f32 stream crosses a binade every 2^23 terms, an eighth as often as the f64 one. The first run (b5d3995, H100, sizes 8,294,400, 10^8 and 2^30) finished the two uniform rows below 2^30 and was cut by its time limit after 80 s inside the 2^30 uniform row, so the prediction that the stalled tiles cost nothing was wrong: the plans come from the f64 tree sums (the true sum, far above the stalled f32 sum), so likely every stalled tile's plan misses and the walker finishes it from its terms (not measured). From that run on, 2^30 is left out and a first run over 2 s is reported by its wall time, untimed.".into()
+    "Prediction, written before the first measurement (from the f64 engine's figures on an H100 at 517c5e6: 3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 the f32 build falls less than half: about 2.0 ms, against `cupy.sum` on f32 at about half its f64 time (1.35 ms), so about 1.5x; at 8,294,400 terms the walk's latency, not the bytes, sets the time: about 0.06 ms, 2x `cupy.sum` or more. The uniform f32 sum stalls near 2^25 (an f32 sum there has an ulp of 4, and terms below 2 round away), so from about 2^26 terms most of its tiles have the unit zero; the geometric f32 stream crosses a binade every 2^23 terms, an eighth as often as the f64 one. The first run (b5d3995, H100, sizes 8,294,400, 10^8 and 2^30) finished the two uniform rows below 2^30 and was cut by its time limit after 80 s inside the 2^30 uniform row, so the prediction that the stalled tiles cost nothing was wrong. Why was not found: the plans come from the f64 tree sums (the true sum, far above the stalled f32 sum), so likely every stalled tile's plan misses and the walker finishes it from its terms, but 131,072 finishes of a few µs each would take under a second; a much slower walk and a wait that never ends were not told apart. From that run on, 2^30 is left out and a first run over 2 s is reported by its wall time, untimed.".into()
 }
 
 fn ms(x: f64) -> String {
