@@ -9,6 +9,17 @@ use binade::vif::gpu::{self, Reduction, Variant, VifGpu};
 use binade::vif::reference::scale_sums;
 use binade::vif::VifOptions;
 
+/// One device test at a time: libtest runs tests on threads of one process, and a driver call
+/// of another test that waits for the device (a free, a synchronous copy) can hold this test's
+/// launches until a kill check's hold has ended, so the check finds its hold over before its
+/// frame is queued (the sums-beside check did so on the H100 at b5d3995, among this binary's
+/// parallel tests, while the same check passed in that call's single-threaded `mutations` run).
+static DEVICE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    DEVICE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn variants() -> Vec<Variant> {
     let e = Variant::exact(Reduction::Ordered);
     vec![
@@ -51,6 +62,7 @@ fn variants() -> Vec<Variant> {
 
 #[test]
 fn kernels_compile_without_contraction() {
+    let _device = one_at_a_time();
     if !nvrtc_or_skip("kernels_compile_without_contraction") {
         return;
     }
@@ -119,6 +131,7 @@ fn fixture(name: &str, w: usize, h: usize, bpc: u32) -> (Image, Image) {
 
 #[test]
 fn exact_twins_equal_the_cpu_on_fixture_frames() {
+    let _device = one_at_a_time();
     let mut g = match VifGpu::open() {
         Ok(g) => g,
         Err(e) => {
@@ -196,6 +209,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
 /// fixture frames.
 #[test]
 fn warp_walk_mutant_gives_wrong_sums() {
+    let _device = one_at_a_time();
     killed(
         "warp_walk_mutant_gives_wrong_sums",
         Variant {
@@ -210,6 +224,7 @@ fn warp_walk_mutant_gives_wrong_sums() {
 /// the num row's units) gives a scale sum other than the CPU's on the fixture frames.
 #[test]
 fn paired_rows_mutant_gives_wrong_sums() {
+    let _device = one_at_a_time();
     killed(
         "paired_rows_mutant_gives_wrong_sums",
         Variant {
@@ -225,6 +240,7 @@ fn paired_rows_mutant_gives_wrong_sums() {
 /// for its sum's binade. (As a wrong-sum mutant it survived on the H200 at fcadd8d.)
 #[test]
 fn paired_rows_plan_mutant_keeps_the_cpu_bits() {
+    let _device = one_at_a_time();
     let v = Variant {
         paired_plans_crossed: true,
         ..Variant::exact(Reduction::BinadePaired)
@@ -243,6 +259,7 @@ fn paired_rows_plan_mutant_keeps_the_cpu_bits() {
 /// the CPU's on the fixture frames.
 #[test]
 fn staged_rows_mutant_gives_wrong_sums() {
+    let _device = one_at_a_time();
     killed(
         "staged_rows_mutant_gives_wrong_sums",
         Variant {
@@ -258,6 +275,7 @@ fn staged_rows_mutant_gives_wrong_sums() {
 /// than the CPU's on the fixture frames.
 #[test]
 fn interleaved_rows_mutant_gives_wrong_sums() {
+    let _device = one_at_a_time();
     killed(
         "interleaved_rows_mutant_gives_wrong_sums",
         Variant {
@@ -275,6 +293,7 @@ fn interleaved_rows_mutant_gives_wrong_sums() {
 /// reads the poison and gives a wrong sum.
 #[test]
 fn sums_beside_wait_for_their_terms_and_the_mutant_is_killed() {
+    let _device = one_at_a_time();
     let v = Variant::beside(Reduction::BinadePaired);
     if let Some(wrong) = first_wrong("sums_beside_wait_for_their_terms", v) {
         assert!(wrong.is_none(), "sums beside: {}", wrong.unwrap());
@@ -295,6 +314,7 @@ fn sums_beside_wait_for_their_terms_and_the_mutant_is_killed() {
 /// rows: the launch raises the kernel's limit, and the copy covers the whole row.
 #[test]
 fn staged_rows_equal_the_cpu_on_wide_rows() {
+    let _device = one_at_a_time();
     let mut g = match VifGpu::open() {
         Ok(g) => g,
         Err(e) => {

@@ -237,11 +237,22 @@ pub fn first_wrong_term(gpu: &crate::gpu::Gpu, wait_for_copy: bool) -> Result<Op
 mod tests {
     use super::*;
 
+    /// One device test at a time: libtest runs tests on threads of one process, and a driver
+    /// call of another test that waits for the device (a free, a synchronous copy) can hold
+    /// this test's launches until the hold has ended, so a kill check's hold would end before
+    /// its work is queued.
+    static DEVICE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+        DEVICE.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Round trips through the staging buffers keep every term's bits, for lengths around
     /// the buffer's (one short, exact, one over, several) and with NaN payloads, -0 and
     /// subnormals; skipped without a device.
     #[test]
     fn staged_upload_keeps_every_bit() {
+        let _device = one_at_a_time();
         let Some(gpu) = crate::gpu::require::open_or_skip("staged_upload_keeps_every_bit") else {
             return;
         };
@@ -281,6 +292,7 @@ mod tests {
     /// sleeping kernel), and its mutant that does not wait is killed by a wrong term there.
     #[test]
     fn staged_upload_waits_and_its_mutant_is_killed() {
+        let _device = one_at_a_time();
         let Some(gpu) =
             crate::gpu::require::open_or_skip("staged_upload_waits_and_its_mutant_is_killed")
         else {

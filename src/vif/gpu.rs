@@ -494,10 +494,8 @@ impl VifGpu {
     }
 
     /// Compiles and loads `v`'s kernels now rather than at its first frame, and makes the
-    /// second stream of a variant with its sums beside: a kill check that holds a stream must
-    /// not spend the hold compiling, and cudarc synchronizes the whole context when a
-    /// context's first extra stream is made, which would end the hold on the host (on the
-    /// H100 at b5d3995 the unwaited mutant's check found its hold ended so).
+    /// second stream of a variant with its sums beside, so that a kill check that holds a
+    /// stream does nothing during the hold but queue its frame.
     pub fn prepare(&mut self, v: &Variant) -> Result<()> {
         self.module(v)?;
         if v.sums_beside {
