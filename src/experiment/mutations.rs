@@ -496,3 +496,59 @@ mod tests {
         assert_eq!((err.0, err.1.as_str(), f), (0, "error: no kernel", 3));
     }
 }
+
+#[cfg(test)]
+mod only_tables_tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn context(only: &[&str]) -> Context {
+        let mut params = toml::Table::new();
+        params.insert(
+            "only_tables".into(),
+            toml::Value::Array(only.iter().map(|s| toml::Value::from(*s)).collect()),
+        );
+        Context {
+            name: "mutations-partial".into(),
+            file: PathBuf::from("experiments/reduced/mutations-partial.toml"),
+            quick: true,
+            seed: 1,
+            samples: None,
+            params,
+            out_dir: PathBuf::from("out"),
+            experiments: None,
+        }
+    }
+
+    /// An unknown table name is refused with the field named, not run as an empty pass.
+    #[test]
+    fn an_unknown_table_is_a_configuration_error() {
+        let err = match run(&context(&["no-such-table"])) {
+            Ok(_) => panic!("an unknown table ran"),
+            Err(e) => format!("{e:#}"),
+        };
+        assert!(
+            err.contains("only_tables") && err.contains("no-such-table"),
+            "{err}"
+        );
+    }
+
+    /// A named table that could not run (no rows) fails the run and its headline says so;
+    /// with rows, a table's own failed checks are counted. Checked on the upload table,
+    /// which has no rows without a device and two with one.
+    #[test]
+    fn a_table_that_did_not_run_is_no_pass() {
+        let _device = crate::gpu::upload::one_device_test_at_a_time();
+        let out = match run(&context(&["upload-mutants"])) {
+            Ok(o) => o,
+            Err(e) => panic!("the partial run failed: {e:#}"),
+        };
+        let ran = crate::gpu::Gpu::open().is_ok();
+        if ran {
+            assert!(!out.report.headline.contains("NOT RUN"));
+        } else {
+            assert_eq!(out.failures, 1);
+            assert!(out.report.headline.contains("NOT RUN: upload-mutants"));
+        }
+    }
+}

@@ -233,18 +233,22 @@ pub fn first_wrong_term(gpu: &crate::gpu::Gpu, wait_for_copy: bool) -> Result<Op
         .position(|(a, b)| a.to_bits() != b.to_bits()))
 }
 
+/// One device test of the library at a time (its tests that use the device take this lock):
+/// libtest runs tests on threads of one process, and a driver call of another test that waits
+/// for the device (a free, a synchronous copy) can hold this test's launches until the hold
+/// has ended, so a kill check's hold would end before its work is queued.
+#[cfg(test)]
+pub(crate) fn one_device_test_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static DEVICE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    DEVICE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// One device test at a time: libtest runs tests on threads of one process, and a driver
-    /// call of another test that waits for the device (a free, a synchronous copy) can hold
-    /// this test's launches until the hold has ended, so a kill check's hold would end before
-    /// its work is queued.
-    static DEVICE: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
     fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-        DEVICE.lock().unwrap_or_else(|e| e.into_inner())
+        one_device_test_at_a_time()
     }
 
     /// Round trips through the staging buffers keep every term's bits, for lengths around
