@@ -103,19 +103,66 @@ struct Row {
     fallback: u64,
 }
 
-/// The peer's answer for one size.
+/// `cupy_sum.py`'s answer for one size.
 #[derive(Clone, Debug, Deserialize)]
-struct PeerSize {
-    n: usize,
-    checksum: String,
-    median_ms: f64,
+pub(super) struct PeerSize {
+    pub n: usize,
+    /// The pool's checksum (the sum modulo 2^64 of its bit patterns), as a decimal string.
+    pub checksum: String,
+    pub median_ms: f64,
 }
 
+/// `cupy_sum.py`'s whole answer.
 #[derive(Clone, Debug, Deserialize)]
-struct PeerOut {
-    cupy: String,
-    device: String,
-    sizes: Vec<PeerSize>,
+pub(super) struct PeerOut {
+    pub cupy: String,
+    pub device: String,
+    /// The terms' type it summed (absent from answers before `--dtype`: float64).
+    pub dtype: Option<String>,
+    pub sizes: Vec<PeerSize>,
+}
+
+/// What `cupy_sum.py` is asked to time: `sizes` over pools of at least `pool` terms made
+/// from `seed`, `warmup` and `reps` as ours, the terms `dtype` (`float64` or `float32`).
+pub(super) struct CupySum<'a> {
+    pub python: &'a str,
+    pub peer: &'a Path,
+    pub sizes: &'a [usize],
+    pub pool: usize,
+    pub seed: u64,
+    pub warmup: usize,
+    pub reps: usize,
+    pub dtype: &'a str,
+}
+
+impl CupySum<'_> {
+    /// Runs the peer and reads its answer; an answer for another type than asked is an error.
+    pub fn run(&self) -> Result<PeerOut> {
+        let sizes: Vec<String> = self.sizes.iter().map(|n| n.to_string()).collect();
+        let out = Command::new(self.python)
+            .arg(self.peer)
+            .args([
+                "--sizes",
+                &sizes.join(","),
+                "--pool",
+                &self.pool.to_string(),
+            ])
+            .args(["--seed", &self.seed.to_string(), "--dtype", self.dtype])
+            .args(["--warmup", &self.warmup.to_string()])
+            .args(["--reps", &self.reps.to_string()])
+            .output()
+            .with_context(|| format!("running {} {}", self.python, self.peer.display()))?;
+        let p: PeerOut = super::peer_json(self.peer, &out)?;
+        let got = p.dtype.as_deref().unwrap_or("float64");
+        if got != self.dtype {
+            anyhow::bail!(
+                "{} summed {got} terms, not {}",
+                self.peer.display(),
+                self.dtype
+            );
+        }
+        Ok(p)
+    }
 }
 
 /// Runs the experiment (needs a GPU; the cupy column needs Python with CuPy).
@@ -340,26 +387,17 @@ fn before_after(rows: &[Row], dist: &[DistRow]) -> Table {
 }
 
 fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
-    let sizes: Vec<String> = set.sizes.iter().map(|n| n.to_string()).collect();
-    let out = Command::new(&set.python)
-        .arg(&set.peer)
-        .args([
-            "--sizes",
-            &sizes.join(","),
-            "--pool",
-            &set.pool.to_string(),
-            "--seed",
-            &seed.to_string(),
-        ])
-        .args([
-            "--warmup",
-            &set.warmup.to_string(),
-            "--reps",
-            &set.reps.to_string(),
-        ])
-        .output()
-        .with_context(|| format!("running {} {}", set.python, set.peer.display()))?;
-    super::peer_json(&set.peer, &out)
+    CupySum {
+        python: &set.python,
+        peer: &set.peer,
+        sizes: &set.sizes,
+        pool: set.pool,
+        seed,
+        warmup: set.warmup,
+        reps: set.reps,
+        dtype: "float64",
+    }
+    .run()
 }
 
 /// Segments of the pool for size `n`: `offsets` disjoint windows, rotated over.

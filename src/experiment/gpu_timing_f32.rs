@@ -6,20 +6,19 @@
 //! does not vary.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{bail, Result};
 use cudarc::driver::CudaSlice;
-use serde::Deserialize;
 
+use super::gpu_timing::{CupySum, PeerOut};
 use super::{Context, Outcome};
 use crate::format::{same_result, F32};
 use crate::gpu::ordered_sum::onepass::Distribution;
 use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, OnePassSum};
-use crate::report::{ratio_cell as ratio, thousands, Report, Table};
+use crate::report::{ms_cell, ratio_cell as ratio, thousands, Report, Table};
 use crate::walk::loop_sum;
 
 /// Most distinct windows a size is rotated over (the peer uses the same bound).
@@ -29,8 +28,8 @@ const MAX_OFFSETS: usize = 256;
 const RELAUNCHES: usize = 3;
 
 /// A first run longer than this (ms, wall clock) is reported as it ran, not relaunched or
-/// timed by events (at b5d3995 on an H100 a 2^30-term uniform f32 sum, whose running sum
-/// stalls, had not finished after 80 s).
+/// timed by events (at b5d3995 on an H100 the row of 2^30 uniform f32 terms, whose running
+/// sum stalls, had not finished after 80 s).
 const SLOW_MS: f64 = 2_000.0;
 
 struct Settings {
@@ -88,32 +87,9 @@ struct Row {
     pool_checksum: u64,
 }
 
-#[derive(Clone, Debug, Deserialize)]
-struct PeerSize {
-    n: usize,
-    checksum: String,
-    median_ms: f64,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct PeerOut {
-    cupy: String,
-    device: String,
-    dtype: Option<String>,
-    sizes: Vec<PeerSize>,
-}
-
 fn f32_checksum(xs: &[f32]) -> u64 {
     xs.iter()
         .fold(0u64, |a, x| a.wrapping_add(u64::from(x.to_bits())))
-}
-
-/// The f32 build of the walked engine: the engine's shape with f32 terms.
-pub fn f32_shape() -> WalkedShape {
-    WalkedShape {
-        f32_terms: true,
-        ..WalkedShape::DEFAULT
-    }
 }
 
 fn measure(
@@ -188,35 +164,24 @@ fn measure(
 }
 
 fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
-    let sizes: Vec<String> = set.sizes.iter().map(|n| n.to_string()).collect();
-    let out = Command::new(&set.python)
-        .arg(&set.peer)
-        .args(["--sizes", &sizes.join(","), "--pool", &set.pool.to_string()])
-        .args(["--seed", &seed.to_string(), "--dtype", "float32"])
-        .args([
-            "--warmup",
-            &set.warmup.to_string(),
-            "--reps",
-            &set.reps.to_string(),
-        ])
-        .output()
-        .with_context(|| format!("running {} {}", set.python, set.peer.display()))?;
-    let p: PeerOut = super::peer_json(&set.peer, &out)?;
-    if p.dtype.as_deref() != Some("float32") {
-        bail!(
-            "{} summed {} terms, not float32",
-            set.peer.display(),
-            p.dtype.as_deref().unwrap_or("float64 (no dtype reported)")
-        );
+    CupySum {
+        python: &set.python,
+        peer: &set.peer,
+        sizes: &set.sizes,
+        pool: set.pool,
+        seed,
+        warmup: set.warmup,
+        reps: set.reps,
+        dtype: "float32",
     }
-    Ok(p)
+    .run()
 }
 
 /// Runs the experiment (needs a GPU; the cupy column needs Python with CuPy).
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
-    let w = WalkedSum::build(&gpu, f32_shape(), WalkedMutant::None)?;
+    let w = WalkedSum::build(&gpu, WalkedShape::DEFAULT_F32, WalkedMutant::None)?;
     let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(
@@ -264,10 +229,17 @@ fn report(
         .max_by_key(|r| r.n);
     if let Some(b) = largest {
         let cu = cupy_ms(peer, b);
+        let time = if b.slow {
+            format!(
+                "was not timed: its first run took {:.1} s",
+                b.first_ms / 1e3
+            )
+        } else {
+            format!("takes {} ms", ms_cell(b.walked, 4))
+        };
         rep.headline(format!(
-            "At {} uniform f32 terms the walked engine's f32 sum takes {} ms ({}x cupy.sum on the same f32 terms, {}x a device copy); {} of {} sums had the f32 loop's bits in every launch",
+            "At {} uniform f32 terms the walked engine's f32 sum {time} ({}x cupy.sum on the same f32 terms, {}x a device copy); {} of {} sums had the f32 loop's bits in every launch",
             thousands(b.n as u64),
-            ms(b.walked),
             ratio(b.walked, cu),
             ratio(b.walked, b.copy),
             rows.len() as u64 - failures,
@@ -308,15 +280,7 @@ fn report(
 }
 
 fn prediction_text() -> String {
-    "Prediction, written before the first measurement (from the f64 engine's figures on an H100 at 517c5e6: 3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 the f32 build falls less than half: about 2.0 ms, against `cupy.sum` on f32 at about half its f64 time (1.35 ms), so about 1.5x; at 8,294,400 terms the walk's latency, not the bytes, sets the time: about 0.06 ms, 2x `cupy.sum` or more. The uniform f32 sum stalls near 2^25 (an f32 sum there has an ulp of 4, and terms below 2 round away), so from about 2^26 terms most of its tiles have the unit zero; the geometric f32 stream crosses a binade every 2^23 terms, an eighth as often as the f64 one. The first run (b5d3995, H100, sizes 8,294,400, 10^8 and 2^30) finished the two uniform rows below 2^30 and was cut by its time limit after 80 s inside the 2^30 uniform row, so the prediction that the stalled tiles cost nothing was wrong. Why was not found: the plans come from the f64 tree sums (the true sum, far above the stalled f32 sum), so likely every stalled tile's plan misses and the walker finishes it from its terms, but 131,072 finishes of a few µs each would take under a second; a much slower walk and a wait that never ends were not told apart. From that run on, 2^30 is left out and a first run over 2 s is reported by its wall time, untimed.".into()
-}
-
-fn ms(x: f64) -> String {
-    if x.is_nan() {
-        "n/a".into()
-    } else {
-        format!("{x:.4}")
-    }
+    "Prediction, written before the first measurement (from the f64 engine's figures on an H100 at 517c5e6: 3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 the f32 build falls less than half: about 2.0 ms, against `cupy.sum` on f32 at about half its f64 time (1.35 ms), so about 1.5x; at 8,294,400 terms the walk's latency, not the bytes, sets the time: about 0.06 ms, 2x `cupy.sum` or more. The uniform f32 sum stalls near 2^25 (an f32 sum there has an ulp of 4, and terms below 2 round away), so from about 2^26 terms most of its tiles have the unit zero; the geometric f32 stream crosses a binade every 2^23 terms, an eighth as often as the f64 one. The first run (b5d3995, H100, sizes 8,294,400, 10^8 and 2^30) finished the two uniform rows below 2^30 and was cut by its time limit after 80 s inside the 2^30 uniform row (a fill on the device, a 4 GiB copy to the host, the CPU's f32 loop, then the sum; the host's steps take seconds), so the prediction that the stalled tiles cost nothing was wrong. Why was not found: the plans come from the f64 tree sums (the true sum, far above the stalled f32 sum), so likely every stalled tile's plan misses and the walker finishes it from its terms, but 262,144 finishes (tiles of 4,096 terms) of a few µs each would take about a second; a much slower walk and a wait that never ends were not told apart. From that run on, 2^30 is left out and a first run over 2 s is reported by its wall time, untimed.".into()
 }
 
 fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
@@ -343,18 +307,22 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             r.dist.name_f32().into(),
             thousands(r.n as u64),
             r.windows.to_string(),
-            ms(r.walked),
+            if r.slow {
+                "untimed (slow)".into()
+            } else {
+                ms_cell(r.walked, 4)
+            },
             format!(
                 "{:.1}{}",
                 r.first_ms,
                 if r.slow { " (too slow to time)" } else { "" }
             ),
-            ms(r.copy),
-            ms(cu),
+            ms_cell(r.copy, 4),
+            ms_cell(cu, 4),
             ratio(r.walked, cu),
             ratio(r.walked, r.copy),
             format!("{:.0}", 4.0 * r.n as f64 / (r.walked * 1e6)),
-            ms(r.cpu_loop),
+            ms_cell(r.cpu_loop, 4),
         ]);
     }
     t

@@ -141,14 +141,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     out.report.text("The float VIF row-parallel sum's fast segment units (`fvif_segment_unit_fast_m` in `kernels/float_vif.cuh`: where no term of a segment is a tie, its unit is the f64 sum of rint(x * 2^(150 - b))) with each check broken alone (`vif::host::FastUnitMutant`), through the header's host build (the device kernels compile the same function): `vif::fast_unit_kill::row_cases` (uniform, eighth powers over many binades, one term in twenty negated, every term a tie after 2^23, random bits from subnormals to 2; 1 to 5,000 terms a row in 1 to 256 segments), every row compared by bits with the left-to-right fp32 loop; the first wrong row is named. The bound on the f64 sum has no mutant: it guards the conversion to an integer, and any bound from 2^24 to 2^63 gives the same sums (a larger increment never applies in an f32 binade).".to_string());
     out.report.table(table);
     out.failures += failures;
-    let (table, failures, note) = super::mutations_extra::fvif_warp_rows();
-    out.report.text(note);
-    out.report.table(table);
-    out.failures += failures;
-    let (table, failures, note) = super::mutations_extra::upload_rows();
-    out.report.text(note);
-    out.report.table(table);
-    out.failures += failures;
+    for (_, rows) in DEVICE_TABLES {
+        let (table, failures, note) = rows();
+        out.report.text(note);
+        out.report.table(table);
+        out.failures += failures;
+    }
     let (table, failures) = super::mutations_extra::cumsum_rows(b.seed);
     out.report.text(format!("The prefix-sum engine (`binade::cumsum`) with each of its shortcuts broken alone (`cumsum::Fault`, `verify::cumsum_mutants`), on {} threads in blocks of {} chunks of {} terms: every input kind at 10,000 f64 and f32 terms under every start (first-term, positive-zero, negative-zero), then a stream of -0.0 terms under first-term; every output position is compared with the loop's by bits, and the first wrong input and index are named.", crate::verify::cumsum_mutants::KILL_THREADS, crate::verify::cumsum_mutants::KILL_SHAPE.block_chunks, crate::verify::cumsum_mutants::KILL_SHAPE.chunk));
     out.report.table(table);

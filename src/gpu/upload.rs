@@ -247,16 +247,12 @@ pub(crate) fn one_device_test_at_a_time() -> std::sync::MutexGuard<'static, ()> 
 mod tests {
     use super::*;
 
-    fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-        one_device_test_at_a_time()
-    }
-
     /// Round trips through the staging buffers keep every term's bits, for lengths around
     /// the buffer's (one short, exact, one over, several) and with NaN payloads, -0 and
     /// subnormals; skipped without a device.
     #[test]
     fn staged_upload_keeps_every_bit() {
-        let _device = one_at_a_time();
+        let _device = one_device_test_at_a_time();
         let Some(gpu) = crate::gpu::require::open_or_skip("staged_upload_keeps_every_bit") else {
             return;
         };
@@ -296,7 +292,7 @@ mod tests {
     /// sleeping kernel), and its mutant that does not wait is killed by a wrong term there.
     #[test]
     fn staged_upload_waits_and_its_mutant_is_killed() {
-        let _device = one_at_a_time();
+        let _device = one_device_test_at_a_time();
         let Some(gpu) =
             crate::gpu::require::open_or_skip("staged_upload_waits_and_its_mutant_is_killed")
         else {

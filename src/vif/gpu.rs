@@ -815,22 +815,11 @@ impl VifGpu {
         warmup: usize,
         reps: usize,
     ) -> Result<Vec<f32>> {
-        for _ in 0..warmup {
-            self.launch_frame(opts, v)?;
-        }
-        self.gpu.stream().synchronize()?;
-        let mut times = Vec::with_capacity(reps);
-        for _ in 0..reps {
-            let ctx = self.gpu.context();
-            let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            start.record(self.gpu.stream())?;
-            self.launch_frame(opts, v)?;
-            end.record(self.gpu.stream())?;
-            end.synchronize()?;
-            times.push(start.elapsed_ms(&end)?);
-        }
-        Ok(times)
+        let gpu = self.gpu.clone();
+        let times = crate::gpu::timing::event_times(&gpu, warmup, reps, |_| {
+            self.launch_frame(opts, v).map(|_| ())
+        })?;
+        Ok(times.into_iter().map(|t| t as f32).collect())
     }
 
     /// Milliseconds of a frame's sum kernels alone, measured with CUDA events: one frame

@@ -276,11 +276,11 @@ impl Engine for ExactGpuEngine {
         let mut compile_ms = 0.0;
         if self.f32_sum.is_none() {
             let t = std::time::Instant::now();
-            let shape = WalkedShape {
-                f32_terms: true,
-                ..WalkedShape::DEFAULT
-            };
-            self.f32_sum = Some(WalkedSum::build(w.gpu(), shape, WalkedMutant::None)?);
+            self.f32_sum = Some(WalkedSum::build(
+                w.gpu(),
+                WalkedShape::DEFAULT_F32,
+                WalkedMutant::None,
+            )?);
             compile_ms = t.elapsed().as_secs_f64() * 1e3;
         }
         let Some(f) = &self.f32_sum else {

@@ -1664,18 +1664,7 @@ impl OnePassSum {
 
     /// Fills `out` with `dist`'s values for `seed` (made on the device).
     pub fn fill(&self, out: &mut CudaSlice<f64>, seed: u64, dist: Distribution) -> Result<()> {
-        let n = out.len() as u64;
-        let code = dist.code();
-        let mut b = self.gpu.stream().launch_builder(&self.k_fill);
-        b.arg(out).arg(&n).arg(&seed).arg(&code);
-        let cfg = LaunchConfig {
-            grid_dim: (4096, 1, 1),
-            block_dim: (256, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: fill_distribution writes out[0..n) only.
-        unsafe { b.launch(cfg) }.context("launching fill_distribution")?;
-        Ok(())
+        self.launch_fill(&self.k_fill, "fill_distribution", out, seed, dist)
     }
 
     /// Fills `out` with `dist`'s f32 stream for `seed` (made on the device,
@@ -1683,17 +1672,29 @@ impl OnePassSum {
     /// nearest; the ties sit on half the ulp of an f32 running sum near i / 4; the geometric
     /// stream grows a binade every 2^23 terms from 2^-120 ([`Distribution::name_f32`]).
     pub fn fill_f32(&self, out: &mut CudaSlice<f32>, seed: u64, dist: Distribution) -> Result<()> {
+        self.launch_fill(&self.k_fill_f32, "fill_distribution_f32", out, seed, dist)
+    }
+
+    /// Launches a fill kernel (`fill_distribution` or its f32 twin) over all of `out`.
+    fn launch_fill<T: cudarc::driver::DeviceRepr>(
+        &self,
+        kernel: &CudaFunction,
+        name: &str,
+        out: &mut CudaSlice<T>,
+        seed: u64,
+        dist: Distribution,
+    ) -> Result<()> {
         let n = out.len() as u64;
         let code = dist.code();
-        let mut b = self.gpu.stream().launch_builder(&self.k_fill_f32);
+        let mut b = self.gpu.stream().launch_builder(kernel);
         b.arg(out).arg(&n).arg(&seed).arg(&code);
         let cfg = LaunchConfig {
             grid_dim: (4096, 1, 1),
             block_dim: (256, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: fill_distribution_f32 writes out[0..n) only.
-        unsafe { b.launch(cfg) }.context("launching fill_distribution_f32")?;
+        // SAFETY: both fill kernels write out[0..n) only, one element of out's type each.
+        unsafe { b.launch(cfg) }.with_context(|| format!("launching {name}"))?;
         Ok(())
     }
 }

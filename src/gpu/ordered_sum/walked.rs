@@ -219,6 +219,13 @@ impl WalkedShape {
         f32_terms: false,
     };
 
+    /// The engine's shape for f32 terms ([`WalkedShape::f32_terms`]): the build `binade sum
+    /// --engine gpu` runs on an f32 file and `gpu-timing-f32` times.
+    pub const DEFAULT_F32: WalkedShape = WalkedShape {
+        f32_terms: true,
+        ..WalkedShape::DEFAULT
+    };
+
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
     /// strided from global memory, a step's failing tile found again by the next step, every
     /// plan by a look-back, every crossing finished from its terms by rounds.
