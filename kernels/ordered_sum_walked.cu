@@ -287,6 +287,33 @@ typedef double wk_term;
 #error "the fast finish is written for f64 sums"
 #endif
 
+/* BINADE_WK_STALL_CAP 1 (f32 builds): plans know where the loop's sum stops growing. A float
+ * sum S in binade E (2^E <= S < 2^(E+1)) has half an ulp 2^(E-24); a term below that leaves
+ * S as it is (it rounds back to S). So a tile whose largest term m lies in [2^k, 2^(k+1))
+ * leaves every sum at or above its cap C = 2^(k+25) unchanged (there half an ulp is at least
+ * 2^(k+1) > m): the loop that reaches C stays there for as long as such tiles follow, while
+ * the tree sums (exact-ish, in f64) go on growing. 2^25 uniform [0, 1) terms bring the f32
+ * loop to 2^24, where it stays; plans from uncapped tree sums then miss on every later tile,
+ * and the walker finishes each from its terms, one after another. With the cap a tile's
+ * effect on an approximate prefix P is max(P, min(P + ts, C)) (wk_capped): the sum grows by
+ * the tree sum until it meets the cap, and not past it. Published tree sums carry their
+ * tile's cap; a look-back composes the tiles after its base as their summed tree sums under
+ * the least of their caps (exact where the caps are equal, as in a stationary stream; a guess
+ * otherwise). The hint's and the far anchor's margins are capped by the tile's own cap. A
+ * plan: no bit depends on it (every path ends in a checked apply or native adds). f64 sums
+ * stall the same way only after about 2^53 terms of one size, so the f64 build has no cap.
+ * BINADE_WK_STALL_CAP 2 is a plan mutant for the tests: every cap taken four binades low,
+ * which must change no bit. */
+#ifndef BINADE_WK_STALL_CAP
+#define BINADE_WK_STALL_CAP 0
+#endif
+#if BINADE_WK_STALL_CAP && !BINADE_WK_F32
+#error "the stall cap is a plan of f32 sums"
+#endif
+#if BINADE_WK_STALL_CAP && !defined(BINADE_WK_STALL_CAP_SHIFT)
+#error "compile with BINADE_WK_STALL_CAP_SHIFT (STALL_CAP_SHIFT in src/gpu/ordered_sum/walked.rs)"
+#endif
+
 /* The binade of a sum's bits s (a positive normal's exponent field), 0 for anything else. */
 __device__ static inline unsigned int wk_binade(u64 s) {
 #if BINADE_WK_F32
@@ -323,6 +350,43 @@ __device__ static inline double wk_top(unsigned int b) {
     return __longlong_as_double((long long)((u64)(b + 1u) << 52));
 #endif
 }
+
+#if BINADE_WK_STALL_CAP
+/* The cap of a tile whose largest term is m (BINADE_WK_STALL_CAP): 2^(k + 25) for m in
+ * [2^k, 2^(k+1)) (25 is BINADE_WK_STALL_CAP_SHIFT, f32's fraction bits plus 2; m an f32 widened, so a normal double: k is its exponent field less 1023);
+ * 0 where m is 0 (the tile adds nothing anywhere); +inf (none) where m is not a positive
+ * finite value or the cap would pass f32's largest binade. The plan mutant takes it four
+ * binades low. */
+__device__ static inline double wk_cap(double m) {
+    if (m == 0.0) return 0.0;
+    if (!(m > 0.0) || m > 3.4028234663852886e38) return __longlong_as_double(0x7ff0000000000000ll);
+    const u64 field = (u64)__double_as_longlong(m) >> 52;
+#if BINADE_WK_STALL_CAP == 2
+    const u64 cap = field + (u64)BINADE_WK_STALL_CAP_SHIFT - 4u;
+#else
+    const u64 cap = field + (u64)BINADE_WK_STALL_CAP_SHIFT;
+#endif
+    if (cap > 1023u + 127u) return __longlong_as_double(0x7ff0000000000000ll);
+    return __longlong_as_double((long long)(cap << 52));
+}
+
+/* An approximate prefix p after a run of tiles whose tree sums add to a and whose least cap
+ * is c: the sum grows by a until it meets c, and never falls. +inf as c is no cap. */
+__device__ static inline double wk_capped(double p, double a, double c) {
+    return fmax(p, fmin(__dadd_rn(p, a), c));
+}
+
+/* A cap in a plan word's tag bits 32..42 (its double's exponent field: 0 for 0, 0x7ff for
+ * +inf), and back. */
+__device__ static inline u64 wk_cap_bits(double c) { return ((u64)__double_as_longlong(c) >> 52) << 32; }
+__device__ static inline double wk_cap_of(u64 tag) {
+    return __longlong_as_double((long long)(((tag >> 32) & 0x7ffull) << 52));
+}
+#define WK_REACH(p, a, c) wk_capped((p), (a), (c))
+#else
+/* Without the cap an approximate prefix grows by every tree sum. */
+#define WK_REACH(p, a, c) __dadd_rn((p), (a))
+#endif
 
 /* apply of src/unit.rs for the sum's format: 1 and the exact result's bits in *out, or 0. */
 __device__ static inline int wk_apply(binade_unit u, unsigned int b, u64 s, u64 *out) {
@@ -491,6 +555,9 @@ struct wk_shared {
     unsigned int from, fail, b, flag;
     double cross; /* a producer's exact-enough prefix for its split, NaN where it has none */
     double dred[WK_WARPS];
+#if BINADE_WK_STALL_CAP
+    double dmax[WK_WARPS];
+#endif
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
     union {
@@ -532,6 +599,30 @@ __device__ static inline double wk_block_add(double v, wk_shared &sh) {
     __syncthreads();
     return t;
 }
+
+#if BINADE_WK_STALL_CAP
+/* wk_block_add of v, and the largest m over the block in *mx (fmax: a NaN is passed over);
+ * one pair of barriers for both. The same values on every thread. */
+__device__ static inline double wk_block_add_max(double v, double m, wk_shared &sh, double *mx) {
+    for (unsigned int s = 16; s >= 1; s /= 2) {
+        v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
+        m = fmax(m, __shfl_xor_sync(WK_FULL, m, s));
+    }
+    if ((threadIdx.x & 31u) == 0) {
+        sh.dred[threadIdx.x >> 5] = v;
+        sh.dmax[threadIdx.x >> 5] = m;
+    }
+    __syncthreads();
+    double t = 0.0, big = 0.0;
+    for (unsigned int k = 0; k < WK_WARPS; k++) {
+        t = __dadd_rn(t, sh.dred[k]);
+        big = fmax(big, sh.dmax[k]);
+    }
+    __syncthreads();
+    *mx = big;
+    return t;
+}
+#endif
 
 /* The sum of v over the threads before this one (any order within a warp's shuffles: it
  * serves a plan); 0 on thread 0. */
@@ -742,6 +833,9 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
                                                  unsigned int *missing_out, int *waited) {
     const unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0;
+#if BINADE_WK_STALL_CAP
+    double least = __longlong_as_double(0x7ff0000000000000ll); /* the least cap seen: none yet */
+#endif
     long long hi = (long long)t - 1;
     unsigned int waits = 0u, unknown = 0u;
     while (true) {
@@ -770,6 +864,26 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             }
         }
         unknown += __popc(missed);
+#if BINADE_WK_STALL_CAP
+        /* The base (the approximate inclusive prefix at `stop`, or the start) apart from the
+         * tree sums after it, which compose as their sum under their least cap. */
+        const int agg = lane < stop && !missing;
+        double v = agg ? __longlong_as_double((long long)w.value) : 0.0;
+        double c = agg ? wk_cap_of(w.tag) : __longlong_as_double(0x7ff0000000000000ll);
+        double base = lane == stop && p >= 0 ? __longlong_as_double((long long)w.value) : 0.0;
+        for (unsigned int s = 16; s >= 1; s /= 2) {
+            v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
+            c = fmin(c, __shfl_down_sync(WK_FULL, c, s));
+            base = __dadd_rn(base, __shfl_down_sync(WK_FULL, base, s));
+        }
+        acc = __dadd_rn(acc, v);
+        least = fmin(least, c);
+        if (stop < 32u) {
+            *missing_out = unknown;
+            *waited = waits > 0u;
+            return wk_capped(base, acc, least);
+        }
+#else
         const int take = (lane < stop && !missing) || (lane == stop && p >= 0);
         double v = take ? __longlong_as_double((long long)w.value) : 0.0;
         for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
@@ -779,6 +893,7 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             *waited = waits > 0u;
             return acc;
         }
+#endif
         hi -= 32;
     }
 }
@@ -833,12 +948,12 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const wk_term
 }
 
 #if BINADE_WK_SPLIT
-/* The prefix p a tile splits from (BINADE_WK_SPLIT): p where the tile's tree sum ts carries it
- * from its binade b (a positive normal's, below the top binade) into b + 1, else NaN (no
- * split). A plan. */
-__device__ static inline double wk_split_prefix(double p, double ts) {
+/* The prefix p a tile splits from (BINADE_WK_SPLIT): p where the tile carries it to the
+ * approximate end `end` (p plus its tree sum, WK_REACH) from its binade b (a positive
+ * normal's, below the top binade) into b + 1, else NaN (no split). A plan. */
+__device__ static inline double wk_split_prefix(double p, double end) {
     const unsigned int b = wk_plan_binade(p);
-    const int carried = b != 0u && b < WK_TOP_BINADE && wk_plan_binade(__dadd_rn(p, ts)) == b + 1u;
+    const int carried = b != 0u && b < WK_TOP_BINADE && wk_plan_binade(end) == b + 1u;
     return carried ? p : __longlong_as_double(0x7ff8000000000000ll);
 }
 
@@ -909,13 +1024,15 @@ __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count,
  * size), and where that bound is below the top of b the plan is b. The bound is a guess
  * (a tile between may be larger): a guess that fails makes a wrong plan, which costs the
  * walker a finish and changes no bit. */
-__device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double ts, unsigned int epoch) {
+__device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double ts, double cap,
+                                                       unsigned int epoch) {
     const u64 w = h.tag >> 32;
     if ((unsigned int)h.tag != ((epoch << 2) | WK_HINT) || w > t || !(ts >= 0.0)) return 0u;
     const unsigned int b = wk_binade(h.value);
     if (b == 0u || b >= WK_TOP_BINADE) return 0u;
     const double top = wk_top(b);
-    const double reach = __dadd_rn(wk_value(h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), ts)));
+    const double reach = WK_REACH(wk_value(h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), ts)), cap);
+    (void)cap;
 #if BINADE_WK_HINT == 2
     (void)reach;
     (void)top;
@@ -936,10 +1053,12 @@ __device__ static inline u64 wk_far_anchor(u64 t) {
  * an approximate inclusive prefix P_a (the tree sums through a), puts the prefix before t at
  * P_a plus the tree sums of tiles a+1..t-1, taken (a guess, as the hint's) to lie in
  * [0, 4 (t - a - 1) ts]: where both ends are in one binade, that is the plan. */
-__device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, double ts, unsigned int epoch) {
+__device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, double ts, double cap,
+                                                      unsigned int epoch) {
     if (a >= t || !wk_has(f, epoch, WK_APPROX) || !(ts >= 0.0)) return 0u;
     const double lo = __longlong_as_double((long long)f.value);
-    const double hi = __dadd_rn(lo, __dmul_rn(4.0, __dmul_rn((double)(t - a - 1u), ts)));
+    const double hi = WK_REACH(lo, __dmul_rn(4.0, __dmul_rn((double)(t - a - 1u), ts)), cap);
+    (void)cap;
     const unsigned int bl = wk_plan_binade(lo);
     const unsigned int bh = wk_plan_binade(hi);
 #if BINADE_WK_HINT == 3
@@ -1004,8 +1123,21 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
+#if BINADE_WK_STALL_CAP
+    double big = 0.0;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) big = fmax(big, x[j]);
+    const double ts = wk_block_add_max(mine, big, sh, &big);
+    const double cap = wk_cap(big);
+    if (threadIdx.x == 0)
+        wk_write(plan + t, (u64)__double_as_longlong(t == 0 ? wk_capped(0.0, ts, cap) : ts),
+                 wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG) | wk_cap_bits(cap));
+#else
     const double ts = wk_block_add(mine, sh);
+    const double cap = 0.0; /* no cap: WK_REACH adds the whole tree sum */
+    (void)cap;
     if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
+#endif
 #if BINADE_WK_PHASES < 2
     return;
 #endif
@@ -1028,15 +1160,15 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #endif
 #if BINADE_WK_HINT
     if (threadIdx.x == 0) {
-        unsigned int hb = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, epoch);
+        unsigned int hb = t % WK_HINT_ANCHOR == 0u ? 0u : wk_plan_from_hint(hint, t, ts, cap, epoch);
         if (hb != 0u) path |= WK_PATH_HINTED;
 #if BINADE_WK_SPLIT
         /* The walker's hint standing at this tile is its exact prefix. */
-        if (hb != 0u && (hint.tag >> 32) == t) sh.cross = wk_split_prefix(wk_value(hint.value), ts);
+        if (hb != 0u && (hint.tag >> 32) == t) sh.cross = wk_split_prefix(wk_value(hint.value), WK_REACH(wk_value(hint.value), ts, cap));
 #endif
 #if BINADE_WK_FAR
         if (hb == 0u && t % WK_HINT_ANCHOR != 0u) {
-            hb = wk_plan_from_far(far, fa, t, ts, epoch);
+            hb = wk_plan_from_far(far, fa, t, ts, cap, epoch);
             if (hb != 0u) path |= WK_PATH_FAR;
         }
 #endif
@@ -1057,7 +1189,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
             /* Tree sums of non-negative terms are >= 0: the prefix lies in [prefix, prefix +
              * 4 missing ts] where the guess holds; one binade at both ends is the plan. */
             const double lo = __shfl_sync(WK_FULL, prefix, 0);
-            const double hi = __dadd_rn(lo, __dmul_rn(4.0 * (double)missing, ts));
+            const double hi = WK_REACH(lo, __dmul_rn(4.0 * (double)missing, ts), cap);
             const unsigned int bl = wk_plan_binade(lo);
             const unsigned int bh = wk_plan_binade(hi);
 #if BINADE_WK_LOOKBACK == 2
@@ -1076,10 +1208,10 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         }
         if (waited) path |= WK_PATH_WAITED;
         if (missing == 0u && threadIdx.x == 0) {
-            wk_write(plan + t, (u64)__double_as_longlong(__dadd_rn(prefix, ts)), wk_tag(epoch, WK_APPROX));
+            wk_write(plan + t, (u64)__double_as_longlong(WK_REACH(prefix, ts, cap)), wk_tag(epoch, WK_APPROX));
             sh.b = wk_plan_binade(prefix);
 #if BINADE_WK_SPLIT
-            sh.cross = wk_split_prefix(prefix, ts);
+            sh.cross = wk_split_prefix(prefix, WK_REACH(prefix, ts, cap));
 #endif
         }
     }

@@ -8,7 +8,7 @@
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
+    Hint, Lookback, StallCap, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
 };
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -255,17 +255,32 @@ fn walked_compiles_for_every_mutant_and_shape() {
     let f32_builds: Vec<(WalkedShape, WalkedMutant)> = builds
         .iter()
         .filter(|(shape, _)| !shape.fast_finish)
-        .map(|&(shape, m)| {
-            (
-                WalkedShape {
-                    f32_terms: true,
-                    ..shape
-                },
-                m,
-            )
-        })
+        .map(|&(shape, m)| (shape.with_f32_terms(), m))
         .collect();
     builds.extend(f32_builds);
+    // The f32 engine's shape without the stall cap and with its plan mutant.
+    for stall_cap in [StallCap::Off, StallCap::TooLow] {
+        builds.push((
+            WalkedShape {
+                stall_cap,
+                ..WalkedShape::DEFAULT_F32
+            },
+            WalkedMutant::None,
+        ));
+    }
+    // The cap is a plan of f32 sums: an f64 build with it is refused.
+    assert!(
+        WalkedSum::image(
+            "sm_90",
+            WalkedShape {
+                stall_cap: StallCap::On,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedMutant::None
+        )
+        .is_err(),
+        "an f64 build with the stall cap accepted"
+    );
     let failed: Vec<String> = builds
         .par_iter()
         .filter_map(|&(shape, m)| {
@@ -684,19 +699,24 @@ fn walked_segments_refuse_what_cannot_run() {
     assert!(overlapping.is_err(), "overlapping sums accepted");
 }
 
-/// The f32 build (`WalkedShape::f32_terms`) in the engine's shape (crossings split), the
-/// first shape and the engine's without the split: every
+/// The f32 build (`WalkedShape::f32_terms`, with the stall cap) in the engine's shape
+/// (crossings split), the first shape and the engine's without the split, and the engine's
+/// f32 shape without the cap and with the cap's plan mutant: every
 /// f32 case (`walked_kill::kill_cases_f32`) has the f32 loop's bits, twice.
 #[test]
 fn walked_f32_equals_the_f32_loop() {
     let Some(gpu) = open_or_skip("walked_f32_equals_the_f32_loop") else {
         return;
     };
-    for shape in [WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[18]] {
-        let shape = WalkedShape {
-            f32_terms: true,
-            ..shape
-        };
+    let capped =
+        [WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[18]].map(WalkedShape::with_f32_terms);
+    // The stall cap is a plan: without it, or with every cap four binades low (the plan
+    // mutant), the bits must be the same.
+    let plans = [StallCap::Off, StallCap::TooLow].map(|stall_cap| WalkedShape {
+        stall_cap,
+        ..WalkedShape::DEFAULT_F32
+    });
+    for shape in capped.into_iter().chain(plans) {
         let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
         let cases = kill_cases_f32(SEED, &sizes(), shape.tile() as usize);
         let (checked, wrong) = first_wrong(&sum, &cases, 2).unwrap();
@@ -716,15 +736,7 @@ fn walked_f32_mutants_give_wrong_totals() {
     let mut survivors = Vec::new();
     let builds: Vec<(WalkedShape, WalkedMutant)> = WalkedMutant::F32_CHECKED
         .into_iter()
-        .map(|m| {
-            (
-                WalkedShape {
-                    f32_terms: true,
-                    ..m.shape()
-                },
-                m,
-            )
-        })
+        .map(|m| (m.shape().with_f32_terms(), m))
         .collect();
     for (m, sum) in built(&gpu, &builds) {
         match first_wrong(&sum, &cases, 1).unwrap().1 {
@@ -738,10 +750,7 @@ fn walked_f32_mutants_give_wrong_totals() {
     );
     let sum = WalkedSum::build(
         &gpu,
-        WalkedShape {
-            f32_terms: true,
-            ..WalkedShape::DEFAULT
-        },
+        WalkedShape::DEFAULT.with_f32_terms(),
         WalkedMutant::None,
     )
     .unwrap();

@@ -369,3 +369,62 @@ fn every_model_fault_gives_a_wrong_sum() {
         "model faults not killed: {survivors:?}"
     );
 }
+
+/// The stall cap's argument (`walked::stall_cap_f32`, the kernel's `wk_cap`): for a largest
+/// term m, every f32 sum S at or above the cap absorbs every term x in [0, m] (S + x == S in
+/// f32), and at half the cap, just below it, the sum still moves for x = m (the cap is not
+/// set needlessly high: a plan that stalls too late costs finishes). m and S are drawn over
+/// every binade from a seed (xoshiro256++), printed on failure.
+#[test]
+fn stall_cap_absorbs_every_term_of_its_tile() {
+    use binade::gpu::ordered_sum::walked::stall_cap_f32;
+    let seed = 0x57a1_1ca9_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut checked = 0u64;
+    for case in 0..200_000u64 {
+        let m = f32::from_bits(rng.random_range(1..0x7f80_0000u32));
+        let cap = stall_cap_f32(m);
+        if cap.is_infinite() {
+            // Only where 2^(k+25) passes f32's largest binade.
+            assert!(
+                m > 2f32.powi(102),
+                "seed {seed:#x} case {case}: m {m:e} has no cap"
+            );
+            continue;
+        }
+        let cap32 = cap as f32;
+        assert_eq!(
+            f64::from(cap32),
+            cap,
+            "seed {seed:#x} case {case}: cap {cap:e} not an f32"
+        );
+        let s = f32::from_bits(rng.random_range(cap32.to_bits()..0x7f80_0000));
+        let x = m * rng.random::<f32>();
+        for t in [m, x, 0.0] {
+            assert_eq!(
+                (s + t).to_bits(),
+                s.to_bits(),
+                "seed {seed:#x} case {case}: m {m:e}, cap {cap:e}, S {s:e}: S + {t:e} moved"
+            );
+        }
+        // Just below the cap (cap / 2 in ulps of cap / 4 ...) the largest term still moves
+        // the sum where it is at least half an ulp there: m >= 2^k = half an ulp of the
+        // binade below the cap, so the largest odd sum there moves up.
+        let below = f32::from_bits(cap32.to_bits() - 1);
+        if below.is_normal() && (below.to_bits() & 1) == 1 {
+            assert_ne!(
+                (below + m).to_bits(),
+                below.to_bits(),
+                "seed {seed:#x} case {case}: m {m:e}: the sum just below the cap {cap:e} did not move"
+            );
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 100_000,
+        "seed {seed:#x}: only {checked} cases had a cap"
+    );
+    assert_eq!(stall_cap_f32(0.0), 0.0);
+    assert_eq!(stall_cap_f32(0.75), 2f64.powi(24));
+    assert!(stall_cap_f32(f32::INFINITY).is_infinite() && stall_cap_f32(-1.0).is_infinite());
+}

@@ -15,7 +15,7 @@ use super::gpu_timing::{CupySum, PeerOut};
 use super::{Context, Outcome};
 use crate::format::{same_result, F32};
 use crate::gpu::ordered_sum::onepass::Distribution;
-use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::ordered_sum::walked::{StallCap, WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, OnePassSum};
 use crate::report::{ms_cell, ratio_cell as ratio, thousands, Report, Table};
@@ -23,6 +23,12 @@ use crate::walk::loop_sum;
 
 /// Most distinct windows a size is rotated over (the peer uses the same bound).
 const MAX_OFFSETS: usize = 256;
+
+/// The engine's f32 shape without the stall cap: the build before it.
+const UNCAPPED: WalkedShape = WalkedShape {
+    stall_cap: StallCap::Off,
+    ..WalkedShape::DEFAULT_F32
+};
 
 /// Relaunches of the first window compared with its first total besides the timed ones.
 const RELAUNCHES: usize = 3;
@@ -37,6 +43,10 @@ struct Settings {
     pool: usize,
     warmup: usize,
     reps: usize,
+    /// CUDA-event timings of the build without the stall cap (0: that build is not run).
+    before_reps: usize,
+    /// The largest size the build without the stall cap is run at.
+    before_max_terms: usize,
     python: String,
     peer: PathBuf,
 }
@@ -56,24 +66,22 @@ fn settings(ctx: &Context) -> Result<Settings> {
         pool: ctx.get("pool_terms")?,
         warmup: ctx.get("warmup")?,
         reps,
+        before_reps: ctx.get("before_reps")?,
+        before_max_terms: ctx.get("before_max_terms")?,
         python: std::env::var("BINADE_PYTHON").unwrap_or(ctx.get("python")?),
         peer: ctx.peers_dir().join("cupy_sum.py"),
     })
 }
 
-/// Everything measured for one distribution at one size (ms medians).
+/// One build's figures on one row's windows (ms).
 #[derive(Clone, Debug)]
-struct Row {
-    dist: Distribution,
-    n: usize,
-    windows: usize,
+struct Timed {
+    /// Median of the CUDA-event timings; NaN where `slow`.
     walked: f64,
     /// The first run's wall time on the host (ms), whatever its speed.
     first_ms: f64,
     /// The first run took longer than [`SLOW_MS`]: not relaunched or timed by events.
     slow: bool,
-    copy: f64,
-    cpu_loop: f64,
     tiles: u64,
     finished_tiles: u64,
     steps: u64,
@@ -82,9 +90,32 @@ struct Row {
     /// Every relaunch gave the first total's bits.
     identical: bool,
     total_bits: u32,
+}
+
+/// Everything measured for one distribution at one size (ms medians).
+#[derive(Clone, Debug)]
+struct Row {
+    dist: Distribution,
+    n: usize,
+    windows: usize,
+    /// The engine's build (`WalkedShape::DEFAULT_F32`, with the stall cap).
+    engine: Timed,
+    /// The same shape without the stall cap, where run (`before_reps`, `before_max_terms`).
+    before: Option<Timed>,
+    copy: f64,
+    cpu_loop: f64,
     loop_bits: u32,
     /// Sum modulo 2^64 of the pool's f32 bit patterns (the peer's data check).
     pool_checksum: u64,
+}
+
+impl Row {
+    /// Every build run here had the loop's bits in every launch.
+    fn ok(&self) -> bool {
+        std::iter::once(&self.engine)
+            .chain(self.before.as_ref())
+            .all(|b| b.exact && b.identical)
+    }
 }
 
 fn f32_checksum(xs: &[f32]) -> u64 {
@@ -92,8 +123,52 @@ fn f32_checksum(xs: &[f32]) -> u64 {
         .fold(0u64, |a, x| a.wrapping_add(u64::from(x.to_bits())))
 }
 
-fn measure(
+/// Times build `w` on `windows` of `pool` (the first window's total compared with `want`):
+/// its first run by the wall clock, and, unless that took over [`SLOW_MS`], relaunches and
+/// `reps` CUDA-event timings after `warmup`.
+fn time_build(
     w: &WalkedSum,
+    pool: &CudaSlice<f32>,
+    windows: &[std::ops::Range<usize>],
+    (warmup, reps): (usize, usize),
+    want: f32,
+) -> Result<Timed> {
+    let k = windows.len();
+    let mut jobs: Vec<WalkedJob<f32>> = windows
+        .iter()
+        .map(|r| w.job(pool.slice(r.clone())))
+        .collect::<Result<_>>()?;
+    let t1 = Instant::now();
+    let first = w.run(&mut jobs[0])?;
+    let first_ms = t1.elapsed().as_secs_f64() * 1e3;
+    // A sum slower than SLOW_MS is not relaunched or timed by events: its one run's wall
+    // time (launch, kernel and the result's download) is reported instead.
+    let slow = first_ms > SLOW_MS;
+    let mut identical = true;
+    let mut walked = f64::NAN;
+    if !slow {
+        for _ in 0..RELAUNCHES {
+            identical &= w.run(&mut jobs[0])?.bits == first.bits;
+        }
+        walked = median(&event_times(w.gpu(), warmup, reps, |r| {
+            w.launch(&mut jobs[r % k])
+        })?);
+    }
+    Ok(Timed {
+        walked,
+        first_ms,
+        slow,
+        tiles: first.tiles,
+        finished_tiles: first.finished_tiles,
+        steps: first.steps,
+        exact: same_result::<F32>(first.bits, u64::from(want.to_bits())),
+        identical,
+        total_bits: first.bits as u32,
+    })
+}
+
+fn measure(
+    (w, before): (&WalkedSum, &WalkedSum),
     op: &OnePassSum,
     set: &Settings,
     dist: Distribution,
@@ -113,27 +188,10 @@ fn measure(
     drop(host);
     let k = (count / n).clamp(1, MAX_OFFSETS);
     let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
-    let mut jobs: Vec<WalkedJob<f32>> = windows
-        .iter()
-        .map(|r| w.job(pool.slice(r.clone())))
-        .collect::<Result<_>>()?;
-    let t1 = Instant::now();
-    let first = w.run(&mut jobs[0])?;
-    let first_ms = t1.elapsed().as_secs_f64() * 1e3;
-    // A sum slower than SLOW_MS is not relaunched or timed by events: its one run's wall
-    // time (launch, kernel and the result's download) is reported instead.
-    let slow = first_ms > SLOW_MS;
-    let mut identical = true;
-    let mut walked = f64::NAN;
-    if !slow {
-        for _ in 0..RELAUNCHES {
-            identical &= w.run(&mut jobs[0])?.bits == first.bits;
-        }
-        walked = median(&event_times(gpu, set.warmup, set.reps, |r| {
-            w.launch(&mut jobs[r % k])
-        })?);
-    }
-    drop(jobs);
+    let engine = time_build(w, &pool, &windows, (set.warmup, set.reps), want)?;
+    let before = (set.before_reps > 0 && n <= set.before_max_terms)
+        .then(|| time_build(before, &pool, &windows, (1, set.before_reps), want))
+        .transpose()?;
     let mut dst: CudaSlice<f32> = s.alloc_zeros(n)?;
     let copy = median(&event_times(gpu, set.warmup, set.reps, |r| {
         s.memcpy_dtod(
@@ -142,23 +200,15 @@ fn measure(
         )?;
         Ok(())
     })?);
-    let loop_bits = want.to_bits();
     Ok(Row {
         dist,
         n,
         windows: k,
-        walked,
-        first_ms,
-        slow,
+        engine,
+        before,
         copy,
         cpu_loop,
-        tiles: first.tiles,
-        finished_tiles: first.finished_tiles,
-        steps: first.steps,
-        exact: same_result::<F32>(first.bits, u64::from(loop_bits)),
-        identical,
-        total_bits: first.bits as u32,
-        loop_bits,
+        loop_bits: want.to_bits(),
         pool_checksum,
     })
 }
@@ -182,6 +232,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
     let w = WalkedSum::build(&gpu, WalkedShape::DEFAULT_F32, WalkedMutant::None)?;
+    let before = WalkedSum::build(&gpu, UNCAPPED, WalkedMutant::None)?;
     let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(
@@ -190,7 +241,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     );
     for &dist in &Distribution::ALL {
         for &n in &set.sizes {
-            rows.push(measure(&w, &op, &set, dist, n, ctx.seed)?);
+            rows.push(measure((&w, &before), &op, &set, dist, n, ctx.seed)?);
             bar.inc(1);
         }
     }
@@ -218,7 +269,7 @@ fn report(
     rows: &[Row],
     peer: &Result<PeerOut>,
 ) -> Outcome {
-    let mut failures = rows.iter().filter(|r| !r.exact || !r.identical).count() as u64;
+    let mut failures = rows.iter().filter(|r| !r.ok()).count() as u64;
     let mut rep = Report::new(
         &ctx.name,
         "Exact f32 sums on the GPU: the walked engine's f32 build against cupy.sum and a copy",
@@ -229,26 +280,33 @@ fn report(
         .max_by_key(|r| r.n);
     if let Some(b) = largest {
         let cu = cupy_ms(peer, b);
-        let time = if b.slow {
+        let e = &b.engine;
+        let time = if e.slow {
             format!(
                 "was not timed: its first run took {:.1} s",
-                b.first_ms / 1e3
+                e.first_ms / 1e3
             )
         } else {
-            format!("takes {} ms", ms_cell(b.walked, 4))
+            format!("takes {} ms", ms_cell(e.walked, 4))
         };
         rep.headline(format!(
-            "At {} uniform f32 terms the walked engine's f32 sum {time} ({}x cupy.sum on the same f32 terms, {}x a device copy); {} of {} sums had the f32 loop's bits in every launch",
+            "At {} uniform f32 terms the walked engine's f32 sum {time} ({}x cupy.sum on the same f32 terms, {}x a device copy); {} of {} rows had the f32 loop's bits in every launch of every build",
             thousands(b.n as u64),
-            ratio(b.walked, cu),
-            ratio(b.walked, b.copy),
+            ratio(e.walked, cu),
+            ratio(e.walked, b.copy),
             rows.len() as u64 - failures,
             rows.len()
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32 (the build `binade sum --engine gpu` runs on an f32 file). Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
-        gpu.name, gpu.arch, set.reps, set.warmup, thousands(set.pool as u64)
+        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, and plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`): the build `binade sum --engine gpu` runs on an f32 file. The column \"before\" is the same shape without the cap, timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
+        gpu.name,
+        gpu.arch,
+        set.before_reps,
+        thousands(set.before_max_terms as u64),
+        set.reps,
+        set.warmup,
+        thousands(set.pool as u64)
     ));
     rep.text(prediction_text());
     match peer {
@@ -280,9 +338,13 @@ fn report(
 }
 
 fn prediction_text() -> String {
-    "Prediction, written before the first measurement (from the f64 engine's figures on an H100 at 517c5e6: 3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 the f32 build falls less than half: about 2.0 ms, against `cupy.sum` on f32 at about half its f64 time (1.35 ms), so about 1.5x; at 8,294,400 terms the walk's latency, not the bytes, sets the time: about 0.06 ms, 2x `cupy.sum` or more. The uniform f32 sum stalls near 2^25 (an f32 sum there has an ulp of 4, and terms below 2 round away), so from about 2^26 terms most of its tiles have the unit zero; the geometric f32 stream crosses a binade every 2^23 terms, an eighth as often as the f64 one. The first run (b5d3995, H100, sizes 8,294,400, 10^8 and 2^30) finished the two uniform rows below 2^30 and was cut by its time limit after 80 s inside the 2^30 uniform row (a fill on the device, a 4 GiB copy to the host, the CPU's f32 loop, then the sum; the host's steps take seconds), so the prediction that the stalled tiles cost nothing was wrong. Why was not found: the plans come from the f64 tree sums (the true sum, far above the stalled f32 sum), so likely every stalled tile's plan misses and the walker finishes it from its terms, but 262,144 finishes (tiles of 4,096 terms) of a few µs each would take about a second; a much slower walk and a wait that never ends were not told apart. From that run on, 2^30 is left out and a first run over 2 s is reported by its wall time, untimed.".into()
+    [
+        "Prediction before the first run (b5d3995), from the f64 engine's figures on an H100 at 517c5e6 (3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 about 2.0 ms against `cupy.sum` on f32 at about 1.35 ms (1.5x); at 8,294,400 terms about 0.06 ms, 2x `cupy.sum` or more. That run (H100) finished the rows below 2^30 and was cut after 80 s inside the 2^30 uniform row, so the stalled tiles were not free.",
+        "Why, found since (by reading, before any device run of the fix): the f32 loop over uniform [0, 1) terms reaches 2^24 after about 2^25 terms and stays there (half an ulp of 2^24 in f32 is 1, above every term). The plans came from tree sums in f64, which go on growing, so every later tile was planned for a binade the sum never reaches, and the walker finished each from its terms, one after another: 254,000 of the 262,144 tiles at 2^30.",
+        "The fix, a plan (`BINADE_WK_STALL_CAP`): each tile publishes, with its tree sum, its cap 2^(k+25) (k the exponent of its largest term), above which the f32 sum absorbs every one of its terms; approximate prefixes grow by the tree sums only up to the cap. Prediction for this run (the column before is the shape without the cap, at sizes up to 10^8): with the cap, the uniform rows finish about as many tiles from their terms as the rows that do not stall (tens, not tens of thousands) and take about 0.05 ms at 8,294,400 terms, 0.22 ms at 10^8 and 2.0 ms at 2^30 (1.3x to 1.6x `cupy.sum` on f32); without it, the uniform row at 10^8 finishes about 16,000 tiles and takes hundreds of ms. On the three streams that do not stall the cap costs at most 3% (two more reductions per tile; ptxas gives the producers 128 bytes of spill stores against 80).",
+    ]
+    .join("\n\n")
 }
-
 fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
     let mut t = Table::new(
         "f32_times",
@@ -293,6 +355,8 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "windows",
             "walked, f32",
             "first run, wall ms",
+            "before: no stall cap",
+            "before, first run, wall ms",
             "device copy",
             "cupy.sum, f32",
             "walked / cupy",
@@ -303,29 +367,46 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
     );
     for r in rows {
         let cu = cupy_ms(peer, r);
+        let e = &r.engine;
+        let (before, before_first) = r.before.as_ref().map_or_else(
+            || ("not run".to_string(), "not run".to_string()),
+            |b| (timed_cell(b), first_cell(b)),
+        );
         t.row(vec![
             r.dist.name_f32().into(),
             thousands(r.n as u64),
             r.windows.to_string(),
-            if r.slow {
-                "untimed (slow)".into()
-            } else {
-                ms_cell(r.walked, 4)
-            },
-            format!(
-                "{:.1}{}",
-                r.first_ms,
-                if r.slow { " (too slow to time)" } else { "" }
-            ),
+            timed_cell(e),
+            first_cell(e),
+            before,
+            before_first,
             ms_cell(r.copy, 4),
             ms_cell(cu, 4),
-            ratio(r.walked, cu),
-            ratio(r.walked, r.copy),
-            format!("{:.0}", 4.0 * r.n as f64 / (r.walked * 1e6)),
+            ratio(e.walked, cu),
+            ratio(e.walked, r.copy),
+            format!("{:.0}", 4.0 * r.n as f64 / (e.walked * 1e6)),
             ms_cell(r.cpu_loop, 4),
         ]);
     }
     t
+}
+
+/// A build's median, or why it has none.
+fn timed_cell(b: &Timed) -> String {
+    if b.slow {
+        "untimed (slow)".into()
+    } else {
+        ms_cell(b.walked, 4)
+    }
+}
+
+/// A build's first run by the wall clock.
+fn first_cell(b: &Timed) -> String {
+    format!(
+        "{:.1}{}",
+        b.first_ms,
+        if b.slow { " (too slow to time)" } else { "" }
+    )
 }
 
 fn check_table(rows: &[Row]) -> Table {
@@ -335,6 +416,7 @@ fn check_table(rows: &[Row]) -> Table {
         &[
             "distribution",
             "terms",
+            "build",
             "tiles",
             "tiles finished from their terms",
             "walker steps",
@@ -345,24 +427,29 @@ fn check_table(rows: &[Row]) -> Table {
         ],
     );
     for r in rows {
-        t.row(vec![
-            r.dist.name_f32().into(),
-            thousands(r.n as u64),
-            thousands(r.tiles),
-            thousands(r.finished_tiles),
-            thousands(r.steps),
-            format!("0x{:08x}", r.total_bits),
-            format!("0x{:08x}", r.loop_bits),
-            (if r.exact { "yes" } else { "no" }).into(),
-            (if r.slow {
-                "not relaunched (slow)"
-            } else if r.identical {
-                "yes"
-            } else {
-                "no"
-            })
-            .into(),
-        ]);
+        let builds = std::iter::once(("stall cap (engine)", &r.engine))
+            .chain(r.before.as_ref().map(|b| ("no stall cap (before)", b)));
+        for (build, b) in builds {
+            t.row(vec![
+                r.dist.name_f32().into(),
+                thousands(r.n as u64),
+                build.into(),
+                thousands(b.tiles),
+                thousands(b.finished_tiles),
+                thousands(b.steps),
+                format!("0x{:08x}", b.total_bits),
+                format!("0x{:08x}", r.loop_bits),
+                (if b.exact { "yes" } else { "no" }).into(),
+                (if b.slow {
+                    "not relaunched (slow)"
+                } else if b.identical {
+                    "yes"
+                } else {
+                    "no"
+                })
+                .into(),
+            ]);
+        }
     }
     t
 }

@@ -4,7 +4,9 @@
 //! bits with the CPU loop; a mutant is killed by the first sum that differs.
 
 use crate::experiment::Context;
-use crate::gpu::ordered_sum::walked::{Hint, Lookback, WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::ordered_sum::walked::{
+    Hint, Lookback, StallCap, WalkedMutant, WalkedShape, WalkedSum,
+};
 use crate::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
 };
@@ -139,7 +141,8 @@ fn built(
 }
 
 /// The f32 build's rows ([`WalkedShape::f32_terms`]): the correct build, the mutants of
-/// [`WalkedMutant::F32_CHECKED`] and the plan mutants of one sum a launch (the first three), each summing
+/// [`WalkedMutant::F32_CHECKED`], the plan mutants of one sum a launch (the first three), the
+/// stall cap's plan mutant ([`StallCap::TooLow`]) and the build without the cap, each summing
 /// `walked_kill::kill_cases_f32` against the f32 loop by bits. Empty rows and a note where no
 /// device is present.
 pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String, u64) {
@@ -158,10 +161,7 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
             )
         }
     };
-    let f32_shape = |shape: WalkedShape| WalkedShape {
-        f32_terms: true,
-        ..shape
-    };
+    let f32_shape = WalkedShape::with_f32_terms;
     let cases = kill_cases_f32(seed, sizes, WalkedShape::DEFAULT.tile() as usize);
     let builds: Vec<(&str, WalkedShape, WalkedMutant)> = std::iter::once(WalkedMutant::None)
         .chain(WalkedMutant::F32_CHECKED)
@@ -171,6 +171,24 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
                 .iter()
                 .map(|&(name, shape)| (name, f32_shape(shape), WalkedMutant::None)),
         )
+        .chain([
+            (
+                "walked f32 plan mutant: every stall cap four binades low (must keep the loop's bits)",
+                WalkedShape {
+                    stall_cap: StallCap::TooLow,
+                    ..WalkedShape::DEFAULT_F32
+                },
+                WalkedMutant::None,
+            ),
+            (
+                "walked f32 build without the stall cap (plans from tree sums alone; must keep the loop's bits)",
+                WalkedShape {
+                    stall_cap: StallCap::Off,
+                    ..WalkedShape::DEFAULT_F32
+                },
+                WalkedMutant::None,
+            ),
+        ])
         .collect();
     let bar = ctx.progress(builds.len() as u64, "walked f32 mutants");
     let mut failures = 0;
@@ -182,7 +200,7 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED` and the first three plan mutants above, each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing, the excursion, the split inputs, the planned finish's and the segmented step's rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
+        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32, with the plans' stall cap, `BINADE_WK_STALL_CAP=1`) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED`, the first three plan mutants above, the stall cap's plan mutant (`StallCap::TooLow`: every tile's cap four binades low, so plans take the sum to stall too early) and the build without the cap (plans from tree sums alone; both plans, so both must keep the loop's bits), each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing, the excursion, the split inputs, the planned finish's and the segmented step's rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
         gpu.name, gpu.arch
     );
     (t, note, failures)

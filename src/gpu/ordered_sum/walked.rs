@@ -141,6 +141,54 @@ pub struct WalkedShape {
     /// f32 terms summed in f32 (`BINADE_WK_F32`): the loop `s = 0.0f32; for x in terms
     /// { s += x }`, its jobs over f32 buffers ([`WalkedTerm`]). Not with `fast_finish`.
     pub f32_terms: bool,
+    /// Whether plans know where an f32 loop stops growing (`BINADE_WK_STALL_CAP`, f32 builds
+    /// only). A plan: no bit depends on it.
+    pub stall_cap: StallCap,
+}
+
+/// The stall cap's exponent offset: a tile whose largest term lies in [2^k, 2^(k+1)) leaves
+/// every f32 sum at or above 2^(k + STALL_CAP_SHIFT) unchanged. Such a sum has exponent
+/// E >= k + 25 and half an ulp 2^(E - 24) >= 2^(k+1) > every term, so each add rounds back
+/// to the sum. f32's fraction bits plus 2; the kernel's `BINADE_WK_STALL_CAP_SHIFT`.
+pub const STALL_CAP_SHIFT: i32 = <F32 as crate::format::Format>::FRAC_BITS as i32 + 2;
+
+/// The stall cap of a tile whose largest term is `m` (the kernel's `wk_cap`): 0 for 0,
+/// 2^(k + [`STALL_CAP_SHIFT`]) for a positive finite `m` of exponent k, +inf where that
+/// passes f32's largest binade or `m` is not a non-negative finite value.
+pub fn stall_cap_f32(m: f32) -> f64 {
+    if m == 0.0 {
+        return 0.0;
+    }
+    if !(m > 0.0 && m.is_finite()) {
+        return f64::INFINITY;
+    }
+    // m widened is a normal double: its exponent field less the bias is k.
+    let k = (f64::from(m).to_bits() >> 52) as i32 - 1023;
+    let e = k + STALL_CAP_SHIFT;
+    if e > 127 {
+        f64::INFINITY
+    } else {
+        2f64.powi(e)
+    }
+}
+
+/// Whether an f32 build's plans cap a tile's growth where the loop's sum stops growing
+/// (`BINADE_WK_STALL_CAP`; the argument is in the kernel's comment on it). A float sum in
+/// binade E leaves every term below 2^(E-24) out, so a tile whose largest term lies in
+/// [2^k, 2^(k+1)) changes no sum at or above its cap 2^(k+25); plans from tree sums alone
+/// go on growing past it, and once the loop's sum stalls (2^25 uniform [0, 1) terms bring it
+/// to 2^24) every later tile would be planned for a binade the sum never reaches and be
+/// finished by the walker, one after another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StallCap {
+    /// Plans from tree sums alone (the f64 build's only choice: an f64 loop stalls only
+    /// after about 2^53 terms of one size).
+    Off = 0,
+    /// Plans capped (the f32 engine's).
+    On = 1,
+    /// A plan mutant for the tests: every cap four binades low, so plans stall too early.
+    /// Plans change no bit, so its totals must be the loop's.
+    TooLow = 2,
 }
 
 /// A term type of the walked engine: f64 (a build without [`WalkedShape::f32_terms`]) or
@@ -217,14 +265,12 @@ impl WalkedShape {
         fetch_splits: true,
         trace: false,
         f32_terms: false,
+        stall_cap: StallCap::Off,
     };
 
     /// The engine's shape for f32 terms ([`WalkedShape::f32_terms`]): the build `binade sum
     /// --engine gpu` runs on an f32 file and `gpu-timing-f32` times.
-    pub const DEFAULT_F32: WalkedShape = WalkedShape {
-        f32_terms: true,
-        ..WalkedShape::DEFAULT
-    };
+    pub const DEFAULT_F32: WalkedShape = WalkedShape::DEFAULT.with_f32_terms();
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
     /// strided from global memory, a step's failing tile found again by the next step, every
@@ -242,6 +288,16 @@ impl WalkedShape {
         far: 0,
         ..WalkedShape::DEFAULT
     };
+
+    /// This shape for f32 terms summed in f32, with the plans' stall cap (the f32 engine's
+    /// choice; [`StallCap`]).
+    pub const fn with_f32_terms(self) -> WalkedShape {
+        WalkedShape {
+            f32_terms: true,
+            stall_cap: StallCap::On,
+            ..self
+        }
+    }
 
     /// The most static shared memory a transposed tile may take (the block's static limit
     /// is 48 KiB; the rest is the block's other shared words).
@@ -264,6 +320,9 @@ impl WalkedShape {
         }
         if self.far != 0 && self.hint == Hint::Off {
             bail!("walked shape {self:?}: a far anchor plans where the walker's hint gives none, so it needs the hint");
+        }
+        if self.stall_cap != StallCap::Off && !self.f32_terms {
+            bail!("walked shape {self:?}: the stall cap is a plan of f32 sums");
         }
         if self.fast_finish && self.f32_terms {
             bail!("walked shape {self:?}: the fast finish is written for f64 sums");
@@ -343,6 +402,8 @@ impl WalkedShape {
             ),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
+            ("BINADE_WK_STALL_CAP", (self.stall_cap as u32).to_string()),
+            ("BINADE_WK_STALL_CAP_SHIFT", STALL_CAP_SHIFT.to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
             (
                 "BINADE_WK_PL_MARGIN_EXP",
