@@ -428,3 +428,44 @@ fn stall_cap_absorbs_every_term_of_its_tile() {
     assert_eq!(stall_cap_f32(0.75), 2f64.powi(24));
     assert!(stall_cap_f32(f32::INFINITY).is_infinite() && stall_cap_f32(-1.0).is_infinite());
 }
+
+/// The stall cap as a plan, on the host model of the f32 plans (`walked_model::
+/// tree_plans_f32` against `exact_plans_f32`, 4,096-term tiles): on 2^24 and then 2^26 - 1
+/// uniform f32 terms, whose f32 loop stays at 2^24, the uncapped plans miss the loop's binade
+/// on every tile after the tree sums pass 2^25 (half of them) and the capped ones on almost
+/// none; on a stream
+/// that grows (each term 1 + u times 2^(i / 2^22)) the cap changes no plan. Seeded
+/// (xoshiro256++), printed on failure.
+#[test]
+fn stall_cap_plans_follow_the_stalled_f32_loop() {
+    use binade::verify::walked_model::{exact_plans_f32, tree_plans_f32};
+    let seed = 0xca9_5eed_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let misses = |terms: &[f32], capped: bool| {
+        let want = exact_plans_f32(terms, tile);
+        let got = tree_plans_f32(terms, tile, capped);
+        want.iter().zip(&got).filter(|(a, b)| a != b).count()
+    };
+    // 2^24 first, so the loop stalls at once; the tree sums leave its binade after 2^25
+    // terms (as they do after 2^26 terms of a stream from 0, whose loop reaches 2^24 after 2^25).
+    let uniform: Vec<f32> = std::iter::once(16_777_216.0f32)
+        .chain((1..1usize << 26).map(|_| rng.random::<f64>() as f32))
+        .collect();
+    let tiles = uniform.len() / tile;
+    let (plain, capped) = (misses(&uniform, false), misses(&uniform, true));
+    println!("uniform f32, {tiles} tiles: uncapped plans miss {plain}, capped {capped}");
+    assert!(
+        plain > tiles / 3 && capped < tiles / 1000,
+        "seed {seed:#x}: uniform f32 plans missed {plain} uncapped, {capped} capped of {tiles}"
+    );
+    let growing: Vec<f32> = (0..1usize << 24)
+        .map(|i| ((1.0 + rng.random::<f64>()) * 2f64.powf(i as f64 / 4_194_304.0)) as f32)
+        .collect();
+    let (plain, capped) = (misses(&growing, false), misses(&growing, true));
+    println!("growing f32: uncapped plans miss {plain}, capped {capped}");
+    assert_eq!(
+        plain, capped,
+        "seed {seed:#x}: the cap changed the plans of a growing stream"
+    );
+}

@@ -722,3 +722,74 @@ pub fn tree_plans(terms: &[f64], shape: ModelShape) -> Vec<Option<Binade>> {
         })
         .collect()
 }
+
+/// The stall cap's exponent offset: a tile whose largest term lies in [2^k, 2^(k+1)) leaves
+/// every f32 sum at or above 2^(k + STALL_CAP_SHIFT) unchanged. Such a sum has exponent
+/// E >= k + 25 and half an ulp 2^(E - 24) >= 2^(k+1) > every term, so each add rounds back
+/// to the sum. f32's fraction bits plus 2; the kernel's `BINADE_WK_STALL_CAP_SHIFT` (passed by `WalkedShape::defines`).
+pub const STALL_CAP_SHIFT: i32 =
+    <crate::format::F32 as crate::format::Format>::FRAC_BITS as i32 + 2;
+
+/// The stall cap of a tile whose largest term is `m` (the walked kernel's `wk_cap`, a plan of its f32 build): 0 for 0,
+/// 2^(k + [`STALL_CAP_SHIFT`]) for a positive finite `m` of exponent k, +inf where that
+/// passes f32's largest binade or `m` is not a non-negative finite value.
+pub fn stall_cap_f32(m: f32) -> f64 {
+    if m == 0.0 {
+        return 0.0;
+    }
+    if !(m > 0.0 && m.is_finite()) {
+        return f64::INFINITY;
+    }
+    // m widened is a normal double: its exponent field less the bias is k.
+    let k = (f64::from(m).to_bits() >> 52) as i32 - 1023;
+    let e = k + STALL_CAP_SHIFT;
+    if e > 127 {
+        f64::INFINITY
+    } else {
+        2f64.powi(e)
+    }
+}
+
+/// The binade field of the f32 loop's running sum before each tile of `tile` terms (the plan a
+/// perfect look-back would give; 0 where that sum is not a positive normal).
+pub fn exact_plans_f32(terms: &[f32], tile: usize) -> Vec<u32> {
+    let mut s = 0.0f32;
+    terms
+        .chunks(tile)
+        .map(|t| {
+            let b = f32_binade(f64::from(s));
+            s = t.iter().fold(s, |a, &x| a + x);
+            b
+        })
+        .collect()
+}
+
+/// The walked kernel's f32 plans from a look-back that sees every earlier tile (its
+/// `wk_plan_binade` of the approximate prefix before each tile: the prefix in f64, taken to
+/// f32): each tile's tree sum added, or, `capped`, added only up to the tile's stall cap
+/// ([`stall_cap_f32`] of its largest term): `max(P, min(P + ts, cap))`. A model of the plan
+/// alone (the kernel's look-backs see only what is published, compose the tiles after their
+/// base under the least of their caps, and may plan from the walker's hint instead).
+pub fn tree_plans_f32(terms: &[f32], tile: usize, capped: bool) -> Vec<u32> {
+    let mut p = 0.0f64;
+    terms
+        .chunks(tile)
+        .map(|t| {
+            let b = f32_binade(p);
+            let ts: f64 = t.iter().map(|&x| f64::from(x)).sum();
+            p = if capped {
+                let big = t.iter().fold(0.0f32, |a, &x| a.max(x));
+                p.max((p + ts).min(stall_cap_f32(big)))
+            } else {
+                p + ts
+            };
+            b
+        })
+        .collect()
+}
+
+/// The binade field of v rounded to f32 (0 where that is not a positive normal).
+fn f32_binade(v: f64) -> u32 {
+    use crate::format::Format;
+    Binade::of::<crate::format::F32>(crate::format::F32::to_bits(v as f32)).map_or(0, |b| b.0)
+}

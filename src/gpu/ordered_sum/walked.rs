@@ -146,31 +146,7 @@ pub struct WalkedShape {
     pub stall_cap: StallCap,
 }
 
-/// The stall cap's exponent offset: a tile whose largest term lies in [2^k, 2^(k+1)) leaves
-/// every f32 sum at or above 2^(k + STALL_CAP_SHIFT) unchanged. Such a sum has exponent
-/// E >= k + 25 and half an ulp 2^(E - 24) >= 2^(k+1) > every term, so each add rounds back
-/// to the sum. f32's fraction bits plus 2; the kernel's `BINADE_WK_STALL_CAP_SHIFT`.
-pub const STALL_CAP_SHIFT: i32 = <F32 as crate::format::Format>::FRAC_BITS as i32 + 2;
-
-/// The stall cap of a tile whose largest term is `m` (the kernel's `wk_cap`): 0 for 0,
-/// 2^(k + [`STALL_CAP_SHIFT`]) for a positive finite `m` of exponent k, +inf where that
-/// passes f32's largest binade or `m` is not a non-negative finite value.
-pub fn stall_cap_f32(m: f32) -> f64 {
-    if m == 0.0 {
-        return 0.0;
-    }
-    if !(m > 0.0 && m.is_finite()) {
-        return f64::INFINITY;
-    }
-    // m widened is a normal double: its exponent field less the bias is k.
-    let k = (f64::from(m).to_bits() >> 52) as i32 - 1023;
-    let e = k + STALL_CAP_SHIFT;
-    if e > 127 {
-        f64::INFINITY
-    } else {
-        2f64.powi(e)
-    }
-}
+pub use crate::verify::walked_model::{stall_cap_f32, STALL_CAP_SHIFT};
 
 /// Whether an f32 build's plans cap a tile's growth where the loop's sum stops growing
 /// (`BINADE_WK_STALL_CAP`; the argument is in the kernel's comment on it). A float sum in
