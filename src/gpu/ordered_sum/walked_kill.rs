@@ -84,6 +84,7 @@ pub fn kill_cases(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase> {
 /// excursion rebuilt at f32's quantum; two f32 streams of their own: a sum that stops moving
 /// at 2^25 (every later term below half its quantum of 4), and one whose every later term is
 /// a tie at that quantum (2.0 after 2^25 + 4: the loop rounds each to the even significand);
+/// one stalled at 2^24 for 2^25 terms, long enough for its tree sums to pass 2^25;
 /// and the split inputs at f32's quantum; each from +0 and from -0.
 pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f32>> {
     let mut cases = kind_cases::<f32>(seed, sizes, " f32");
@@ -109,6 +110,16 @@ pub fn kill_cases_f32(seed: u64, sizes: &[usize], tile: usize) -> Vec<KillCase<f
         .chain((1..3 * tile + 11).map(|i| 0.5 + (i % 97) as f32 / 256.0))
         .collect();
     hand.push(("f32 sum stopped at 2^25".to_string(), below));
+    // Stalled for long: the tree sums pass 2^25 after about 2^24 / 0.61 terms and go on, the
+    // loop stays at 2^24 (every term below 1, half its ulp there): plans from tree sums alone
+    // miss every tile after that, the stall cap's (`StallCap`) follow the loop.
+    let stalled: Vec<f32> = std::iter::once(16_777_216.0f32)
+        .chain((1..(1usize << 25) + 3 * tile).map(|i| 0.25 + (i % 3001) as f32 / 4096.0))
+        .collect();
+    hand.push((
+        "f32 sum stalled at 2^24 while its tree sums pass 2^25".to_string(),
+        stalled,
+    ));
     let ties: Vec<f32> = std::iter::once(33_554_436.0f32)
         .chain(std::iter::repeat_n(2.0, 3 * tile + 11))
         .collect();
