@@ -7,15 +7,15 @@
 //! device, [`GpuCumsum::first_difference`]), and relaunched to show it does not vary;
 //! `cupy.cumsum`'s outputs are compared with the loop's by checksum of their bits.
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use cudarc::driver::CudaSlice;
 use serde::Deserialize;
 
 use super::gpu_parity::cumsum::loop_running_sums;
+use super::peer_timing::PeerTiming;
 use super::{Context, Outcome};
 use crate::cumsum::Start;
 use crate::gpu::ordered_sum::onepass::{Distribution, Schedule};
@@ -29,33 +29,11 @@ const MAX_OFFSETS: usize = 256;
 /// Relaunches of the first window checked against the loop besides the timed ones.
 const CHECKS: usize = 3;
 
-struct Settings {
-    sizes: Vec<usize>,
-    pool: usize,
-    warmup: usize,
-    reps: usize,
-    python: String,
-    peer: PathBuf,
-}
+/// The file's keys ([`PeerTiming`]); the peer is `cupy_cumsum.py`.
+type Settings = PeerTiming;
 
 fn settings(ctx: &Context) -> Result<Settings> {
-    let reps = ctx.positive("reps")?;
-    let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
-    if sizes.contains(&0) {
-        bail!(super::ConfigError::new(
-            &ctx.file,
-            "sizes",
-            "sizes must be positive"
-        ));
-    }
-    Ok(Settings {
-        sizes,
-        pool: ctx.get("pool_terms")?,
-        warmup: ctx.get("warmup")?,
-        reps,
-        python: ctx.get("python")?,
-        peer: ctx.peers_dir().join("cupy_cumsum.py"),
-    })
+    PeerTiming::read(ctx, "cupy_cumsum.py")
 }
 
 /// Everything measured for one distribution at one size (ms medians).

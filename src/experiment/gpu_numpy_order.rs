@@ -5,14 +5,14 @@
 //! whose bits the device's must equal. Every device sum is also compared with the `numpy`
 //! order's loop on the host ([`crate::order::loop_sum_in`]) in every check launch.
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use cudarc::driver::CudaSlice;
 use serde::Deserialize;
 
+use super::peer_timing::PeerTiming;
 use super::{Context, Outcome};
 use crate::format::{same_result, F64};
 use crate::gpu::numpy_sum::{
@@ -30,33 +30,11 @@ const MAX_OFFSETS: usize = 256;
 /// Launches of the first window compared with the order's loop, besides the timed ones.
 const CHECKS: usize = 3;
 
-struct Settings {
-    sizes: Vec<usize>,
-    pool: usize,
-    warmup: usize,
-    reps: usize,
-    python: String,
-    peer: PathBuf,
-}
+/// The file's keys ([`PeerTiming`]); the peer is `cupy_numpy_sum.py`.
+type Settings = PeerTiming;
 
 fn settings(ctx: &Context) -> Result<Settings> {
-    let reps = ctx.positive("reps")?;
-    let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
-    if sizes.contains(&0) {
-        bail!(super::ConfigError::new(
-            &ctx.file,
-            "sizes",
-            "sizes must be positive"
-        ));
-    }
-    Ok(Settings {
-        sizes,
-        pool: ctx.get("pool_terms")?,
-        warmup: ctx.get("warmup")?,
-        reps,
-        python: std::env::var("BINADE_PYTHON").unwrap_or(ctx.get("python")?),
-        peer: ctx.peers_dir().join("cupy_numpy_sum.py"),
-    })
+    PeerTiming::read(ctx, "cupy_numpy_sum.py")
 }
 
 /// Everything measured for one distribution at one size (ms medians).

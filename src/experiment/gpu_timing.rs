@@ -5,7 +5,7 @@
 //! 1e9 terms; and the one-pass engine per distribution and phase
 //! ([`super::gpu_timing_onepass`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -13,6 +13,7 @@ use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
 use super::gpu_timing_onepass::{self as onepass, CcclOut, DistRow, Engines, Timing};
+use super::peer_timing::PeerTiming;
 use super::{Context, Outcome};
 use crate::format::{same_result, F64};
 use crate::gpu::ordered_sum::onepass::{Distribution, TimedSchedules};
@@ -28,45 +29,34 @@ const MAX_OFFSETS: usize = 256;
 
 /// Settings read from the experiment file.
 struct Settings {
-    sizes: Vec<usize>,
-    pool: usize,
-    warmup: usize,
-    reps: usize,
+    /// The keys every peer timing reads (`cupy_sum.py`).
+    t: PeerTiming,
     loop_max: usize,
     cpu_reps: usize,
     term_by_term_n: usize,
-    python: String,
-    peer: PathBuf,
     onepass_sizes: Vec<usize>,
 }
 
 impl Settings {
     fn timing(&self) -> Timing {
         Timing {
-            warmup: self.warmup,
-            reps: self.reps,
-            pool: self.pool,
+            warmup: self.t.warmup,
+            reps: self.t.reps,
+            pool: self.t.pool,
         }
     }
 
     fn peers(&self) -> &Path {
-        self.peer.parent().unwrap_or(Path::new("."))
+        self.t.peer.parent().unwrap_or(Path::new("."))
     }
 }
 
 fn settings(ctx: &Context) -> Result<Settings> {
-    let reps = ctx.positive("reps")?;
     Ok(Settings {
-        sizes: ctx.non_empty("sizes", ctx.get("sizes")?)?,
-        pool: ctx.get("pool_terms")?,
-        warmup: ctx.get_or("warmup", 3)?,
-        reps,
+        t: PeerTiming::read(ctx, "cupy_sum.py")?,
         loop_max: ctx.get("one_lane_max")?,
         cpu_reps: ctx.get_or("cpu_reps", 5)?,
         term_by_term_n: ctx.get_or("term_by_term_terms", 8_294_400)?,
-        python: std::env::var("BINADE_PYTHON")
-            .unwrap_or(ctx.get_or("python", "python3".to_string())?),
-        peer: ctx.peers_dir().join("cupy_sum.py"),
         onepass_sizes: ctx.non_empty("onepass_sizes", ctx.get("onepass_sizes")?)?,
     })
 }
@@ -135,7 +125,21 @@ pub(super) struct CupySum<'a> {
     pub dtype: &'a str,
 }
 
-impl CupySum<'_> {
+impl<'a> CupySum<'a> {
+    /// The peer asked for `t`'s sizes, pool and timings on `dtype` terms from `seed`.
+    pub fn of(t: &'a PeerTiming, seed: u64, dtype: &'a str) -> Self {
+        CupySum {
+            python: &t.python,
+            peer: &t.peer,
+            sizes: &t.sizes,
+            pool: t.pool,
+            seed,
+            warmup: t.warmup,
+            reps: t.reps,
+            dtype,
+        }
+    }
+
     /// Runs the peer and reads its answer; an answer for another type than asked is an error.
     pub fn run(&self) -> Result<PeerOut> {
         let sizes: Vec<String> = self.sizes.iter().map(|n| n.to_string()).collect();
@@ -180,15 +184,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         },
     )?;
     let mut rows = Vec::new();
-    let bar = ctx.progress(set.sizes.len() as u64, "gpu-timing");
-    for &n in &set.sizes {
+    let bar = ctx.progress(set.t.sizes.len() as u64, "gpu-timing");
+    for &n in &set.t.sizes {
         rows.push(measure(&sum, &op, &set, ctx.seed, n)?);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let (dist_rows, builds) = distributions(ctx, &gpu, &sum, &set)?;
     let peer = run_peer(&set, ctx.seed);
-    let cccl = onepass::run_cccl(set.peers(), &set.sizes, &set.timing(), ctx.seed);
+    let cccl = onepass::run_cccl(set.peers(), &set.t.sizes, &set.timing(), ctx.seed);
     let tbt = term_by_term_cost(&sum, &set, ctx.seed)?;
     let mut failures = rows.iter().filter(|r| !r.exact_ok).count() as u64
         + u64::from(!tbt.exact_ok)
@@ -387,17 +391,7 @@ fn before_after(rows: &[Row], dist: &[DistRow]) -> Table {
 }
 
 fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
-    CupySum {
-        python: &set.python,
-        peer: &set.peer,
-        sizes: &set.sizes,
-        pool: set.pool,
-        seed,
-        warmup: set.warmup,
-        reps: set.reps,
-        dtype: "float64",
-    }
-    .run()
+    CupySum::of(&set.t, seed, "float64").run()
 }
 
 /// Segments of the pool for size `n`: `offsets` disjoint windows, rotated over.
@@ -413,7 +407,7 @@ fn times(
     f: impl Fn(&GpuOrderedSum, &mut SumJob) -> Result<()>,
 ) -> Result<f64> {
     let k = jobs.len();
-    let t = event_times(sum.gpu(), set.warmup, set.reps, |i| {
+    let t = event_times(sum.gpu(), set.t.warmup, set.t.reps, |i| {
         f(sum, &mut jobs[i % k])
     })?;
     Ok(median(&t))
@@ -431,7 +425,7 @@ fn measure(
     seed: u64,
     n: usize,
 ) -> Result<Row> {
-    let count = n.max(set.pool);
+    let count = n.max(set.t.pool);
     let mut pool = sum.gpu().stream().alloc_zeros::<f64>(count)?;
     sum.fill_uniform(&mut pool, seed)?;
     let checksum = sum.bits_checksum(&pool.as_view())?;
@@ -570,11 +564,11 @@ fn report(
         "Device: {} ({}). Medians of {} CUDA-event timings after {} warm-up runs, nothing copied to or from the host inside a timing. Terms are uniform doubles in [0, 1) made on the device by a counter-based hash; each size is rotated over up to {} disjoint windows of a pool of at least {} doubles ({} MB, over 4x the 60 MB L2 from 1e5 terms up; the smallest sizes stay in L2). {peer_note} The CPU loop is one thread of this host, median of {} runs. The one-pass engine and both walks of the seed's pipeline (the chunk walk, and the group walk that steps over 256 chunks planned for one binade at a time) were checked against the CPU loop's bits at every size.",
         gpu.name,
         gpu.arch,
-        set.reps,
-        set.warmup,
+        set.t.reps,
+        set.t.warmup,
         MAX_OFFSETS,
-        thousands(set.pool as u64),
-        set.pool * 8 / 1_000_000,
+        thousands(set.t.pool as u64),
+        set.t.pool * 8 / 1_000_000,
         set.cpu_reps
     ));
     r.plot(time_plot(rows));

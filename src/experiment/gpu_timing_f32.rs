@@ -5,13 +5,13 @@
 //! the CPU's f32 loop (`s += x` in f32 from +0, in order) by its bits, and relaunched to show it
 //! does not vary.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use cudarc::driver::CudaSlice;
 
 use super::gpu_timing::{CupySum, PeerOut};
+use super::peer_timing::PeerTiming;
 use super::{Context, Outcome};
 use crate::format::{same_result, F32};
 use crate::gpu::ordered_sum::onepass::Distribution;
@@ -39,37 +39,19 @@ const RELAUNCHES: usize = 3;
 const SLOW_MS: f64 = 2_000.0;
 
 struct Settings {
-    sizes: Vec<usize>,
-    pool: usize,
-    warmup: usize,
-    reps: usize,
+    /// The keys every peer timing reads (`cupy_sum.py`, asked for float32).
+    t: PeerTiming,
     /// CUDA-event timings of the build without the stall cap (0: that build is not run).
     before_reps: usize,
     /// The largest size the build without the stall cap is run at.
     before_max_terms: usize,
-    python: String,
-    peer: PathBuf,
 }
 
 fn settings(ctx: &Context) -> Result<Settings> {
-    let reps = ctx.positive("reps")?;
-    let sizes: Vec<usize> = ctx.non_empty("sizes", ctx.get("sizes")?)?;
-    if sizes.contains(&0) {
-        bail!(super::ConfigError::new(
-            &ctx.file,
-            "sizes",
-            "sizes must be positive"
-        ));
-    }
     Ok(Settings {
-        sizes,
-        pool: ctx.get("pool_terms")?,
-        warmup: ctx.get("warmup")?,
-        reps,
+        t: PeerTiming::read(ctx, "cupy_sum.py")?,
         before_reps: ctx.get("before_reps")?,
         before_max_terms: ctx.get("before_max_terms")?,
-        python: std::env::var("BINADE_PYTHON").unwrap_or(ctx.get("python")?),
-        peer: ctx.peers_dir().join("cupy_sum.py"),
     })
 }
 
@@ -177,7 +159,7 @@ fn measure(
 ) -> Result<Row> {
     let gpu = w.gpu();
     let s = gpu.stream();
-    let count = n.max(set.pool);
+    let count = n.max(set.t.pool);
     let mut pool: CudaSlice<f32> = s.alloc_zeros(count)?;
     op.fill_f32(&mut pool, seed, dist)?;
     let host = s.clone_dtoh(&pool)?;
@@ -188,12 +170,12 @@ fn measure(
     drop(host);
     let k = (count / n).clamp(1, MAX_OFFSETS);
     let windows: Vec<_> = (0..k).map(|r| r * n..r * n + n).collect();
-    let engine = time_build(w, &pool, &windows, (set.warmup, set.reps), want)?;
+    let engine = time_build(w, &pool, &windows, (set.t.warmup, set.t.reps), want)?;
     let before = (set.before_reps > 0 && n <= set.before_max_terms)
         .then(|| time_build(before, &pool, &windows, (1, set.before_reps), want))
         .transpose()?;
     let mut dst: CudaSlice<f32> = s.alloc_zeros(n)?;
-    let copy = median(&event_times(gpu, set.warmup, set.reps, |r| {
+    let copy = median(&event_times(gpu, set.t.warmup, set.t.reps, |r| {
         s.memcpy_dtod(
             &pool.slice(windows[r % k].clone()),
             &mut dst.slice_mut(0..n),
@@ -214,17 +196,7 @@ fn measure(
 }
 
 fn run_peer(set: &Settings, seed: u64) -> Result<PeerOut> {
-    CupySum {
-        python: &set.python,
-        peer: &set.peer,
-        sizes: &set.sizes,
-        pool: set.pool,
-        seed,
-        warmup: set.warmup,
-        reps: set.reps,
-        dtype: "float32",
-    }
-    .run()
+    CupySum::of(&set.t, seed, "float32").run()
 }
 
 /// Runs the experiment (needs a GPU; the cupy column needs Python with CuPy).
@@ -236,11 +208,11 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(
-        (set.sizes.len() * Distribution::ALL.len()) as u64,
+        (set.t.sizes.len() * Distribution::ALL.len()) as u64,
         "gpu-timing-f32",
     );
     for &dist in &Distribution::ALL {
-        for &n in &set.sizes {
+        for &n in &set.t.sizes {
             rows.push(measure((&w, &before), &op, &set, dist, n, ctx.seed)?);
             bar.inc(1);
         }
@@ -304,9 +276,9 @@ fn report(
         gpu.arch,
         set.before_reps,
         thousands(set.before_max_terms as u64),
-        set.reps,
-        set.warmup,
-        thousands(set.pool as u64)
+        set.t.reps,
+        set.t.warmup,
+        thousands(set.t.pool as u64)
     ));
     rep.text(prediction_text());
     match peer {

@@ -28,6 +28,7 @@ pub mod mutations_extra;
 pub mod mutations_numpy;
 pub mod mutations_walked;
 pub mod one_term_rule;
+pub mod peer_timing;
 pub mod pipeline_plans;
 pub mod research;
 pub mod sanitize;
