@@ -8,7 +8,8 @@
  * that takes tiles by ticket (so every tile a producer waits for has been taken by a running
  * block) and, for each:
  *   1. loads its terms once (striped, coalesced) into registers, forms their tree sum and
- *      publishes it (the plan word);
+ *      publishes it (the plan word; an f32 build with BINADE_WK_MOVES publishes the tile's
+ *      moves in two binades instead, where it knows roughly where its prefix lies);
  *   2. plans its binade: from the walker's hint where a margin allows (BINADE_WK_HINT), else
  *      by look-back over the plan words (the nearest earlier tile with an approximate
  *      inclusive prefix, plus the tree sums after it, waiting for any not yet published:
@@ -314,6 +315,31 @@ typedef double wk_term;
 #error "compile with BINADE_WK_STALL_CAP_SHIFT (STALL_CAP_SHIFT in src/gpu/ordered_sum/walked.rs)"
 #endif
 
+/* BINADE_WK_MOVES 1 (f32 builds with the stall cap and the hint): plans follow the loop's
+ * rounding, not the tree sums. A float sum S in binade b (its exponent field; ulp
+ * u_b = 2^(b - bias - 23)) is a multiple of u_b, so while it stays in b a term x moves it by
+ * rint(x / u_b) u_b (the even start's rounding; an odd start moves a tie the other way): the
+ * tile's move in b is m_b = u_b sum rint(x / u_b), an exact f64 sum of integers. Where terms
+ * are small against u_b (log-normal terms at 2^30, the geometric stream near the ulp) m_b is
+ * well below the tree sum, and plans that add tree sums run ahead of the loop by whole
+ * binades: at 10^8 log-normal f32 terms a chain of tree sums misses the loop's binade on
+ * 2,100 of 24,414 tiles and a chain of moves from a two-binade window on 50
+ * (scripts/f32-moves-plan-model.py). A producer takes its window's base mb from what it
+ * reads with its terms, the walker's exact sum (its hint) and the far anchor's approximate
+ * prefix, the larger binade of the two (each is at or below the tile's prefix where the terms
+ * are non-negative and the plans hold), forms m_mb and m_(mb+1) with its tree sum, and
+ * publishes them as two floats in its plan word's value with mb in tag bits 43..50 (mb 0:
+ * no window, the value is the tree sum). A look-back moves a prefix in binade bb by a tile's
+ * m_mb where bb <= mb, by its m_(mb+1) above (each under the tiles' least cap), bb the
+ * binade of the look-back's base. A plan: no bit depends on it. BINADE_WK_MOVES 2 is a plan
+ * mutant for the tests: the window's two moves swapped, which must change no bit. */
+#ifndef BINADE_WK_MOVES
+#define BINADE_WK_MOVES 0
+#endif
+#if BINADE_WK_MOVES && (!BINADE_WK_STALL_CAP || !BINADE_WK_HINT)
+#error "the moves are a plan of f32 sums with the stall cap and the walker's hint"
+#endif
+
 /* The binade of a sum's bits s (a positive normal's exponent field), 0 for anything else. */
 __device__ static inline unsigned int wk_binade(u64 s) {
 #if BINADE_WK_F32
@@ -558,6 +584,10 @@ struct wk_shared {
 #if BINADE_WK_STALL_CAP
     double dmax[WK_WARPS];
 #endif
+#if BINADE_WK_MOVES
+    double dm0[WK_WARPS], dm1[WK_WARPS];
+    unsigned int mb; /* the producer's window base (wk_moves_binade), from thread 0 */
+#endif
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
     union {
@@ -620,6 +650,39 @@ __device__ static inline double wk_block_add_max(double v, double m, wk_shared &
     }
     __syncthreads();
     *mx = big;
+    return t;
+}
+#endif
+
+#if BINADE_WK_MOVES
+/* wk_block_add_max, and the sums of a0 and a1 over the block in *s0 and *s1 (sums of integers
+ * below 2^53: exact in any order); one pair of barriers for all four. */
+__device__ static inline double wk_block_add_max_moves(double v, double m, double a0, double a1, wk_shared &sh,
+                                                       double *mx, double *s0, double *s1) {
+    for (unsigned int s = 16; s >= 1; s /= 2) {
+        v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
+        m = fmax(m, __shfl_xor_sync(WK_FULL, m, s));
+        a0 = __dadd_rn(a0, __shfl_xor_sync(WK_FULL, a0, s));
+        a1 = __dadd_rn(a1, __shfl_xor_sync(WK_FULL, a1, s));
+    }
+    if ((threadIdx.x & 31u) == 0) {
+        sh.dred[threadIdx.x >> 5] = v;
+        sh.dmax[threadIdx.x >> 5] = m;
+        sh.dm0[threadIdx.x >> 5] = a0;
+        sh.dm1[threadIdx.x >> 5] = a1;
+    }
+    __syncthreads();
+    double t = 0.0, big = 0.0, t0 = 0.0, t1 = 0.0;
+    for (unsigned int k = 0; k < WK_WARPS; k++) {
+        t = __dadd_rn(t, sh.dred[k]);
+        big = fmax(big, sh.dmax[k]);
+        t0 = __dadd_rn(t0, sh.dm0[k]);
+        t1 = __dadd_rn(t1, sh.dm1[k]);
+    }
+    __syncthreads();
+    *mx = big;
+    *s0 = t0;
+    *s1 = t1;
     return t;
 }
 #endif
@@ -823,6 +886,50 @@ __device__ static inline void wk_lane_terms(const wk_term *src, unsigned int cou
 #endif
 }
 
+#if BINADE_WK_MOVES
+/* 2^(bias + fraction bits - b) as a double: 1 / u_b for f32 binade b in 1..0xfe (a normal
+ * double, 2^-104 to 2^149), so x * wk_move_scale(b) is exact for a widened f32 x. */
+__device__ static inline double wk_move_scale(unsigned int b) {
+    const u64 bias = (1ull << (WK_EXP_BITS - 1u)) - 1ull;
+    return __longlong_as_double((long long)((1023ull + bias + (u64)WK_FRAC_BITS - (u64)b) << 52));
+}
+
+/* The window's base for tile t: the larger binade of the walker's hint h (this launch's, at a
+ * tile at or before t) and the far anchor's approximate prefix f (anchor a < t; FAR builds),
+ * or 0 (no window) where neither is known or b + 1 would pass the largest binade. */
+__device__ static inline unsigned int wk_moves_binade(wk_word h, u64 t, unsigned int epoch, wk_word f, u64 a) {
+    unsigned int b = 0u;
+    if ((unsigned int)h.tag == ((epoch << 2) | WK_HINT) && (h.tag >> 32) <= t) b = wk_binade(h.value);
+    if (a < t && wk_has(f, epoch, WK_APPROX)) b = max(b, wk_plan_binade(__longlong_as_double((long long)f.value)));
+    return b + 1u <= WK_TOP_BINADE ? b : 0u;
+}
+
+/* A tile's move on a prefix in binade bb from its window (base mb, moves m0 for mb and m1 for
+ * mb + 1) or its tree sum ts where it has none (mb 0). */
+__device__ static inline double wk_move_at(unsigned int bb, unsigned int mb, double m0, double m1, double ts) {
+    if (mb == 0u) return ts;
+#if BINADE_WK_MOVES == 2
+    return bb > mb ? m0 : m1;
+#else
+    return bb > mb ? m1 : m0;
+#endif
+}
+
+/* A plan word's value with its window: the two moves as floats (m0 low), or the tree sum. */
+__device__ static inline u64 wk_moves_value(unsigned int mb, double m0, double m1, double ts) {
+    if (mb == 0u) return (u64)__double_as_longlong(ts);
+    return ((u64)__float_as_uint(__double2float_rn(m1)) << 32) | (u64)__float_as_uint(__double2float_rn(m0));
+}
+
+/* A published tree-sum word's move on a prefix in binade bb. */
+__device__ static inline double wk_word_move(wk_word w, unsigned int bb) {
+    const unsigned int mb = (unsigned int)(w.tag >> 43) & 0xffu;
+    if (mb == 0u) return __longlong_as_double((long long)w.value);
+    return wk_move_at(bb, mb, (double)__uint_as_float((unsigned int)w.value),
+                      (double)__uint_as_float((unsigned int)(w.value >> 32)), 0.0);
+}
+#endif
+
 /* The approximate prefix before tile t (t >= 1) by warp 0: the nearest earlier tile with an
  * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum. A
  * tree sum not yet published is waited for (its producer publishes it before any wait of
@@ -830,7 +937,7 @@ __device__ static inline void wk_lane_terms(const wk_term *src, unsigned int cou
  * bounds it). *waited gets whether it slept. Valid on lane 0; *missing and *waited on all
  * lanes. */
 __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch, u64 *out, int ranged,
-                                                 unsigned int *missing_out, int *waited) {
+                                                 unsigned int *missing_out, int *waited, unsigned int bref) {
     const unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0;
 #if BINADE_WK_STALL_CAP
@@ -868,9 +975,20 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
         /* The base (the approximate inclusive prefix at `stop`, or the start) apart from the
          * tree sums after it, which compose as their sum under their least cap. */
         const int agg = lane < stop && !missing;
+#if BINADE_WK_MOVES
+        /* Each tile moves the prefix as the loop would from the base's binade (where this
+         * pass holds the base; else the caller's window base bref). */
+        double base = lane == stop && p >= 0 ? __longlong_as_double((long long)w.value) : 0.0;
+        const double found = __shfl_sync(WK_FULL, base, stop < 32u ? stop : 0u);
+        const unsigned int bb = stop < 32u ? wk_plan_binade(found) : bref;
+        double v = agg ? wk_word_move(w, bb) : 0.0;
+        double c = agg ? wk_cap_of(w.tag) : __longlong_as_double(0x7ff0000000000000ll);
+#else
+        (void)bref;
         double v = agg ? __longlong_as_double((long long)w.value) : 0.0;
         double c = agg ? wk_cap_of(w.tag) : __longlong_as_double(0x7ff0000000000000ll);
         double base = lane == stop && p >= 0 ? __longlong_as_double((long long)w.value) : 0.0;
+#endif
         for (unsigned int s = 16; s >= 1; s /= 2) {
             v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
             c = fmin(c, __shfl_down_sync(WK_FULL, c, s));
@@ -884,6 +1002,7 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             return wk_capped(base, acc, least);
         }
 #else
+        (void)bref;
         const int take = (lane < stop && !missing) || (lane == stop && p >= 0);
         double v = take ? __longlong_as_double((long long)w.value) : 0.0;
         for (unsigned int s = 16; s >= 1; s /= 2) v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
@@ -1127,11 +1246,49 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     double big = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) big = fmax(big, x[j]);
+#if BINADE_WK_MOVES
+    /* The window's base from the hint and the far anchor (read by thread 0 with the terms),
+     * then the tile's moves in the window's two binades with its tree sum. */
+#if BINADE_WK_FAR
+    if (threadIdx.x == 0) sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, far, fa);
+#else
+    if (threadIdx.x == 0) {
+        wk_word none;
+        none.value = 0ull;
+        none.tag = 0ull;
+        sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, none, t);
+    }
+#endif
+    __syncthreads();
+    const unsigned int mb = sh.mb;
+    double m0 = 0.0, m1 = 0.0;
+    if (mb != 0u) {
+        const double s0 = wk_move_scale(mb), s1 = 0.5 * s0;
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER; j++) {
+            m0 = __dadd_rn(m0, rint(__dmul_rn(x[j], s0)));
+            m1 = __dadd_rn(m1, rint(__dmul_rn(x[j], s1)));
+        }
+    }
+    const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1);
+    if (mb != 0u) {
+        /* Divided by powers of two (1 / u_mb and 1 / u_(mb+1)): the moves exactly. */
+        const double s0 = wk_move_scale(mb);
+        m0 = __ddiv_rn(m0, s0);
+        m1 = __ddiv_rn(m1, 0.5 * s0);
+    }
+    const double cap = wk_cap(big);
+    if (threadIdx.x == 0)
+        wk_write(plan + t,
+                 t == 0 ? (u64)__double_as_longlong(wk_capped(0.0, ts, cap)) : wk_moves_value(mb, m0, m1, ts),
+                 wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG) | wk_cap_bits(cap) | ((u64)mb << 43));
+#else
     const double ts = wk_block_add_max(mine, big, sh, &big);
     const double cap = wk_cap(big);
     if (threadIdx.x == 0)
         wk_write(plan + t, (u64)__double_as_longlong(t == 0 ? wk_capped(0.0, ts, cap) : ts),
                  wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG) | wk_cap_bits(cap));
+#endif
 #else
     const double ts = wk_block_add(mine, sh);
     const double cap = 0.0; /* no cap: WK_REACH adds the whole tree sum */
@@ -1184,7 +1341,12 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         unsigned int missing = 0u;
         int waited = 0;
         const int ranged = BINADE_WK_LOOKBACK != 0 && t % WK_HINT_ANCHOR != 0u;
-        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited);
+#if BINADE_WK_MOVES
+        const unsigned int bref = mb;
+#else
+        const unsigned int bref = 0u;
+#endif
+        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited, bref);
         if (missing != 0u) {
             /* Tree sums of non-negative terms are >= 0: the prefix lies in [prefix, prefix +
              * 4 missing ts] where the guess holds; one binade at both ends is the plan. */
@@ -1202,13 +1364,19 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
                 if (threadIdx.x == 0) sh.b = bl;
                 path |= WK_PATH_RANGED;
             } else {
-                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited);
+                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited, bref);
                 missing = 0u;
             }
         }
         if (waited) path |= WK_PATH_WAITED;
         if (missing == 0u && threadIdx.x == 0) {
-            wk_write(plan + t, (u64)__double_as_longlong(WK_REACH(prefix, ts, cap)), wk_tag(epoch, WK_APPROX));
+#if BINADE_WK_MOVES
+            /* The tile's own move from the prefix's binade, as a look-back's. */
+            const double own = wk_move_at(wk_plan_binade(prefix), mb, m0, m1, ts);
+#else
+            const double own = ts;
+#endif
+            wk_write(plan + t, (u64)__double_as_longlong(WK_REACH(prefix, own, cap)), wk_tag(epoch, WK_APPROX));
             sh.b = wk_plan_binade(prefix);
 #if BINADE_WK_SPLIT
             sh.cross = wk_split_prefix(prefix, WK_REACH(prefix, ts, cap));

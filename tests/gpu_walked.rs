@@ -8,7 +8,7 @@
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    Hint, Lookback, StallCap, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
+    Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
 };
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -258,16 +258,24 @@ fn walked_compiles_for_every_mutant_and_shape() {
         .map(|&(shape, m)| (shape.with_f32_terms(), m))
         .collect();
     builds.extend(f32_builds);
-    // The f32 engine's shape without the stall cap and with its plan mutant.
-    for stall_cap in [StallCap::Off, StallCap::TooLow] {
-        builds.push((
+    // The f32 engine's shape without the stall cap and the moves, without the moves, and
+    // with their plan mutants.
+    for shape in f32_plan_shapes() {
+        builds.push((shape, WalkedMutant::None));
+    }
+    // The moves are a plan of f32 sums under the stall cap: a build without the cap is refused.
+    assert!(
+        WalkedSum::image(
+            "sm_90",
             WalkedShape {
-                stall_cap,
+                stall_cap: StallCap::Off,
                 ..WalkedShape::DEFAULT_F32
             },
-            WalkedMutant::None,
-        ));
-    }
+            WalkedMutant::None
+        )
+        .is_err(),
+        "an f32 build with the moves and without the stall cap accepted"
+    );
     // The cap is a plan of f32 sums: an f64 build with it is refused.
     assert!(
         WalkedSum::image(
@@ -699,9 +707,27 @@ fn walked_segments_refuse_what_cannot_run() {
     assert!(overlapping.is_err(), "overlapping sums accepted");
 }
 
-/// The f32 build (`WalkedShape::f32_terms`, with the stall cap) in the engine's shape
+/// The f32 engine's shape with its plans taken away or broken, each of which must keep the
+/// loop's bits: without the stall cap and the moves (plans from tree sums alone), without
+/// the moves, every cap four binades low (`StallCap::TooLow`) and each window's moves swapped
+/// (`Moves::Swapped`).
+fn f32_plan_shapes() -> [WalkedShape; 4] {
+    [
+        (StallCap::Off, Moves::Off),
+        (StallCap::On, Moves::Off),
+        (StallCap::TooLow, Moves::On),
+        (StallCap::On, Moves::Swapped),
+    ]
+    .map(|(stall_cap, moves)| WalkedShape {
+        stall_cap,
+        moves,
+        ..WalkedShape::DEFAULT_F32
+    })
+}
+
+/// The f32 build (`WalkedShape::f32_terms`, with the stall cap and the moves) in the engine's shape
 /// (crossings split), the first shape and the engine's without the split, and the engine's
-/// f32 shape without the cap and with the cap's plan mutant: every
+/// f32 shape with its plans taken away or broken (`f32_plan_shapes`): every
 /// f32 case (`walked_kill::kill_cases_f32`) has the f32 loop's bits, twice.
 #[test]
 fn walked_f32_equals_the_f32_loop() {
@@ -710,13 +736,9 @@ fn walked_f32_equals_the_f32_loop() {
     };
     let capped =
         [WalkedShape::DEFAULT, WalkedShape::FIRST, SHAPES[18]].map(WalkedShape::with_f32_terms);
-    // The stall cap is a plan: without it, or with every cap four binades low (the plan
-    // mutant), the bits must be the same.
-    let plans = [StallCap::Off, StallCap::TooLow].map(|stall_cap| WalkedShape {
-        stall_cap,
-        ..WalkedShape::DEFAULT_F32
-    });
-    for shape in capped.into_iter().chain(plans) {
+    // The stall cap and the moves are plans: without them, or with their plan mutants, the
+    // bits must be the same.
+    for shape in capped.into_iter().chain(f32_plan_shapes()) {
         let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
         let cases = kill_cases_f32(SEED, &sizes(), shape.tile() as usize);
         let (checked, wrong) = first_wrong(&sum, &cases, 2).unwrap();

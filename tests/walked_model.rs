@@ -469,3 +469,90 @@ fn stall_cap_plans_follow_the_stalled_f32_loop() {
         "seed {seed:#x}: the cap changed the plans of a growing stream"
     );
 }
+
+/// The moves' argument (`walked_model::move_f32`, the kernel's `BINADE_WK_MOVES`): from an f32
+/// sum in binade b, a tile whose terms hold no tie at b's ulp moves the f32 loop by
+/// `u_b * sum rint(x / u_b)` for as long as the loop stays in b. 100,000 seeded cases of 16
+/// terms, each below 2^k times the ulp (k drawn in 0..=26, so from terms that mostly round
+/// away to terms far above the ulp), from a start anywhere in its binade; the cases whose
+/// loop leaves the binade or meets a tie are skipped, and at least half must be checked.
+#[test]
+fn move_f32_is_the_loops_move_inside_its_binade() {
+    use binade::verify::walked_model::move_f32;
+    let seed = 0x30e5_5eed_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (mut checked, cases) = (0usize, 100_000usize);
+    for case in 0..cases {
+        let b: u32 = rng.random_range(30..=200);
+        let ulp = 2f64.powi(b as i32 - 150);
+        let start = (2f64.powi(b as i32 - 127) * (1.0 + rng.random::<f64>())) as f32;
+        let k: i32 = rng.random_range(0..=26);
+        let tile: Vec<f32> = (0..16)
+            .map(|_| (rng.random::<f64>() * ulp * 2f64.powi(k)) as f32)
+            .collect();
+        let tie = tile.iter().any(|&x| {
+            let q = f64::from(x) / ulp;
+            q - q.floor() == 0.5
+        });
+        let mut s = start;
+        let mut inside = f32_field(s) == b;
+        for &x in &tile {
+            s += x;
+            inside &= f32_field(s) == b;
+        }
+        if tie || !inside || f32_field(start) != b {
+            continue;
+        }
+        checked += 1;
+        let want = f64::from(start) + move_f32(&tile, b);
+        assert_eq!(
+            f64::from(s).to_bits(),
+            want.to_bits(),
+            "seed {seed:#x} case {case}: b {b}, start {start:e}, terms {tile:?}: loop {s:e}, start + move {want:e}"
+        );
+    }
+    println!("{checked} of {cases} cases checked: the loop's bits");
+    assert!(
+        checked >= cases / 2,
+        "seed {seed:#x}: only {checked} of {cases} cases stayed in their binade without a tie"
+    );
+}
+
+/// The f32 field of a value's binade (its exponent field; 0 for zero and subnormals).
+fn f32_field(v: f32) -> u32 {
+    (v.to_bits() >> 23) & 0xff
+}
+
+/// Plans from the f32 loop's moves (`walked_model::moves_plans_f32`, the kernel's
+/// `BINADE_WK_MOVES`) against plans from tree sums under the stall cap, on 2^25 log-normal f32
+/// terms (exp(3 z), z normal by Box-Muller; `gpu-timing-f32`'s stream): where the loop's
+/// sum is large against most terms it moves far less than their tree sums, so the tree sums'
+/// plans run ahead of it by a binade on many tiles; the moves' plans (window base 64 tiles
+/// back) must miss at most a tenth as many. Seeded (xoshiro256++), printed on failure.
+#[test]
+fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
+    use binade::verify::walked_model::{exact_plans_f32, moves_plans_f32, tree_plans_f32};
+    let seed = 0x109a_05ee_d000_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let terms: Vec<f32> = (0..1usize << 25)
+        .map(|_| {
+            let (u1, u2) = (rng.random::<f64>(), rng.random::<f64>());
+            let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+            (3.0 * z).exp() as f32
+        })
+        .collect();
+    let want = exact_plans_f32(&terms, tile);
+    let miss = |got: Vec<u32>| want.iter().zip(&got).filter(|(a, b)| a != b).count();
+    let tree = miss(tree_plans_f32(&terms, tile, true));
+    let moves = miss(moves_plans_f32(&terms, tile, 64));
+    println!(
+        "log-normal f32, {} tiles: tree-sum plans miss {tree}, moves {moves}",
+        want.len()
+    );
+    assert!(
+        tree >= 100 && moves * 10 <= tree,
+        "seed {seed:#x}: plans missed {tree} (tree sums) and {moves} (moves) of {} tiles",
+        want.len()
+    );
+}

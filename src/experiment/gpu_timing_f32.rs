@@ -15,7 +15,7 @@ use super::peer_timing::PeerTiming;
 use super::{Context, Outcome};
 use crate::format::{same_result, F32};
 use crate::gpu::ordered_sum::onepass::Distribution;
-use crate::gpu::ordered_sum::walked::{StallCap, WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::ordered_sum::walked::{Moves, WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, OnePassSum};
 use crate::report::{ms_cell, ratio_cell as ratio, thousands, Report, Table};
@@ -24,9 +24,10 @@ use crate::walk::loop_sum;
 /// Most distinct windows a size is rotated over (the peer uses the same bound).
 const MAX_OFFSETS: usize = 256;
 
-/// The engine's f32 shape without the stall cap: the build before it.
-const UNCAPPED: WalkedShape = WalkedShape {
-    stall_cap: StallCap::Off,
+/// The engine's f32 shape with plans from tree sums under the stall cap (88f4369): the build
+/// before the moves.
+const NO_MOVES: WalkedShape = WalkedShape {
+    moves: Moves::Off,
     ..WalkedShape::DEFAULT_F32
 };
 
@@ -41,9 +42,9 @@ const SLOW_MS: f64 = 2_000.0;
 struct Settings {
     /// The keys every peer timing reads (`cupy_sum.py`, asked for float32).
     t: PeerTiming,
-    /// CUDA-event timings of the build without the stall cap (0: that build is not run).
+    /// CUDA-event timings of the build without the moves (0: that build is not run).
     before_reps: usize,
-    /// The largest size the build without the stall cap is run at.
+    /// The largest size the build without the moves is run at.
     before_max_terms: usize,
 }
 
@@ -80,9 +81,9 @@ struct Row {
     dist: Distribution,
     n: usize,
     windows: usize,
-    /// The engine's build (`WalkedShape::DEFAULT_F32`, with the stall cap).
+    /// The engine's build (`WalkedShape::DEFAULT_F32`: the stall cap and the moves).
     engine: Timed,
-    /// The same shape without the stall cap, where run (`before_reps`, `before_max_terms`).
+    /// The same shape without the moves, where run (`before_reps`, `before_max_terms`).
     before: Option<Timed>,
     copy: f64,
     cpu_loop: f64,
@@ -204,7 +205,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let set = settings(ctx)?;
     let w = WalkedSum::build(&gpu, WalkedShape::DEFAULT_F32, WalkedMutant::None)?;
-    let before = WalkedSum::build(&gpu, UNCAPPED, WalkedMutant::None)?;
+    let before = WalkedSum::build(&gpu, NO_MOVES, WalkedMutant::None)?;
     let op = OnePassSum::new(&gpu)?;
     let mut rows = Vec::new();
     let bar = ctx.progress(
@@ -271,7 +272,7 @@ fn report(
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, and plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`): the build `binade sum --engine gpu` runs on an f32 file. The column \"before\" is the same shape without the cap, timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
+        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`) and moved by each tile as the f32 loop would move them (`WalkedShape::moves`, `BINADE_WK_MOVES`): the build `binade sum --engine gpu` runs on an f32 file. The column \"before\" is the same shape without the moves (plans from tree sums under the cap, the engine of 88f4369), timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
         gpu.name,
         gpu.arch,
         set.before_reps,
@@ -314,6 +315,7 @@ fn prediction_text() -> String {
         "Prediction before the first run (b5d3995), from the f64 engine's figures on an H100 at 517c5e6 (3.14 ms at 2^30 uniform terms, 1.16x `cupy.sum`; 0.067 ms at 8,294,400, 1.81x): an f32 term is half the bytes but the same work (its fast unit is formed in f64 as an f64 term's is), so at 2^30 about 2.0 ms against `cupy.sum` on f32 at about 1.35 ms (1.5x); at 8,294,400 terms about 0.06 ms, 2x `cupy.sum` or more. That run (H100) finished the rows below 2^30 and was cut after 80 s inside the 2^30 uniform row, so the stalled tiles were not free.",
         "Why, found since (by reading and on the host model, before any device run of the fix): the f32 loop over uniform [0, 1) terms reaches 2^24 after about 2^25 terms and stays there (half an ulp of 2^24 in f32 is 1, above every term). The plans came from tree sums in f64, which go on growing and leave the binade of 2^24 after 2^26 terms, so every later tile was planned for a binade the sum never reaches and finished by the walker from its terms, one after another: about 8,000 tiles at 10^8 terms and 245,760 of the 262,144 at 2^30 (`walked_model::tree_plans_f32` against `exact_plans_f32`: on 2^24 and then 2^26 - 1 uniform terms the uncapped plans miss 8,190 of 16,384 tiles, the capped ones none; `tests/walked_model.rs`).",
         "The fix, a plan (`BINADE_WK_STALL_CAP`): each tile publishes, with its tree sum, its cap 2^(k+25) (k the exponent of its largest term), above which the f32 sum absorbs every one of its terms; approximate prefixes grow by the tree sums only up to the cap. Prediction for this run (the column before is the shape without the cap, at sizes up to 10^8): with the cap, the uniform rows finish about as many tiles from their terms as the rows that do not stall (tens, not tens of thousands) and take about 0.05 ms at 8,294,400 terms, 0.22 ms at 10^8 and 2.0 ms at 2^30 (1.3x to 1.6x `cupy.sum` on f32); without it, the uniform row at 10^8 finishes about 8,000 tiles and takes hundreds of ms. On the three streams that do not stall the cap costs at most 3% (two more reductions per tile; ptxas gives the producers 128 bytes of spill stores against 80).",
+        "Measured at 88f4369 (H100, `reports/gpu-timing-f32` of that commit): the cap held for uniform terms (2^30 in 2.56 ms, 1.83x `cupy.sum`), but log-normal terms took 17.4 ms at 10^8 and 831 ms at 2^30 (85,422 tiles finished), the geometric stream 13.8 and 301 ms. Why, on the host model (`scripts/f32-moves-plan-model.py`, numpy's f32 cumsum as the loop): where terms are small against the sum's ulp the f32 loop moves far less than the tree sums (the log-normal loop ends at 8.34e9 against an f64 sum of 9.04e9 at 10^8), so chains of tree sums run ahead of it by whole binades: 2,100 of 24,414 tiles at 10^8 planned for a binade the loop is not in (log-normal), 1,403 (geometric). The fix, a plan (`BINADE_WK_MOVES`): each tile also forms its moves u_b sum rint(x / u_b) for two binades b (the larger of its walker's hint's and its far anchor's, and the one above), and look-backs add those moves instead of tree sums; the model's chain of such moves misses 50 and 23 tiles. Prediction for this run (the column before is the build of 88f4369, now up to 2^30): log-normal at 2^30 under 5 ms with under 1,000 tiles finished, geometric at 2^30 under 12 ms, both under 1 ms at 10^8; uniform 3 to 8% slower than before (two more rounded sums a term and one more barrier a tile); the half-ties stream unchanged (the model's chain of moves still misses 1,025 tiles there, against 1,027).",
     ]
     .join("\n\n")
 }
@@ -327,7 +329,7 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "windows",
             "walked, f32",
             "first run, wall ms",
-            "before: no stall cap",
+            "before: no moves",
             "before, first run, wall ms",
             "device copy",
             "cupy.sum, f32",
@@ -399,8 +401,8 @@ fn check_table(rows: &[Row]) -> Table {
         ],
     );
     for r in rows {
-        let builds = std::iter::once(("stall cap (engine)", &r.engine))
-            .chain(r.before.as_ref().map(|b| ("no stall cap (before)", b)));
+        let builds = std::iter::once(("moves (engine)", &r.engine))
+            .chain(r.before.as_ref().map(|b| ("no moves (before)", b)));
         for (build, b) in builds {
             t.row(vec![
                 r.dist.name_f32().into(),

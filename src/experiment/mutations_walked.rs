@@ -5,7 +5,7 @@
 
 use crate::experiment::Context;
 use crate::gpu::ordered_sum::walked::{
-    Hint, Lookback, StallCap, WalkedMutant, WalkedShape, WalkedSum,
+    Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum,
 };
 use crate::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -181,9 +181,26 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
                 WalkedMutant::None,
             ),
             (
-                "walked f32 build without the stall cap (plans from tree sums alone; must keep the loop's bits)",
+                "walked f32 plan mutant: each window's two moves swapped (must keep the loop's bits)",
+                WalkedShape {
+                    moves: Moves::Swapped,
+                    ..WalkedShape::DEFAULT_F32
+                },
+                WalkedMutant::None,
+            ),
+            (
+                "walked f32 build without the moves (plans from tree sums under the stall cap; must keep the loop's bits)",
+                WalkedShape {
+                    moves: Moves::Off,
+                    ..WalkedShape::DEFAULT_F32
+                },
+                WalkedMutant::None,
+            ),
+            (
+                "walked f32 build without the stall cap and the moves (plans from tree sums alone; must keep the loop's bits)",
                 WalkedShape {
                     stall_cap: StallCap::Off,
+                    moves: Moves::Off,
                     ..WalkedShape::DEFAULT_F32
                 },
                 WalkedMutant::None,

@@ -788,6 +788,49 @@ pub fn tree_plans_f32(terms: &[f32], tile: usize, capped: bool) -> Vec<u32> {
         .collect()
 }
 
+/// A tile's move on an f32 sum in binade field `b` (1..=254) while the sum stays there: the sum
+/// is a multiple of the binade's ulp u_b = 2^(b - 150), so `s + x` rounds to `s + rint(x / u_b)
+/// u_b` (ties to the even multiple: the move from an even start), and the tile moves it by
+/// `u_b * sum rint(x / u_b)`, an f64 sum of integers below 2^53 (exact). The walked kernel's
+/// `wk_move_scale` and its producers' moves (`BINADE_WK_MOVES`), a plan of its f32 build.
+pub fn move_f32(tile: &[f32], b: u32) -> f64 {
+    debug_assert!((1..=254).contains(&b));
+    let scale = 2f64.powi(150 - b as i32);
+    tile.iter()
+        .map(|&x| (f64::from(x) * scale).round_ties_even())
+        .sum::<f64>()
+        / scale
+}
+
+/// The walked kernel's f32 plans with moves (`BINADE_WK_MOVES`) from a look-back that sees
+/// every earlier tile: each tile moves the approximate prefix by [`move_f32`] at the binade
+/// of its window (base mb, the binade of the chain's own prefix `far` tiles back, as the
+/// kernel's far anchor gives it; mb where the prefix's binade is at or below mb, mb + 1
+/// above it), by its tree sum where it has no window (before the first anchor), under the
+/// stall cap as in [`tree_plans_f32`]. A model of the plan alone (the kernel's window base
+/// also takes the walker's hint, and its look-backs take the binade of their base).
+pub fn moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
+    let mut chain: Vec<f64> = Vec::new();
+    let mut p = 0.0f64;
+    terms
+        .chunks(tile)
+        .enumerate()
+        .map(|(t, tl)| {
+            let b = f32_binade(p);
+            chain.push(p);
+            let mb = t.checked_sub(far).map_or(0, |a| f32_binade(chain[a]));
+            let m = if mb == 0 || mb >= 254 || b == 0 {
+                tl.iter().map(|&x| f64::from(x)).sum()
+            } else {
+                move_f32(tl, if b > mb { mb + 1 } else { mb })
+            };
+            let big = tl.iter().fold(0.0f32, |a, &x| a.max(x));
+            p = p.max((p + m).min(stall_cap_f32(big)));
+            b
+        })
+        .collect()
+}
+
 /// The binade field of v rounded to f32 (0 where that is not a positive normal).
 fn f32_binade(v: f64) -> u32 {
     use crate::format::Format;

@@ -144,9 +144,32 @@ pub struct WalkedShape {
     /// Whether plans know where an f32 loop stops growing (`BINADE_WK_STALL_CAP`, f32 builds
     /// only). A plan: no bit depends on it.
     pub stall_cap: StallCap,
+    /// Whether an f32 build's plans follow the loop's rounding (`BINADE_WK_MOVES`, needs the
+    /// stall cap and the hint; [`Moves`]). A plan: no bit depends on it.
+    pub moves: Moves,
 }
 
 pub use crate::verify::walked_model::{stall_cap_f32, STALL_CAP_SHIFT};
+
+/// Whether an f32 build's plans add each tile's move as the f32 loop would make it, rather
+/// than its tree sum (`BINADE_WK_MOVES`; the argument is in the kernel's comment on it). A
+/// float sum in binade b is a multiple of its ulp u_b, so while it stays in b a tile moves it
+/// by `u_b * sum rint(x / u_b)`; where terms are small against u_b that is well below the
+/// tree sum, and plans that add tree sums run ahead of the loop by whole binades (log-normal
+/// terms at 10^8: 2,100 of 24,414 tiles planned for another binade in
+/// `scripts/f32-moves-plan-model.py`'s chain of tree sums, 50 in its chain of moves). Each
+/// producer forms its moves for two binades, the larger of its walker's hint's and its far
+/// anchor's and the one above, with its tree sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Moves {
+    /// Plans from tree sums (under the stall cap where it is on).
+    Off = 0,
+    /// Plans from each tile's moves in its window (the f32 engine's).
+    On = 1,
+    /// A plan mutant for the tests: each window's two moves swapped. Plans change no bit,
+    /// so its totals must be the loop's.
+    Swapped = 2,
+}
 
 /// Whether an f32 build's plans cap a tile's growth where the loop's sum stops growing
 /// (`BINADE_WK_STALL_CAP`; the argument is in the kernel's comment on it). A float sum in
@@ -242,6 +265,7 @@ impl WalkedShape {
         trace: false,
         f32_terms: false,
         stall_cap: StallCap::Off,
+        moves: Moves::Off,
     };
 
     /// The engine's shape for f32 terms ([`WalkedShape::f32_terms`]): the build `binade sum
@@ -265,12 +289,18 @@ impl WalkedShape {
         ..WalkedShape::DEFAULT
     };
 
-    /// This shape for f32 terms summed in f32, with the plans' stall cap (the f32 engine's
-    /// choice; [`StallCap`]).
+    /// This shape for f32 terms summed in f32, with the plans' stall cap and, where the shape
+    /// plans from the walker's hint (the moves' window comes from it), their moves (the f32
+    /// engine's choice; [`StallCap`], [`Moves`]).
     pub const fn with_f32_terms(self) -> WalkedShape {
         WalkedShape {
             f32_terms: true,
             stall_cap: StallCap::On,
+            moves: if matches!(self.hint, Hint::Off) {
+                Moves::Off
+            } else {
+                Moves::On
+            },
             ..self
         }
     }
@@ -299,6 +329,9 @@ impl WalkedShape {
         }
         if self.stall_cap != StallCap::Off && !self.f32_terms {
             bail!("walked shape {self:?}: the stall cap is a plan of f32 sums");
+        }
+        if self.moves != Moves::Off && (self.stall_cap == StallCap::Off || self.hint == Hint::Off) {
+            bail!("walked shape {self:?}: the moves are a plan of f32 sums with the stall cap and the walker's hint");
         }
         if self.fast_finish && self.f32_terms {
             bail!("walked shape {self:?}: the fast finish is written for f64 sums");
@@ -380,6 +413,7 @@ impl WalkedShape {
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_STALL_CAP", (self.stall_cap as u32).to_string()),
             ("BINADE_WK_STALL_CAP_SHIFT", STALL_CAP_SHIFT.to_string()),
+            ("BINADE_WK_MOVES", (self.moves as u32).to_string()),
             ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
             (
                 "BINADE_WK_PL_MARGIN_EXP",

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Plans from tree sums against plans from the f32 loop's moves, on streams shaped like
+gpu-timing-f32's (kernels/ordered_sum_onepass.cu, op_fill_value with the f32 grid), drawn by
+numpy's generator (seed 1) rather than the kernel's hash. The loop is numpy's cumsum of float32,
+which adds in float32, in order. Tiles of 4,096 terms, walked one after another (no
+concurrency: the chains a look-back would build if every earlier tile had published).
+
+Two chains of approximate prefixes, each under the stall cap (BINADE_WK_STALL_CAP: a tile whose
+largest term lies in [2^k, 2^(k+1)) moves no sum at or above 2^(k+25)):
+  tree:  P += the tile's tree sum (f64), the walked engine's f32 plans up to BINADE_WK_MOVES;
+  moves: P += the tile's move in P's binade b, u_b * sum rint(x / u_b) (u_b the ulp of an f32 in
+         b), taken from a window of two binades (mb, mb + 1) whose base mb is the binade of the
+         chain's own prefix FAR tiles back (the far anchor's; the kernel also takes the walker's
+         hint): below the window the move for mb, above it the move for mb + 1, and before the
+         first anchor the tree sum (BINADE_WK_MOVES).
+A tile is missed where the binade of a chain's prefix before it (taken to f32) is not the binade
+of the loop's sum before it: the walker then finishes it from its terms.
+
+Usage: scripts/f32-moves-plan-model.py KIND [TERMS] [FAR]
+KIND: lognormal | geometric | ties | uniform; TERMS default 10^8; FAR default 1024."""
+import sys
+
+import numpy as np
+
+kind = sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000_000
+far = int(sys.argv[3]) if len(sys.argv) > 3 else 1024
+tile = 4096
+n -= n % tile
+rng = np.random.default_rng(1)
+i = np.arange(n, dtype=np.float64)
+if kind == "lognormal":
+    terms = np.exp(3.0 * rng.standard_normal(n)).astype(np.float32)
+elif kind == "geometric":
+    terms = ((0.5 + 0.5 * rng.random(n)) * np.exp2(i * 2.0**-23 - 120.0)).astype(np.float32)
+elif kind == "ties":
+    grid = 2.0 ** (np.floor(np.log2((i + 4) * 0.25)) - 24)
+    terms = (np.round((1.0 - (0.5 + 0.5 * rng.random(n))) / grid) * grid).astype(np.float32)
+elif kind == "uniform":
+    terms = rng.random(n).astype(np.float32)
+else:
+    sys.exit(f"unknown kind {kind!r}: lognormal, geometric, ties or uniform")
+del i
+loop = np.cumsum(terms, dtype=np.float32)
+ntiles = n // tile
+before = np.concatenate([[0.0], loop[tile - 1 :: tile][:-1].astype(np.float64)])
+tiles = terms.reshape(ntiles, tile).astype(np.float64)
+ts = tiles.sum(1)
+big = tiles.max(1)
+cap = np.where(big > 0, 2.0 ** (np.frexp(big)[1] - 1 + 25), 0.0)
+
+
+def binade(v):
+    """The f32 binade of v as frexp's exponent (0 for 0)."""
+    return int(np.frexp(np.float32(v))[1])
+
+
+def move(t, b):
+    """Tile t's move on an f32 sum whose frexp exponent is b (ulp 2^(b - 24))."""
+    u = 2.0 ** (b - 24)
+    return float(np.sum(np.rint(tiles[t] / u)) * u)
+
+
+loop_binade = np.frexp(before.astype(np.float32))[1]
+p_tree = p_moves = 0.0
+chain = []
+miss_tree = miss_moves = 0
+for t in range(ntiles):
+    if t > 0:
+        miss_tree += binade(p_tree) != loop_binade[t]
+        miss_moves += binade(p_moves) != loop_binade[t]
+    chain.append(p_moves)
+    p_tree = max(p_tree, min(p_tree + ts[t], cap[t]))
+    anchor = chain[t - far] if t >= far else 0.0
+    if anchor > 0 and p_moves > 0:
+        mb = binade(anchor)
+        m = move(t, mb) if binade(p_moves) <= mb else move(t, mb + 1)
+    else:
+        m = ts[t]
+    p_moves = max(p_moves, min(p_moves + m, cap[t]))
+print(
+    f"{kind}, {n} terms, {ntiles} tiles: the loop ends at {float(loop[-1]):.6g}, the f64 sum at {ts.sum():.6g}; "
+    f"tree sums: ends at {p_tree:.6g}, {miss_tree} tiles missed; moves (far {far}): ends at {p_moves:.6g}, "
+    f"{miss_moves} tiles missed"
+)
