@@ -1232,6 +1232,20 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     (void)hint_word;
 #endif
     wk_load(src, count, x);
+#if BINADE_WK_MOVES
+    /* The moves' window base from the hint and the far anchor (thread 0 read them before the
+     * terms, so the barrier waits on their trip, not the terms'). */
+    if (threadIdx.x == 0) {
+#if BINADE_WK_FAR
+        sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, far, fa);
+#else
+        sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, hint, t);
+#endif
+    }
+    __syncthreads();
+    const unsigned int mb = sh.mb;
+    const double ms = mb != 0u ? wk_move_scale(mb) : 0.0; /* 1 / u_mb */
+#endif
 #if BINADE_WK_PREFETCH
     if (ahead_t < ntiles) wk_prefetch_tile(ahead_terms, n, ahead_t);
 #else
@@ -1247,35 +1261,22 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) big = fmax(big, x[j]);
 #if BINADE_WK_MOVES
-    /* The window's base from the hint and the far anchor (read by thread 0 with the terms),
-     * then the tile's moves in the window's two binades with its tree sum. */
-#if BINADE_WK_FAR
-    if (threadIdx.x == 0) sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, far, fa);
-#else
-    if (threadIdx.x == 0) {
-        wk_word none;
-        none.value = 0ull;
-        none.tag = 0ull;
-        sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, none, t);
-    }
-#endif
-    __syncthreads();
-    const unsigned int mb = sh.mb;
+    /* The tile's moves in its window's two binades, by the threads whose largest term does
+     * not round away at mb (below half an ulp of mb every term adds 0 in both binades, so a
+     * stalled tile forms none). */
     double m0 = 0.0, m1 = 0.0;
-    if (mb != 0u) {
-        const double s0 = wk_move_scale(mb), s1 = 0.5 * s0;
+    if (mb != 0u && __dmul_rn(big, ms) >= 0.5) {
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) {
-            m0 = __dadd_rn(m0, rint(__dmul_rn(x[j], s0)));
-            m1 = __dadd_rn(m1, rint(__dmul_rn(x[j], s1)));
+            m0 = __dadd_rn(m0, rint(__dmul_rn(x[j], ms)));
+            m1 = __dadd_rn(m1, rint(__dmul_rn(x[j], 0.5 * ms)));
         }
     }
     const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1);
     if (mb != 0u) {
         /* Divided by powers of two (1 / u_mb and 1 / u_(mb+1)): the moves exactly. */
-        const double s0 = wk_move_scale(mb);
-        m0 = __ddiv_rn(m0, s0);
-        m1 = __ddiv_rn(m1, 0.5 * s0);
+        m0 = __ddiv_rn(m0, ms);
+        m1 = __ddiv_rn(m1, 0.5 * ms);
     }
     const double cap = wk_cap(big);
     if (threadIdx.x == 0)

@@ -1,0 +1,26 @@
+# Call 8 of 2026-12-06 (second session): call 7 again after the moves were made cheaper (the window
+# base known before the tree sum, one pass, threads whose terms all round away skip the moves).
+#  1. gpu_walked's f32 tests and its compile test (the engine's f32 build with the moves, and
+#     the builds without them, without the cap, and with the plan mutants TooLow and Swapped);
+#  2. gpu-timing-f32 (8,294,400, 10^8 and 2^30 terms; the build without the moves up to 2^30);
+#  3. binade sum --engine gpu --check on log-normal f32 .npy files of 2^26 and 2^28 terms
+#     (numpy's generator, seed 1): the whole command, kernel ms and tiles finished.
+# Everything is packed into one archive at the end (only eight files come back from a call).
+set -u
+tar xJf .dev2.tgz; export BINADE_REQUIRE_GPU=1; B=.devbin/binade; R=/tmp/r; mkdir -p $R/sum
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $R/device.txt
+timeout 150 .devbin/tests/gpu_walked walked_f32 walked_compiles --test-threads 2 --nocapture > $R/gpu_walked_f32.log 2>&1; echo "gpu_walked rc $?" | tee -a $R/rc.txt
+timeout 200 $B run gpu-timing-f32 --out $R/gpu-timing-f32 > $R/gpu-timing-f32.log 2>&1; echo "timing rc $?" | tee -a $R/rc.txt
+python3 -c '
+import numpy as np
+g = np.random.default_rng(1)
+for k in (26, 28):
+    np.save(f"/tmp/ln{k}.npy", np.exp(3.0 * g.standard_normal(2**k)).astype(np.float32))
+'
+for k in 26 28; do
+  s=$EPOCHREALTIME
+  timeout 60 $B sum --engine gpu --upload plain --check --format json /tmp/ln$k.npy > $R/sum/ln-$k.json 2> $R/sum/ln-$k.err; rc=$?
+  echo "log-normal k=$k rc $rc wall $(awk "BEGIN{print $EPOCHREALTIME - $s}") s" >> $R/sum/runs.txt
+done
+cat $R/sum/runs.txt
+tar czf $OUT/r.tgz -C /tmp r
