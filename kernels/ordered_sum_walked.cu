@@ -586,7 +586,7 @@ struct wk_shared {
 #endif
 #if BINADE_WK_MOVES
     double dm0[WK_WARPS], dm1[WK_WARPS];
-    unsigned int mb; /* the producer's window base (wk_moves_binade), from thread 0 */
+    unsigned int dmb[WK_WARPS]; /* each warp's window base (wk_moves_binade) */
 #endif
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TRANSPOSE
@@ -656,9 +656,10 @@ __device__ static inline double wk_block_add_max(double v, double m, wk_shared &
 
 #if BINADE_WK_MOVES
 /* wk_block_add_max, and the sums of a0 and a1 over the block in *s0 and *s1 (sums of integers
- * below 2^53: exact in any order); one pair of barriers for all four. */
+ * below 2^53: exact in any order), each warp's window base *mb in, the block's out (0 where
+ * the warps' differ: their moves are of different binades); one pair of barriers for all. */
 __device__ static inline double wk_block_add_max_moves(double v, double m, double a0, double a1, wk_shared &sh,
-                                                       double *mx, double *s0, double *s1) {
+                                                       double *mx, double *s0, double *s1, unsigned int *mb) {
     for (unsigned int s = 16; s >= 1; s /= 2) {
         v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
         m = fmax(m, __shfl_xor_sync(WK_FULL, m, s));
@@ -670,6 +671,7 @@ __device__ static inline double wk_block_add_max_moves(double v, double m, doubl
         sh.dmax[threadIdx.x >> 5] = m;
         sh.dm0[threadIdx.x >> 5] = a0;
         sh.dm1[threadIdx.x >> 5] = a1;
+        sh.dmb[threadIdx.x >> 5] = *mb;
     }
     __syncthreads();
     double t = 0.0, big = 0.0, t0 = 0.0, t1 = 0.0;
@@ -678,7 +680,9 @@ __device__ static inline double wk_block_add_max_moves(double v, double m, doubl
         big = fmax(big, sh.dmax[k]);
         t0 = __dadd_rn(t0, sh.dm0[k]);
         t1 = __dadd_rn(t1, sh.dm1[k]);
+        if (sh.dmb[k] != sh.dmb[0]) *mb = 0u;
     }
+    if (*mb != 0u) *mb = sh.dmb[0];
     __syncthreads();
     *mx = big;
     *s0 = t0;
@@ -1220,31 +1224,41 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     wk_word hint;
     hint.value = 0ull;
     hint.tag = 0ull;
+#if BINADE_WK_MOVES
+    /* Each warp's lane 0 reads it: the moves' window base is a warp's own (no barrier). */
+    if ((threadIdx.x & 31u) == 0u) hint = wk_read(hint_word);
+#else
     if (threadIdx.x == 0) hint = wk_read(hint_word);
+#endif
 #if BINADE_WK_FAR
     const u64 fa = wk_far_anchor(t);
     wk_word far;
     far.value = 0ull;
     far.tag = 0ull;
+#if BINADE_WK_MOVES
+    if ((threadIdx.x & 31u) == 0u && fa < t) far = wk_read(plan + fa);
+#else
     if (threadIdx.x == 0 && fa < t) far = wk_read(plan + fa);
+#endif
 #endif
 #else
     (void)hint_word;
 #endif
     wk_load(src, count, x);
 #if BINADE_WK_MOVES
-    /* The moves' window base from the hint and the far anchor (thread 0 read them before the
-     * terms, so the barrier waits on their trip, not the terms'). */
-    if (threadIdx.x == 0) {
+    /* The moves' window base from the hint and the far anchor, by each warp from its lane 0's
+     * reads (issued before the terms'); warps that read the words at different times may
+     * differ, and the block's reduction then drops the moves (wk_block_add_max_moves). */
+    unsigned int wmb = 0u;
+    if ((threadIdx.x & 31u) == 0u && t != 0) {
 #if BINADE_WK_FAR
-        sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, far, fa);
+        wmb = wk_moves_binade(hint, t, epoch, far, fa);
 #else
-        sh.mb = t == 0 ? 0u : wk_moves_binade(hint, t, epoch, hint, t);
+        wmb = wk_moves_binade(hint, t, epoch, hint, t);
 #endif
     }
-    __syncthreads();
-    const unsigned int mb = sh.mb;
-    const double ms = mb != 0u ? wk_move_scale(mb) : 0.0; /* 1 / u_mb */
+    wmb = __shfl_sync(WK_FULL, wmb, 0);
+    const double ms = wmb != 0u ? wk_move_scale(wmb) : 0.0; /* 1 / u_mb */
 #endif
 #if BINADE_WK_PREFETCH
     if (ahead_t < ntiles) wk_prefetch_tile(ahead_terms, n, ahead_t);
@@ -1265,18 +1279,20 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
      * not round away at mb (below half an ulp of mb every term adds 0 in both binades, so a
      * stalled tile forms none). */
     double m0 = 0.0, m1 = 0.0;
-    if (mb != 0u && __dmul_rn(big, ms) >= 0.5) {
+    if (wmb != 0u && __dmul_rn(big, ms) >= 0.5) {
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) {
             m0 = __dadd_rn(m0, rint(__dmul_rn(x[j], ms)));
             m1 = __dadd_rn(m1, rint(__dmul_rn(x[j], 0.5 * ms)));
         }
     }
-    const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1);
+    unsigned int mb = wmb;
+    const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1, &mb);
     if (mb != 0u) {
         /* Divided by powers of two (1 / u_mb and 1 / u_(mb+1)): the moves exactly. */
-        m0 = __ddiv_rn(m0, ms);
-        m1 = __ddiv_rn(m1, 0.5 * ms);
+        const double sc = wk_move_scale(mb);
+        m0 = __ddiv_rn(m0, sc);
+        m1 = __ddiv_rn(m1, 0.5 * sc);
     }
     const double cap = wk_cap(big);
     if (threadIdx.x == 0)
