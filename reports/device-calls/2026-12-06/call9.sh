@@ -6,7 +6,9 @@
 #  3. binade sum --engine gpu --check on log-normal f32 .npy files of 2^26 and 2^28 terms
 #     (numpy's generator, seed 1) and on the geometric f32 stream of
 #     scripts/f32-moves-plan-model.py (10^8 terms less a partial tile, the same numpy draws):
-#     the whole command, kernel ms and tiles finished, the last beside the model's misses.
+#     the whole command, kernel ms and tiles finished, the last beside the model's misses;
+#  4. the whole mutations matrix (its f32 table now has the moves' plan mutant and the builds
+#     without the moves, and without the cap and the moves).
 # Everything is packed into one archive at the end (only eight files come back from a call).
 set -u
 tar xJf .dev2.tgz; export BINADE_REQUIRE_GPU=1; B=.devbin/binade; R=/tmp/r; mkdir -p $R/sum
@@ -29,4 +31,5 @@ for f in ln26 ln28 geo; do
   echo "$f rc $rc wall $(awk "BEGIN{print $EPOCHREALTIME - $s}") s" >> $R/sum/runs.txt
 done
 cat $R/sum/runs.txt
+timeout 300 $B run mutations --out $R/mutations > $R/mutations.log 2>&1; echo "mutations rc $?" | tee -a $R/rc.txt
 tar czf $OUT/r.tgz -C /tmp r
