@@ -789,13 +789,15 @@ pub fn tree_plans_f32(terms: &[f32], tile: usize, capped: bool) -> Vec<u32> {
 }
 
 /// A tile's move on an f32 sum in binade field `b` (1..=254) while the sum stays there: the sum
-/// is a multiple of the binade's ulp u_b = 2^(b - 150), so `s + x` rounds to `s + rint(x / u_b)
-/// u_b` (ties to the even multiple: the move from an even start), and the tile moves it by
-/// `u_b * sum rint(x / u_b)`, an f64 sum of integers below 2^53 (exact). The walked kernel's
-/// `wk_move_scale` and its producers' moves (`BINADE_WK_MOVES`), a plan of its f32 build.
+/// is a multiple of the binade's ulp u_b = 2^(b - bias - 23) (2^(b - 150)), so `s + x` rounds
+/// to `s + rint(x / u_b) u_b` (ties to the even multiple: the move from an even start), and the
+/// tile moves it by `u_b * sum rint(x / u_b)`, an f64 sum of integers below 2^53 (exact). The
+/// walked kernel's `wk_move_scale` (which takes the bias and the fraction bits from the same
+/// widths) and its producers' moves (`BINADE_WK_MOVES`), a plan of its f32 build.
 pub fn move_f32(tile: &[f32], b: u32) -> f64 {
-    debug_assert!((1..=254).contains(&b));
-    let scale = 2f64.powi(150 - b as i32);
+    use crate::format::{Format, Layout, F32};
+    debug_assert!((1..=<F32 as Layout>::MAX_NORMAL_FIELD).contains(&b));
+    let scale = 2f64.powi(F32::BIAS + F32::FRAC_BITS as i32 - b as i32);
     tile.iter()
         .map(|&x| (f64::from(x) * scale).round_ties_even())
         .sum::<f64>()
@@ -819,7 +821,10 @@ pub fn moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
             let b = f32_binade(p);
             chain.push(p);
             let mb = t.checked_sub(far).map_or(0, |a| f32_binade(chain[a]));
-            let m = if mb == 0 || mb >= 254 || b == 0 {
+            let m = if mb == 0
+                || mb >= <crate::format::F32 as crate::format::Layout>::MAX_NORMAL_FIELD
+                || b == 0
+            {
                 tl.iter().map(|&x| f64::from(x)).sum()
             } else {
                 move_f32(tl, if b > mb { mb + 1 } else { mb })
