@@ -13,6 +13,10 @@ the moves' window from the anchor about 1,024 tiles back. The stream is the geom
 On the geometric stream all three miss 38 tiles with moves (1,403 with tree sums), so the
 least-cap composition does not explain the device's 1,545 to 1,580.
 Usage: scripts/f32-moves-segments-model.py geometric|lognormal"""
+import sys
+
+import numpy as np
+
 kind = sys.argv[1]; n = 100_000_000; tile = 4096; n -= n % tile
 rng = np.random.default_rng(1)
 i = np.arange(n, dtype=np.float64)
