@@ -320,9 +320,10 @@ typedef double wk_term;
  * u_b = 2^(b - bias - 23)) is a multiple of u_b, so while it stays in b a term x moves it by
  * rint(x / u_b) u_b (the even start's rounding; an odd start moves a tie the other way): the
  * tile's move in b is m_b = u_b sum rint(x / u_b), an exact f64 sum of integers. Where terms
- * are small against u_b (log-normal terms at 2^30, the geometric stream near the ulp) m_b is
- * well below the tree sum, and plans that add tree sums run ahead of the loop by whole
- * binades: at 10^8 log-normal f32 terms a chain of tree sums misses the loop's binade on
+ * are small against u_b, m_b is far from the tree sum (below it for log-normal terms at 2^30,
+ * whose small terms round away; about 1.3x it for the geometric stream's terms just under an
+ * ulp, which round up), and plans that add tree sums leave the loop's binade for runs of
+ * tiles: at 10^8 log-normal f32 terms a chain of tree sums misses the loop's binade on
  * 2,100 of 24,414 tiles and a chain of moves from a two-binade window on 50
  * (scripts/f32-moves-plan-model.py). A producer takes its window's base mb from what it
  * reads with its terms, the walker's exact sum (its hint) and the far anchor's approximate

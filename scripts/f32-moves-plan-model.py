@@ -16,8 +16,11 @@ largest term lies in [2^k, 2^(k+1)) moves no sum at or above 2^(k+25)):
 A tile is missed where the binade of a chain's prefix before it (taken to f32) is not the binade
 of the loop's sum before it: the walker then finishes it from its terms.
 
-Usage: scripts/f32-moves-plan-model.py KIND [TERMS] [FAR]
-KIND: lognormal | geometric | ties | uniform; TERMS default 10^8; FAR default 1024."""
+Usage: scripts/f32-moves-plan-model.py KIND [TERMS] [FAR] [TILES]
+KIND: lognormal | geometric | ties | uniform; TERMS default 10^8; FAR default 1024. TILES, a
+comma-separated list of tile numbers, also prints for each the loop's sum S before it, its
+binade E (frexp's exponent), the tile's tree sum, the loop's true move over it, its moves in
+binades E - 1, E and E + 1, and its largest term over the ulp of E."""
 import sys
 
 import numpy as np
@@ -25,6 +28,7 @@ import numpy as np
 kind = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000_000
 far = int(sys.argv[3]) if len(sys.argv) > 3 else 1024
+shown = [int(v) for v in sys.argv[4].split(",")] if len(sys.argv) > 4 else []
 tile = 4096
 n -= n % tile
 rng = np.random.default_rng(1)
@@ -83,3 +87,13 @@ print(
     f"tree sums: ends at {p_tree:.6g}, {miss_tree} tiles missed; moves (far {far}): ends at {p_moves:.6g}, "
     f"{miss_moves} tiles missed"
 )
+for t in shown:
+    s_before = float(loop[t * tile - 1]) if t > 0 else 0.0
+    e = binade(s_before)
+    true = float(loop[(t + 1) * tile - 1]) - s_before
+    print(
+        f"tile {t}: S {s_before:.4g} (E {e}), tree sum {ts[t]:.4g}, the loop's move {true:.4g}, "
+        f"moves in E - 1, E, E + 1: {move(t, e - 1):.4g}, {move(t, e):.4g}, {move(t, e + 1):.4g}; "
+        f"largest term / ulp(E) {big[t] / 2.0 ** (e - 24):.3f}"
+    )
+

@@ -154,9 +154,10 @@ pub use crate::verify::walked_model::{stall_cap_f32, STALL_CAP_SHIFT};
 /// Whether an f32 build's plans add each tile's move as the f32 loop would make it, rather
 /// than its tree sum (`BINADE_WK_MOVES`; the argument is in the kernel's comment on it). A
 /// float sum in binade b is a multiple of its ulp u_b, so while it stays in b a tile moves it
-/// by `u_b * sum rint(x / u_b)`; where terms are small against u_b that is well below the
-/// tree sum, and plans that add tree sums run ahead of the loop by whole binades (log-normal
-/// terms at 10^8: 2,100 of 24,414 tiles planned for another binade in
+/// by `u_b * sum rint(x / u_b)`; where terms are small against u_b that is far from the tree
+/// sum (below it for log-normal terms, whose small terms round away; above it for terms just
+/// under an ulp, which round up), and plans that add tree sums leave the loop's binade for
+/// runs of tiles (log-normal terms at 10^8: 2,100 of 24,414 tiles planned for another binade in
 /// `scripts/f32-moves-plan-model.py`'s chain of tree sums, 50 in its chain of moves). Each
 /// producer forms its moves for two binades, the larger of its walker's hint's and its far
 /// anchor's and the one above, with its tree sum.
