@@ -7,16 +7,35 @@
 //! the walker's steps, and whether the total has the f32 loop's bits. Not a report: a probe of
 //! which plans a stream's finishes follow (`reports/walked-moves`).
 //!
+//! `tiles` mode: for the engine's build and the build without moves, each tile's planned
+//! binade (its unit word's) against the binade of the f32 loop's sum before it, computed on
+//! the host from the same terms, with the tile's path: how many tiles each path planned in
+//! the wrong binade, how the misses run, the first misses with their plan words, and how far
+//! the anchors' approximate prefixes (the plan words that hold one) drift from the loop's.
+//! `once` mode: one stream and size, each of those two builds launched twice (a run for a
+//! profiler: `ncu -k walked_sum --launch-skip 1`...).
+//!
 //!     walked_f32_paths [SIZES]   (comma-separated term counts, default 100000000)
-use anyhow::{Context, Result};
+//!     walked_f32_paths tiles SIZE [STREAMS]   (stream names as gpu-timing-f32's, comma-separated)
+//!     walked_f32_paths once STREAM SIZE
+use anyhow::{bail, Context, Result};
 use binade::format::{same_result, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Lookback, Moves, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{
+    Lookback, Moves, TileWords, WalkedMutant, WalkedShape, WalkedSum, PATH_FAR, PATH_HINTED,
+    PATH_RANGED,
+};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("tiles") => return tiles_mode(&args[1..]),
+        Some("once") => return once_mode(&args[1..]),
+        _ => {}
+    }
     let sizes: Vec<usize> = match std::env::args().nth(1) {
         Some(a) => a
             .split(',')
@@ -77,4 +96,225 @@ fn main() -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The engine's f32 build and the same without moves.
+fn two_builds(gpu: &Gpu) -> Result<[(&'static str, WalkedSum); 2]> {
+    let e = WalkedShape::DEFAULT_F32;
+    let off = WalkedShape {
+        moves: Moves::Off,
+        ..e
+    };
+    Ok([
+        ("moves (engine)", WalkedSum::build(gpu, e, WalkedMutant::None)?),
+        ("no moves", WalkedSum::build(gpu, off, WalkedMutant::None)?),
+    ])
+}
+
+fn stream_named(name: &str) -> Result<Distribution> {
+    Distribution::ALL
+        .into_iter()
+        .find(|d| d.name_f32() == name || format!("{d:?}").eq_ignore_ascii_case(name))
+        .with_context(|| format!("no f32 stream {name:?}"))
+}
+
+fn size_arg(a: Option<&String>) -> Result<usize> {
+    let a = a.context("a size")?;
+    a.parse().with_context(|| format!("a size: {a:?}"))
+}
+
+fn once_mode(args: &[String]) -> Result<()> {
+    let dist = stream_named(args.first().context("a stream")?)?;
+    let n = size_arg(args.get(1))?;
+    let gpu = Gpu::open()?;
+    let op = OnePassSum::new(&gpu)?;
+    let builds = two_builds(&gpu)?;
+    let s = gpu.stream();
+    let mut pool: CudaSlice<f32> = s.alloc_zeros(n)?;
+    op.fill_f32(&mut pool, 2026, dist)?;
+    for (name, w) in &builds {
+        let mut job = w.job(pool.slice(0..n))?;
+        for _ in 0..2 {
+            let t = w.run(&mut job)?;
+            println!("{name}: {} tiles finished, {} steps", t.finished_tiles, t.steps);
+        }
+    }
+    Ok(())
+}
+
+/// The f32 binade of a sum's bits: the exponent field of a positive normal, else 0 (the
+/// kernel's `binade_of_f32`).
+fn binade_f32(v: f32) -> u32 {
+    let b = v.to_bits();
+    let e = (b >> 23) & 0xff;
+    if b >> 31 != 0 || e == 0 || e == 0xff {
+        0
+    } else {
+        e
+    }
+}
+
+fn tiles_mode(args: &[String]) -> Result<()> {
+    let n = size_arg(args.first())?;
+    let streams: Vec<Distribution> = match args.get(1) {
+        Some(list) => list.split(',').map(stream_named).collect::<Result<_>>()?,
+        None => Distribution::ALL.to_vec(),
+    };
+    let gpu = Gpu::open()?;
+    let op = OnePassSum::new(&gpu)?;
+    let builds = two_builds(&gpu)?;
+    let s = gpu.stream();
+    for dist in streams {
+        let mut pool: CudaSlice<f32> = s.alloc_zeros(n)?;
+        op.fill_f32(&mut pool, 2026, dist)?;
+        let terms = s.clone_dtoh(&pool)?;
+        for (name, w) in &builds {
+            let tile = w.shape().tile() as usize;
+            let before = loop_before_tiles(&terms, tile);
+            let mut job = w.job(pool.slice(0..n))?;
+            for run in 0..2 {
+                let t = w.run(&mut job)?;
+                let words = w.tile_words(&job)?;
+                if words.units.len() + 1 != before.len() {
+                    bail!("{} unit words for {} tiles", words.units.len(), before.len() - 1);
+                }
+                println!(
+                    "== {} {name}, {n} terms, run {run}: {} tiles, {} finished by the walker, loop bits {}",
+                    dist.name_f32(),
+                    t.tiles,
+                    t.finished_tiles,
+                    same_result::<F32>(t.bits, u64::from(loop_sum::<F32>(&terms).to_bits()))
+                );
+                report_tiles(&words, &before);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The f32 loop's sum before each tile, and after the last.
+fn loop_before_tiles(terms: &[f32], tile: usize) -> Vec<f32> {
+    let mut out = Vec::with_capacity(terms.len() / tile + 2);
+    let mut s = 0.0f32;
+    for c in terms.chunks(tile) {
+        out.push(s);
+        s = c.iter().fold(s, |a, &x| a + x);
+    }
+    out.push(s);
+    out
+}
+
+/// A plan word's kind (the kernel's tag bits 0..1: 1 a tree sum or moves, 2 an approximate
+/// prefix).
+fn plan_kind(tag: u64) -> u64 {
+    tag & 3
+}
+
+fn plan_word_text(w: (u64, u64)) -> String {
+    let mb = (w.1 >> 43) & 0xff;
+    match plan_kind(w.1) {
+        2 => format!("prefix {:.6e}", f64::from_bits(w.0)),
+        1 if mb != 0 => format!(
+            "moves at {mb}: {:.4e}, {:.4e}",
+            f32::from_bits(w.0 as u32),
+            f32::from_bits((w.0 >> 32) as u32)
+        ),
+        1 => format!("tree sum {:.4e}", f64::from_bits(w.0)),
+        k => format!("kind {k}"),
+    }
+}
+
+fn report_tiles(words: &TileWords, before: &[f32]) {
+    let ntiles = words.units.len();
+    let path_name = |p: u32| {
+        if p & PATH_HINTED != 0 {
+            "hinted"
+        } else if p & PATH_FAR != 0 {
+            "far"
+        } else if p & PATH_RANGED != 0 {
+            "ranged"
+        } else {
+            "look-back"
+        }
+    };
+    let mut by_path: std::collections::BTreeMap<(&str, &str), u64> = Default::default();
+    let (mut crossings, mut saturated) = (0u64, 0u64);
+    let mut misses = Vec::new();
+    for t in 1..ntiles {
+        let lb = binade_f32(before[t]);
+        let la = binade_f32(before[t + 1]);
+        let (uv, ut) = words.units[t];
+        let ub = ((ut >> 32) & 0x7ff) as u32;
+        let p = words.paths[t];
+        if ub != lb {
+            let side = if ub > lb { "high" } else { "low" };
+            *by_path.entry((path_name(p), side)).or_default() += 1;
+            misses.push(t);
+        } else if la != lb {
+            crossings += 1;
+        } else if uv >= 1u64 << 62 {
+            saturated += 1;
+        }
+    }
+    println!(
+        "planned in another binade: {} of {} ({by_path:?}); crossings planned right: {crossings}; saturated in their binade: {saturated}",
+        misses.len(),
+        ntiles - 1
+    );
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &t in &misses {
+        match runs.last_mut() {
+            Some((start, len)) if *start + *len == t => *len += 1,
+            _ => runs.push((t, 1)),
+        }
+    }
+    let longest = runs.iter().map(|r| r.1).max().unwrap_or(0);
+    println!("runs of misses: {}, longest {longest}; first runs (tile, length):", runs.len());
+    let shown: Vec<String> = runs.iter().take(16).map(|(a, l)| format!("{a}+{l}")).collect();
+    println!("  {}", shown.join(" "));
+    for &t in misses.iter().take(12) {
+        let ub = ((words.units[t].1 >> 32) & 0x7ff) as u32;
+        let base = (0..t).rev().find(|&a| plan_kind(words.plan[a].1) == 2);
+        let base_text = base.map_or_else(
+            || "none".to_string(),
+            |a| {
+                format!(
+                    "tile {a}: {} (the loop after it {:.6e}, binade {})",
+                    plan_word_text(words.plan[a]),
+                    before[a + 1],
+                    binade_f32(before[a + 1])
+                )
+            },
+        );
+        println!(
+            "  tile {t}: loop before {:.6e} (binade {}), planned {ub}, path {:#x}, own word {}; nearest earlier prefix word {base_text}",
+            before[t],
+            binade_f32(before[t]),
+            words.paths[t],
+            plan_word_text(words.plan[t])
+        );
+    }
+    let mut anchors = 0u64;
+    let mut off = 0u64;
+    let mut worst = 1.0f64;
+    for a in 1..ntiles {
+        if plan_kind(words.plan[a].1) != 2 {
+            continue;
+        }
+        anchors += 1;
+        let approx = f64::from_bits(words.plan[a].0);
+        let truth = f64::from(before[a + 1]);
+        if binade_f32(approx as f32) != binade_f32(before[a + 1]) {
+            off += 1;
+        }
+        if truth > 0.0 && approx > 0.0 {
+            let r = approx / truth;
+            if (r - 1.0).abs() > (worst - 1.0).abs() {
+                worst = r;
+            }
+        }
+    }
+    println!(
+        "prefix words: {anchors}, in another binade than the loop's sum after their tile: {off}; the largest drift: {worst:.6} of the loop's"
+    );
 }

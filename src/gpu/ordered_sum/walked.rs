@@ -699,15 +699,31 @@ pub struct WalkerTrace {
     pub producers_ns: u64,
 }
 
-/// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`): bit 0 a tie, bit 1 planned
-/// from the hint, bit 2 planned from a range, bit 3 its look-back waited, bit 4 planned from a
-/// far anchor, bit 5 its split words published.
-const PATH_TIE: u32 = 1;
-const PATH_HINTED: u32 = 2;
-const PATH_RANGED: u32 = 4;
-const PATH_WAITED: u32 = 8;
-const PATH_FAR: u32 = 16;
-const PATH_SPLIT: u32 = 32;
+/// Every tile's words after a launch ([`WalkedSum::tile_words`]).
+#[derive(Clone, Debug, Default)]
+pub struct TileWords {
+    /// Plan words (value, tag): a tree sum or moves (`WK_AGG`), or an approximate inclusive
+    /// prefix (`WK_APPROX`).
+    pub plan: Vec<(u64, u64)>,
+    /// Unit words (value, tag): the even increment, the binade in tag bits 32..42.
+    pub units: Vec<(u64, u64)>,
+    /// Path words (`WK_PATH_*`).
+    pub paths: Vec<u32>,
+}
+
+// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`), one bit each.
+/// Path bit 0: the tile had a tie.
+pub const PATH_TIE: u32 = 1;
+/// Path bit 1: planned from the walker's hint.
+pub const PATH_HINTED: u32 = 2;
+/// Path bit 2: planned from a look-back's range, tree sums still missing.
+pub const PATH_RANGED: u32 = 4;
+/// Path bit 3: its look-back waited for a tree sum.
+pub const PATH_WAITED: u32 = 8;
+/// Path bit 4: planned from a far anchor.
+pub const PATH_FAR: u32 = 16;
+/// Path bit 5: its split words were published.
+pub const PATH_SPLIT: u32 = 32;
 
 /// Sums of one length in a launch: `count` sums of `len` terms, sum k over
 /// `terms[k * pitch..k * pitch + len]`.
@@ -1324,6 +1340,23 @@ impl WalkedSum {
     pub fn run_segments<T: WalkedTerm>(&self, job: &mut WalkedJob<T>) -> Result<Vec<WalkedTotal>> {
         self.launch(job)?;
         self.results(job)
+    }
+
+    /// The last launch's words of every tile, for probes of the plans: each tile's plan word
+    /// and unit word as (value, tag) pairs and its path word, in ticket order (a job of one
+    /// sum: tile order). Downloads them; what a word means is the kernel's (`WK_AGG`,
+    /// `WK_APPROX`, `WK_UNIT` in `kernels/ordered_sum_walked.cu`). No result depends on them.
+    pub fn tile_words<T: WalkedTerm>(&self, job: &WalkedJob<T>) -> Result<TileWords> {
+        let s = self.gpu.stream();
+        let pairs = |v: Vec<u64>| v.chunks_exact(2).map(|w| (w[0], w[1])).collect();
+        let tiles = job.tickets as usize;
+        let mut plan: Vec<(u64, u64)> = pairs(s.clone_dtoh(&job.plan)?);
+        let mut units: Vec<(u64, u64)> = pairs(s.clone_dtoh(&job.units)?);
+        let mut paths = s.clone_dtoh(&job.paths)?;
+        plan.truncate(tiles);
+        units.truncate(tiles);
+        paths.truncate(tiles);
+        Ok(TileWords { plan, units, paths })
     }
 
     /// Convenience: the sum of host `terms` (f64, or f32 for an f32 build) from `start` (+0
