@@ -18,6 +18,16 @@
 //!     walked_f32_paths [SIZES]   (comma-separated term counts, default 100000000)
 //!     walked_f32_paths tiles SIZE [STREAMS]   (stream names as gpu-timing-f32's, comma-separated)
 //!     walked_f32_paths once STREAM SIZE
+//!
+//! `trace` mode: one CSV line a tile of one launch of the engine's build (the tile's f32 loop
+//! sum before it and its binade, its tree sum, largest term and moves in the three binades
+//! around the loop's, and its plan, unit and path words), for reading a chain of plans step
+//! by step. `time` mode: CUDA-event medians (11 launches after 3) of the engine's f32 build
+//! beside the build without moves and both with fewer blocks a multiprocessor (more
+//! registers a thread), each with its registers and whether it kept the loop's bits.
+//!
+//!     walked_f32_paths trace STREAM SIZE
+//!     walked_f32_paths time SIZES STREAMS
 use anyhow::{bail, Context, Result};
 use binade::format::{same_result, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
@@ -25,6 +35,7 @@ use binade::gpu::ordered_sum::walked::{
     Lookback, Moves, TileWords, WalkedMutant, WalkedShape, WalkedSum, PATH_FAR, PATH_HINTED,
     PATH_RANGED,
 };
+use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
@@ -34,6 +45,8 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("tiles") => return tiles_mode(&args[1..]),
         Some("once") => return once_mode(&args[1..]),
+        Some("trace") => return trace_mode(&args[1..]),
+        Some("time") => return time_mode(&args[1..]),
         _ => {}
     }
     let sizes: Vec<usize> = match std::env::args().nth(1) {
@@ -317,4 +330,128 @@ fn report_tiles(words: &TileWords, before: &[f32]) {
     println!(
         "prefix words: {anchors}, in another binade than the loop's sum after their tile: {off}; the largest drift: {worst:.6} of the loop's"
     );
+}
+
+/// Tile `c`'s move on an f32 sum in binade `b` (exponent field 1..=254): `u_b sum rint(x /
+/// u_b)`, `u_b = 2^(b - 150)`, exact in f64 (integers below 2^53, scaled by a power of two).
+fn move_at(c: &[f32], b: u32) -> f64 {
+    let u = 2f64.powi(b as i32 - 150);
+    c.iter()
+        .map(|&x| (f64::from(x) / u).round_ties_even())
+        .sum::<f64>()
+        * u
+}
+
+fn trace_mode(args: &[String]) -> Result<()> {
+    let dist = stream_named(args.first().context("a stream")?)?;
+    let n = size_arg(args.get(1))?;
+    let gpu = Gpu::open()?;
+    let op = OnePassSum::new(&gpu)?;
+    let w = WalkedSum::build(&gpu, WalkedShape::DEFAULT_F32, WalkedMutant::None)?;
+    let s = gpu.stream();
+    let mut pool: CudaSlice<f32> = s.alloc_zeros(n)?;
+    op.fill_f32(&mut pool, 2026, dist)?;
+    let terms = s.clone_dtoh(&pool)?;
+    let tile = w.shape().tile() as usize;
+    let before = loop_before_tiles(&terms, tile);
+    let mut job = w.job(pool.slice(0..n))?;
+    let total = w.run(&mut job)?;
+    let words = w.tile_words(&job)?;
+    println!(
+        "# {}, {n} terms: {} tiles finished",
+        dist.name_f32(),
+        total.finished_tiles
+    );
+    println!("tile,loop_before,loop_binade,tree_sum,largest,move_below,move_at,move_above,plan_kind,plan,window,unit_binade,path");
+    for (t, c) in terms.chunks(tile).enumerate() {
+        let lb = binade_f32(before[t]);
+        let ts: f64 = c.iter().map(|&x| f64::from(x)).sum();
+        let big = c.iter().fold(0.0f32, |a, &x| a.max(x));
+        let m = |b: u32| {
+            if (1..=254).contains(&b) {
+                format!("{:.9e}", move_at(c, b))
+            } else {
+                String::new()
+            }
+        };
+        let (pv, pt) = words.plan[t];
+        let plan = match plan_kind(pt) {
+            2 => format!("{:.9e}", f64::from_bits(pv)),
+            1 if (pt >> 43) & 0xff != 0 => format!(
+                "{:.9e};{:.9e}",
+                f32::from_bits(pv as u32),
+                f32::from_bits((pv >> 32) as u32)
+            ),
+            _ => format!("{:.9e}", f64::from_bits(pv)),
+        };
+        println!(
+            "{t},{:.9e},{lb},{ts:.9e},{big:.6e},{},{},{},{},{plan},{},{},{}",
+            before[t],
+            m(lb.wrapping_sub(1)),
+            m(lb),
+            m(lb + 1),
+            plan_kind(pt),
+            (pt >> 43) & 0xff,
+            (words.units[t].1 >> 32) & 0x7ff,
+            words.paths[t]
+        );
+    }
+    Ok(())
+}
+
+fn time_mode(args: &[String]) -> Result<()> {
+    let sizes: Vec<usize> = args
+        .first()
+        .context("sizes")?
+        .split(',')
+        .map(|v| v.parse().with_context(|| format!("a size: {v:?}")))
+        .collect::<Result<_>>()?;
+    let streams: Vec<Distribution> = args
+        .get(1)
+        .context("streams")?
+        .split(',')
+        .map(stream_named)
+        .collect::<Result<_>>()?;
+    let gpu = Gpu::open()?;
+    let op = OnePassSum::new(&gpu)?;
+    let e = WalkedShape::DEFAULT_F32;
+    let off = WalkedShape {
+        moves: Moves::Off,
+        ..e
+    };
+    let shapes = [
+        ("moves (engine), 4 blocks", e),
+        ("no moves, 4 blocks", off),
+        ("moves, 3 blocks", WalkedShape { min_blocks: 3, ..e }),
+        ("no moves, 3 blocks", WalkedShape { min_blocks: 3, ..off }),
+        ("moves, 2 blocks", WalkedShape { min_blocks: 2, ..e }),
+    ];
+    let builds: Vec<(&str, WalkedSum)> = shapes
+        .iter()
+        .map(|&(name, shape)| Ok((name, WalkedSum::build(&gpu, shape, WalkedMutant::None)?)))
+        .collect::<Result<_>>()?;
+    println!("build,stream,terms,median_ms,registers,blocks_per_sm,finished,loop_bits");
+    let s = gpu.stream();
+    for &n in &sizes {
+        for &dist in &streams {
+            let mut pool: CudaSlice<f32> = s.alloc_zeros(n)?;
+            op.fill_f32(&mut pool, 2026, dist)?;
+            let want = loop_sum::<F32>(&s.clone_dtoh(&pool)?);
+            for (name, w) in &builds {
+                let mut job = w.job(pool.slice(0..n))?;
+                let times = event_times(&gpu, 3, 11, |_| w.launch(&mut job))?;
+                let t = w.run(&mut job)?;
+                println!(
+                    "\"{name}\",\"{}\",{n},{:.4},{},{},{},{}",
+                    dist.name_f32(),
+                    median(&times),
+                    w.registers,
+                    w.blocks_per_multiprocessor,
+                    t.finished_tiles,
+                    same_result::<F32>(t.bits, u64::from(want.to_bits()))
+                );
+            }
+        }
+    }
+    Ok(())
 }
