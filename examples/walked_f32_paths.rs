@@ -27,7 +27,7 @@
 //! registers a thread), each with its registers and whether it kept the loop's bits.
 //!
 //!     walked_f32_paths trace STREAM SIZE
-//!     walked_f32_paths time SIZES STREAMS
+//!     walked_f32_paths time SIZES STREAMS [BUILDS]   (BUILDS: e4,n4,e3,n3,e2, default all)
 use anyhow::{bail, Context, Result};
 use binade::format::{same_result, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
@@ -420,15 +420,23 @@ fn time_mode(args: &[String]) -> Result<()> {
         ..e
     };
     let shapes = [
-        ("moves (engine), 4 blocks", e),
-        ("no moves, 4 blocks", off),
-        ("moves, 3 blocks", WalkedShape { min_blocks: 3, ..e }),
-        ("no moves, 3 blocks", WalkedShape { min_blocks: 3, ..off }),
-        ("moves, 2 blocks", WalkedShape { min_blocks: 2, ..e }),
+        ("e4", "moves (engine), 4 blocks", e),
+        ("n4", "no moves, 4 blocks", off),
+        ("e3", "moves, 3 blocks", WalkedShape { min_blocks: 3, ..e }),
+        ("n3", "no moves, 3 blocks", WalkedShape { min_blocks: 3, ..off }),
+        ("e2", "moves, 2 blocks", WalkedShape { min_blocks: 2, ..e }),
     ];
+    let wanted: Vec<&str> = match args.get(2) {
+        Some(list) => list.split(',').collect(),
+        None => shapes.iter().map(|s| s.0).collect(),
+    };
+    if let Some(bad) = wanted.iter().find(|w| !shapes.iter().any(|s| s.0 == **w)) {
+        bail!("no build {bad:?}: e4, n4, e3, n3 or e2");
+    }
     let builds: Vec<(&str, WalkedSum)> = shapes
         .iter()
-        .map(|&(name, shape)| Ok((name, WalkedSum::build(&gpu, shape, WalkedMutant::None)?)))
+        .filter(|s| wanted.contains(&s.0))
+        .map(|&(_, name, shape)| Ok((name, WalkedSum::build(&gpu, shape, WalkedMutant::None)?)))
         .collect::<Result<_>>()?;
     println!("build,stream,terms,median_ms,registers,blocks_per_sm,finished,loop_bits");
     let s = gpu.stream();

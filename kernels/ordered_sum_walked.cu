@@ -658,14 +658,22 @@ __device__ static inline double wk_block_add_max(double v, double m, wk_shared &
 #if BINADE_WK_MOVES
 /* wk_block_add_max, and the sums of a0 and a1 over the block in *s0 and *s1 (sums of integers
  * below 2^53: exact in any order), each warp's window base *mb in, the block's out (0 where
- * the warps' differ: their moves are of different binades); one pair of barriers for all. */
+ * the warps' differ: their moves are of different binades); one pair of barriers for all.
+ * The sum and the largest value are on every thread; *s0, *s1 and *mb on warp 0 only (its
+ * look-back and thread 0's plan word are their only readers). A warp whose threads formed no
+ * move (a0 is 0 on every lane: below half an ulp of mb every term adds 0 in both binades)
+ * skips their shuffles. */
 __device__ static inline double wk_block_add_max_moves(double v, double m, double a0, double a1, wk_shared &sh,
                                                        double *mx, double *s0, double *s1, unsigned int *mb) {
     for (unsigned int s = 16; s >= 1; s /= 2) {
         v = __dadd_rn(v, __shfl_xor_sync(WK_FULL, v, s));
         m = fmax(m, __shfl_xor_sync(WK_FULL, m, s));
-        a0 = __dadd_rn(a0, __shfl_xor_sync(WK_FULL, a0, s));
-        a1 = __dadd_rn(a1, __shfl_xor_sync(WK_FULL, a1, s));
+    }
+    if (__any_sync(WK_FULL, a0 != 0.0)) {
+        for (unsigned int s = 16; s >= 1; s /= 2) {
+            a0 = __dadd_rn(a0, __shfl_xor_sync(WK_FULL, a0, s));
+            a1 = __dadd_rn(a1, __shfl_xor_sync(WK_FULL, a1, s));
+        }
     }
     if ((threadIdx.x & 31u) == 0) {
         sh.dred[threadIdx.x >> 5] = v;
@@ -675,19 +683,25 @@ __device__ static inline double wk_block_add_max_moves(double v, double m, doubl
         sh.dmb[threadIdx.x >> 5] = *mb;
     }
     __syncthreads();
-    double t = 0.0, big = 0.0, t0 = 0.0, t1 = 0.0;
+    double t = 0.0, big = 0.0;
     for (unsigned int k = 0; k < WK_WARPS; k++) {
         t = __dadd_rn(t, sh.dred[k]);
         big = fmax(big, sh.dmax[k]);
-        t0 = __dadd_rn(t0, sh.dm0[k]);
-        t1 = __dadd_rn(t1, sh.dm1[k]);
-        if (sh.dmb[k] != sh.dmb[0]) *mb = 0u;
     }
-    if (*mb != 0u) *mb = sh.dmb[0];
+    if (threadIdx.x < 32u) {
+        double t0 = 0.0, t1 = 0.0;
+        unsigned int same = 1u;
+        for (unsigned int k = 0; k < WK_WARPS; k++) {
+            t0 = __dadd_rn(t0, sh.dm0[k]);
+            t1 = __dadd_rn(t1, sh.dm1[k]);
+            same &= sh.dmb[k] == sh.dmb[0];
+        }
+        *mb = same ? sh.dmb[0] : 0u;
+        *s0 = t0;
+        *s1 = t1;
+    }
     __syncthreads();
     *mx = big;
-    *s0 = t0;
-    *s1 = t1;
     return t;
 }
 #endif
@@ -899,6 +913,13 @@ __device__ static inline double wk_move_scale(unsigned int b) {
     return __longlong_as_double((long long)((1023ull + bias + (u64)WK_FRAC_BITS - (u64)b) << 52));
 }
 
+/* u_b = 2^(b - bias - fraction bits) as a double: the ulp of an f32 in binade b (1..0xfe), a
+ * normal double (2^-149 to 2^104), so a sum of ulps times it is exact where it is below 2^53. */
+__device__ static inline double wk_move_ulp(unsigned int b) {
+    const u64 bias = (1ull << (WK_EXP_BITS - 1u)) - 1ull;
+    return __longlong_as_double((long long)((1023ull + (u64)b - bias - (u64)WK_FRAC_BITS) << 52));
+}
+
 /* The window's base for tile t: the larger binade of the walker's hint h (this launch's, at a
  * tile at or before t) and the far anchor's approximate prefix f (anchor a < t; FAR builds),
  * or 0 (no window) where neither is known or b + 1 would pass the largest binade. */
@@ -948,6 +969,9 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
 #if BINADE_WK_STALL_CAP
     double least = __longlong_as_double(0x7ff0000000000000ll); /* the least cap seen: none yet */
 #endif
+#if BINADE_WK_MOVES
+    double acc_up = 0.0; /* passes without the base, their moves from binade bref + 1 */
+#endif
     long long hi = (long long)t - 1;
     unsigned int waits = 0u, unknown = 0u;
     while (true) {
@@ -981,13 +1005,25 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
          * tree sums after it, which compose as their sum under their least cap. */
         const int agg = lane < stop && !missing;
 #if BINADE_WK_MOVES
-        /* Each tile moves the prefix as the loop would from the base's binade (where this
-         * pass holds the base; else the caller's window base bref). */
+        /* Each tile moves the prefix as the loop would from the base's binade. A pass that
+         * holds the base takes that binade; a pass before it (a look-back longer than 32
+         * tiles) cannot know it yet, so it sums its tiles' moves both ways, from the caller's
+         * window base bref and from bref + 1 (the two binades the window says the prefix is
+         * in), and the pass that finds the base keeps the sum for its binade. Taking bref
+         * alone moved every such tile by its move one binade low where the prefix was in
+         * bref + 1: on the geometric f32 stream, where look-backs of 60 tiles are common,
+         * the chains ran off the loop's by up to 11% (reports/walked-moves, call 12's
+         * trace: prefixes equal to their base plus the tiles' moves at bref, exactly). */
         double base = lane == stop && p >= 0 ? __longlong_as_double((long long)w.value) : 0.0;
         const double found = __shfl_sync(WK_FULL, base, stop < 32u ? stop : 0u);
         const unsigned int bb = stop < 32u ? wk_plan_binade(found) : bref;
         double v = agg ? wk_word_move(w, bb) : 0.0;
         double c = agg ? wk_cap_of(w.tag) : __longlong_as_double(0x7ff0000000000000ll);
+        if (stop == 32u) { /* warp-uniform: no base in this pass */
+            double vu = agg ? wk_word_move(w, bref + 1u) : 0.0;
+            for (unsigned int s = 16; s >= 1; s /= 2) vu = __dadd_rn(vu, __shfl_down_sync(WK_FULL, vu, s));
+            acc_up = __dadd_rn(acc_up, vu);
+        }
 #else
         (void)bref;
         double v = agg ? __longlong_as_double((long long)w.value) : 0.0;
@@ -999,6 +1035,16 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             c = fmin(c, __shfl_down_sync(WK_FULL, c, s));
             base = __dadd_rn(base, __shfl_down_sync(WK_FULL, base, s));
         }
+#if BINADE_WK_MOVES
+        least = fmin(least, c);
+        if (stop < 32u) {
+            *missing_out = unknown;
+            *waited = waits > 0u;
+            /* The earlier passes' sum for the base's binade (bb above bref: bref + 1's). */
+            return wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least);
+        }
+        acc = __dadd_rn(acc, v);
+#else
         acc = __dadd_rn(acc, v);
         least = fmin(least, c);
         if (stop < 32u) {
@@ -1006,6 +1052,7 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             *waited = waits > 0u;
             return wk_capped(base, acc, least);
         }
+#endif
 #else
         (void)bref;
         const int take = (lane < stop && !missing) || (lane == stop && p >= 0);
@@ -1289,11 +1336,11 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     }
     unsigned int mb = wmb;
     const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1, &mb);
-    if (mb != 0u) {
-        /* Divided by powers of two (1 / u_mb and 1 / u_(mb+1)): the moves exactly. */
-        const double sc = wk_move_scale(mb);
-        m0 = __ddiv_rn(m0, sc);
-        m1 = __ddiv_rn(m1, 0.5 * sc);
+    if (threadIdx.x < 32u && mb != 0u) {
+        /* Times u_mb and u_(mb+1), powers of two: the moves exactly (warp 0 holds them). */
+        const double ulp = wk_move_ulp(mb);
+        m0 = __dmul_rn(m0, ulp);
+        m1 = __dmul_rn(m1, 2.0 * ulp);
     }
     const double cap = wk_cap(big);
     if (threadIdx.x == 0)
