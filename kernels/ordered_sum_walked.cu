@@ -332,8 +332,11 @@ typedef double wk_term;
  * publishes them as two floats in its plan word's value with mb in tag bits 43..50 (mb 0:
  * no window, the value is the tree sum). A look-back moves a prefix in binade bb by a tile's
  * m_mb where bb <= mb, by its m_(mb+1) above (each under the tiles' least cap), bb the
- * binade of the look-back's base. A plan: no bit depends on it. BINADE_WK_MOVES 2 is a plan
- * mutant for the tests: the window's two moves swapped, which must change no bit. */
+ * binade of the look-back's base (a look-back longer than 32 tiles sums its passes before the
+ * base both ways, from mb and mb + 1, and keeps the base's). A plan: no bit depends on it.
+ * BINADE_WK_MOVES 2 and 3 are plan mutants for the tests, which must change no bit: 2 swaps
+ * the window's two moves; 3 takes the passes before the base at the window base alone (the
+ * rule before the fix of reports/walked-moves, calls 12 and 13). */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif
@@ -658,11 +661,11 @@ __device__ static inline double wk_block_add_max(double v, double m, wk_shared &
 #if BINADE_WK_MOVES
 /* wk_block_add_max, and the sums of a0 and a1 over the block in *s0 and *s1 (sums of integers
  * below 2^53: exact in any order), each warp's window base *mb in, the block's out (0 where
- * the warps' differ: their moves are of different binades); one pair of barriers for all.
- * The sum and the largest value are on every thread; *s0, *s1 and *mb on warp 0 only (its
- * look-back and thread 0's plan word are their only readers). A warp whose threads formed no
- * move (a0 is 0 on every lane: below half an ulp of mb every term adds 0 in both binades)
- * skips their shuffles. */
+ * the warps' differ: their moves are of different binades); one pair of barriers for all. A
+ * warp none of whose threads formed a move (a0 is 0 on every lane: below half an ulp of mb
+ * every term adds 0 in both binades) skips their shuffles: on uniform f32 terms at 2^30, where
+ * the sum stalls at 2^24 and almost every tile forms none, that and the multiply below took
+ * the engine from 3.28 to 3.13 ms (reports/walked-moves, calls 13 and 14). */
 __device__ static inline double wk_block_add_max_moves(double v, double m, double a0, double a1, wk_shared &sh,
                                                        double *mx, double *s0, double *s1, unsigned int *mb) {
     for (unsigned int s = 16; s >= 1; s /= 2) {
@@ -683,25 +686,19 @@ __device__ static inline double wk_block_add_max_moves(double v, double m, doubl
         sh.dmb[threadIdx.x >> 5] = *mb;
     }
     __syncthreads();
-    double t = 0.0, big = 0.0;
+    double t = 0.0, big = 0.0, t0 = 0.0, t1 = 0.0;
     for (unsigned int k = 0; k < WK_WARPS; k++) {
         t = __dadd_rn(t, sh.dred[k]);
         big = fmax(big, sh.dmax[k]);
+        t0 = __dadd_rn(t0, sh.dm0[k]);
+        t1 = __dadd_rn(t1, sh.dm1[k]);
+        if (sh.dmb[k] != sh.dmb[0]) *mb = 0u;
     }
-    if (threadIdx.x < 32u) {
-        double t0 = 0.0, t1 = 0.0;
-        unsigned int same = 1u;
-        for (unsigned int k = 0; k < WK_WARPS; k++) {
-            t0 = __dadd_rn(t0, sh.dm0[k]);
-            t1 = __dadd_rn(t1, sh.dm1[k]);
-            same &= sh.dmb[k] == sh.dmb[0];
-        }
-        *mb = same ? sh.dmb[0] : 0u;
-        *s0 = t0;
-        *s1 = t1;
-    }
+    if (*mb != 0u) *mb = sh.dmb[0];
     __syncthreads();
     *mx = big;
+    *s0 = t0;
+    *s1 = t1;
     return t;
 }
 #endif
@@ -1041,7 +1038,12 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             *missing_out = unknown;
             *waited = waits > 0u;
             /* The earlier passes' sum for the base's binade (bb above bref: bref + 1's). */
+#if BINADE_WK_MOVES == 3
+            (void)acc_up;
+            return wk_capped(base, __dadd_rn(acc, v), least);
+#else
             return wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least);
+#endif
         }
         acc = __dadd_rn(acc, v);
 #else
@@ -1336,7 +1338,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     }
     unsigned int mb = wmb;
     const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1, &mb);
-    if (threadIdx.x < 32u && mb != 0u) {
+    if (mb != 0u) {
         /* Times u_mb and u_(mb+1), powers of two: the moves exactly (warp 0 holds them). */
         const double ulp = wk_move_ulp(mb);
         m0 = __dmul_rn(m0, ulp);

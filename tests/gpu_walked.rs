@@ -709,14 +709,16 @@ fn walked_segments_refuse_what_cannot_run() {
 
 /// The f32 engine's shape with its plans taken away or broken, each of which must keep the
 /// loop's bits: without the stall cap and the moves (plans from tree sums alone), without
-/// the moves, every cap four binades low (`StallCap::TooLow`) and each window's moves swapped
-/// (`Moves::Swapped`).
-fn f32_plan_shapes() -> [WalkedShape; 4] {
+/// the moves, every cap four binades low (`StallCap::TooLow`), each window's moves swapped
+/// (`Moves::Swapped`) and long look-backs' early passes moved from the window base alone
+/// (`Moves::BaseUnknown`).
+fn f32_plan_shapes() -> [WalkedShape; 5] {
     [
         (StallCap::Off, Moves::Off),
         (StallCap::On, Moves::Off),
         (StallCap::TooLow, Moves::On),
         (StallCap::On, Moves::Swapped),
+        (StallCap::On, Moves::BaseUnknown),
     ]
     .map(|(stall_cap, moves)| WalkedShape {
         stall_cap,

@@ -170,6 +170,11 @@ pub enum Moves {
     /// A plan mutant for the tests: each window's two moves swapped. Plans change no bit,
     /// so its totals must be the loop's.
     Swapped = 2,
+    /// A plan mutant for the tests: a look-back longer than 32 tiles moves the tiles of its
+    /// passes before the base from the window's base binade, whatever the base's binade (the
+    /// rule before `reports/walked-moves`' calls 12 and 13 found it moving whole chains one
+    /// binade low on the geometric stream). Its totals must be the loop's.
+    BaseUnknown = 3,
 }
 
 /// Whether an f32 build's plans cap a tile's growth where the loop's sum stops growing
