@@ -119,7 +119,10 @@ fn two_builds(gpu: &Gpu) -> Result<[(&'static str, WalkedSum); 2]> {
         ..e
     };
     Ok([
-        ("moves (engine)", WalkedSum::build(gpu, e, WalkedMutant::None)?),
+        (
+            "moves (engine)",
+            WalkedSum::build(gpu, e, WalkedMutant::None)?,
+        ),
         ("no moves", WalkedSum::build(gpu, off, WalkedMutant::None)?),
     ])
 }
@@ -149,7 +152,10 @@ fn once_mode(args: &[String]) -> Result<()> {
         let mut job = w.job(pool.slice(0..n))?;
         for _ in 0..2 {
             let t = w.run(&mut job)?;
-            println!("{name}: {} tiles finished, {} steps", t.finished_tiles, t.steps);
+            println!(
+                "{name}: {} tiles finished, {} steps",
+                t.finished_tiles, t.steps
+            );
         }
     }
     Ok(())
@@ -189,7 +195,11 @@ fn tiles_mode(args: &[String]) -> Result<()> {
                 let t = w.run(&mut job)?;
                 let words = w.tile_words(&job)?;
                 if words.units.len() + 1 != before.len() {
-                    bail!("{} unit words for {} tiles", words.units.len(), before.len() - 1);
+                    bail!(
+                        "{} unit words for {} tiles",
+                        words.units.len(),
+                        before.len() - 1
+                    );
                 }
                 println!(
                     "== {} {name}, {n} terms, run {run}: {} tiles, {} finished by the walker, loop bits {}",
@@ -282,8 +292,15 @@ fn report_tiles(words: &TileWords, before: &[f32]) {
         }
     }
     let longest = runs.iter().map(|r| r.1).max().unwrap_or(0);
-    println!("runs of misses: {}, longest {longest}; first runs (tile, length):", runs.len());
-    let shown: Vec<String> = runs.iter().take(16).map(|(a, l)| format!("{a}+{l}")).collect();
+    println!(
+        "runs of misses: {}, longest {longest}; first runs (tile, length):",
+        runs.len()
+    );
+    let shown: Vec<String> = runs
+        .iter()
+        .take(16)
+        .map(|(a, l)| format!("{a}+{l}"))
+        .collect();
     println!("  {}", shown.join(" "));
     for &t in misses.iter().take(12) {
         let ub = ((words.units[t].1 >> 32) & 0x7ff) as u32;
@@ -423,7 +440,14 @@ fn time_mode(args: &[String]) -> Result<()> {
         ("e4", "moves (engine), 4 blocks", e),
         ("n4", "no moves, 4 blocks", off),
         ("e3", "moves, 3 blocks", WalkedShape { min_blocks: 3, ..e }),
-        ("n3", "no moves, 3 blocks", WalkedShape { min_blocks: 3, ..off }),
+        (
+            "n3",
+            "no moves, 3 blocks",
+            WalkedShape {
+                min_blocks: 3,
+                ..off
+            },
+        ),
         ("e2", "moves, 2 blocks", WalkedShape { min_blocks: 2, ..e }),
     ];
     let wanted: Vec<&str> = match args.get(2) {
