@@ -1,11 +1,12 @@
-# Call 15 of 2026-12-06 (third session), at 361be44's sources (staged by scripts/stage-device.sh
-# with the tree clean): the engine of call 14's V4 and its plan mutant Moves::BaseUnknown.
+# Call 15 of 2026-12-06 (third session), at 654dfd7 (361be44's sources; staged by
+# scripts/stage-device.sh with the tree clean): the engine of call 14's V4 and its plan mutant Moves::BaseUnknown.
 #  1. gpu_walked's f32 tests and its compile test (the engine's f32 build and the plan shapes,
 #     BaseUnknown among them, each on every f32 kill case, twice);
 #  2. gpu-timing-f32 (8,294,400, 10^8 and 2^30 terms; the build without the moves beside);
 #  3. binade sum --engine gpu --check on numpy-written f32 files: log-normal 2^26 and 2^28, and
 #     the geometric stream of scripts/f32-moves-plan-model.py (10^8 less a partial tile);
-#  4. the whole mutations matrix (its f32 table has BaseUnknown).
+#  4. the whole mutations matrix (its f32 table has BaseUnknown);
+#  5. the test binaries sum_cli and binade-lib (binade sum's f32 device path among them).
 # Prediction, written before the call: every test and every mutant row as before (plan mutants
 # keep the loop's bits); gpu-timing-f32's walked figures as call 14's V4 within 10% (uniform
 # 2^30 about 3.1 ms, log-normal about 3.9, geometric about 26); half ties at 2^30 between 5 and
@@ -32,5 +33,9 @@ for f in ln26 ln28 geo; do
 done
 cat $R/sum/runs.txt
 timeout 300 $B run mutations --out $R/mutations > $R/mutations.log 2>&1; echo "mutations rc $?" | tee -a $R/rc.txt
-grep -E "test result|FAILED|panicked" $R/gpu_walked_f32.log | head
+for t in sum_cli binade-lib; do
+  f=$(awk -F'\t' -v n=$t '$1==n{print $2}' .devbin/tests/MANIFEST.tsv)
+  BINADE_MODULE_FORM=cubin timeout 60 .devbin/tests/$f --test-threads 4 > $R/$t.log 2>&1; echo "$t rc $?" | tee -a $R/rc.txt
+done
+grep -E "test result|FAILED|panicked" $R/gpu_walked_f32.log $R/sum_cli.log $R/binade-lib.log | head
 tar czf $OUT/r.tgz -C /tmp r
