@@ -664,8 +664,10 @@ __device__ static inline double wk_block_add_max(double v, double m, wk_shared &
  * the warps' differ: their moves are of different binades); one pair of barriers for all. A
  * warp none of whose threads formed a move (a0 is 0 on every lane: below half an ulp of mb
  * every term adds 0 in both binades) skips their shuffles: on uniform f32 terms at 2^30, where
- * the sum stalls at 2^24 and almost every tile forms none, that and the multiply below took
- * the engine from 3.28 to 3.13 ms (reports/walked-moves, calls 13 and 14). */
+ * the sum stalls at 2^24 and almost every tile forms none, that and the multiply below (in
+ * place of a division) took the engine from 3.50 to 3.13 ms, the multiply alone to 3.18
+ * (reports/walked-moves, calls 13 and 14: variants A, V2 and V4). Combining the sums on
+ * warp 0 alone as well cost more in spills than it saved (3.28). */
 __device__ static inline double wk_block_add_max_moves(double v, double m, double a0, double a1, wk_shared &sh,
                                                        double *mx, double *s0, double *s1, unsigned int *mb) {
     for (unsigned int s = 16; s >= 1; s /= 2) {

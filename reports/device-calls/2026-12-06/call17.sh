@@ -1,3 +1,4 @@
+# Call 17 of 2026-12-06 (third session), at 654dfd7 (the binaries staged for call 15): issue 12's
 # 10^9-term rows of cpu-timing for the geometric and N(1, 1) streams, f64 and f32
 # (`experiments/reduced/cpu-timing-1e9-b.toml`), on the machine still warm from call 16.
 # Prediction, written before the call: every sum with the loop's bits; f64 on all threads
