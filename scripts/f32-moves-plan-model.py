@@ -20,7 +20,9 @@ Usage: scripts/f32-moves-plan-model.py KIND [TERMS] [FAR] [TILES]
 KIND: lognormal | geometric | ties | uniform; TERMS default 10^8; FAR default 1024. TILES, a
 comma-separated list of tile numbers, also prints for each the loop's sum S before it, its
 binade E (frexp's exponent), the tile's tree sum, the loop's true move over it, its moves in
-binades E - 1, E and E + 1, and its largest term over the ulp of E."""
+binades E - 1, E and E + 1, its largest term over the ulp of E and the chain of moves' prefix before it. TIES (environment: rint, the
+default and the kernel's; mean; mixed) says how a move counts a term on a tie (`move`)."""
+import os
 import sys
 
 import numpy as np
@@ -59,10 +61,25 @@ def binade(v):
     return int(np.frexp(np.float32(v))[1])
 
 
+TIES = os.environ.get("TIES", "rint")
+if TIES not in ("rint", "mean", "mixed"):
+    sys.exit(f"TIES={TIES!r}: rint, mean or mixed")
+
+
 def move(t, b):
-    """Tile t's move on an f32 sum whose frexp exponent is b (ulp 2^(b - 24))."""
+    """Tile t's move on an f32 sum whose frexp exponent is b (ulp 2^(b - 24)). A term on a tie
+    (x / u = k + 1/2) moves the loop by k or k + 1, whichever leaves the sum even: TIES=rint
+    (the kernel's) counts the even start's choice, rint's; TIES=mean counts k + 1/2, right
+    where the sum's parity at each tie is random; TIES=mixed counts k + 1/2 only in a tile
+    where some other term moves the sum by an odd count (else the parity stays even)."""
     u = 2.0 ** (b - 24)
-    return float(np.sum(np.rint(tiles[t] / u)) * u)
+    y = tiles[t] / u
+    r = np.rint(y)
+    if TIES != "rint":
+        tie = np.abs(y - r) == 0.5
+        if TIES == "mean" or np.any(~tie & (np.fmod(r, 2.0) == 1.0)):
+            r = np.where(tie, y, r)
+    return float(np.sum(r) * u)
 
 
 loop_binade = np.frexp(before.astype(np.float32))[1]
@@ -94,6 +111,6 @@ for t in shown:
     print(
         f"tile {t}: S {s_before:.4g} (E {e}), tree sum {ts[t]:.4g}, the loop's move {true:.4g}, "
         f"moves in E - 1, E, E + 1: {move(t, e - 1):.4g}, {move(t, e):.4g}, {move(t, e + 1):.4g}; "
-        f"largest term / ulp(E) {big[t] / 2.0 ** (e - 24):.3f}"
+        f"largest term / ulp(E) {big[t] / 2.0 ** (e - 24):.3f}; the chain of moves before it {chain[t]:.6g}"
     )
 
