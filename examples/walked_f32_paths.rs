@@ -29,14 +29,16 @@
 //!     walked_f32_paths trace STREAM SIZE
 //!     walked_f32_paths time SIZES STREAMS [BUILDS]   (BUILDS: e4,n4,e3,n3,e2, default all)
 use anyhow::{bail, Context, Result};
-use binade::format::{same_result, F32};
+use binade::format::{same_result, Layout, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    Lookback, Moves, TileWords, WalkedMutant, WalkedShape, WalkedSum, PATH_FAR, PATH_HINTED,
-    PATH_RANGED,
+    Lookback, Moves, PlanWord, TileWords, WalkedMutant, WalkedShape, WalkedSum, PATH_FAR,
+    PATH_HINTED, PATH_RANGED,
 };
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
+use binade::unit::Binade;
+use binade::verify::walked_model::move_f32;
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
@@ -161,16 +163,10 @@ fn once_mode(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The f32 binade of a sum's bits: the exponent field of a positive normal, else 0 (the
-/// kernel's `binade_of_f32`).
+/// The f32 binade of a sum: the exponent field of a positive normal, else 0 (the kernel's
+/// `binade_of_f32`).
 fn binade_f32(v: f32) -> u32 {
-    let b = v.to_bits();
-    let e = (b >> 23) & 0xff;
-    if b >> 31 != 0 || e == 0 || e == 0xff {
-        0
-    } else {
-        e
-    }
+    Binade::of::<F32>(u64::from(v.to_bits())).map_or(0, |b| b.0)
 }
 
 fn tiles_mode(args: &[String]) -> Result<()> {
@@ -227,23 +223,24 @@ fn loop_before_tiles(terms: &[f32], tile: usize) -> Vec<f32> {
     out
 }
 
-/// A plan word's kind (the kernel's tag bits 0..1: 1 a tree sum or moves, 2 an approximate
-/// prefix).
-fn plan_kind(tag: u64) -> u64 {
-    tag & 3
+/// A plan word's kind as the trace writes it: 1 a tree sum or moves, 2 an approximate prefix
+/// (the kernel's `WK_AGG` and `WK_APPROX`), 0 anything else.
+fn plan_kind(w: PlanWord) -> u32 {
+    match w {
+        PlanWord::TreeSum(_) | PlanWord::Moves { .. } => 1,
+        PlanWord::Prefix(_) => 2,
+        PlanWord::Other(_) => 0,
+    }
 }
 
-fn plan_word_text(w: (u64, u64)) -> String {
-    let mb = (w.1 >> 43) & 0xff;
-    match plan_kind(w.1) {
-        2 => format!("prefix {:.6e}", f64::from_bits(w.0)),
-        1 if mb != 0 => format!(
-            "moves at {mb}: {:.4e}, {:.4e}",
-            f32::from_bits(w.0 as u32),
-            f32::from_bits((w.0 >> 32) as u32)
-        ),
-        1 => format!("tree sum {:.4e}", f64::from_bits(w.0)),
-        k => format!("kind {k}"),
+fn plan_word_text(w: PlanWord) -> String {
+    match w {
+        PlanWord::Prefix(v) => format!("prefix {v:.6e}"),
+        PlanWord::Moves { window, at, above } => {
+            format!("moves at {window}: {at:.4e}, {above:.4e}")
+        }
+        PlanWord::TreeSum(v) => format!("tree sum {v:.4e}"),
+        PlanWord::Other(k) => format!("kind {k}"),
     }
 }
 
@@ -266,8 +263,8 @@ fn report_tiles(words: &TileWords, before: &[f32]) {
     for t in 1..ntiles {
         let lb = binade_f32(before[t]);
         let la = binade_f32(before[t + 1]);
-        let (uv, ut) = words.units[t];
-        let ub = ((ut >> 32) & 0x7ff) as u32;
+        let uv = words.units[t].0;
+        let ub = words.unit_binade(t);
         let p = words.paths[t];
         if ub != lb {
             let side = if ub > lb { "high" } else { "low" };
@@ -303,14 +300,14 @@ fn report_tiles(words: &TileWords, before: &[f32]) {
         .collect();
     println!("  {}", shown.join(" "));
     for &t in misses.iter().take(12) {
-        let ub = ((words.units[t].1 >> 32) & 0x7ff) as u32;
-        let base = (0..t).rev().find(|&a| plan_kind(words.plan[a].1) == 2);
+        let ub = words.unit_binade(t);
+        let base = (0..t).rev().find(|&a| plan_kind(words.plan_word(a)) == 2);
         let base_text = base.map_or_else(
             || "none".to_string(),
             |a| {
                 format!(
                     "tile {a}: {} (the loop after it {:.6e}, binade {})",
-                    plan_word_text(words.plan[a]),
+                    plan_word_text(words.plan_word(a)),
                     before[a + 1],
                     binade_f32(before[a + 1])
                 )
@@ -321,18 +318,17 @@ fn report_tiles(words: &TileWords, before: &[f32]) {
             before[t],
             binade_f32(before[t]),
             words.paths[t],
-            plan_word_text(words.plan[t])
+            plan_word_text(words.plan_word(t))
         );
     }
     let mut anchors = 0u64;
     let mut off = 0u64;
     let mut worst = 1.0f64;
     for a in 1..ntiles {
-        if plan_kind(words.plan[a].1) != 2 {
+        let PlanWord::Prefix(approx) = words.plan_word(a) else {
             continue;
-        }
+        };
         anchors += 1;
-        let approx = f64::from_bits(words.plan[a].0);
         let truth = f64::from(before[a + 1]);
         if binade_f32(approx as f32) != binade_f32(before[a + 1]) {
             off += 1;
@@ -347,16 +343,6 @@ fn report_tiles(words: &TileWords, before: &[f32]) {
     println!(
         "prefix words: {anchors}, in another binade than the loop's sum after their tile: {off}; the largest drift: {worst:.6} of the loop's"
     );
-}
-
-/// Tile `c`'s move on an f32 sum in binade `b` (exponent field 1..=254): `u_b sum rint(x /
-/// u_b)`, `u_b = 2^(b - 150)`, exact in f64 (integers below 2^53, scaled by a power of two).
-fn move_at(c: &[f32], b: u32) -> f64 {
-    let u = 2f64.powi(b as i32 - 150);
-    c.iter()
-        .map(|&x| (f64::from(x) / u).round_ties_even())
-        .sum::<f64>()
-        * u
 }
 
 fn trace_mode(args: &[String]) -> Result<()> {
@@ -385,31 +371,26 @@ fn trace_mode(args: &[String]) -> Result<()> {
         let ts: f64 = c.iter().map(|&x| f64::from(x)).sum();
         let big = c.iter().fold(0.0f32, |a, &x| a.max(x));
         let m = |b: u32| {
-            if (1..=254).contains(&b) {
-                format!("{:.9e}", move_at(c, b))
+            if (1..=<F32 as Layout>::MAX_NORMAL_FIELD).contains(&b) {
+                format!("{:.9e}", move_f32(c, b))
             } else {
                 String::new()
             }
         };
-        let (pv, pt) = words.plan[t];
-        let plan = match plan_kind(pt) {
-            2 => format!("{:.9e}", f64::from_bits(pv)),
-            1 if (pt >> 43) & 0xff != 0 => format!(
-                "{:.9e};{:.9e}",
-                f32::from_bits(pv as u32),
-                f32::from_bits((pv >> 32) as u32)
-            ),
-            _ => format!("{:.9e}", f64::from_bits(pv)),
+        let w = words.plan_word(t);
+        let (plan, window) = match w {
+            PlanWord::Prefix(v) | PlanWord::TreeSum(v) => (format!("{v:.9e}"), 0),
+            PlanWord::Moves { window, at, above } => (format!("{at:.9e};{above:.9e}"), window),
+            PlanWord::Other(_) => (String::new(), 0),
         };
         println!(
-            "{t},{:.9e},{lb},{ts:.9e},{big:.6e},{},{},{},{},{plan},{},{},{}",
+            "{t},{:.9e},{lb},{ts:.9e},{big:.6e},{},{},{},{},{plan},{window},{},{}",
             before[t],
             m(lb.wrapping_sub(1)),
             m(lb),
             m(lb + 1),
-            plan_kind(pt),
-            (pt >> 43) & 0xff,
-            (words.units[t].1 >> 32) & 0x7ff,
+            plan_kind(w),
+            words.unit_binade(t),
             words.paths[t]
         );
     }

@@ -716,6 +716,45 @@ pub struct TileWords {
     pub paths: Vec<u32>,
 }
 
+/// A plan word read back ([`TileWords::plan_word`]), as the kernel writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlanWord {
+    /// The tile's tree sum (`WK_AGG`, no window).
+    TreeSum(f64),
+    /// The tile's moves in binades `window` and `window + 1` (`WK_AGG`, an f32 build with
+    /// `BINADE_WK_MOVES`; the window's base in tag bits 43..50).
+    Moves { window: u32, at: f32, above: f32 },
+    /// An approximate inclusive prefix (`WK_APPROX`).
+    Prefix(f64),
+    /// No word of this launch's kinds (the tag's low two bits).
+    Other(u64),
+}
+
+impl TileWords {
+    /// Tile `t`'s plan word. The tag's layout is the kernel's (`WK_AGG` 1, `WK_APPROX` 2 in
+    /// its low two bits; a moves word's window base in bits 43..50, its two floats low then
+    /// high in the value).
+    pub fn plan_word(&self, t: usize) -> PlanWord {
+        let (value, tag) = self.plan[t];
+        let window = ((tag >> 43) & 0xff) as u32;
+        match tag & 3 {
+            1 if window != 0 => PlanWord::Moves {
+                window,
+                at: f32::from_bits(value as u32),
+                above: f32::from_bits((value >> 32) as u32),
+            },
+            1 => PlanWord::TreeSum(f64::from_bits(value)),
+            2 => PlanWord::Prefix(f64::from_bits(value)),
+            k => PlanWord::Other(k),
+        }
+    }
+
+    /// The binade tile `t` was planned for: its unit word's (tag bits 32..42; 0 for none).
+    pub fn unit_binade(&self, t: usize) -> u32 {
+        ((self.units[t].1 >> 32) & 0x7ff) as u32
+    }
+}
+
 // A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`), one bit each.
 /// Path bit 0: the tile had a tie.
 pub const PATH_TIE: u32 = 1;
