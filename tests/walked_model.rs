@@ -556,3 +556,51 @@ fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
         want.len()
     );
 }
+
+/// The walked kernel's rule for a look-back's passes before the pass that holds its base
+/// (`walked_model::lookback_plans_f32`, `EarlyPasses`): on `gpu-timing-f32`'s geometric f32
+/// stream (a binade every 2^23 terms, each term between a half and one times its position's
+/// scale: about an ulp of the sum, so the loop's moves are far from the tree sums), with every
+/// look-back reaching 65 tiles back (two passes before the base's, as on the device:
+/// `reports/walked-moves`) and windows 1,024 tiles back, moving those passes' tiles from the
+/// window base, often a binade below the prefix, leaves the loop's binade on many tiles;
+/// moving them from the base's binade must miss at most a quarter as many (20 against 110). Seeded
+/// (xoshiro256++), printed on failure.
+#[test]
+fn long_look_backs_move_early_passes_from_the_bases_binade() {
+    use binade::verify::walked_model::{exact_plans_f32, lookback_plans_f32, EarlyPasses};
+    let seed = 0x10_0cba_c5ed_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let terms: Vec<f32> = (0..1usize << 25)
+        .map(|i| {
+            let u = rng.random::<f64>();
+            ((0.5 + 0.5 * u) * (i as f64 / 8_388_608.0 - 120.0).exp2()) as f32
+        })
+        .collect();
+    let want = exact_plans_f32(&terms, tile);
+    let miss = |got: Vec<u32>| want.iter().zip(&got).filter(|(a, b)| a != b).count();
+    let base = miss(lookback_plans_f32(
+        &terms,
+        tile,
+        1024,
+        65,
+        EarlyPasses::BaseBinade,
+    ));
+    let window = miss(lookback_plans_f32(
+        &terms,
+        tile,
+        1024,
+        65,
+        EarlyPasses::WindowBase,
+    ));
+    println!(
+        "geometric f32, {} tiles: look-backs of 65 tiles miss {base} (early passes at the base's binade), {window} (at the window base)",
+        want.len()
+    );
+    assert!(
+        window >= 50 && base * 4 <= window,
+        "seed {seed:#x}: plans missed {base} (base's binade) and {window} (window base) of {} tiles",
+        want.len()
+    );
+}

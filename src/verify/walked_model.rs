@@ -836,6 +836,82 @@ pub fn moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
         .collect()
 }
 
+/// How a look-back moves the tiles of its passes that come before the pass holding its base
+/// (the walked kernel's `wk_lookback_plan` reads 32 plan words a pass, nearest first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EarlyPasses {
+    /// From the base's binade, as the pass holding the base moves its tiles (the kernel's rule
+    /// since 361be44: such passes sum both window binades and keep the base's).
+    BaseBinade,
+    /// From the looking tile's window base (the rule before, `Moves::BaseUnknown` now).
+    WindowBase,
+}
+
+/// The walked kernel's f32 plans with moves from look-backs that all reach `depth` tiles back
+/// for their base (an approximate inclusive prefix published `depth + 1` tiles before, or the
+/// sum's start), a model of one launch whose tiles publish their prefixes that late. Each tile
+/// t publishes its moves at its window: base mb, the binade of the prefix of the tile `far`
+/// back (none before it: the tree sum), mb + 1 above. Its look-back moves each tile after the
+/// base by that tile's word at the base's binade bb (the move at mb where bb <= mb, at mb + 1
+/// above), except the tiles of passes before the base's pass, which [`EarlyPasses`] says; the
+/// sum is capped by the least stall cap of those tiles; the tile's own move is taken at the
+/// prefix's binade and capped by its own cap. The plan is the prefix's binade.
+pub fn lookback_plans_f32(
+    terms: &[f32],
+    tile: usize,
+    far: usize,
+    depth: usize,
+    early: EarlyPasses,
+) -> Vec<u32> {
+    const PASS: usize = 32;
+    let tiles: Vec<&[f32]> = terms.chunks(tile).collect();
+    let cap = |k: usize| stall_cap_f32(tiles[k].iter().fold(0.0f32, |a, &x| a.max(x)));
+    // Tile k's word read at binade bb: its tree sum without a window, else its move at mb or
+    // mb + 1 (each tile's moves formed once a binade).
+    let mut formed: std::collections::HashMap<(usize, u32), f64> = Default::default();
+    let mut word = |k: usize, mb: u32, bb: u32| {
+        if mb == 0 || mb >= <crate::format::F32 as crate::format::Layout>::MAX_NORMAL_FIELD {
+            tiles[k].iter().map(|&x| f64::from(x)).sum()
+        } else {
+            let b = if bb > mb { mb + 1 } else { mb };
+            *formed
+                .entry((k, b))
+                .or_insert_with(|| move_f32(tiles[k], b))
+        }
+    };
+    let mut prefix: Vec<f64> = Vec::with_capacity(tiles.len());
+    let mut window: Vec<u32> = Vec::with_capacity(tiles.len());
+    let mut plans = Vec::with_capacity(tiles.len());
+    for t in 0..tiles.len() {
+        let mb = t.checked_sub(far).map_or(0, |a| f32_binade(prefix[a]));
+        window.push(mb);
+        // The base: tile t - depth - 1's prefix, or the start (0, before tile 0).
+        let (base, first) = match t.checked_sub(depth + 1) {
+            Some(a) => (prefix[a], a + 1),
+            None => (0.0, 0),
+        };
+        let bb = f32_binade(base);
+        let base_pass = (t - first) / PASS; // the pass that reads tile first - 1
+        let (mut moved, mut least) = (0.0f64, f64::INFINITY);
+        for (k, &window_k) in window.iter().enumerate().take(t).skip(first) {
+            let pass = (t - 1 - k) / PASS;
+            let at = if pass < base_pass && early == EarlyPasses::WindowBase {
+                mb
+            } else {
+                bb
+            };
+            moved += word(k, window_k, at);
+            least = least.min(cap(k));
+        }
+        let p = base.max((base + moved).min(least));
+        let b = f32_binade(p);
+        plans.push(b);
+        let own = word(t, mb, b);
+        prefix.push(p.max((p + own).min(cap(t))));
+    }
+    plans
+}
+
 /// The binade field of v rounded to f32 (0 where that is not a positive normal).
 fn f32_binade(v: f64) -> u32 {
     use crate::format::Format;
