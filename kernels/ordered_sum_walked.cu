@@ -1341,7 +1341,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     unsigned int mb = wmb;
     const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1, &mb);
     if (mb != 0u) {
-        /* Times u_mb and u_(mb+1), powers of two: the moves exactly (warp 0 holds them). */
+        /* Times u_mb and u_(mb+1), powers of two: the moves exactly. */
         const double ulp = wk_move_ulp(mb);
         m0 = __dmul_rn(m0, ulp);
         m1 = __dmul_rn(m1, 2.0 * ulp);
