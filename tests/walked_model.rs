@@ -445,6 +445,13 @@ fn stall_cap_plans_follow_the_stalled_f32_loop() {
     let misses = |terms: &[f32], capped: bool| {
         let want = exact_plans_f32(terms, tile);
         let got = tree_plans_f32(terms, tile, capped);
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "seed {seed:#x}: plans for {} of {} tiles",
+            got.len(),
+            want.len()
+        );
         want.iter().zip(&got).filter(|(a, b)| a != b).count()
     };
     // 2^24 first, so the loop stalls at once; the tree sums leave its binade after 2^25
@@ -543,7 +550,17 @@ fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
         })
         .collect();
     let want = exact_plans_f32(&terms, tile);
-    let miss = |got: Vec<u32>| want.iter().zip(&got).filter(|(a, b)| a != b).count();
+    // Every tile's plan compared: a list of another length is a wrong list, not fewer misses.
+    let miss = |got: Vec<u32>| {
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "seed {seed:#x}: plans for {} of {} tiles",
+            got.len(),
+            want.len()
+        );
+        want.iter().zip(&got).filter(|(a, b)| a != b).count()
+    };
     let tree = miss(tree_plans_f32(&terms, tile, true));
     let moves = miss(moves_plans_f32(&terms, tile, 64));
     println!(
@@ -579,7 +596,17 @@ fn long_look_backs_move_early_passes_from_the_bases_binade() {
         })
         .collect();
     let want = exact_plans_f32(&terms, tile);
-    let miss = |got: Vec<u32>| want.iter().zip(&got).filter(|(a, b)| a != b).count();
+    // Every tile's plan compared: a list of another length is a wrong list, not fewer misses.
+    let miss = |got: Vec<u32>| {
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "seed {seed:#x}: plans for {} of {} tiles",
+            got.len(),
+            want.len()
+        );
+        want.iter().zip(&got).filter(|(a, b)| a != b).count()
+    };
     let base = miss(lookback_plans_f32(
         &terms,
         tile,
