@@ -444,15 +444,7 @@ fn stall_cap_plans_follow_the_stalled_f32_loop() {
     let tile = 4096;
     let misses = |terms: &[f32], capped: bool| {
         let want = exact_plans_f32(terms, tile);
-        let got = tree_plans_f32(terms, tile, capped);
-        assert_eq!(
-            got.len(),
-            want.len(),
-            "seed {seed:#x}: plans for {} of {} tiles",
-            got.len(),
-            want.len()
-        );
-        want.iter().zip(&got).filter(|(a, b)| a != b).count()
+        plan_misses(seed, &want, &tree_plans_f32(terms, tile, capped))
     };
     // 2^24 first, so the loop stalls at once; the tree sums leave its binade after 2^25
     // terms (as they do after 2^26 terms of a stream from 0, whose loop reaches 2^24 after 2^25).
@@ -525,6 +517,19 @@ fn move_f32_is_the_loops_move_inside_its_binade() {
     );
 }
 
+/// Tiles whose plan differs from the wanted one. Every tile's plan is compared: a list of
+/// another length is a wrong list, not fewer misses (it fails, with the seed).
+fn plan_misses(seed: u64, want: &[u32], got: &[u32]) -> usize {
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "seed {seed:#x}: plans for {} of {} tiles",
+        got.len(),
+        want.len()
+    );
+    want.iter().zip(got).filter(|(a, b)| a != b).count()
+}
+
 /// The f32 field of a value's binade (its exponent field; 0 for zero and subnormals).
 fn f32_field(v: f32) -> u32 {
     (v.to_bits() >> 23) & 0xff
@@ -550,17 +555,7 @@ fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
         })
         .collect();
     let want = exact_plans_f32(&terms, tile);
-    // Every tile's plan compared: a list of another length is a wrong list, not fewer misses.
-    let miss = |got: Vec<u32>| {
-        assert_eq!(
-            got.len(),
-            want.len(),
-            "seed {seed:#x}: plans for {} of {} tiles",
-            got.len(),
-            want.len()
-        );
-        want.iter().zip(&got).filter(|(a, b)| a != b).count()
-    };
+    let miss = |got: Vec<u32>| plan_misses(seed, &want, &got);
     let tree = miss(tree_plans_f32(&terms, tile, true));
     let moves = miss(moves_plans_f32(&terms, tile, 64));
     println!(
@@ -596,17 +591,7 @@ fn long_look_backs_move_early_passes_from_the_bases_binade() {
         })
         .collect();
     let want = exact_plans_f32(&terms, tile);
-    // Every tile's plan compared: a list of another length is a wrong list, not fewer misses.
-    let miss = |got: Vec<u32>| {
-        assert_eq!(
-            got.len(),
-            want.len(),
-            "seed {seed:#x}: plans for {} of {} tiles",
-            got.len(),
-            want.len()
-        );
-        want.iter().zip(&got).filter(|(a, b)| a != b).count()
-    };
+    let miss = |got: Vec<u32>| plan_misses(seed, &want, &got);
     let base = miss(lookback_plans_f32(
         &terms,
         tile,
