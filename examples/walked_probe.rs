@@ -3,9 +3,12 @@
 //! is measured, so a run cut by a time limit still says how far it got. Not a report:
 //! `reports/walked-probe` holds its runs with the predictions written before them.
 //!
-//!     walked_probe [REPS] [phases|-] [SIZES]   (default 11 timed launches after 3 untimed
-//!                                     ones; `phases`: the producers alone, cut after each
-//!                                     step; SIZES: comma-separated term counts, default
+//!     walked_probe [REPS] [phases|events|-] [SIZES]   (default 11 timed launches after 3
+//!                                     untimed ones; `phases`: the producers alone, cut after
+//!                                     each step; `events`: the engine and its trace build,
+//!                                     whose walker's event log of three launches after the
+//!                                     timed ones goes to `walker-events.csv`; SIZES:
+//!                                     comma-separated term counts, default
 //!                                     8294400,100000000,1073741824)
 //!
 //! Each line: build, distribution, terms, median ms of CUDA-event timings (the inputs rotated
@@ -87,6 +90,18 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
     ]
 }
 
+/// The `events` mode's builds: the engine and its trace build, whose walker logs its events.
+fn event_builds() -> Vec<(&'static str, WalkedShape)> {
+    let d = WalkedShape::DEFAULT;
+    vec![
+        ("walked (fetched splits)", d),
+        ("walked, traced", WalkedShape { trace: true, ..d }),
+    ]
+}
+
+/// Launches of a trace build whose event logs the `events` mode writes.
+const EVENT_RUNS: usize = 3;
+
 /// The inputs, smallest first so a stall shows early.
 const SIZES: [usize; 3] = [8_294_400, 100_000_000, 1 << 30];
 const DISTRIBUTIONS: [Distribution; 4] = [
@@ -113,10 +128,14 @@ fn main() -> Result<()> {
         },
         None => 11,
     };
-    let phases = match std::env::args().nth(2).as_deref() {
-        None | Some("-") => false,
-        Some("phases") => true,
-        Some(other) => bail!("the second argument is `phases`, `-` or nothing, not {other:?}"),
+    let mode = std::env::args().nth(2);
+    let (phases, events) = match mode.as_deref() {
+        None | Some("-") => (false, false),
+        Some("phases") => (true, false),
+        Some("events") => (false, true),
+        Some(other) => {
+            bail!("the second argument is `phases`, `events`, `-` or nothing, not {other:?}")
+        }
     };
     let sizes: Vec<usize> = match std::env::args().nth(3) {
         None => SIZES.to_vec(),
@@ -132,8 +151,29 @@ fn main() -> Result<()> {
     let mut builds: Vec<(String, Build)> = Vec::new();
     let shapes = if phases {
         phase_builds()
+    } else if events {
+        event_builds()
     } else {
         walked_builds()
+    };
+    let mut event_log = if events {
+        let mut w = csv::Writer::from_path("walker-events.csv")?;
+        w.write_record([
+            "distribution",
+            "terms",
+            "run",
+            "event",
+            "kind",
+            "tile",
+            "aux",
+            "us",
+            "cycles",
+            "producers_us",
+            "events_met",
+        ])?;
+        Some(w)
+    } else {
+        None
     };
     for (name, shape) in shapes {
         let t = std::time::Instant::now();
@@ -220,6 +260,9 @@ fn main() -> Result<()> {
                         };
                         let times = event_times(&gpu, 3, reps, |r| w.launch(&mut jobs[r % k]))?;
                         let again = w.run(&mut jobs[0])?;
+                        if let (Some(log), true) = (event_log.as_mut(), w.shape().trace) {
+                            write_events(log, w, &mut jobs[0], dist.name(), n)?;
+                        }
                         let last_same =
                             (again.total.to_bits() == first.total.to_bits()).to_string();
                         let only = w.shape().producers_only;
@@ -300,6 +343,38 @@ fn main() -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// [`EVENT_RUNS`] launches of a trace build's job, each launch's walker events as CSV lines.
+fn write_events(
+    log: &mut csv::Writer<std::fs::File>,
+    w: &WalkedSum,
+    job: &mut binade::gpu::ordered_sum::walked::WalkedJob<f64>,
+    dist: &str,
+    n: usize,
+) -> Result<()> {
+    for run in 0..EVENT_RUNS {
+        let total = w.run(job)?;
+        let ev = w.walker_events(job, 0)?;
+        let producers = trace_us(total.trace.map(|t| t.producers_ns));
+        for (i, e) in ev.events.iter().enumerate() {
+            log.write_record([
+                dist.to_string(),
+                n.to_string(),
+                run.to_string(),
+                i.to_string(),
+                e.kind.name(),
+                e.tile.to_string(),
+                e.aux.to_string(),
+                format!("{:.3}", e.ns as f64 / 1e3),
+                e.cycles.to_string(),
+                producers.clone(),
+                ev.met.to_string(),
+            ])?;
+        }
+    }
+    log.flush()?;
     Ok(())
 }
 

@@ -455,7 +455,8 @@ __device__ static inline binade_unit wk_term_unit(unsigned int b, double x) {
  * counts (0..5), a stall (5..8), the hint word (8..10, 16-byte aligned: the stride is even),
  * the trace (10..14, BINADE_WK_TRACE), the finishes' fast rounds (14) and pair-unit rounds
  * (15), the tiles ended by their split words (16), the finishes ended by a planned pass (17),
- * the split ends inside a segmented step's walk (18); 19 unused. */
+ * the split ends inside a segmented step's walk (18), a trace build's events counted (19) and
+ * its event log (20 on, WK_EV_AT). */
 #if !defined(BINADE_WK_OUT_STRIDE) || BINADE_WK_OUT_STRIDE < 20 || BINADE_WK_OUT_STRIDE % 2 != 0
 #error "compile with the host's BINADE_WK_OUT_STRIDE (even, at least 20)"
 #endif
@@ -620,7 +621,52 @@ __device__ static inline u64 wk_now(void) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+/* A trace build's event log (the host's WalkerEvent): thread 0 of the walker writes up to
+ * WK_EVENTS events of three words from out[WK_EV_AT]: kind | aux << 8 | tile << 32, ns since
+ * the walker's start (%globaltimer), and the walker's multiprocessor's cycles since then
+ * (clock64, finer where the global timer ticks coarsely); out[19] counts the events, kept or
+ * not. The counter stays in a register of thread 0 until the walk ends. */
+#if !defined(BINADE_WK_EVENTS) || BINADE_WK_OUT_STRIDE < 20 + 3 * BINADE_WK_EVENTS
+#error "a trace build's out words hold its event log (the host's TRACE_EVENTS and out_words)"
 #endif
+#define WK_EVENTS ((unsigned int)BINADE_WK_EVENTS)
+#define WK_EV_AT 20u
+struct wk_log {
+    u64 t0;
+    long long c0;
+    unsigned int n;
+};
+__device__ static inline void wk_event(wk_log *lg, u64 *out, unsigned int kind, u64 tile, unsigned int aux) {
+    if (lg->n < WK_EVENTS) {
+        u64 *e = out + WK_EV_AT + 3u * lg->n;
+        e[0] = (u64)kind | ((u64)(aux & 0xffffffu) << 8) | (tile << 32);
+        e[1] = wk_now() - lg->t0;
+        e[2] = (u64)(clock64() - lg->c0);
+    }
+    lg->n++;
+}
+#define WK_EV(lgp, kind, tile, aux) wk_event((lgp), out, (kind), (tile), (aux))
+#else
+struct wk_log {
+    unsigned int n;
+};
+#define WK_EV(lgp, kind, tile, aux) ((void)(lgp))
+#endif
+/* The events' kinds (the host's WalkerEventKind): a step begins (tile: its first), its words
+ * are composed (aux: composable positions), its walk ends (aux: the position it stopped at),
+ * a split end inside the walk begins and ends (aux: 1 where it held), the walker sleeps
+ * (the first of a run of sleeps), a split end outside the walk begins and ends (aux: 1 where
+ * it held), a finish begins and ends (aux: the finishes ended by a planned pass so far). */
+#define WK_EV_STEP 1u
+#define WK_EV_COMPOSED 2u
+#define WK_EV_WALKED 3u
+#define WK_EV_WALK_SPLIT 4u
+#define WK_EV_WALK_SPLIT_END 5u
+#define WK_EV_SLEEP 6u
+#define WK_EV_SPLIT 7u
+#define WK_EV_SPLIT_END 8u
+#define WK_EV_FINISH 9u
+#define WK_EV_FINISH_END 10u
 
 /* The sum of v over the block (any order: it serves the plan and sums of integers below
  * 2^53); the same value on every thread. */
@@ -2263,7 +2309,7 @@ __device__ static inline int wk_ss_split_end(const wk_shared &sh, unsigned int p
 __device__ static inline unsigned int wk_ss_walk(unsigned int f, u64 w, u64 s, const wk_term *terms, u64 n,
                                                  const wk_word *splits, unsigned int epoch, u64 *out,
                                                  const wk_shared &sh, u64 *at, int *tried, unsigned int *walk_splits,
-                                                 u64 *split_ns) {
+                                                 u64 *split_ns, wk_log *lg) {
     u64 sum = s;
     unsigned int p = 0u;
     *tried = 0;
@@ -2304,12 +2350,16 @@ __device__ static inline unsigned int wk_ss_walk(unsigned int f, u64 w, u64 s, c
         const u64 left = n - t * (u64)WK_TILE;
         const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
 #if BINADE_WK_TRACE
+        WK_EV(lg, WK_EV_WALK_SPLIT, t, 0u);
         const u64 t0 = wk_now();
 #endif
         u64 end = 0ull;
         const int split = wk_ss_split_end(sh, lo, splits + 2u * t, terms + t * (u64)WK_TILE, count, before, epoch, &end);
 #if BINADE_WK_TRACE
         *split_ns += wk_now() - t0;
+        WK_EV(lg, WK_EV_WALK_SPLIT_END, t, (unsigned int)split);
+#else
+        (void)lg;
 #endif
         if (!split) {
             *tried = 1;
@@ -2354,6 +2404,9 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #if BINADE_WK_TRACE
     const u64 t_start = wk_now();
     u64 finish_ns = 0ull;
+    wk_log lg = {t_start, clock64(), 0u};
+#else
+    wk_log lg = {0u};
 #endif
     if (threadIdx.x == 0) {
         sh.s = start;
@@ -2368,6 +2421,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         __syncthreads();
         if (w >= ntiles) break;
         steps++;
+        if (threadIdx.x == 0) WK_EV(&lg, WK_EV_STEP, w, 0u);
 #if BINADE_WK_HINT
         if (threadIdx.x == 0) wk_write((wk_word *)(out + 8), s, (w << 32) | wk_tag(epoch, WK_HINT));
 #endif
@@ -2388,13 +2442,16 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
             const unsigned int f = wk_ss_compose(wd, w, ntiles, terms, n, splits, epoch, sh);
             f_step = f;
             if (threadIdx.x == 0) {
+                WK_EV(&lg, WK_EV_COMPOSED, w, f);
                 u64 at_stop = s;
 #if BINADE_WK_TRACE
                 u64 *split_ns = &finish_ns;
 #else
                 u64 no_trace = 0ull, *split_ns = &no_trace;
 #endif
-                sh.fail = wk_ss_walk(f, w, s, terms, n, splits, epoch, out, sh, &at_stop, &tried, &walk_splits, split_ns);
+                sh.fail = wk_ss_walk(f, w, s, terms, n, splits, epoch, out, sh, &at_stop, &tried, &walk_splits, split_ns,
+                                     &lg);
+                WK_EV(&lg, WK_EV_WALKED, w, sh.fail);
                 sh.s = at_stop; /* the exact sum before the stop (s where it is position 0) */
 #if BINADE_WK_FETCH_SPLITS
                 sh.ss_slots = 0u; /* the fetched splits are read: the next step's compose refills them */
@@ -2514,6 +2571,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 #endif
         if (!ready) {
             sleeps++;
+            if (threadIdx.x == 0 && streak == 0u) WK_EV(&lg, WK_EV_SLEEP, w, 0u);
             if (++streak > WK_WAIT_LIMIT) {
                 /* Tile w's unit never came: a defect. Stop and report it. */
                 if (threadIdx.x == 0 && (atomicMax(out + 5, ((u64)epoch << 2) | 1ull) >> 2) < epoch) {
@@ -2541,7 +2599,9 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         /* The tile's split words, where its producer left them, end it without a finish. */
         if (threadIdx.x == 0) {
             u64 e = 0ull;
+            WK_EV(&lg, WK_EV_SPLIT, wf, 0u);
             sh.flag = tried ? 0u : (unsigned int)wk_split_end(splits + 2u * wf, src, count, at, epoch, &e);
+            WK_EV(&lg, WK_EV_SPLIT_END, wf, sh.flag);
             if (sh.flag) {
                 sh.s = e;
                 sh.w = wf + 1ull;
@@ -2558,10 +2618,12 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
             continue;
         }
 #endif
+        if (threadIdx.x == 0) WK_EV(&lg, WK_EV_FINISH, wf, 0u);
         const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs, &planned);
 #if BINADE_WK_TRACE
         finish_ns += wk_now() - t0;
 #endif
+        if (threadIdx.x == 0) WK_EV(&lg, WK_EV_FINISH_END, wf, planned);
         finished++;
         if (threadIdx.x == 0) {
             sh.s = e;
@@ -2579,6 +2641,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         out[10] = t_start;
         out[11] = wk_now();
         out[12] = finish_ns;
+        out[19] = lg.n;
 #endif
         out[14] = fast;
         out[15] = pairs;

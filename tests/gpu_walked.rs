@@ -568,6 +568,55 @@ fn walked_equals_the_loop_traced() {
             "seed {SEED:#x}, 2^22 uniform terms: {got:?}"
         );
     }
+    traced_events_tell_the_walk(&gpu, &terms[..1 << 20]);
+}
+
+/// The trace build's event log (`WalkedSum::walker_events`) on `terms`: it starts with a step
+/// at tile 0, its clocks never run back, and it holds a begin and an end for every finish and
+/// split end the counts report (the log is long enough for 2^20 uniform terms: about 30
+/// events); a job of the
+/// build without the trace has no log.
+fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
+    use binade::gpu::ordered_sum::walked::{WalkerEventKind as K, TRACE_EVENTS};
+    let sum = WalkedSum::build(gpu, SHAPES[16], WalkedMutant::None).unwrap();
+    let dev = gpu.stream().clone_htod(terms).unwrap();
+    let mut job = sum.job(dev.slice(0..terms.len())).unwrap();
+    let got = sum.run(&mut job).unwrap();
+    let log = sum.walker_events(&job, 0).unwrap();
+    let case = format!("seed {SEED:#x}, 2^20 uniform terms: {got:?}, {log:?}");
+    assert!(
+        log.met as usize <= TRACE_EVENTS && log.met as usize == log.events.len(),
+        "{case}"
+    );
+    assert!(
+        matches!(log.events.first(), Some(e) if e.kind == K::Step && e.tile == 0),
+        "{case}"
+    );
+    assert!(
+        log.events
+            .windows(2)
+            .all(|w| w[0].ns <= w[1].ns && w[0].cycles <= w[1].cycles),
+        "{case}"
+    );
+    let count = |k: K| log.events.iter().filter(|e| e.kind == k).count() as u64;
+    let held = |k: K| {
+        log.events
+            .iter()
+            .filter(|e| e.kind == k && e.aux == 1)
+            .count() as u64
+    };
+    assert_eq!(count(K::Finish), got.finished_tiles, "{case}");
+    assert_eq!(count(K::FinishEnd), got.finished_tiles, "{case}");
+    assert_eq!(
+        held(K::WalkSplitEnd) + held(K::SplitEnd),
+        got.split_ends,
+        "{case}"
+    );
+    assert_eq!(count(K::Step), got.steps, "{case}");
+    let plain = WalkedSum::new(gpu).unwrap();
+    let mut other = plain.job(dev.slice(0..terms.len())).unwrap();
+    plain.run(&mut other).unwrap();
+    assert!(plain.walker_events(&other, 0).is_err(), "{case}");
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

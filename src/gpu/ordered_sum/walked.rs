@@ -44,8 +44,25 @@ const EPOCH_LIMIT: u32 = 1 << 29;
 /// 13, `WalkedShape::trace`); the finishes' fast and pair-unit rounds (14, 15); the tiles
 /// ended by their split words (16, `WalkedShape::split`); the finishes ended by a planned
 /// pass (17, `WalkedShape::planned`); of the split ends, those inside a segmented step's
-/// walk (18, `WalkedShape::seg_step`); word 19 unused (the stride stays even).
+/// walk (18, `WalkedShape::seg_step`); the events a trace build logged (19); a trace build's
+/// event log from word 20 ([`TRACE_EVENTS`] of [`EVENT_WORDS`], [`WalkedSum::walker_events`]).
 const OUT_WORDS: usize = 20;
+
+/// The most events a trace build's walker logs (the kernel's `BINADE_WK_EVENTS`).
+pub const TRACE_EVENTS: usize = 64;
+
+/// Words of one logged event: kind, aux and tile; ns since the walker's start; cycles since.
+const EVENT_WORDS: usize = 3;
+
+/// Words of a walker's output for a build of `shape`: [`OUT_WORDS`], and a trace build's event
+/// log after them (the stride stays even).
+const fn out_words(trace: bool) -> usize {
+    if trace {
+        OUT_WORDS + EVENT_WORDS * TRACE_EVENTS
+    } else {
+        OUT_WORDS
+    }
+}
 
 /// The planned finish's margins and native-lane limit: one source for the kernel's defines
 /// and the host model that mirrors the pass.
@@ -420,7 +437,8 @@ impl WalkedShape {
             ("BINADE_WK_STALL_CAP", (self.stall_cap as u32).to_string()),
             ("BINADE_WK_STALL_CAP_SHIFT", STALL_CAP_SHIFT.to_string()),
             ("BINADE_WK_MOVES", (self.moves as u32).to_string()),
-            ("BINADE_WK_OUT_STRIDE", OUT_WORDS.to_string()),
+            ("BINADE_WK_OUT_STRIDE", out_words(self.trace).to_string()),
+            ("BINADE_WK_EVENTS", TRACE_EVENTS.to_string()),
             (
                 "BINADE_WK_PL_MARGIN_EXP",
                 if self.f32_terms {
@@ -704,6 +722,94 @@ pub struct WalkerTrace {
     pub producers_ns: u64,
 }
 
+/// What a trace build's walker was doing at one of its logged events (the kernel's
+/// `WK_EV_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkerEventKind {
+    /// A step begins; the tile is its first.
+    Step,
+    /// The step's words are composed; aux: its composable positions.
+    Composed,
+    /// The step's walk ends; aux: the position it stopped at.
+    Walked,
+    /// A split end inside the step's walk begins.
+    WalkSplit,
+    /// That split end ends; aux: 1 where it held.
+    WalkSplitEnd,
+    /// The walker sleeps (the first of a run of sleeps) for the tile's word.
+    Sleep,
+    /// A split end outside a step's walk begins.
+    Split,
+    /// That split end ends; aux: 1 where it held.
+    SplitEnd,
+    /// A finish from the tile's terms begins.
+    Finish,
+    /// That finish ends; aux: the finishes ended by a planned pass so far.
+    FinishEnd,
+    /// A code the kernel does not write (a defect of the log).
+    Other(u8),
+}
+
+impl WalkerEventKind {
+    fn of(code: u8) -> WalkerEventKind {
+        match code {
+            1 => WalkerEventKind::Step,
+            2 => WalkerEventKind::Composed,
+            3 => WalkerEventKind::Walked,
+            4 => WalkerEventKind::WalkSplit,
+            5 => WalkerEventKind::WalkSplitEnd,
+            6 => WalkerEventKind::Sleep,
+            7 => WalkerEventKind::Split,
+            8 => WalkerEventKind::SplitEnd,
+            9 => WalkerEventKind::Finish,
+            10 => WalkerEventKind::FinishEnd,
+            k => WalkerEventKind::Other(k),
+        }
+    }
+
+    /// The kind's name in a probe's output.
+    pub fn name(self) -> String {
+        match self {
+            WalkerEventKind::Step => "step".into(),
+            WalkerEventKind::Composed => "composed".into(),
+            WalkerEventKind::Walked => "walked".into(),
+            WalkerEventKind::WalkSplit => "walk split".into(),
+            WalkerEventKind::WalkSplitEnd => "walk split end".into(),
+            WalkerEventKind::Sleep => "sleep".into(),
+            WalkerEventKind::Split => "split".into(),
+            WalkerEventKind::SplitEnd => "split end".into(),
+            WalkerEventKind::Finish => "finish".into(),
+            WalkerEventKind::FinishEnd => "finish end".into(),
+            WalkerEventKind::Other(k) => format!("code {k}"),
+        }
+    }
+}
+
+/// One event of a trace build's walker ([`WalkedSum::walker_events`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkerEvent {
+    /// What the walker was doing.
+    pub kind: WalkerEventKind,
+    /// The tile it concerned (a step's: its first).
+    pub tile: u64,
+    /// The kind's detail (see [`WalkerEventKind`]).
+    pub aux: u32,
+    /// ns since the walker's start (`%globaltimer`).
+    pub ns: u64,
+    /// The walker's multiprocessor's cycles since its start (`clock64`).
+    pub cycles: u64,
+}
+
+/// A trace build's event log of one sum: the first [`TRACE_EVENTS`] events, and how many the
+/// walker met in all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkerEvents {
+    /// The events kept, in order.
+    pub events: Vec<WalkerEvent>,
+    /// Events met, kept or not.
+    pub met: u64,
+}
+
 /// Every tile's words after a launch ([`WalkedSum::tile_words`]).
 #[derive(Clone, Debug, Default)]
 pub struct TileWords {
@@ -837,6 +943,8 @@ struct JobLayout {
     split_words: bool,
     /// f32 terms (the job's buffers are of the build's term type).
     f32_terms: bool,
+    /// A trace build's out words (its event log after the counts).
+    traced: bool,
 }
 
 impl JobLayout {
@@ -845,6 +953,7 @@ impl JobLayout {
             tile: shape.tile(),
             split_words: shape.split,
             f32_terms: shape.f32_terms,
+            traced: shape.trace,
         }
     }
 
@@ -857,6 +966,13 @@ impl JobLayout {
                 "a walked job of {} terms launched on a build for {} terms",
                 if self.f32_terms { "f32" } else { "f64" },
                 if shape.f32_terms { "f32" } else { "f64" }
+            );
+        }
+        if self.traced != shape.trace {
+            bail!(
+                "a walked job made for a build {} a trace launched on a build {} one",
+                if self.traced { "with" } else { "without" },
+                if shape.trace { "with" } else { "without" }
             );
         }
         if self.tile != shape.tile() || (shape.split && !self.split_words) {
@@ -1150,7 +1266,7 @@ impl WalkedSum {
             ticket: s.alloc_zeros::<u64>(1)?,
             tickets_issued: 0,
             epoch: 0,
-            out: s.alloc_zeros::<u64>(OUT_WORDS * sums as usize)?,
+            out: s.alloc_zeros::<u64>(out_words(self.shape.trace) * sums as usize)?,
             start: 0,
             traced: self.shape.trace,
             layout_made: JobLayout::of(self.shape),
@@ -1279,7 +1395,8 @@ impl WalkedSum {
             for k in 0..u64::from(l.count) {
                 let sum = (l.first_sum + k) as usize;
                 let at = (l.tickets_before + k * l.tiles) as usize;
-                let words = &out[sum * OUT_WORDS..(sum + 1) * OUT_WORDS];
+                let stride = out_words(job.traced);
+                let words = &out[sum * stride..(sum + 1) * stride];
                 let p = &paths[at..at + l.tiles as usize];
                 totals.push(Self::sum_total(job, sum, l.tiles, words, p)?);
             }
@@ -1401,6 +1518,34 @@ impl WalkedSum {
         units.truncate(tiles);
         paths.truncate(tiles);
         Ok(TileWords { plan, units, paths })
+    }
+
+    /// The last launch's walker event log of sum `k`, for a job of a trace build
+    /// ([`WalkedShape::trace`]); refused for any other job. Downloads the out words. No result
+    /// depends on it.
+    pub fn walker_events<T: WalkedTerm>(&self, job: &WalkedJob<T>, k: u32) -> Result<WalkerEvents> {
+        if !job.traced || k >= job.sums {
+            bail!(
+                "walker events are logged by a trace build's job, for sums 0 to {}",
+                job.sums.saturating_sub(1)
+            );
+        }
+        let stride = out_words(true);
+        let out = self.gpu.stream().clone_dtoh(&job.out)?;
+        let words = &out[k as usize * stride..(k as usize + 1) * stride];
+        let met = words[19];
+        let kept = (met as usize).min(TRACE_EVENTS);
+        let events = words[OUT_WORDS..OUT_WORDS + EVENT_WORDS * kept]
+            .chunks_exact(EVENT_WORDS)
+            .map(|e| WalkerEvent {
+                kind: WalkerEventKind::of((e[0] & 0xff) as u8),
+                aux: ((e[0] >> 8) & 0xff_ffff) as u32,
+                tile: e[0] >> 32,
+                ns: e[1],
+                cycles: e[2],
+            })
+            .collect();
+        Ok(WalkerEvents { events, met })
     }
 
     /// Convenience: the sum of host `terms` (f64, or f32 for an f32 build) from `start` (+0
