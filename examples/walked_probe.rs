@@ -5,9 +5,11 @@
 //!
 //!     walked_probe [REPS] [phases|events|-] [SIZES]   (default 11 timed launches after 3
 //!                                     untimed ones; `phases`: the producers alone, cut after
-//!                                     each step; `events`: the engine and its trace build,
-//!                                     whose walker's event log of three launches after the
-//!                                     timed ones goes to `walker-events.csv`; SIZES:
+//!                                     each step; `events`: the engine and the build whose
+//!                                     walker finishes the first tile, each with its trace
+//!                                     build, whose walker's event log of three launches after
+//!                                     the timed ones goes to `walker-events.csv` (the build's
+//!                                     name in its first column); SIZES:
 //!                                     comma-separated term counts, default
 //!                                     8294400,100000000,1073741824)
 //!
@@ -91,11 +93,21 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
 }
 
 /// The `events` mode's builds: the engine and its trace build, whose walker logs its events.
+/// The first tile finished by its producer (`first`, the engine's) against by the walker.
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
+    let walker_first = WalkedShape { first: false, ..d };
     vec![
-        ("walked (fetched splits)", d),
+        ("walked (first tile by its producer)", d),
         ("walked, traced", WalkedShape { trace: true, ..d }),
+        ("walked, first tile by the walker", walker_first),
+        (
+            "walked, first tile by the walker traced",
+            WalkedShape {
+                trace: true,
+                ..walker_first
+            },
+        ),
     ]
 }
 
@@ -159,6 +171,7 @@ fn main() -> Result<()> {
     let mut event_log = if events {
         let mut w = csv::Writer::from_path("walker-events.csv")?;
         w.write_record([
+            "build",
             "distribution",
             "terms",
             "run",
@@ -261,7 +274,7 @@ fn main() -> Result<()> {
                         let times = event_times(&gpu, 3, reps, |r| w.launch(&mut jobs[r % k]))?;
                         let again = w.run(&mut jobs[0])?;
                         if let (Some(log), true) = (event_log.as_mut(), w.shape().trace) {
-                            write_events(log, w, &mut jobs[0], dist.name(), n)?;
+                            write_events(log, w, &mut jobs[0], name, dist.name(), n)?;
                         }
                         let last_same =
                             (again.total.to_bits() == first.total.to_bits()).to_string();
@@ -351,6 +364,7 @@ fn write_events(
     log: &mut csv::Writer<std::fs::File>,
     w: &WalkedSum,
     job: &mut binade::gpu::ordered_sum::walked::WalkedJob<f64>,
+    build: &str,
     dist: &str,
     n: usize,
 ) -> Result<()> {
@@ -360,6 +374,7 @@ fn write_events(
         let producers = trace_us(total.trace.map(|t| t.producers_ns));
         for (i, e) in ev.events.iter().enumerate() {
             log.write_record([
+                build.to_string(),
                 dist.to_string(),
                 n.to_string(),
                 run.to_string(),

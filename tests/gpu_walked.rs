@@ -572,8 +572,8 @@ fn walked_equals_the_loop_traced() {
 }
 
 /// The trace build's event log (`WalkedSum::walker_events`) on `terms`: it starts with a step
-/// at tile 0, its clocks never run back, and it holds a begin and an end for every finish and
-/// split end the counts report (the log is long enough for 2^20 uniform terms: about 30
+/// at tile 1 after the first tile's exact sum came from its producer, its clocks never run
+/// back, and it holds a begin and an end for every finish and split end the counts report (the log is long enough for 2^20 uniform terms: about 30
 /// events); a job of the
 /// build without the trace has no log.
 fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
@@ -589,7 +589,8 @@ fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
         "{case}"
     );
     assert!(
-        matches!(log.events.first(), Some(e) if e.kind == K::Step && e.tile == 0),
+        matches!(log.events.first(), Some(e) if e.kind == K::First)
+            && matches!(log.events.get(1), Some(e) if e.kind == K::Step && e.tile == 1),
         "{case}"
     );
     assert!(
@@ -605,8 +606,10 @@ fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
             .filter(|e| e.kind == k && e.aux == 1)
             .count() as u64
     };
-    assert_eq!(count(K::Finish), got.finished_tiles, "{case}");
-    assert_eq!(count(K::FinishEnd), got.finished_tiles, "{case}");
+    // The first tile is finished by its producer (`first`): one First event, no Finish.
+    assert_eq!(count(K::First), 1, "{case}");
+    assert_eq!(count(K::Finish) + 1, got.finished_tiles, "{case}");
+    assert_eq!(count(K::FinishEnd) + 1, got.finished_tiles, "{case}");
     assert_eq!(
         held(K::WalkSplitEnd) + held(K::SplitEnd),
         got.split_ends,

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Digests the walker event logs of `examples/walked_probe REPS events SIZES` (its
+walker-events.csv) into a Markdown table: one row per build, distribution, size and launch,
+with when the walker stood past the first tile (the end of its own finish of it, or the
+first-tile event where its producer finished it), how long that finish took where the walker
+ran it, the steps and their composes, the split ends inside the walk and their time, when the
+last unit word was published (the producers' end) and when the walk ended, all in µs from the
+walker's start.
+
+Usage: python3 scripts/walker-events-table.py DIR/walker-events.csv > DIR/events.md"""
+import collections
+import csv
+import sys
+
+
+def digest(events):
+    """The row of one launch's events (a list of dicts in log order)."""
+    us = lambda e: float(e["us"])
+    first_at, own_finish = None, ""
+    for a, b in zip(events, events[1:]):
+        if a["kind"] == "finish" and b["kind"] == "finish end" and a["tile"] == "0":
+            first_at, own_finish = us(b), f"{us(b) - us(a):.1f}"
+            break
+    for e in events:
+        if e["kind"] == "first tile's sum":
+            first_at = us(e)
+            break
+    steps = [e for e in events if e["kind"] == "step"]
+    composes = [us(b) - us(a) for a, b in zip(events, events[1:])
+                if a["kind"] == "step" and b["kind"] == "composed"]
+    splits = [us(b) - us(a) for a, b in zip(events, events[1:])
+              if a["kind"] == "walk split" and b["kind"] == "walk split end"]
+    return [
+        f"{first_at:.1f}" if first_at is not None else "",
+        own_finish,
+        str(len(steps)),
+        f"{sum(composes):.1f}",
+        f"{len(splits)} in {sum(splits):.1f}",
+        events[0]["producers_us"],
+        f"{us(events[-1]):.1f}",
+        events[0]["events_met"],
+    ]
+
+
+def main():
+    rows = list(csv.DictReader(open(sys.argv[1])))
+    runs = collections.OrderedDict()
+    for r in rows:
+        # Logs of bc9ee39's probe name no build: its one trace build, the engine's.
+        build = r.get("build", "walked, traced")
+        runs.setdefault((build, r["distribution"], r["terms"], r["run"]), []).append(r)
+    print("| build | distribution | terms | launch | past the first tile | the walker's finish of it | steps | in composes | split ends in the walk | last unit word | walk ends | events |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for (build, dist, terms, run), ev in runs.items():
+        print("| " + " | ".join([build, dist, f"{int(terms):,}", run] + digest(ev)) + " |")
+
+
+if __name__ == "__main__":
+    main()
