@@ -1457,13 +1457,17 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #endif
     if (t == 0) {
         /* The first tile starts from the sum's start (+0 or -0), in no binade: the walker
-         * finishes it from its terms. */
+         * finishes it from its terms, or with BINADE_WK_FIRST this producer does (t is the
+         * block's: no thread diverges). */
         if (threadIdx.x == 0) {
             u64 value = 0ull;
             u64 tag = wk_unit_tag(epoch, 0u, binade_unit_invalid(), &value);
             wk_write(units + t, value, tag);
             paths[t] = 0u;
         }
+#if BINADE_WK_FIRST
+        wk_first_finish(src, count, start, splits, epoch, sh);
+#endif
         return;
     }
     unsigned int path = 0u; /* thread 0's */
@@ -1574,9 +1578,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #if BINADE_WK_TRACE
     if (threadIdx.x == 0) atomicMax(out + 13, wk_now());
 #endif
-#if BINADE_WK_FIRST
-    if (t == 0u) wk_first_finish(src, count, start, splits, epoch, sh); /* t is the block's: no thread diverges */
-#else
+#if !BINADE_WK_FIRST
     (void)start;
 #endif
 }
