@@ -8,7 +8,7 @@
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
+    compile_for, Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
 };
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -544,6 +544,45 @@ fn walked_equals_the_loop_finishes_by_rounds() {
 #[test]
 fn walked_equals_the_loop_no_split() {
     equals_the_loop("walked_equals_the_loop_no_split", SHAPES[18]);
+}
+
+/// The engine's PTX calls the first tile's finish (in the producer) and the walker's wait for
+/// it (`WalkedShape::first`), and the build without `first` holds neither: at 70e40a5 the
+/// producer's call sat after an early return that every first tile takes, NVRTC compiled it
+/// to nothing, every shape and mutant still compiled, and every launch on the device stalled.
+#[test]
+fn walked_compiles_the_first_tiles_finish() {
+    if !nvrtc_or_skip("walked_compiles_the_first_tiles_finish") {
+        return;
+    }
+    let called = |ptx: &str, f: &str| {
+        ptx.lines().any(|l| {
+            let l = l.trim();
+            l.starts_with("_Z") && l.contains(f) && l.ends_with(',')
+        })
+    };
+    for shape in [WalkedShape::DEFAULT, WalkedShape::DEFAULT_F32] {
+        let on = compile_for("sm_90", shape, WalkedMutant::None)
+            .unwrap()
+            .to_src();
+        let off = compile_for(
+            "sm_90",
+            WalkedShape {
+                first: false,
+                ..shape
+            },
+            WalkedMutant::None,
+        )
+        .unwrap()
+        .to_src();
+        for f in ["wk_first_finish", "wk_first_wait"] {
+            assert!(called(&on, f), "{shape:?}: no call of {f} in the PTX");
+            assert!(
+                !on.is_empty() && !off.contains(f),
+                "{shape:?} without first: {f} in the PTX"
+            );
+        }
+    }
 }
 
 /// The trace build: the engine's bits, and stamps that are in order (the time in finishes
