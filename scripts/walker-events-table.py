@@ -4,8 +4,8 @@ walker-events.csv) into a Markdown table: one row per build, distribution, size 
 with when the walker stood past the first tile (the end of its own finish of it, or the
 first-tile event where its producer finished it), how long that finish took where the walker
 ran it, the steps and their composes, the split ends inside the walk and their time, when the
-last unit word was published (the producers' end) and when the walk ended, all in µs from the
-walker's start.
+last unit word was published (the producers' end) and when the walk ended (or, where the walker
+met more events than its log keeps, its last kept event), all in µs from the walker's start.
 
 Usage: python3 scripts/walker-events-table.py DIR/walker-events.csv > DIR/events.md"""
 import collections
@@ -37,7 +37,9 @@ def digest(events):
         f"{sum(composes):.1f}",
         f"{len(splits)} in {sum(splits):.1f}",
         events[0]["producers_us"],
-        f"{us(events[-1]):.1f}",
+        # A full log (more events met than kept) ends before the walk does.
+        f"{us(events[-1]):.1f}" if int(events[0]["events_met"]) <= len(events)
+        else f"after {us(events[-1]):.1f} (log full)",
         events[0]["events_met"],
     ]
 
