@@ -34,7 +34,9 @@
  * inside it, a term is negative or not finite, its unit saturates, or it is a sum's first
  * tile, planned from +0) is ended by its split words where its producer published them and
  * they hold (BINADE_WK_SPLIT: two checked applies around one lane's native adds), else
- * finished by the walker from S: each round the lanes form their
+ * finished by the walker from S (a sum's first tile, with BINADE_WK_FIRST, by its own
+ * producer from the sum's start, the walker waiting for the exact sum after it): each round
+ * the lanes form their
  * units for S's binade, the first lane whose composed end does not apply adds its terms
  * natively, the rest go on from there. Every path ends in a checked apply (wk_apply)
  * or in native adds, so no plan, race or timing can change the bits.

@@ -1470,7 +1470,7 @@ impl WalkedSum {
         match stall {
             0 => {}
             1 => bail!(
-                "walked engine stalled{which}: the walker waited over a second for tile {}'s unit (tag {:#x}); a defect",
+                "walked engine stalled{which}: the walker waited over a second for tile {}'s unit, or for a first tile's exact sum where its producer finishes it (tag {:#x}); a defect",
                 out[6],
                 out[7]
             ),
