@@ -616,3 +616,39 @@ fn long_look_backs_move_early_passes_from_the_bases_binade() {
         want.len()
     );
 }
+
+/// With no windows (far beyond the stream, so every word is a tile's tree sum) a look-back of
+/// depth 0 (its base the tile just before) or 1 (one tile moved onto the base before that)
+/// forms each prefix by the same operations as the chain of capped tree sums
+/// (`tree_plans_f32`), so its plans are that chain's exactly, whichever passes it takes
+/// from which binade. A look-back whose base is one tile late (cargo-mutants' `depth + 1` to
+/// `depth * 1` in `lookback_plans_f32`, missed by the miss-count tests: at depth 0 it reads a
+/// prefix not yet formed) or that counts its base's own tile again (`a + 1` to `a * 1`) fails
+/// here; both were checked by hand. Seeded (xoshiro256++), printed on failure.
+#[test]
+fn shallow_look_backs_without_windows_are_the_tree_sums_chain() {
+    use binade::verify::walked_model::{lookback_plans_f32, tree_plans_f32, EarlyPasses};
+    let seed = 0x5_4a11_0b4c_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let uniform: Vec<f32> = (0..1usize << 20).map(|_| rng.random::<f32>()).collect();
+    let log_normal: Vec<f32> = (0..1usize << 20)
+        .map(|_| {
+            let (u, v) = (rng.random::<f64>(), rng.random::<f64>());
+            let z = (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos();
+            (3.0 * z).exp() as f32
+        })
+        .collect();
+    for (name, terms) in [("uniform", &uniform), ("log-normal", &log_normal)] {
+        let want = tree_plans_f32(terms, tile, true);
+        for depth in [0, 1] {
+            for early in [EarlyPasses::BaseBinade, EarlyPasses::WindowBase] {
+                let got = lookback_plans_f32(terms, tile, usize::MAX, depth, early);
+                assert_eq!(
+                    got, want,
+                    "seed {seed:#x}, {name} f32, depth {depth}, {early:?}: plans differ from the chain of tree sums"
+                );
+            }
+        }
+    }
+}
