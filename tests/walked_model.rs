@@ -535,6 +535,18 @@ fn f32_field(v: f32) -> u32 {
     (v.to_bits() >> 23) & 0xff
 }
 
+/// `n` log-normal terms with sigma 3 rounded to f32, from `rng` (Box-Muller on two uniform
+/// doubles a term).
+fn log_normal_f32(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let (u1, u2) = (rng.random::<f64>(), rng.random::<f64>());
+            let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+            (3.0 * z).exp() as f32
+        })
+        .collect()
+}
+
 /// Plans from the f32 loop's moves (`walked_model::moves_plans_f32`, the kernel's
 /// `BINADE_WK_MOVES`) against plans from tree sums under the stall cap, on 2^25 log-normal f32
 /// terms (exp(3 z), z normal by Box-Muller; `gpu-timing-f32`'s stream): where the loop's
@@ -547,13 +559,7 @@ fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
     let seed = 0x109a_05ee_d000_u64;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let tile = 4096;
-    let terms: Vec<f32> = (0..1usize << 25)
-        .map(|_| {
-            let (u1, u2) = (rng.random::<f64>(), rng.random::<f64>());
-            let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-            (3.0 * z).exp() as f32
-        })
-        .collect();
+    let terms = log_normal_f32(&mut rng, 1 << 25);
     let want = exact_plans_f32(&terms, tile);
     let miss = |got: Vec<u32>| plan_misses(seed, &want, &got);
     let tree = miss(tree_plans_f32(&terms, tile, true));
@@ -632,13 +638,7 @@ fn shallow_look_backs_without_windows_are_the_tree_sums_chain() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let tile = 4096;
     let uniform: Vec<f32> = (0..1usize << 20).map(|_| rng.random::<f32>()).collect();
-    let log_normal: Vec<f32> = (0..1usize << 20)
-        .map(|_| {
-            let (u, v) = (rng.random::<f64>(), rng.random::<f64>());
-            let z = (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos();
-            (3.0 * z).exp() as f32
-        })
-        .collect();
+    let log_normal = log_normal_f32(&mut rng, 1 << 20);
     for (name, terms) in [("uniform", &uniform), ("log-normal", &log_normal)] {
         let want = tree_plans_f32(terms, tile, true);
         for depth in [0, 1] {
