@@ -748,7 +748,8 @@ pub struct WalkedTotal {
 pub struct WalkerTrace {
     /// The walker's whole walk.
     pub walker_ns: u64,
-    /// Time inside finishes.
+    /// Time inside the walker's finishes and split ends (not a first tile its producer finished,
+    /// `WalkedShape::first`).
     pub finish_ns: u64,
     /// When the sum's last unit word was published.
     pub producers_ns: u64,
