@@ -74,8 +74,9 @@ extern "C" __global__ void fvif_row_sums(const float *num, const float *den, int
 /* The plan and the walk of the row-parallel sum by warp 0 instead of thread 0. Lane l holds
  * segments l * FVIF_PER_LANE.. (est, plan and units in shared memory, formed by the block).
  * The plan: the exclusive prefix of the estimates by a warp scan (another association of the
- * same doubles than thread 0's loop: a plan, so no bit depends on it). The walk, from s = +0
- * at segment u = 0, in rounds: with b the binade of s, the segments from u on planned for b
+ * same doubles than thread 0's loop: a plan, so no bit depends on it). The walk, from s at
+ * segment u (+0 at 0 for a whole row; fvif_warp_walk_from takes any u and the left-to-right
+ * sum of the segments before it), in rounds: with b the binade of s, the segments from u on planned for b
  * form a run (up to the first that is not); their units, composed in order by a warp scan,
  * give each position's end from s, and the positions whose end applies (binade_apply_f32: s
  * in b, the end at most 2^(e+1)) form a prefix of the run, since the terms of a usable unit
@@ -83,7 +84,7 @@ extern "C" __global__ void fvif_row_sums(const float *num, const float *den, int
  * the last applying end; where none applies, segment u is added term by term from s (lane 0,
  * the CPU's fp32 adds). A composed run equals its units applied one after another (the
  * algebra's composition), so the row's sum is the left-to-right fp32 sum's bits, as with
- * thread 0's walk. */
+ * thread 0's walk. Every lane passes the same u and start. */
 static __device__ __forceinline__ void fvif_warp_plan(const double *est, unsigned int *plan) {
     const unsigned int lane = threadIdx.x & 31u;
     double mine = 0.0;
@@ -107,12 +108,11 @@ static __device__ __forceinline__ binade_unit fvif_shfl_up_unit(binade_unit u, u
     return binade_unit_make(__shfl_up_sync(0xffffffffu, u.even, d), __shfl_up_sync(0xffffffffu, u.odd, d));
 }
 
-static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan, const binade_unit *units,
-                                                        const float *row, int w, int interleaved,
-                                                        unsigned long long *fell_back) {
+static __device__ __forceinline__ float fvif_warp_walk_from(unsigned int u, float start, const unsigned int *plan,
+                                                             const binade_unit *units, const float *row, int w,
+                                                             int interleaved, unsigned long long *fell_back) {
     const unsigned int lane = threadIdx.x & 31u;
-    unsigned int s = 0u; /* bits of +0 */
-    unsigned int u = 0u;
+    unsigned int s = fvif_f2u(start);
     unsigned long long fb = 0ull;
     while (u < FVIF_SEGMENTS) {
         const unsigned int b = binade_of_f32(s);
@@ -194,6 +194,13 @@ static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan,
     return fvif_u2f(s);
 }
 
+/* The walk of a whole row: from +0 at segment 0. */
+static __device__ __forceinline__ float fvif_warp_walk(const unsigned int *plan, const binade_unit *units,
+                                                        const float *row, int w, int interleaved,
+                                                        unsigned long long *fell_back) {
+    return fvif_warp_walk_from(0u, 0.0f, plan, units, row, w, interleaved, fell_back);
+}
+
 /* How the row-parallel sum forms its units and walks them. */
 #define FVIF_ROWS_PAIRS 0 /* pair units, thread 0's plan and walk (the kernel before the fast units) */
 #define FVIF_ROWS_FAST 1  /* fast units, thread 0's plan and walk */
@@ -273,38 +280,115 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
 #if FVIF_SEGMENTS < 64
 #error "the paired rows take two warps"
 #endif
+/* The head of the headed rows (FVIF_ROWS headed, fvif_row_sums_binade_headed): the first n
+ * terms of row i's num and den added left to right from +0 in fp32, the CPU's adds, by the
+ * block's fifth warp while the other four form the segments' estimates and units. The terms
+ * pass through shared memory a chunk at a time (each lane loads FVIF_HEAD_CHUNK / 32 of a
+ * chunk's terms of both rows, coalesced, the next chunk's loads issued before the current
+ * chunk's adds); lane 0 adds the num row's chunk and lane 1 the den row's, in order. The sums
+ * are heads[0] and heads[1]. Mutant of its own shortcut, FVIF_HEAD_ONE_SHORT: the head's last
+ * term is never added while the walk starts after it, a wrong sum wherever that term counts. */
+#define FVIF_HEAD_CHUNK 128
+#if FVIF_HEAD_CHUNK % 32 != 0
+#error "a head chunk is whole warps' loads"
+#endif
+static __device__ __forceinline__ void fvif_head_load(const float *const rows[2], int at, int n, unsigned int lane,
+                                                      float next[2][FVIF_HEAD_CHUNK / 32]) {
+#pragma unroll
+    for (int q = 0; q < FVIF_HEAD_CHUNK / 32; ++q) {
+        const int k = at + q * 32 + (int)lane;
+        next[0][q] = k < n ? rows[0][k] : 0.0f; /* beyond n: never added */
+        next[1][q] = k < n ? rows[1][k] : 0.0f;
+    }
+}
+
+static __device__ __forceinline__ void fvif_head_sums(const float *const rows[2], int n, float heads[2]) {
+    __shared__ float chunk[2][FVIF_HEAD_CHUNK + 1]; /* + 1: lanes 0 and 1 read different banks */
+    const unsigned int lane = threadIdx.x & 31u;
+#if defined(FVIF_HEAD_ONE_SHORT)
+    n = n > 0 ? n - 1 : 0;
+#endif
+    float next[2][FVIF_HEAD_CHUNK / 32];
+    fvif_head_load(rows, 0, n, lane, next);
+    float acc = 0.0f; /* lane r < 2: row r's sum so far, from +0 as the CPU's */
+    for (int base = 0; base < n; base += FVIF_HEAD_CHUNK) {
+        __syncwarp(); /* lanes 0 and 1 are done with the previous chunk */
+#pragma unroll
+        for (int q = 0; q < FVIF_HEAD_CHUNK / 32; ++q) {
+            chunk[0][q * 32 + lane] = next[0][q];
+            chunk[1][q * 32 + lane] = next[1][q];
+        }
+        __syncwarp();
+        fvif_head_load(rows, base + FVIF_HEAD_CHUNK, n, lane, next);
+        if (lane < 2u) {
+            const int m = n - base < FVIF_HEAD_CHUNK ? n - base : FVIF_HEAD_CHUNK;
+#pragma unroll 8
+            for (int k = 0; k < m; ++k) acc = FV_FADD(acc, chunk[lane][k]);
+        }
+    }
+    if (lane < 2u) heads[lane] = acc;
+}
+
+/* A barrier of the threads that form the segments: the whole block, or in the headed rows the
+ * first FVIF_SEGMENTS threads (named barrier 1), so the head's warp runs past it. `headed` is
+ * a constant in each kernel. */
+static __device__ __forceinline__ void fvif_formers_sync(int headed) {
+    if (headed)
+        asm volatile("bar.sync 1, %0;" ::"n"(FVIF_SEGMENTS) : "memory");
+    else
+        __syncthreads();
+}
+
 /* The paired rows' work on row i, whose num and den terms are rows[0] and rows[1] (global
  * memory for the paired rows, shared memory for the staged rows), row by row, or
  * segment-interleaved where `interleaved` (layout 2: segment t's k-th term at
  * t + FVIF_SEGMENTS * k, so a warp's 32 threads read 32 neighbouring terms at each k where row
- * by row they read 32 terms w / FVIF_SEGMENTS apart). `interleaved` is a constant in each
- * kernel. */
+ * by row they read 32 terms w / FVIF_SEGMENTS apart). `interleaved` and `headed` are
+ * constants in each kernel. Headed (row by row only; FVIF_SEGMENTS + 32 threads): the first
+ * `head` segments (0 <= head <= FVIF_SEGMENTS) are added term by term by the head's warp
+ * (fvif_head_sums) while the others estimate every segment and form the units of the rest, and
+ * the two walks start at segment `head` from the head's sums. The head is the CPU's loop over
+ * the row's first terms, and a walk from segment u at the left-to-right sum of the segments
+ * before u gives the left-to-right sum of the row (fvif_warp_walk_from), so the bits are the
+ * paired rows'. Where a row's sum starts from +0 it crosses a binade near segments 1, 2, 4, 8,
+ * ..., each crossing two rounds of the walk; the head replaces the first of those rounds. */
 static __device__ __forceinline__ void fvif_paired_rows_of(const float *const rows[2], int i, int w, float *row_num,
                                                            float *row_den, unsigned long long *fallbacks,
-                                                           int interleaved) {
+                                                           int interleaved, int headed, int head) {
     __shared__ double est[2][FVIF_SEGMENTS];
     __shared__ unsigned int plan[2][FVIF_SEGMENTS];
     __shared__ binade_unit units[2][FVIF_SEGMENTS];
+    __shared__ float heads[2];
     const int t = threadIdx.x;
-    int lo, hi;
-    fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
-    if (interleaved) {
-        est[0][t] = fvif_segment_estimate(rows[0] + t, 0, hi - lo, FVIF_SEGMENTS);
-        est[1][t] = fvif_segment_estimate(rows[1] + t, 0, hi - lo, FVIF_SEGMENTS);
-    } else {
-        est[0][t] = fvif_segment_estimate(rows[0], lo, hi, 1);
-        est[1][t] = fvif_segment_estimate(rows[1], lo, hi, 1);
-    }
-    __syncthreads();
     const int warp = t >> 5;
-    if (warp < 2) fvif_warp_plan(est[warp], plan[warp]);
-    __syncthreads();
-    if (interleaved) {
-        units[0][t] = fvif_segment_unit_fast(rows[0] + t, 0, hi - lo, FVIF_SEGMENTS, plan[0][t]);
-        units[1][t] = fvif_segment_unit_fast(rows[1] + t, 0, hi - lo, FVIF_SEGMENTS, plan[1][t]);
-    } else {
-        units[0][t] = fvif_segment_unit_fast(rows[0], lo, hi, 1, plan[0][t]);
-        units[1][t] = fvif_segment_unit_fast(rows[1], lo, hi, 1, plan[1][t]);
+    if (!headed) head = 0;
+    head = head < 0 ? 0 : (head > FVIF_SEGMENTS ? FVIF_SEGMENTS : head);
+    if (t < FVIF_SEGMENTS) {
+        int lo, hi;
+        fvif_segment(t, FVIF_SEGMENTS, w, &lo, &hi);
+        if (interleaved) {
+            est[0][t] = fvif_segment_estimate(rows[0] + t, 0, hi - lo, FVIF_SEGMENTS);
+            est[1][t] = fvif_segment_estimate(rows[1] + t, 0, hi - lo, FVIF_SEGMENTS);
+        } else {
+            est[0][t] = fvif_segment_estimate(rows[0], lo, hi, 1);
+            est[1][t] = fvif_segment_estimate(rows[1], lo, hi, 1);
+        }
+        fvif_formers_sync(headed);
+        if (warp < 2) fvif_warp_plan(est[warp], plan[warp]);
+        fvif_formers_sync(headed);
+        if (t >= head) { /* the walk reads no unit before segment `head` */
+            if (interleaved) {
+                units[0][t] = fvif_segment_unit_fast(rows[0] + t, 0, hi - lo, FVIF_SEGMENTS, plan[0][t]);
+                units[1][t] = fvif_segment_unit_fast(rows[1] + t, 0, hi - lo, FVIF_SEGMENTS, plan[1][t]);
+            } else {
+                units[0][t] = fvif_segment_unit_fast(rows[0], lo, hi, 1, plan[0][t]);
+                units[1][t] = fvif_segment_unit_fast(rows[1], lo, hi, 1, plan[1][t]);
+            }
+        }
+    } else if (headed && warp == FVIF_SEGMENTS / 32) {
+        int n, end;
+        fvif_segment(head, FVIF_SEGMENTS, w, &n, &end); /* the head: terms [0, n), n = segment head's start */
+        fvif_head_sums(rows, n, heads);
     }
     __syncthreads();
     if (warp < 2) {
@@ -319,7 +403,9 @@ static __device__ __forceinline__ void fvif_paired_rows_of(const float *const ro
         const binade_unit *walk_units = units[warp];
 #endif
         unsigned long long fb = 0ull;
-        const float sum = fvif_warp_walk(walk_plan, walk_units, rows[warp], w, interleaved, &fb);
+        const float start = headed ? heads[warp] : 0.0f;
+        const float sum =
+            fvif_warp_walk_from((unsigned int)head, start, walk_plan, walk_units, rows[warp], w, interleaved, &fb);
         if ((t & 31) == 0) {
             (warp == 0 ? row_num : row_den)[i] = sum;
             atomicAdd(fallbacks, fb);
@@ -333,7 +419,7 @@ static __device__ __forceinline__ void fvif_row_sums_paired(const float *num, co
     const int i = blockIdx.x;
     if (i >= h) return;
     const float *const rows[2] = {num + (long long)i * w, den + (long long)i * w};
-    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0);
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0, 0, 0);
 }
 
 /* The staged rows (FVIF_STAGED): the paired rows after the block has copied row i of num and
@@ -369,7 +455,7 @@ static __device__ __forceinline__ void fvif_row_sums_staged(const float *num, co
     }
     __syncthreads();
     const float *const rows[2] = {stage_num, stage_den};
-    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0);
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0, 0, 0);
 }
 
 /* The row-parallel sums with the fast units, thread 0's plan and walk. */
@@ -398,6 +484,17 @@ extern "C" __global__ void fvif_row_sums_binade_paired(const float *num, const f
     fvif_row_sums_paired(num, den, w, h, row_num, row_den, fallbacks);
 }
 
+/* The headed rows: the paired rows with the first `head` segments of each row added term by
+ * term by a fifth warp (launched with FVIF_SEGMENTS + 32 threads; fvif_paired_rows_of). */
+extern "C" __global__ void fvif_row_sums_binade_headed(const float *num, const float *den, int w, int h,
+                                                       float *row_num, float *row_den, unsigned long long *fallbacks,
+                                                       int head) {
+    const int i = blockIdx.x;
+    if (i >= h) return;
+    const float *const rows[2] = {num + (long long)i * w, den + (long long)i * w};
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 0, 1, head);
+}
+
 /* The staged rows: the paired rows reading a copy of the row in shared memory (launched with
  * 2 * w * sizeof(float) bytes of it). */
 extern "C" __global__ void fvif_row_sums_binade_staged(const float *num, const float *den, int w, int h,
@@ -419,7 +516,7 @@ extern "C" __global__ void fvif_row_sums_binade_interleaved(const float *num, co
     if (i >= h) return;
     const long long at = (long long)i * fvif_interleaved_pitch(w);
     const float *const rows[2] = {num + at, den + at};
-    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 1);
+    fvif_paired_rows_of(rows, i, w, row_num, row_den, fallbacks, 1, 0, 0);
 }
 
 #endif /* FVIF_WITH_BINADE */

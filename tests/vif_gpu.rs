@@ -57,6 +57,10 @@ fn variants() -> Vec<Variant> {
             interleaved_fallback_row_major: true,
             ..e
         },
+        Variant {
+            head_one_short: true,
+            ..e
+        },
     ]
 }
 
@@ -89,6 +93,7 @@ fn kernels_compile_without_contraction() {
             "fvif_row_sums_binade_paired",
             "fvif_row_sums_binade_staged",
             "fvif_row_sums_binade_interleaved",
+            "fvif_row_sums_binade_headed",
         ] {
             assert!(
                 ptx.contains(&format!(".entry {k}(")),
@@ -150,6 +155,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
         Reduction::BinadePaired,
         Reduction::BinadeStaged,
         Reduction::BinadeInterleaved,
+        Reduction::BinadeHeaded,
     ]
     .map(Variant::exact)
     .to_vec();
@@ -158,6 +164,7 @@ fn exact_twins_equal_the_cpu_on_fixture_frames() {
             Reduction::Ordered,
             Reduction::BinadePaired,
             Reduction::BinadeInterleaved,
+            Reduction::BinadeHeaded,
         ]
         .map(Variant::beside),
     );
@@ -340,6 +347,62 @@ fn staged_rows_equal_the_cpu_on_wide_rows() {
                     (f64::from(cpu.num).to_bits(), f64::from(cpu.den).to_bits()),
                     "{w}x{h} seed {seed} {red:?} scale {s} (num, den)"
                 );
+            }
+        }
+    }
+}
+
+/// The headed rows' own shortcut broken (`FVIF_HEAD_ONE_SHORT`: the head's last term never
+/// added while the walk starts after it) gives a scale sum other than the CPU's on the fixture
+/// frames.
+#[test]
+fn headed_rows_mutant_gives_wrong_sums() {
+    let _device = one_at_a_time();
+    killed(
+        "headed_rows_mutant_gives_wrong_sums",
+        Variant {
+            head_one_short: true,
+            ..Variant::exact(Reduction::BinadeHeaded)
+        },
+        "headed rows, head one term short",
+    );
+}
+
+/// The headed rows for every kind of head: none (0), one segment, a few, the default
+/// ([`gpu::HEAD_SEGMENTS`]), more than a chunk of terms, and the whole row (every segment, so
+/// the walk has nothing left), on a wide row (8,200 terms: 65 a segment, up to 8,200 terms in
+/// the head, 65 chunks of 128), an odd width and the fixture size (one term a segment, the
+/// last 32 segments empty); every scale's sums against the CPU reference's by bits, beside and
+/// not beside.
+#[test]
+fn headed_rows_equal_the_cpu_for_every_head() {
+    let _device = one_at_a_time();
+    let mut g = match VifGpu::open() {
+        Ok(g) => g,
+        Err(e) => {
+            skip("headed_rows_equal_the_cpu_for_every_head", &e.to_string());
+            return;
+        }
+    };
+    let opts = VifOptions::default();
+    for (w, h, seed) in [(8200usize, 16usize, 2026u64), (4097, 67, 7), (96, 64, 11)] {
+        let (r, d) = binade::vif::synth::natural_pair(w, h, 8, seed).unwrap();
+        let (r, d) = (r.to_image(), d.to_image());
+        let want = scale_sums(&r, &d, &opts).unwrap();
+        for head in [0, 1, 3, gpu::HEAD_SEGMENTS, 16, 127, gpu::SEGMENTS] {
+            for v in [Variant::exact, Variant::beside].map(|f| Variant {
+                head,
+                ..f(Reduction::BinadeHeaded)
+            }) {
+                let got = g.scale_sums(&r, &d, &opts, &v).unwrap();
+                for (s, cpu) in want.iter().enumerate() {
+                    assert_eq!(
+                        (got.num[s].to_bits(), got.den[s].to_bits()),
+                        (f64::from(cpu.num).to_bits(), f64::from(cpu.den).to_bits()),
+                        "{w}x{h} seed {seed} head {head} beside {} scale {s} (num, den)",
+                        v.sums_beside
+                    );
+                }
             }
         }
     }

@@ -102,6 +102,10 @@ pub fn exact_twins() -> Vec<(&'static str, Variant)> {
             "row-parallel, two warps, segment-interleaved rows, sums beside",
             Variant::beside(Reduction::BinadeInterleaved),
         ),
+        (
+            "row-parallel, two warps and a head, sums beside",
+            Variant::beside(Reduction::BinadeHeaded),
+        ),
     ]
 }
 

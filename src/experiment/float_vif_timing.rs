@@ -7,9 +7,14 @@ use anyhow::{ensure, Result};
 use super::{Context, Outcome};
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
+use crate::vif::filter::Image;
 use crate::vif::fixtures::{FrameSet, Kind};
-use crate::vif::gpu::{Reduction, Variant, VifGpu};
+use crate::vif::gpu::{Reduction, Variant, VifGpu, HEAD_SEGMENTS};
 use crate::vif::options::VifOptions;
+use crate::vif::reference::scale_sums;
+
+/// The heads timed for the headed rows (segments of a row added term by term by the head).
+const HEADS: [u32; 3] = [4, 8, 16];
 
 fn percentile(sorted: &[f32], p: f64) -> f32 {
     let i = ((sorted.len() - 1) as f64 * p).round() as usize;
@@ -42,7 +47,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let (free_before, total) = g.mem_info()?;
     g.upload(&r.to_image(), &d.to_image())?;
     let (free_after, _) = g.mem_info()?;
-    let variants = [
+    let mut variants: Vec<(String, Variant)> = [
         (
             "exact twin (row per thread)",
             Variant::exact(Reduction::Ordered),
@@ -87,7 +92,26 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             "warp and block trees, sums beside the next scale's filters (not exact)",
             Variant::beside(Reduction::Tree),
         ),
-    ];
+    ]
+    .map(|(label, v)| (label.to_string(), v))
+    .to_vec();
+    // the headed rows for a few heads, not beside (for the sums alone) and beside
+    for (beside, how) in [(false, ""), (true, ", sums beside")] {
+        for head in HEADS {
+            let f = if beside {
+                Variant::beside
+            } else {
+                Variant::exact
+            };
+            variants.push((
+                format!("row-parallel, two warps and a head of {head} segments{how}"),
+                Variant {
+                    head,
+                    ..f(Reduction::BinadeHeaded)
+                },
+            ));
+        }
+    }
     // alternate the variants in rounds so that drift in clocks or load touches all of them
     let mut times: Vec<Vec<f32>> = vec![Vec::new(); variants.len()];
     let mut sum_times: Vec<Vec<f32>> = vec![Vec::new(); variants.len()];
@@ -140,6 +164,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             },
         ]);
     }
+    let (walks, failures) = walk_table(&mut g, &r.to_image(), &d.to_image(), &opts, &variants)?;
     let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
     let work = g.workspace_bytes();
     let mut report = Report::new(
@@ -147,7 +172,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         "Float VIF: kernel time per 3840x2160 frame and device memory",
     );
     // Each figure found by its variant, not by its place in the list.
-    let pos = |v: Variant| variants.iter().position(|&(_, x)| x == v);
+    let pos = |v: Variant| variants.iter().position(|(_, x)| *x == v);
     let at = |v: Variant| pos(v).map_or(f32::NAN, |i| medians[i]);
     let alone = |v: Variant| pos(v).map_or(f32::NAN, |i| sum_medians[i]);
     let e = Variant::exact;
@@ -206,7 +231,35 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         mib(free_before.saturating_sub(free_after)),
         mib(total)
     ));
+    let head_default = |beside: bool| {
+        let f = if beside {
+            Variant::beside
+        } else {
+            Variant::exact
+        };
+        at(Variant {
+            head: HEAD_SEGMENTS,
+            ..f(Reduction::BinadeHeaded)
+        })
+    };
+    let headed_alone = alone(Variant {
+        head: HEAD_SEGMENTS,
+        ..e(Reduction::BinadeHeaded)
+    });
+    report.text(format!(
+        "The headed rows (`fvif_row_sums_binade_headed`): the paired rows with a fifth warp, the head,          adding the first segments of each row term by term (the CPU's adds, from +0) while the four          form the estimates and units; the walks start after the head from its sums. A row's sum from +0          crosses a binade near segments 1, 2, 4, 8, ..., and each crossing costs the walk two rounds.          With the scorer's head of {HEAD_SEGMENTS} segments: {:.3} ms ({:.3}x the trees), sums beside          {:.3} ms (**{:.3}x the trees**, {:.3}x the trees beside; the paired rows beside {:.3} ms,          {:.3}x); the sums alone {:.3} ms against the paired rows' {:.3}.",
+        head_default(false),
+        head_default(false) / trees,
+        head_default(true),
+        head_default(true) / trees,
+        head_default(true) / trees_beside,
+        paired_beside,
+        paired_beside / trees,
+        headed_alone,
+        alone(e(Reduction::BinadePaired)),
+    ));
     report.table(table);
+    report.table(walks);
     report.plot(Plot {
         stem: "timing".into(),
         title: "Median kernel time per 3840x2160 frame".into(),
@@ -221,8 +274,53 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             log_y: false,
         },
     });
-    Ok(Outcome {
-        report,
-        failures: 0,
-    })
+    Ok(Outcome { report, failures })
+}
+
+/// Each exact row-parallel variant's frame once more, outside the timing: the segments its
+/// walk added term by term, and whether every scale's num and den sums have the CPU
+/// reference's bits (a variant that does not is a failure of the run).
+fn walk_table(
+    g: &mut VifGpu,
+    r: &Image,
+    d: &Image,
+    opts: &VifOptions,
+    variants: &[(String, Variant)],
+) -> Result<(Table, u64)> {
+    let want = scale_sums(r, d, opts)?;
+    let mut table = Table::new(
+        "walks",
+        "The row-parallel variants' walks on the timed frame, and their bits",
+        &[
+            "variant",
+            "segments added term by term a frame",
+            "a row (num and den, four scales)",
+            "every scale's sums the CPU's bits",
+        ],
+    );
+    let rows = rows_summed(r.h);
+    let mut failures = 0;
+    for (label, v) in variants {
+        if matches!(v.reduction, Reduction::Tree | Reduction::Ordered) {
+            continue;
+        }
+        let got = g.scale_sums(r, d, opts, v)?;
+        let same = want.iter().enumerate().all(|(s, cpu)| {
+            got.num[s].to_bits() == f64::from(cpu.num).to_bits()
+                && got.den[s].to_bits() == f64::from(cpu.den).to_bits()
+        });
+        failures += u64::from(!same);
+        table.row(vec![
+            label.clone(),
+            got.fallbacks.to_string(),
+            format!("{:.2}", got.fallbacks as f64 / rows as f64),
+            if same { "yes" } else { "**no**" }.to_string(),
+        ]);
+    }
+    Ok((table, failures))
+}
+
+/// The rows a frame of height `h` sums: num and den of each of the four scales.
+fn rows_summed(h: usize) -> usize {
+    2 * (0..4).map(|s| h >> s).sum::<usize>()
 }

@@ -39,6 +39,10 @@ pub const BINADE: &str = crate::verify::device_header::HEADER;
 /// Threads (segments) per row of the row-parallel sum.
 pub const SEGMENTS: u32 = 128;
 
+/// The segments of a row the headed rows' head adds term by term unless a variant says
+/// otherwise ([`Variant::head`]).
+pub const HEAD_SEGMENTS: u32 = 8;
+
 /// Bytes of dynamic shared memory the staged row sums ([`Reduction::BinadeStaged`]) take for
 /// rows of `w` terms: the row of num and the row of den, `2 * w` floats.
 pub const fn staged_bytes(w: usize) -> usize {
@@ -125,6 +129,13 @@ pub enum Reduction {
     /// 56eca43 (`float-vif-timing`): no faster (the sums alone 0.282 against 0.276 ms a
     /// 3840x2160 frame), so a timed and tested variant, not the scorer's.
     BinadeInterleaved,
+    /// As [`Reduction::BinadePaired`] with a fifth warp, the head, adding the first
+    /// [`Variant::head`] segments of each row term by term (the CPU's adds, from +0) while the
+    /// four form the estimates and the other segments' units; the walks start after the head,
+    /// from its sums (`fvif_row_sums_binade_headed`, [`SEGMENTS`] + 32 threads a block). A
+    /// row's sum from +0 crosses a binade near segments 1, 2, 4, 8, ..., each crossing two
+    /// rounds of the walk; the head takes the first of them off the walk.
+    BinadeHeaded,
     /// Per-warp and per-block fp32 trees, blocks added in fp64 on the host (the former kernel).
     Tree,
 }
@@ -140,6 +151,7 @@ impl Reduction {
             Reduction::BinadePaired => "fvif_row_sums_binade_paired",
             Reduction::BinadeStaged => "fvif_row_sums_binade_staged",
             Reduction::BinadeInterleaved => "fvif_row_sums_binade_interleaved",
+            Reduction::BinadeHeaded => "fvif_row_sums_binade_headed",
             Reduction::Tree => "fvif_tree_sums",
         }
     }
@@ -197,6 +209,12 @@ pub struct Variant {
     /// term-by-term adds read a segment as if its row were row by row
     /// (`FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR`), a wrong sum.
     pub interleaved_fallback_row_major: bool,
+    /// The segments of a row the head adds term by term in the headed rows
+    /// ([`Reduction::BinadeHeaded`]; 0 to [`SEGMENTS`], a launch argument, not a define).
+    pub head: u32,
+    /// A mutant of the headed rows: the head's last term is never added while the walk starts
+    /// after it (`FVIF_HEAD_ONE_SHORT`), a wrong sum.
+    pub head_one_short: bool,
 }
 
 impl Variant {
@@ -214,6 +232,8 @@ impl Variant {
             sums_beside: false,
             sums_unwaited: false,
             interleaved_fallback_row_major: false,
+            head: HEAD_SEGMENTS,
+            head_one_short: false,
         }
     }
 
@@ -250,7 +270,10 @@ impl Variant {
         if self.interleaved_fallback_row_major {
             d.push("FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR");
         }
-        // sums_beside and sums_unwaited change the launches, not the kernels
+        if self.head_one_short {
+            d.push("FVIF_HEAD_ONE_SHORT");
+        }
+        // sums_beside, sums_unwaited and head change the launches, not the kernels
         d
     }
 }
@@ -423,10 +446,12 @@ fn launch_scale_sums(
     stream: &Arc<CudaStream>,
     work: &mut Workspace,
     sum_fn: &CudaFunction,
-    reduction: Reduction,
+    v: &Variant,
     s: usize,
     (w, h): (usize, usize),
 ) -> Result<()> {
+    debug_assert!(v.head <= SEGMENTS);
+    let reduction = v.reduction;
     debug_assert!(s < 4 && interleaved_pitch(w) * h <= work.terms_at[s + 1] - work.terms_at[s]);
     let at = work.terms_at[s]..work.terms_at[s + 1];
     let (num, den) = (work.num.slice(at.clone()), work.den.slice(at));
@@ -456,6 +481,7 @@ fn launch_scale_sums(
     let off = s * work.h;
     let mut rn = work.rows_num.slice_mut(off..off + h);
     let mut rd = work.rows_den.slice_mut(off..off + h);
+    let head = v.head as i32;
     let mut b = stream.launch_builder(sum_fn);
     b.arg(&num)
         .arg(&den)
@@ -471,6 +497,11 @@ fn launch_scale_sums(
         }
     } else {
         b.arg(&mut work.fallbacks);
+        let mut threads = SEGMENTS;
+        if reduction == Reduction::BinadeHeaded {
+            b.arg(&head);
+            threads += 32;
+        }
         let shared_mem_bytes = if reduction == Reduction::BinadeStaged {
             staged_shared(sum_fn, w)?
         } else {
@@ -478,7 +509,7 @@ fn launch_scale_sums(
         };
         LaunchConfig {
             grid_dim: (h as u32, 1, 1),
-            block_dim: (SEGMENTS, 1, 1),
+            block_dim: (threads, 1, 1),
             shared_mem_bytes,
         }
     };
@@ -697,7 +728,7 @@ impl VifGpu {
                 }
                 None => &stream,
             };
-            launch_scale_sums(sum_stream, work, &sum_fn, v.reduction, s, (w, h))?;
+            launch_scale_sums(sum_stream, work, &sum_fn, v, s, (w, h))?;
         }
         if let Some(side) = &side {
             stream.wait(&side.record_event(Some(NO_TIMING))?)?;
@@ -720,7 +751,8 @@ impl VifGpu {
             | Reduction::BinadeWarp
             | Reduction::BinadePaired
             | Reduction::BinadeStaged
-            | Reduction::BinadeInterleaved => {
+            | Reduction::BinadeInterleaved
+            | Reduction::BinadeHeaded => {
                 let rn = self.gpu.stream().clone_dtoh(&work.rows_num)?;
                 let rd = self.gpu.stream().clone_dtoh(&work.rows_den)?;
                 for (s, &(_, h)) in dims.iter().enumerate() {
@@ -845,7 +877,7 @@ impl VifGpu {
         let times = crate::gpu::timing::event_times(&self.gpu, warmup, reps, |_| {
             for (s, &d) in dims.iter().enumerate() {
                 if d != (0, 0) {
-                    launch_scale_sums(&stream, work, &sum_fn, v.reduction, s, d)?;
+                    launch_scale_sums(&stream, work, &sum_fn, v, s, d)?;
                 }
             }
             Ok(())
