@@ -76,12 +76,12 @@ extern "C" __global__ void fvif_row_sums(const float *num, const float *den, int
  * The plan: the exclusive prefix of the estimates by a warp scan (another association of the
  * same doubles than thread 0's loop: a plan, so no bit depends on it). The walk, from s at
  * segment u (+0 at 0 for a whole row; fvif_warp_walk_from takes any u and the left-to-right
- * sum of the segments before it), in rounds: with b the binade of s, the segments from u on planned for b
- * form a run (up to the first that is not); their units, composed in order by a warp scan,
- * give each position's end from s, and the positions whose end applies (binade_apply_f32: s
- * in b, the end at most 2^(e+1)) form a prefix of the run, since the terms of a usable unit
- * are non-negative (a negative term's unit never applies) so the ends only grow. s moves to
- * the last applying end; where none applies, segment u is added term by term from s (lane 0,
+ * sum of the segments before it), in rounds: with b the binade of s, the segments from u on
+ * planned for b form a run (up to the first that is not); their units, composed in order by a
+ * warp scan, give each position's end from s, and the positions whose end applies
+ * (binade_apply_f32: s in b, the end at most 2^(e+1)) form a prefix of the run, since the
+ * terms of a usable unit are non-negative (a negative term's unit never applies) so the ends
+ * only grow. s moves to the last applying end; where none applies, segment u is added term by term from s (lane 0,
  * the CPU's fp32 adds). A composed run equals its units applied one after another (the
  * algebra's composition), so the row's sum is the left-to-right fp32 sum's bits, as with
  * thread 0's walk. Every lane passes the same u and start. */
@@ -280,9 +280,9 @@ static __device__ __forceinline__ void fvif_row_sums_segments(const float *num, 
 #if FVIF_SEGMENTS < 64
 #error "the paired rows take two warps"
 #endif
-/* The head of the headed rows (FVIF_ROWS headed, fvif_row_sums_binade_headed): the first n
- * terms of row i's num and den added left to right from +0 in fp32, the CPU's adds, by the
- * block's fifth warp while the other four form the segments' estimates and units. The terms
+/* The head of the headed rows (fvif_row_sums_binade_headed): the first n terms of row i's
+ * num and den added left to right from +0 in fp32, the CPU's adds, by the block's fifth warp
+ * while the other four form the segments' estimates and units. The terms
  * pass through shared memory a chunk at a time (each lane loads FVIF_HEAD_CHUNK / 32 of a
  * chunk's terms of both rows, coalesced, the next chunk's loads issued before the current
  * chunk's adds); lane 0 adds the num row's chunk and lane 1 the den row's, in order. The sums
