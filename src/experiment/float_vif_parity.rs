@@ -70,8 +70,9 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
 
 /// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
 /// units, the walk by thread 0, by one warp, the num and den rows by two warps at once, and
-/// the same with the rows first copied into shared memory, and the two warps with each
-/// scale's sums beside the next scale's filters on a second stream, the scorer's).
+/// the same with the rows first copied into shared memory, the two warps with each scale's
+/// sums beside the next scale's filters on a second stream, and the same with a head, the
+/// scorer's).
 pub fn exact_twins() -> Vec<(&'static str, Variant)> {
     vec![
         (
@@ -95,7 +96,7 @@ pub fn exact_twins() -> Vec<(&'static str, Variant)> {
             Variant::exact(Reduction::BinadeStaged),
         ),
         (
-            "row-parallel, two warps, sums beside the next scale's filters (the scorer's)",
+            "row-parallel, two warps, sums beside the next scale's filters",
             Variant::beside(Reduction::BinadePaired),
         ),
         (
@@ -103,7 +104,7 @@ pub fn exact_twins() -> Vec<(&'static str, Variant)> {
             Variant::beside(Reduction::BinadeInterleaved),
         ),
         (
-            "row-parallel, two warps and a head, sums beside",
+            "row-parallel, two warps and a head, sums beside (the scorer's)",
             Variant::beside(Reduction::BinadeHeaded),
         ),
     ]

@@ -182,7 +182,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let interleaved = at(e(Reduction::BinadeInterleaved));
     let interleaved_beside = at(Variant::beside(Reduction::BinadeInterleaved));
     report.headline(format!(
-        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, the scorer's, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x; two warps with the sums beside the next scale's filters {:.3} ms, {:.2}x the trees, {:.2}x the trees beside; two warps on segment-interleaved rows {:.3} ms, {:.2}x, and with the sums beside {:.3} ms, {:.2}x the trees, {:.2}x the trees beside), trees {:.3} ms, trees beside {:.3} ms; the sums alone: two warps {:.3} ms, on interleaved rows {:.3} ms, trees {:.3} ms; {:.0} MiB of device buffers",
+        "3840x2160 frame: exact twin {:.3} ms, row-parallel {:.3} ms ({:.2}x the trees; with pair units only {:.3} ms; plan and walk by one warp {:.3} ms, {:.2}x; num and den rows at once by two warps, {:.3} ms, {:.2}x; the same with the rows staged in shared memory {:.3} ms, {:.2}x; two warps with the sums beside the next scale's filters {:.3} ms, {:.2}x the trees, {:.2}x the trees beside; two warps on segment-interleaved rows {:.3} ms, {:.2}x, and with the sums beside {:.3} ms, {:.2}x the trees, {:.2}x the trees beside), trees {:.3} ms, trees beside {:.3} ms; the sums alone: two warps {:.3} ms, on interleaved rows {:.3} ms, trees {:.3} ms; {:.0} MiB of device buffers",
         at(e(Reduction::Ordered)),
         at(e(Reduction::Binade)),
         at(e(Reduction::Binade)) / trees,
@@ -247,7 +247,14 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         ..e(Reduction::BinadeHeaded)
     });
     report.text(format!(
-        "The headed rows (`fvif_row_sums_binade_headed`): the paired rows with a fifth warp, the head,          adding the first segments of each row term by term (the CPU's adds, from +0) while the four          form the estimates and units; the walks start after the head from its sums. A row's sum from +0          crosses a binade near segments 1, 2, 4, 8, ..., and each crossing costs the walk two rounds.          With the scorer's head of {HEAD_SEGMENTS} segments: {:.3} ms ({:.3}x the trees), sums beside          {:.3} ms (**{:.3}x the trees**, {:.3}x the trees beside; the paired rows beside {:.3} ms,          {:.3}x); the sums alone {:.3} ms against the paired rows' {:.3}.",
+        "The headed rows (`fvif_row_sums_binade_headed`): the paired rows with a fifth warp, the \
+         head, adding the first segments of each row term by term (the CPU's adds, from +0) while \
+         the four form the estimates and units; the walks start after the head from its sums. A \
+         row's sum from +0 crosses a binade near segments 1, 2, 4, 8, ..., and each crossing costs \
+         the walk two rounds. With the scorer's head (`HEAD_SEGMENTS`) of {HEAD_SEGMENTS} segments: \
+         {:.3} ms ({:.3}x the trees), sums beside {:.3} ms (**{:.3}x the trees**, {:.3}x the trees \
+         beside; the paired rows beside {:.3} ms, {:.3}x); the sums alone {:.3} ms against the \
+         paired rows' {:.3}.",
         head_default(false),
         head_default(false) / trees,
         head_default(true),

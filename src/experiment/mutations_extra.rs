@@ -577,7 +577,7 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
             },
             true,
         ),
-        ("float VIF paired rows (the scorer's)", paired, false),
+        ("float VIF paired rows", paired, false),
         (
             "float VIF paired rows: den walked with num's units",
             Variant {
@@ -612,7 +612,7 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
             },
             true,
         ),
-        ("float VIF headed rows", headed, false),
+        ("float VIF headed rows (the scorer's)", headed, false),
         (
             "float VIF headed rows: the head one term short",
             Variant {
@@ -650,7 +650,7 @@ pub fn fvif_warp_rows() -> (Table, u64, String) {
         }
     }
     let failures = kill_table_rows(&mut t, "the CPU's bits on every scale", rows.into_iter());
-    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`, the scorer's) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), the staged rows (`fvif_row_sums_binade_staged`) with the copy into shared memory one term short (`FVIF_STAGED_LAST_UNSTAGED`), the interleaved rows (`fvif_row_sums_binade_interleaved`) whose term-by-term adds read a segment as if its row were row by row (`FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR`), the headed rows (`fvif_row_sums_binade_headed`, a head of {} segments) whose head's last term is never added while the walk starts after it (`FVIF_HEAD_ONE_SHORT`), the paired rows' sums beside the next scale's filters on a second stream that does not wait for the scale's terms (`Variant::sums_unwaited`; terms poisoned with NaN and the frame's stream held 100 ms first, `VifGpu::poison_terms_and_hold`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe(), crate::vif::gpu::HEAD_SEGMENTS);
+    let note = format!("The float VIF warp walk (`fvif_row_sums_binade_warp`) on {} with its run-end check removed (`FVIF_WARP_RUN_END_UNCHECKED`), the paired rows (`fvif_row_sums_binade_paired`) with the den row walked with the num row's units (`FVIF_PAIRED_UNITS_CROSSED`) and, a plan mutant that must keep the bits, on the num row's plan (`FVIF_PAIRED_PLANS_CROSSED`), the staged rows (`fvif_row_sums_binade_staged`) with the copy into shared memory one term short (`FVIF_STAGED_LAST_UNSTAGED`), the interleaved rows (`fvif_row_sums_binade_interleaved`) whose term-by-term adds read a segment as if its row were row by row (`FVIF_INTERLEAVED_FALLBACK_ROW_MAJOR`), the headed rows (`fvif_row_sums_binade_headed`, a head of {} segments, the scorer's) whose head's last term is never added while the walk starts after it (`FVIF_HEAD_ONE_SHORT`), the paired rows' sums beside the next scale's filters on a second stream that does not wait for the scale's terms (`Variant::sums_unwaited`; terms poisoned with NaN and the frame's stream held 100 ms first, `VifGpu::poison_terms_and_hold`), and the correct builds, each on the committed fixture frames `fixtures/vif` nat8, nat16 and checker8 under the default options; every scale's num and den sums compared by bits with the CPU reference's; the first that differs is named.", g.describe(), crate::vif::gpu::HEAD_SEGMENTS);
     (t, failures, note)
 }
 

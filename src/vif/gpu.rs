@@ -817,9 +817,10 @@ impl VifGpu {
     }
 
     /// `float_vif`'s published features of one frame pair on the device: the row-parallel
-    /// exact twin with a row's num and den planned and walked at once by two warps
-    /// ([`Reduction::BinadePaired`]; the one-warp walk took 1.758 against 1.848 ms a
-    /// 3840x2160 frame on the H200 at 75683a9), each scale's sums beside the next scale's
+    /// exact twin with a row's num and den planned and walked at once by two warps after a
+    /// head of [`HEAD_SEGMENTS`] segments ([`Reduction::BinadeHeaded`]; the one-warp walk took
+    /// 1.758 against 1.848 ms a 3840x2160 frame on the H200 at 75683a9, the head 1.597 against
+    /// the paired rows' 1.651 on an H100 at df9ad94), each scale's sums beside the next scale's
     /// filter kernels ([`Variant::sums_beside`]; 1.653 against 1.703 ms on an H100 at 517c5e6,
     /// 1.664 against 1.718 at 56eca43, `float-vif-timing`), so every output has the bits of
     /// [`super::reference::vif`] when the device is right (`float-vif-parity` checks that on
@@ -833,7 +834,7 @@ impl VifGpu {
             &r.to_image(),
             &d.to_image(),
             opts,
-            &Variant::beside(Reduction::BinadePaired),
+            &Variant::beside(Reduction::BinadeHeaded),
         )?;
         Ok(sums.features(opts))
     }
