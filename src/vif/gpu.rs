@@ -22,7 +22,7 @@ use super::filter::Image;
 use super::frame::Plane;
 use super::host::FvifTaps;
 use super::options::VifOptions;
-use super::reference::{check_sizes, publish, Features, VifError};
+use super::reference::{check_sizes, publish, Features, ScaleSums, VifError};
 use super::stat::{sum_rows, StatParams};
 use super::taps::{all_taps, legacy_table};
 use crate::gpu::upload::{hold_stream, Hold, HOLD_NS};
@@ -322,6 +322,16 @@ impl GpuSums {
     /// ([`publish`]).
     pub fn features(&self, opts: &VifOptions) -> Features {
         publish(self.num, self.den, opts)
+    }
+
+    /// The first scale whose num or den sum lacks the bits of the CPU reference's (`cpu`,
+    /// [`super::reference::scale_sums`], widened to fp64 exactly), compared by bits; `None`
+    /// where every scale's sums have them.
+    pub fn first_scale_unlike(&self, cpu: &[ScaleSums; 4]) -> Option<usize> {
+        (0..4).find(|&s| {
+            self.num[s].to_bits() != f64::from(cpu[s].num).to_bits()
+                || self.den[s].to_bits() != f64::from(cpu[s].den).to_bits()
+        })
     }
 }
 
@@ -937,15 +947,11 @@ pub fn first_wrong_scale(
         } else {
             g.scale_sums(r, d, &opts, v)?
         };
-        for (s, cpu) in want.iter().enumerate() {
-            let same = got.num[s].to_bits() == f64::from(cpu.num).to_bits()
-                && got.den[s].to_bits() == f64::from(cpu.den).to_bits();
-            if !same {
-                return Ok(Some(format!(
-                    "{name} scale {s}: num {:?} den {:?}, the CPU {:?} {:?}",
-                    got.num[s], got.den[s], cpu.num, cpu.den
-                )));
-            }
+        if let Some(s) = got.first_scale_unlike(&want) {
+            return Ok(Some(format!(
+                "{name} scale {s}: num {:?} den {:?}, the CPU {:?} {:?}",
+                got.num[s], got.den[s], want[s].num, want[s].den
+            )));
         }
     }
     Ok(None)
