@@ -71,8 +71,8 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
 /// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
 /// units, the walk by thread 0, by one warp, the num and den rows by two warps at once, and
 /// the same with the rows first copied into shared memory, the two warps with each scale's
-/// sums beside the next scale's filters on a second stream, and the same with a head, the
-/// scorer's).
+/// sums beside the next scale's filters on a second stream, and the same with a head: the
+/// scorer's, and heads of 16 and 32 segments, timed as faster in `float-vif-timing`).
 pub fn exact_twins() -> Vec<(&'static str, Variant)> {
     vec![
         (
@@ -106,6 +106,20 @@ pub fn exact_twins() -> Vec<(&'static str, Variant)> {
         (
             "row-parallel, two warps and a head, sums beside (the scorer's)",
             Variant::beside(Reduction::BinadeHeaded),
+        ),
+        (
+            "row-parallel, two warps and a head of 16 segments, sums beside",
+            Variant {
+                head: 16,
+                ..Variant::beside(Reduction::BinadeHeaded)
+            },
+        ),
+        (
+            "row-parallel, two warps and a head of 32 segments, sums beside",
+            Variant {
+                head: 32,
+                ..Variant::beside(Reduction::BinadeHeaded)
+            },
         ),
     ]
 }
