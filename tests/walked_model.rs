@@ -575,6 +575,82 @@ fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
     );
 }
 
+/// `n` f32 terms whose loop sum crosses a binade every 2^23 terms from 2^-120 (each term
+/// between a half and one times 2^(i / 2^23 - 120), about an ulp of the sum at its position:
+/// `gpu-timing-f32`'s geometric stream), from `rng`.
+fn geometric_f32(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| {
+            let u = rng.random::<f64>();
+            ((0.5 + 0.5 * u) * (i as f64 / 8_388_608.0 - 120.0).exp2()) as f32
+        })
+        .collect()
+}
+
+/// The moves' window binade where the prefix has left the window's base (`moves_plans_f32`'s
+/// "mb + 1 above it"): on the geometric f32 stream, whose terms are about an ulp of the sum so
+/// that the loop's rounding decides its moves, the tiles just after each crossing have their
+/// prefix one binade above the base `far` tiles back. Moved at mb + 1 (the sum's binade) they
+/// follow the loop on every tile; moved at mb (half the quantum: each term rounds to a finer
+/// grid and the tile moves nearer its tree sum) the plans miss 3 tiles at far 8 and 22 at
+/// far 64 (cargo-mutants' `>` to `<` at the rule, measured with a copy of the model; missed by
+/// the log-normal test's bound). Seeded (xoshiro256++), printed on failure.
+#[test]
+fn moves_after_a_crossing_take_the_sums_binade() {
+    use binade::verify::walked_model::{exact_plans_f32, moves_plans_f32};
+    let seed = 0x10_0cba_c5ed_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let terms = geometric_f32(&mut rng, 1 << 25);
+    let want = exact_plans_f32(&terms, tile);
+    for far in [8, 64] {
+        let misses = plan_misses(seed, &want, &moves_plans_f32(&terms, tile, far));
+        assert_eq!(
+            misses,
+            0,
+            "seed {seed:#x}, far {far}: the moves' plans missed {misses} of {} tiles",
+            want.len()
+        );
+    }
+}
+
+/// At f32's largest binade (field 254) a window's upper binade would pass the format, so the
+/// kernel opens none (`wk_moves_binade`) and its plans, like `moves_plans_f32`'s, add the
+/// tiles' tree sums under the stall cap. On a stream that starts at 15 * 2^124 and adds terms
+/// of about 0.7 of the sum's ulp (2^104), the loop adds a whole ulp a term and overflows after
+/// about 2^20 terms, the tree sums after about 2^20 / 0.7: the moves' plans must be the capped
+/// tree sums' tile for tile (moved at binade 254 instead they would follow the loop; a prefix
+/// at or above 2^127, cargo-mutants' `||` to `&&` in the rule, was in no test), and those run
+/// past the loop's overflow on at least 100 tiles (so that a move at 254 would differ).
+/// Seeded (xoshiro256++), printed on failure.
+#[test]
+fn moves_open_no_window_at_the_largest_binade() {
+    use binade::verify::walked_model::{exact_plans_f32, moves_plans_f32, tree_plans_f32};
+    let seed = 0xfe_0b1a_de_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let ulp = 2f64.powi(104);
+    let mut terms = vec![(15.0 * 2f64.powi(124)) as f32];
+    terms.extend((0..(3usize << 19)).map(|_| ((0.65 + 0.1 * rng.random::<f64>()) * ulp) as f32));
+    let want = exact_plans_f32(&terms, tile);
+    let tree = tree_plans_f32(&terms, tile, true);
+    for far in [1, 64] {
+        let moves = moves_plans_f32(&terms, tile, far);
+        let first = moves.iter().zip(&tree).position(|(a, b)| a != b);
+        assert_eq!(
+            first, None,
+            "seed {seed:#x}, far {far}: the moves' plans leave the tree sums' at tile {first:?}"
+        );
+    }
+    let misses = plan_misses(seed, &want, &tree);
+    println!("from 15 * 2^124: the tree sums' plans miss {misses} of {} tiles", want.len());
+    assert!(
+        misses >= 100,
+        "seed {seed:#x}: the tree sums' plans missed only {misses} of {} tiles",
+        want.len()
+    );
+}
+
 /// The walked kernel's rule for a look-back's passes before the pass that holds its base
 /// (`walked_model::lookback_plans_f32`, `EarlyPasses`): on `gpu-timing-f32`'s geometric f32
 /// stream (a binade every 2^23 terms, each term between a half and one times its position's
@@ -590,12 +666,7 @@ fn long_look_backs_move_early_passes_from_the_bases_binade() {
     let seed = 0x10_0cba_c5ed_u64;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let tile = 4096;
-    let terms: Vec<f32> = (0..1usize << 25)
-        .map(|i| {
-            let u = rng.random::<f64>();
-            ((0.5 + 0.5 * u) * (i as f64 / 8_388_608.0 - 120.0).exp2()) as f32
-        })
-        .collect();
+    let terms = geometric_f32(&mut rng, 1 << 25);
     let want = exact_plans_f32(&terms, tile);
     let miss = |got: Vec<u32>| plan_misses(seed, &want, &got);
     let base = miss(lookback_plans_f32(
