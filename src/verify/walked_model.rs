@@ -812,6 +812,58 @@ pub fn move_f32(tile: &[f32], b: u32) -> f64 {
 /// stall cap as in [`tree_plans_f32`]. A model of the plan alone (the kernel's window base
 /// also takes the walker's hint, and its look-backs take the binade of their base).
 pub fn moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
+    plans_by_moves_f32(terms, tile, far, move_f32)
+}
+
+/// The f32 loop's move across a tile from a sum in binade field `b` (1..=254) that is an odd
+/// (`start_odd`) or even multiple of the binade's ulp u_b, for as long as the sum stays in b:
+/// unlike [`move_f32`] it carries the sum's parity from term to term, so it is the loop's
+/// move on ties too. The argument: the sum is m u_b (m an integer) and a widened term is
+/// n u_b with n = x 2^(150 - b) exact (a power-of-two scaling of an f32). `s + x` is
+/// (m + n) u_b rounded to a multiple of u_b (the binade's grid): m + rint(n) where n is not
+/// k + 1/2, and where it is, whichever of m + k and m + k + 1 is even, so the new m is even
+/// whatever the old one was. The increments are integers below 2^53 in f64 (exact). A tie
+/// from an even sum adds k rounded to even, so a run of ties from a stalled sum adds less
+/// than `move_f32`'s per-term rounding does: the half-ties stream's plans.
+pub fn parity_move_f32(tile: &[f32], b: u32, start_odd: bool) -> f64 {
+    use crate::format::{Format, Layout, F32};
+    debug_assert!((1..=<F32 as Layout>::MAX_NORMAL_FIELD).contains(&b));
+    let scale = 2f64.powi(F32::BIAS + F32::FRAC_BITS as i32 - b as i32);
+    let (mut moved, mut odd) = (0.0f64, start_odd);
+    for &x in tile {
+        let n = f64::from(x) * scale;
+        let k = n.floor();
+        let step = if n - k == 0.5 {
+            // the sum's m + k is odd exactly where m's and k's parities differ
+            k + f64::from(u8::from(odd != (k % 2.0 != 0.0)))
+        } else {
+            n.round_ties_even()
+        };
+        moved += step;
+        odd = odd != (step % 2.0 != 0.0);
+    }
+    moved / scale
+}
+
+/// [`moves_plans_f32`] with each tile's move carried through its terms in order from an even
+/// start ([`parity_move_f32`]) instead of rounded term by term: the plan a kernel would get
+/// by composing its lanes' moves for both start parities in order (as its units are
+/// composed). A model of a plan the walked kernel does not have (`reports/walked-ties`).
+pub fn parity_moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
+    plans_by_moves_f32(terms, tile, far, |t, b| parity_move_f32(t, b, false))
+}
+
+/// Plans from moves: each tile moves the approximate prefix by `moved(tile, binade)` at the
+/// binade of its window (base mb, the binade of the chain's own prefix `far` tiles back; mb
+/// where the prefix's binade is at or below mb, mb + 1 above it), by its tree sum where it
+/// has no window (before the first anchor, or where mb + 1 would pass f32's largest binade),
+/// under the stall cap as in [`tree_plans_f32`].
+fn plans_by_moves_f32(
+    terms: &[f32],
+    tile: usize,
+    far: usize,
+    moved: impl Fn(&[f32], u32) -> f64,
+) -> Vec<u32> {
     let mut chain: Vec<f64> = Vec::new();
     let mut p = 0.0f64;
     terms
@@ -827,7 +879,7 @@ pub fn moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
             {
                 tl.iter().map(|&x| f64::from(x)).sum()
             } else {
-                move_f32(tl, if b > mb { mb + 1 } else { mb })
+                moved(tl, if b > mb { mb + 1 } else { mb })
             };
             let big = tl.iter().fold(0.0f32, |a, &x| a.max(x));
             p = p.max((p + m).min(stall_cap_f32(big)));
