@@ -353,7 +353,14 @@ typedef double wk_term;
  * base both ways, from mb and mb + 1, and keeps the base's). A plan: no bit depends on it.
  * BINADE_WK_MOVES 2 and 3 are plan mutants for the tests, which must change no bit: 2 swaps
  * the window's two moves; 3 takes the passes before the base at the window base alone (the
- * rule before the fix of reports/walked-moves, calls 12 and 13). */
+ * rule before the fix of reports/walked-moves, calls 12 and 13).
+ * BINADE_WK_MOVES 4 is 1 with each thread's moves carried through its terms in order
+ * (wk_parity_step, walked_model::parity_move_f32): a tie x = (k + 1/2) u_b moves a sum m u_b
+ * to whichever of (m + k) u_b and (m + k + 1) u_b is even, so after a tie the sum is even and
+ * the next tie from it rounds down, where rint's per-term rounding takes every tie from an
+ * even sum. Each thread starts its chain even (its true start parity is its predecessors').
+ * On the half-ties f32 stream at about 10^8 terms the model's plans then miss 63 tiles
+ * against 1,023 (reports/walked-ties). A plan: no bit depends on it. */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif
@@ -995,6 +1002,23 @@ __device__ static inline unsigned int wk_moves_binade(wk_word h, u64 t, unsigned
     return b + 1u <= WK_TOP_BINADE ? b : 0u;
 }
 
+#if BINADE_WK_MOVES == 4
+/* The f32 loop's step, in ulps, for a term of n ulps (n = x / u_b, exact) from a sum whose
+ * multiple of the ulp is odd where `odd`; `odd` becomes the new sum's. n - floor(n) is exact
+ * (it is n's fraction bits); k's parity is whether k / 2 (exact) has a fraction. A tie goes to
+ * whichever of k and k + 1 makes the sum even; any other n rounds to rint(n) from either
+ * parity. */
+__device__ static inline double wk_parity_step(double n, bool &odd) {
+    const double k = floor(n);
+    const double hk = __dmul_rn(0.5, k);
+    const bool k_odd = hk != floor(hk);
+    const double step = __dadd_rn(n, -k) == 0.5 ? __dadd_rn(k, odd != k_odd ? 1.0 : 0.0) : rint(n);
+    const double hs = __dmul_rn(0.5, step);
+    odd = odd != (hs != floor(hs));
+    return step;
+}
+#endif
+
 /* A tile's move on a prefix in binade bb from its window (base mb, moves m0 for mb and m1 for
  * mb + 1) or its tree sum ts where it has none (mb 0). */
 __device__ static inline double wk_move_at(unsigned int bb, unsigned int mb, double m0, double m1, double ts) {
@@ -1422,11 +1446,21 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
      * stalled tile forms none). */
     double m0 = 0.0, m1 = 0.0;
     if (wmb != 0u && __dmul_rn(big, ms) >= 0.5) {
+#if BINADE_WK_MOVES == 4
+        /* x[j] is in term order within the thread (wk_load's pairs, 2 * WK_THREADS apart) */
+        bool odd0 = false, odd1 = false;
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER; j++) {
+            m0 = __dadd_rn(m0, wk_parity_step(__dmul_rn(x[j], ms), odd0));
+            m1 = __dadd_rn(m1, wk_parity_step(__dmul_rn(x[j], 0.5 * ms), odd1));
+        }
+#else
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) {
             m0 = __dadd_rn(m0, rint(__dmul_rn(x[j], ms)));
             m1 = __dadd_rn(m1, rint(__dmul_rn(x[j], 0.5 * ms)));
         }
+#endif
     }
     unsigned int mb = wmb;
     const double ts = wk_block_add_max_moves(mine, big, m0, m1, sh, &big, &m0, &m1, &mb);

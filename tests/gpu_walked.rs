@@ -801,13 +801,15 @@ fn walked_segments_refuse_what_cannot_run() {
 /// The f32 engine's shape with its plans taken away or broken, each of which must keep the
 /// loop's bits: without the stall cap and the moves (plans from tree sums alone), without
 /// the moves, every cap four binades low (`StallCap::TooLow`), each window's moves swapped
-/// (`Moves::Swapped`) and long look-backs' early passes moved from the window base alone
-/// (`Moves::BaseUnknown`).
-fn f32_plan_shapes() -> [WalkedShape; 5] {
+/// (`Moves::Swapped`), long look-backs' early passes moved from the window base alone
+/// (`Moves::BaseUnknown`), and each tie rounded as if from an even sum (`Moves::On`, the
+/// parity moves with the parity ignored).
+fn f32_plan_shapes() -> [WalkedShape; 6] {
     [
         (StallCap::Off, Moves::Off),
         (StallCap::On, Moves::Off),
-        (StallCap::TooLow, Moves::On),
+        (StallCap::On, Moves::On),
+        (StallCap::TooLow, Moves::Parity),
         (StallCap::On, Moves::Swapped),
         (StallCap::On, Moves::BaseUnknown),
     ]
@@ -818,7 +820,7 @@ fn f32_plan_shapes() -> [WalkedShape; 5] {
     })
 }
 
-/// The f32 build (`WalkedShape::f32_terms`, with the stall cap and the moves) in the engine's shape
+/// The f32 build (`WalkedShape::f32_terms`, with the stall cap and the parity moves) in the engine's shape
 /// (crossings split), the first shape and the engine's without the split, and the engine's
 /// f32 shape with its plans taken away or broken (`f32_plan_shapes`): every
 /// f32 case (`walked_kill::kill_cases_f32`) has the f32 loop's bits, twice.

@@ -833,7 +833,8 @@ fn shallow_look_backs_without_windows_are_the_tree_sums_chain() {
 #[ignore]
 fn half_ties_at_the_devices_size() {
     use binade::verify::walked_model::{
-        exact_plans_f32, moves_plans_f32, parity_moves_plans_f32, tree_plans_f32,
+        exact_plans_f32, moves_plans_f32, parity_moves_plans_f32, thread_parity_moves_plans_f32,
+        tree_plans_f32,
     };
     let seed = 0x7_1e5_u64;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -855,7 +856,12 @@ fn half_ties_at_the_devices_size() {
     for far in [8, 64, 1024] {
         let moves = plan_misses(seed, &want, &moves_plans_f32(&terms, tile, far));
         let parity = plan_misses(seed, &want, &parity_moves_plans_f32(&terms, tile, far));
-        println!("far {far}: moves miss {moves}, parity moves {parity}");
+        let threads = plan_misses(
+            seed,
+            &want,
+            &thread_parity_moves_plans_f32(&terms, tile, 256, far),
+        );
+        println!("far {far}: moves miss {moves}, parity moves {parity}, parity moves by 256 threads {threads}");
         assert!(
             parity * 10 <= moves,
             "seed {seed:#x}, far {far}: moves {moves}, parity moves {parity}"

@@ -197,6 +197,14 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
                 WalkedMutant::None,
             ),
             (
+                "walked f32 plan mutant: each tie moved as if from an even sum (`Moves::On`, the parity moves with the parity ignored; must keep the loop's bits)",
+                WalkedShape {
+                    moves: Moves::On,
+                    ..WalkedShape::DEFAULT_F32
+                },
+                WalkedMutant::None,
+            ),
+            (
                 "walked f32 build without the moves (plans from tree sums under the stall cap; must keep the loop's bits)",
                 WalkedShape {
                     moves: Moves::Off,
@@ -225,7 +233,7 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32, with the plans' stall cap, `BINADE_WK_STALL_CAP=1`, and moves, `BINADE_WK_MOVES=1`) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED`, the first three plan mutants above, the stall cap's plan mutant (`StallCap::TooLow`: every tile's cap four binades low, so plans take the sum to stall too early), the moves' plan mutants (`Moves::Swapped`: each tile's two moves swapped, so a prefix moves by the wrong binade's rounding; `Moves::BaseUnknown`: a look-back longer than 32 tiles moves its passes before the base from the window base alone), the build without the moves (plans from tree sums under the cap) and the build without the cap and the moves (plans from tree sums alone; all plans, so all must keep the loop's bits), each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing, the excursion, the split inputs, the planned finish's and the segmented step's rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
+        "Walked-engine f32 build (`BINADE_WK_F32=1`: f32 terms summed in f32, with the plans' stall cap, `BINADE_WK_STALL_CAP=1`, and parity moves, `BINADE_WK_MOVES=4`) on {} ({}): the correct build, the mutants of `WalkedMutant::F32_CHECKED`, the first three plan mutants above, the stall cap's plan mutant (`StallCap::TooLow`: every tile's cap four binades low, so plans take the sum to stall too early), the moves' plan mutants (`Moves::Swapped`: each tile's two moves swapped, so a prefix moves by the wrong binade's rounding; `Moves::BaseUnknown`: a look-back longer than 32 tiles moves its passes before the base from the window base alone), the build without the moves (plans from tree sums under the cap) and the build without the cap and the moves (plans from tree sums alone; all plans, so all must keep the loop's bits), each summing `walked_kill::kill_cases_f32` (every input kind made as f32 terms at sizes {sizes:?}, the hand-made inputs rounded to f32, the crossing, the excursion, the split inputs, the planned finish's and the segmented step's rebuilt at f32's quantum, a sum stopped at 2^25 and one of ties at its quantum, each from +0 and -0) against the f32 loop by bits; the first that differs is named. The unpublished read and the segments' units are killed on the f64 build above (`WalkedMutant::F32_CHECKED` says why).",
         gpu.name, gpu.arch
     );
     (t, note, failures)

@@ -848,9 +848,46 @@ pub fn parity_move_f32(tile: &[f32], b: u32, start_odd: bool) -> f64 {
 /// [`moves_plans_f32`] with each tile's move carried through its terms in order from an even
 /// start ([`parity_move_f32`]) instead of rounded term by term: the plan a kernel would get
 /// by composing its lanes' moves for both start parities in order (as its units are
-/// composed). A model of a plan the walked kernel does not have (`reports/walked-ties`).
+/// composed). A model of a plan the walked kernel does not have (`reports/walked-ties`); its
+/// `Moves::Parity` chains each thread's terms alone ([`thread_parity_moves_plans_f32`]).
 pub fn parity_moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
     plans_by_moves_f32(terms, tile, far, |t, b| parity_move_f32(t, b, false))
+}
+
+/// A tile's move as the walked kernel's parity moves form it (`BINADE_WK_MOVES` 4): each of
+/// `threads` threads carries [`parity_move_f32`]'s chain from an even start through its own
+/// terms in order, the pairs 2 (j threads + i) and the term after each (`wk_load`'s layout),
+/// and the threads' moves are added (integers of ulps below 2^53: exact in any order). Not
+/// the loop's move where a thread's true start is odd; a model of the kernel's plan.
+pub fn thread_parity_move_f32(tile: &[f32], b: u32, threads: usize) -> f64 {
+    debug_assert!(threads > 0);
+    let mut mine = Vec::with_capacity(tile.len() / threads + 2);
+    (0..threads)
+        .map(|i| {
+            mine.clear();
+            let pairs = (0..)
+                .map(|j| 2 * (j * threads + i))
+                .take_while(|&q| q < tile.len());
+            for q in pairs {
+                mine.extend(tile[q..tile.len().min(q + 2)].iter());
+            }
+            parity_move_f32(&mine, b, false)
+        })
+        .sum()
+}
+
+/// [`moves_plans_f32`] with the moves of [`thread_parity_move_f32`] (`threads` threads a
+/// tile): the walked kernel's plans with `Moves::Parity`, from a look-back that sees every
+/// earlier tile.
+pub fn thread_parity_moves_plans_f32(
+    terms: &[f32],
+    tile: usize,
+    threads: usize,
+    far: usize,
+) -> Vec<u32> {
+    plans_by_moves_f32(terms, tile, far, |t, b| {
+        thread_parity_move_f32(t, b, threads)
+    })
 }
 
 /// Plans from moves: each tile moves the approximate prefix by `moved(tile, binade)` at the
