@@ -615,8 +615,8 @@ fn half_ties_f32(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<f32> {
 }
 
 /// The half-ties f32 stream's plans (`reports/walked-ties`): moves rounded term by term as
-/// if from an even sum (`moves_plans_f32`, the kernel's) lag the loop, whose ties from an odd
-/// sum round up, so they reach 2^23 about a thousand tiles after the loop stalls there, and
+/// if from an even sum (`moves_plans_f32`, the kernel's) lag the loop, which takes ties from
+/// odd sums the other way, so they reach 2^23 about a thousand tiles after the loop stalls there, and
 /// miss those tiles; moves that carry the sum's parity through each tile in order
 /// (`parity_moves_plans_f32`) follow the loop but for the tiles just before it reaches 2^23:
 /// the first `far` tiles have no window and add their tree sums, about 12% above the loop's

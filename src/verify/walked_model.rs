@@ -822,9 +822,9 @@ pub fn moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32> {
 /// n u_b with n = x 2^(150 - b) exact (a power-of-two scaling of an f32). `s + x` is
 /// (m + n) u_b rounded to a multiple of u_b (the binade's grid): m + rint(n) where n is not
 /// k + 1/2, and where it is, whichever of m + k and m + k + 1 is even, so the new m is even
-/// whatever the old one was. The increments are integers below 2^53 in f64 (exact). A tie
-/// from an even sum adds k rounded to even, so a run of ties from a stalled sum adds less
-/// than `move_f32`'s per-term rounding does: the half-ties stream's plans.
+/// whatever the old one was. The increments are integers below 2^53 in f64 (exact). From an
+/// even sum a tie adds what [`move_f32`] adds for it, from an odd sum the other neighbour, so
+/// where ties are frequent the two drift apart (the half-ties stream's plans).
 pub fn parity_move_f32(tile: &[f32], b: u32, start_odd: bool) -> f64 {
     use crate::format::{Format, Layout, F32};
     debug_assert!((1..=<F32 as Layout>::MAX_NORMAL_FIELD).contains(&b));
