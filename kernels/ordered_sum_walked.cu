@@ -358,7 +358,8 @@ typedef double wk_term;
  * (wk_parity_step, walked_model::parity_move_f32): a tie x = (k + 1/2) u_b moves a sum m u_b
  * to whichever of (m + k) u_b and (m + k + 1) u_b is even, so after a tie the sum is even; from
  * an even sum a tie goes where rint takes it (the even one of k and k + 1), from an odd sum
- * the other way, and rint's per-term rounding takes every tie as if from an even sum. Each thread starts its chain even (its true start parity is its predecessors').
+ * the other way, and rint's per-term rounding takes every tie as if from an even sum. Each
+ * thread starts its chain even (its true start parity is its predecessors').
  * On the half-ties f32 stream at about 10^8 terms the model's plans then miss 63 tiles
  * against 1,023 (reports/walked-ties). A plan: no bit depends on it. */
 #ifndef BINADE_WK_MOVES

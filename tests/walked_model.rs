@@ -597,6 +597,10 @@ fn parity_move_f32_is_the_loops_move_inside_its_binade() {
     );
 }
 
+/// The threads of the walked f32 engine's block, whose own terms `Moves::Parity` chains.
+const KERNEL_THREADS: usize =
+    binade::gpu::ordered_sum::walked::WalkedShape::DEFAULT_F32.threads as usize;
+
 /// `n` f32 terms shaped like `gpu-timing-f32`'s half-ties stream (the kernels' fill kind 2 on
 /// the f32 grid) from its term 2^24 on, after one term of 2^22 (about the loop's sum there):
 /// term i > 0 is 1 - q, q uniform in [0.5, 1), snapped to half an ulp of an f32 sum near
@@ -615,13 +619,13 @@ fn half_ties_f32(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<f32> {
 }
 
 /// The half-ties f32 stream's plans (`reports/walked-ties`): moves rounded term by term as
-/// if from an even sum (`moves_plans_f32`, the kernel's) lag the loop, which takes ties from
-/// odd sums the other way, so they reach 2^23 about a thousand tiles after the loop stalls there, and
-/// miss those tiles; moves that carry the sum's parity through each tile in order
+/// if from an even sum (`moves_plans_f32`, the kernel's `Moves::On`) lag the loop, which
+/// takes ties from odd sums the other way, so they reach 2^23 about a thousand tiles after
+/// the loop stalls there, and miss those tiles; moves that carry the sum's parity through each tile in order
 /// (`parity_moves_plans_f32`) follow the loop but for the tiles just before it reaches 2^23:
-/// the first `far` tiles have no window and add their tree sums, about 12% above the loop's
+/// the first `far` tiles have no window and add their tree sums, above the loop's
 /// moves here, so the prefix reaches 2^23 up to far / 4 tiles early (2 at far 8, 16 at far
-/// 64 on this seed). The kernel's `Moves::Parity`, each of 256 threads chaining its own terms
+/// 64 on this seed). The kernel's `Moves::Parity`, each of its 256 threads chaining its own terms
 /// from an even start (`thread_parity_moves_plans_f32`), must miss at most a tenth as many as
 /// the per-term moves (61 and 46 against 1,021 and 992 on this seed). Seeded
 /// (xoshiro256++), printed on failure.
@@ -641,10 +645,10 @@ fn parity_moves_follow_the_f32_loop_of_half_ties() {
         let threads = plan_misses(
             seed,
             &want,
-            &thread_parity_moves_plans_f32(&terms, tile, 256, far),
+            &thread_parity_moves_plans_f32(&terms, tile, KERNEL_THREADS, far),
         );
         println!(
-            "half ties f32, {} tiles, far {far}: moves miss {moves}, parity moves {parity}, by 256 threads {threads}",
+            "half ties f32, {} tiles, far {far}: moves miss {moves}, parity moves {parity}, by {KERNEL_THREADS} threads {threads}",
             want.len()
         );
         assert!(
@@ -877,9 +881,9 @@ fn half_ties_at_the_devices_size() {
         let threads = plan_misses(
             seed,
             &want,
-            &thread_parity_moves_plans_f32(&terms, tile, 256, far),
+            &thread_parity_moves_plans_f32(&terms, tile, KERNEL_THREADS, far),
         );
-        println!("far {far}: moves miss {moves}, parity moves {parity}, parity moves by 256 threads {threads}");
+        println!("far {far}: moves miss {moves}, parity moves {parity}, parity moves by {KERNEL_THREADS} threads {threads}");
         assert!(
             parity * 10 <= moves,
             "seed {seed:#x}, far {far}: moves {moves}, parity moves {parity}"

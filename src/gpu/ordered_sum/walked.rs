@@ -205,9 +205,8 @@ pub enum Moves {
     /// Plans from each tile's moves in its window with each thread's ties carried through
     /// its terms in order from an even start (`walked_model::thread_parity_move_f32`): a tie
     /// from an odd sum goes the other way from rint's, and `On` rounds every tie as if from
-    /// an even sum. On
-    /// the half-ties f32 stream (about 10^8 terms) the model's plans miss 63 tiles against
-    /// `On`'s 1,023 (`reports/walked-ties`). The f32 engine's.
+    /// an even sum. On the half-ties f32 stream (about 10^8 terms) the model's plans miss 63
+    /// tiles against `On`'s 1,023 (`reports/walked-ties`). The f32 engine's.
     Parity = 4,
 }
 
