@@ -361,7 +361,15 @@ typedef double wk_term;
  * the other way, and rint's per-term rounding takes every tie as if from an even sum. Each
  * thread starts its chain even (its true start parity is its predecessors').
  * On the half-ties f32 stream at about 10^8 terms the model's plans then miss 63 tiles
- * against 1,023 (reports/walked-ties). A plan: no bit depends on it. */
+ * against 1,023 (reports/walked-ties). A plan: no bit depends on it.
+ * BINADE_WK_MOVES 5 is 4 with a look-back that moves each tile from the binade of the running
+ * prefix before it instead of the base's (wk_rescan_plan): where the prefix a look-back finds
+ * lies in another binade than its base, the span crossed a binade, and its tiles after the
+ * crossing were moved at the binade below (half the quantum: on the geometric f32 stream,
+ * whose terms are about an ulp, each rounds to a finer grid), so the look-back reads the span
+ * again forward. In the model (walked_model::lookback_plans_f32, EarlyPasses::Running against
+ * BaseBinade) look-backs of 1,024 tiles on that stream miss 16 tiles at 2^25 terms (4
+ * crossings) against 66. A plan: no bit depends on it. */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif
@@ -1003,7 +1011,7 @@ __device__ static inline unsigned int wk_moves_binade(wk_word h, u64 t, unsigned
     return b + 1u <= WK_TOP_BINADE ? b : 0u;
 }
 
-#if BINADE_WK_MOVES == 4
+#if BINADE_WK_MOVES >= 4
 /* The f32 loop's step, in ulps, for a term of n ulps (n = x / u_b, exact) from a sum whose
  * multiple of the ulp is odd where `odd`; `odd` becomes the new sum's. n - floor(n) is exact
  * (it is n's fraction bits); k's parity is whether k / 2 (exact) has a fraction. A tie goes to
@@ -1043,6 +1051,66 @@ __device__ static inline double wk_word_move(wk_word w, unsigned int bb) {
     if (mb == 0u) return __longlong_as_double((long long)w.value);
     return wk_move_at(bb, mb, (double)__uint_as_float((unsigned int)w.value),
                       (double)__uint_as_float((unsigned int)(w.value >> 32)), 0.0);
+}
+#endif
+
+#if BINADE_WK_MOVES == 5
+/* Rounds of a re-scan's binades per 32 words: a lane's binade rises once per crossing before
+ * it in its round (the prefix of non-negative moves never falls). */
+#define WK_RESCAN_ROUNDS 4u
+
+/* The approximate prefix before tile t from `base`, the approximate inclusive prefix of tile
+ * first - 1 (or the sum's start), with each tile after it moved from the binade of the
+ * running prefix before it (not the base's; BINADE_WK_MOVES 5), read forward 32 words a
+ * round. Each lane's binade comes from the running prefix plus the lanes before it (a warp
+ * scan of the moves), taken again until no lane's binade changes (at most
+ * WK_RESCAN_ROUNDS); each move is one of its window's two (wk_word_move). A tile that has
+ * since published its approximate inclusive prefix starts the sum again from it; a word not
+ * yet published counts +0, as the look-back counted it. The sum grows under the least cap of
+ * the tiles after its start (wk_capped). Called by all 32 lanes of warp 0; the same value on
+ * all. A plan: no bit depends on it. */
+__device__ static inline double wk_rescan_plan(const wk_word *plan, long long first, u64 t, unsigned int epoch,
+                                               double base) {
+    const unsigned int lane = threadIdx.x & 31u;
+    const double none = __longlong_as_double(0x7ff0000000000000ll);
+    double start = base, r = base, least = none;
+    for (long long lo = first; lo < (long long)t; lo += 32) {
+        const long long k = lo + (long long)lane;
+        wk_word w;
+        w.value = 0ull;
+        w.tag = 0ull;
+        if (k < (long long)t) w = wk_read(plan + k);
+        const unsigned int approx = __ballot_sync(WK_FULL, wk_has(w, epoch, WK_APPROX));
+        const int last = approx ? 31 - __clz((int)approx) : -1;
+        if (approx) {
+            start = r = __shfl_sync(WK_FULL, __longlong_as_double((long long)w.value), (unsigned int)last);
+            least = none;
+        }
+        const int agg = (int)lane > last && wk_has(w, epoch, WK_AGG);
+        unsigned int b = wk_plan_binade(r);
+        double v = 0.0;
+        for (unsigned int round = 0; round < WK_RESCAN_ROUNDS; round++) {
+            v = agg ? wk_word_move(w, b) : 0.0;
+            double in = v;
+            for (unsigned int s = 1; s < 32u; s *= 2) {
+                const double o = __shfl_up_sync(WK_FULL, in, s);
+                if (lane >= s) in = __dadd_rn(in, o);
+            }
+            double before = __shfl_up_sync(WK_FULL, in, 1);
+            if (lane == 0u) before = 0.0;
+            const unsigned int nb = wk_plan_binade(__dadd_rn(r, before));
+            if (!__any_sync(WK_FULL, agg && nb != b)) break;
+            b = nb;
+        }
+        double c = agg ? wk_cap_of(w.tag) : none;
+        for (unsigned int s = 16; s >= 1; s /= 2) {
+            v = __dadd_rn(v, __shfl_down_sync(WK_FULL, v, s));
+            c = fmin(c, __shfl_down_sync(WK_FULL, c, s));
+        }
+        r = __dadd_rn(r, __shfl_sync(WK_FULL, v, 0));
+        least = fmin(least, __shfl_sync(WK_FULL, c, 0));
+    }
+    return wk_capped(start, __dsub_rn(r, start), least);
 }
 #endif
 
@@ -1134,6 +1202,11 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
 #if BINADE_WK_MOVES == 3
             (void)acc_up;
             return wk_capped(base, __dadd_rn(acc, v), least);
+#elif BINADE_WK_MOVES == 5
+            /* A prefix in another binade than its base's: the span crossed, read it again. */
+            const double found_prefix = __shfl_sync(WK_FULL, wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least), 0);
+            if (wk_plan_binade(found_prefix) != bb) return wk_rescan_plan(plan, hi - (long long)stop + 1, t, epoch, found);
+            return found_prefix;
 #else
             return wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least);
 #endif
@@ -1447,7 +1520,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
      * stalled tile forms none). */
     double m0 = 0.0, m1 = 0.0;
     if (wmb != 0u && __dmul_rn(big, ms) >= 0.5) {
-#if BINADE_WK_MOVES == 4
+#if BINADE_WK_MOVES >= 4
         /* x[j] is in term order within the thread (wk_load's pairs, 2 * WK_THREADS apart) */
         bool odd0 = false, odd1 = false;
 #pragma unroll

@@ -802,14 +802,16 @@ fn walked_segments_refuse_what_cannot_run() {
 /// loop's bits: without the stall cap and the moves (plans from tree sums alone), without
 /// the moves, every cap four binades low (`StallCap::TooLow`), each window's moves swapped
 /// (`Moves::Swapped`), long look-backs' early passes moved from the window base alone
-/// (`Moves::BaseUnknown`), and each tie rounded as if from an even sum (`Moves::On`, the
-/// parity moves with the parity ignored).
-fn f32_plan_shapes() -> [WalkedShape; 6] {
+/// (`Moves::BaseUnknown`), each tie rounded as if from an even sum (`Moves::On`, the
+/// parity moves with the parity ignored), and look-backs across a crossing not read again
+/// (`Moves::Parity`, the engine's moves with its re-scan skipped).
+fn f32_plan_shapes() -> [WalkedShape; 7] {
     [
         (StallCap::Off, Moves::Off),
         (StallCap::On, Moves::Off),
         (StallCap::On, Moves::On),
-        (StallCap::TooLow, Moves::Parity),
+        (StallCap::On, Moves::Parity),
+        (StallCap::TooLow, Moves::Crossing),
         (StallCap::On, Moves::Swapped),
         (StallCap::On, Moves::BaseUnknown),
     ]

@@ -68,13 +68,30 @@ pub fn option_sets() -> Vec<(&'static str, VifOptions)> {
     ]
 }
 
+/// Heads of the headed rows checked besides the scorer's, with their labels: those
+/// `float-vif-timing` times, 8 segments the scorer's head until 64 was timed faster.
+pub const OTHER_HEADS: [(u32, &str); 3] = [
+    (
+        8,
+        "row-parallel, two warps and a head of 8 segments, sums beside",
+    ),
+    (
+        16,
+        "row-parallel, two warps and a head of 16 segments, sums beside",
+    ),
+    (
+        32,
+        "row-parallel, two warps and a head of 32 segments, sums beside",
+    ),
+];
+
 /// The twins compared: the exact twin (one thread per row) and the row-parallel ones (binade
 /// units, the walk by thread 0, by one warp, the num and den rows by two warps at once, and
 /// the same with the rows first copied into shared memory, the two warps with each scale's
 /// sums beside the next scale's filters on a second stream, and the same with a head: the
-/// scorer's, and heads of 16 and 32 segments, timed as faster in `float-vif-timing`).
+/// scorer's ([`crate::vif::gpu::HEAD_SEGMENTS`]) and [`OTHER_HEADS`]).
 pub fn exact_twins() -> Vec<(&'static str, Variant)> {
-    vec![
+    let mut sets = vec![
         (
             "exact twin (row per thread)",
             Variant::exact(Reduction::Ordered),
@@ -107,21 +124,17 @@ pub fn exact_twins() -> Vec<(&'static str, Variant)> {
             "row-parallel, two warps and a head, sums beside (the scorer's)",
             Variant::beside(Reduction::BinadeHeaded),
         ),
+    ];
+    sets.extend(OTHER_HEADS.iter().map(|&(head, label)| {
         (
-            "row-parallel, two warps and a head of 16 segments, sums beside",
+            label,
             Variant {
-                head: 16,
+                head,
                 ..Variant::beside(Reduction::BinadeHeaded)
             },
-        ),
-        (
-            "row-parallel, two warps and a head of 32 segments, sums beside",
-            Variant {
-                head: 32,
-                ..Variant::beside(Reduction::BinadeHeaded)
-            },
-        ),
-    ]
+        )
+    }));
+    sets
 }
 
 struct Row {
@@ -281,4 +294,22 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         report,
         failures: outputs - identical,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OTHER_HEADS;
+    use crate::vif::gpu::{HEAD_SEGMENTS, SEGMENTS};
+
+    /// The heads checked beside the scorer's are other heads of a row, each named in its label.
+    #[test]
+    fn other_heads_are_not_the_scorers() {
+        for (head, label) in OTHER_HEADS {
+            assert!(head != HEAD_SEGMENTS && head < SEGMENTS, "head {head}");
+            assert!(
+                label.contains(&format!("head of {head} segments")),
+                "{label}"
+            );
+        }
+    }
 }

@@ -25,9 +25,11 @@ use crate::walk::loop_sum;
 const MAX_OFFSETS: usize = 256;
 
 /// The engine's f32 shape with each tile's moves rounded term by term as if from an even sum
-/// (`Moves::On`, the engine of 654dfd7 to the parity moves): the build before them.
+/// The engine's f32 shape with its look-backs moving every tile from the base's binade, not
+/// read again across a crossing (`Moves::Parity`, the engine of 3426936): the build before
+/// `Moves::Crossing`.
 const BEFORE: WalkedShape = WalkedShape {
-    moves: Moves::On,
+    moves: Moves::Parity,
     ..WalkedShape::DEFAULT_F32
 };
 
@@ -81,9 +83,10 @@ struct Row {
     dist: Distribution,
     n: usize,
     windows: usize,
-    /// The engine's build (`WalkedShape::DEFAULT_F32`: the stall cap and the parity moves).
+    /// The engine's build (`WalkedShape::DEFAULT_F32`: the stall cap, the parity moves and
+    /// look-backs read again across a crossing).
     engine: Timed,
-    /// The same shape with per-term moves ([`BEFORE`]), where run (`before_reps`,
+    /// The same shape without the re-read ([`BEFORE`]), where run (`before_reps`,
     /// `before_max_terms`).
     before: Option<Timed>,
     copy: f64,
@@ -273,7 +276,7 @@ fn report(
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`) and moved by each tile as the f32 loop would move them, each thread carrying the sum's parity through its ties (`WalkedShape::moves`, `Moves::Parity`, `BINADE_WK_MOVES` 4): the build `binade sum --engine gpu` runs on an f32 file. The column \"before\" is the same shape with each tie rounded as if from an even sum (`Moves::On`, the engine of 654dfd7), timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
+        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`) and moved by each tile as the f32 loop would move them, each thread carrying the sum's parity through its ties, and each look-back whose prefix lies in another binade than its base read again forward, each tile moved from the running prefix's binade (`WalkedShape::moves`, `Moves::Crossing`, `BINADE_WK_MOVES` 5): the build `binade sum --engine gpu` runs on an f32 file. The column \"before\" is the same shape without the re-read, every tile of a look-back moved from its base's binade (`Moves::Parity`, the engine of 3426936), timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
         gpu.name,
         gpu.arch,
         set.before_reps,
@@ -317,7 +320,8 @@ fn prediction_text() -> String {
         "Why, found since (by reading and on the host model, before any device run of the fix): the f32 loop over uniform [0, 1) terms reaches 2^24 after about 2^25 terms and stays there (half an ulp of 2^24 in f32 is 1, above every term). The plans came from tree sums in f64, which go on growing and leave the binade of 2^24 after 2^26 terms, so every later tile was planned for a binade the sum never reaches and finished by the walker from its terms, one after another: about 8,000 tiles at 10^8 terms and 245,760 of the 262,144 at 2^30 (`walked_model::tree_plans_f32` against `exact_plans_f32`: on 2^24 and then 2^26 - 1 uniform terms the uncapped plans miss 8,190 of 16,384 tiles, the capped ones none; `tests/walked_model.rs`).",
         "The fix, a plan (`BINADE_WK_STALL_CAP`): each tile publishes, with its tree sum, its cap 2^(k+25) (k the exponent of its largest term), above which the f32 sum absorbs every one of its terms; approximate prefixes grow by the tree sums only up to the cap. Prediction for this run (the column before is the shape without the cap, at sizes up to 10^8): with the cap, the uniform rows finish about as many tiles from their terms as the rows that do not stall (tens, not tens of thousands) and take about 0.05 ms at 8,294,400 terms, 0.22 ms at 10^8 and 2.0 ms at 2^30 (1.3x to 1.6x `cupy.sum` on f32); without it, the uniform row at 10^8 finishes about 8,000 tiles and takes hundreds of ms. On the three streams that do not stall the cap costs at most 3% (two more reductions per tile; ptxas gives the producers 128 bytes of spill stores against 80).",
         "Measured at 88f4369 (H100, `reports/gpu-timing-f32` of that commit): the cap held for uniform terms (2^30 in 2.56 ms, 1.83x `cupy.sum`), but log-normal terms took 17.4 ms at 10^8 and 831 ms at 2^30 (85,422 tiles finished), the geometric stream 13.8 and 301 ms. Why, on the host model (`scripts/f32-moves-plan-model.py`, numpy's f32 cumsum as the loop): where terms are small against the sum's ulp the f32 loop moves far less than the tree sums (the log-normal loop ends at 8.34e9 against an f64 sum of 9.04e9 at 10^8), so chains of tree sums run ahead of it by whole binades: 2,100 of 24,414 tiles at 10^8 planned for a binade the loop is not in (log-normal), 1,403 (geometric). The fix, a plan (`BINADE_WK_MOVES`): each tile also forms its moves u_b sum rint(x / u_b) for two binades b (the larger of its walker's hint's and its far anchor's, and the one above), and look-backs add those moves instead of tree sums; the model's chain of such moves misses 50 and 23 tiles. Prediction for the run at 6466b94 (the column before is the build of 88f4369, now up to 2^30): log-normal at 2^30 under 5 ms with under 1,000 tiles finished, geometric at 2^30 under 12 ms, both under 1 ms at 10^8; uniform 3 to 8% slower than before (two more rounded sums a term and one more barrier a tile); the half-ties stream unchanged (the model's chain of moves still misses 1,025 tiles there, against 1,027). Measured at 6466b94 (H100): log-normal at 2^30 in 9.4 ms (749 tiles finished), half ties in 13.6 ms, uniform 3.39 ms (32% slower), geometric 322 ms, not helped. Found since on the device (`examples/walked_f32_paths`, `reports/walked-moves`): a look-back longer than 32 tiles moved the tiles of its passes before its base from the window's base binade, one below the prefix on the geometric stream, where most look-backs were that long; such passes now sum both window binades and keep the base's, and the moves' block sums skip warps with no moves (361be44). Prediction for the run at 654dfd7 (device call 15, written before it ran): within 10% of the probe's figures for that build (uniform 3.1 ms at 2^30, log-normal 3.9, geometric 26); half ties between 5 and 14 ms.",
-        "Measured at 654dfd7 (H100): half ties 16.3 ms at 10^8 (997 tiles finished) and 18.4 ms at 2^30 (1,028). Why (`reports/walked-ties`, host model): a tie x = (k + 1/2) u moves an f32 sum to whichever neighbour is even, so after a tie the sum is even; from an odd sum the loop takes a tie the other way from rint's, the per-term moves rounded every tie as if from an even sum, lagged the loop, and the plans missed the loop's binade on 1,023 of 24,576 tiles at about 10^8 (the loop carried through each tile in order: 0). The fix, a plan (`Moves::Parity`, `BINADE_WK_MOVES` 4): each thread carries the sum's parity through its own 16 terms from an even start (the model: 63 tiles missed). Prediction for the first run with it (written before it): half ties at 10^8 about 60 tiles finished and 1 to 2.5 ms, at 2^30 under 150 tiles finished and under 6 ms; uniform, log-normal and geometric within 5% of the build before (a few more operations a term where the terms are read at the copy's rate) with the same tiles finished.",
+        "Measured at 654dfd7 (H100): half ties 16.3 ms at 10^8 (997 tiles finished) and 18.4 ms at 2^30 (1,028). Why (`reports/walked-ties`, host model): a tie x = (k + 1/2) u moves an f32 sum to whichever neighbour is even, so after a tie the sum is even; from an odd sum the loop takes a tie the other way from rint's, the per-term moves rounded every tie as if from an even sum, lagged the loop, and the plans missed the loop's binade on 1,023 of 24,576 tiles at about 10^8 (the loop carried through each tile in order: 0). The fix, a plan (`Moves::Parity`, `BINADE_WK_MOVES` 4): each thread carries the sum's parity through its own 16 terms from an even start (the model: 63 tiles missed). Prediction for the first run with it (written before it): half ties at 10^8 about 60 tiles finished and 1 to 2.5 ms, at 2^30 under 150 tiles finished and under 6 ms; uniform, log-normal and geometric within 5% of the build before (a few more operations a term where the terms are read at the copy's rate) with the same tiles finished. Measured at 3426936 (H100, `reports/gpu-timing-f32-history/3426936`): half ties 1.330 ms at 10^8 (69 tiles finished) and 3.360 at 2^30 (55); log-normal at 2^30 4.928 ms against the per-term moves' 3.963 in the same run (646 walker steps against 398; not explained there).",
+        "Geometric f32 at 2^30 took 25.4 ms at 3426936 (2,312 of 262,144 tiles finished, about 18 for each of its 128 crossings). Why (host model, `walked_model::lookback_plans_f32`): a look-back moves each tile after its base from the base's binade, so where its span crosses a binade the tiles after the crossing are moved at the binade below, half the quantum, and on this stream (terms about an ulp of the sum) that is far from the loop's move; the longer the look-backs the more tiles are planned a binade off: at 2^25 terms (4 crossings) 16 tiles missed at 16 tiles back, 43 at 256, 66 at 1,024, and 16 at every length with each tile moved from its running prefix's binade. The fix, a plan (`Moves::Crossing`, `BINADE_WK_MOVES` 5, `wk_rescan_plan`): a look-back whose prefix lies in another binade than its base reads its span again forward, 32 words a round, each lane's binade from a warp scan of the moves before it. Prediction for the first run with it (written before it): geometric at 2^30 500 to 900 tiles finished and 7 to 12 ms, at 10^8 50 to 90 tiles and 0.9 to 1.4 ms; uniform, log-normal and half ties within 5% of the build before (few look-backs span a crossing) with the same tiles finished; log-normal at 2^30 in the build before (now `Moves::Parity`) within 10% of the 3.963 ms of 3426936's per-term moves, so that call's 4.928 was the run's.",
     ]
     .join("\n\n")
 }
@@ -331,7 +335,7 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "windows",
             "walked, f32",
             "first run, wall ms",
-            "before: per-term moves",
+            "before: no re-read",
             "before, first run, wall ms",
             "device copy",
             "cupy.sum, f32",
@@ -403,8 +407,8 @@ fn check_table(rows: &[Row]) -> Table {
         ],
     );
     for r in rows {
-        let builds = std::iter::once(("parity moves (engine)", &r.engine))
-            .chain(r.before.as_ref().map(|b| ("per-term moves (before)", b)));
+        let builds = std::iter::once(("re-read across crossings (engine)", &r.engine))
+            .chain(r.before.as_ref().map(|b| ("no re-read (before)", b)));
         for (build, b) in builds {
             t.row(vec![
                 r.dist.name_f32().into(),

@@ -205,6 +205,14 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
                 WalkedMutant::None,
             ),
             (
+                "walked f32 plan mutant: a look-back whose span crosses a binade not read again (`Moves::Parity`, every tile moved from its base's binade; must keep the loop's bits)",
+                WalkedShape {
+                    moves: Moves::Parity,
+                    ..WalkedShape::DEFAULT_F32
+                },
+                WalkedMutant::None,
+            ),
+            (
                 "walked f32 build without the moves (plans from tree sums under the stall cap; must keep the loop's bits)",
                 WalkedShape {
                     moves: Moves::Off,

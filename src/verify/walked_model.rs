@@ -854,7 +854,7 @@ pub fn parity_moves_plans_f32(terms: &[f32], tile: usize, far: usize) -> Vec<u32
     plans_by_moves_f32(terms, tile, far, |t, b| parity_move_f32(t, b, false))
 }
 
-/// A tile's move as the walked kernel's parity moves form it (`BINADE_WK_MOVES` 4): each of
+/// A tile's move as the walked kernel's parity moves form it (`BINADE_WK_MOVES` 4 and 5): each of
 /// `threads` threads carries [`parity_move_f32`]'s chain from an even start through its own
 /// terms in order, the pairs 2 (j threads + i) and the term after each (`wk_load`'s layout),
 /// and the threads' moves are added (integers of ulps below 2^53: exact in any order). Not
@@ -934,6 +934,12 @@ pub enum EarlyPasses {
     BaseBinade,
     /// From the looking tile's window base (the rule before, `Moves::BaseUnknown` now).
     WindowBase,
+    /// Every tile after the base, early pass or not, from the binade of the running prefix
+    /// before it (the base plus the moves of the tiles between, uncapped): the kernel's
+    /// `Moves::Crossing`, which reads a look-back's span again forward where the prefix it
+    /// found lies in another binade than its base (where it does not, the running prefix of
+    /// non-negative moves stayed in the base's binade, and the two rules agree).
+    Running,
 }
 
 /// The walked kernel's f32 plans with moves from look-backs that all reach `depth` tiles back
@@ -942,7 +948,8 @@ pub enum EarlyPasses {
 /// t publishes its moves at its window: base mb, the binade of the prefix of the tile `far`
 /// back (none before it: the tree sum), mb + 1 above. Its look-back moves each tile after the
 /// base by that tile's word at the base's binade bb (the move at mb where bb <= mb, at mb + 1
-/// above), except the tiles of passes before the base's pass, which [`EarlyPasses`] says; the
+/// above), except where [`EarlyPasses`] says otherwise (the tiles of passes before the base's
+/// pass; with `Running` every tile, from its running prefix's binade); the
 /// sum is capped by the least stall cap of those tiles; the tile's own move is taken at the
 /// prefix's binade and capped by its own cap. The plan is the prefix's binade.
 pub fn lookback_plans_f32(
@@ -984,10 +991,10 @@ pub fn lookback_plans_f32(
         let (mut moved, mut least) = (0.0f64, f64::INFINITY);
         for (k, &window_k) in window.iter().enumerate().take(t).skip(first) {
             let pass = (t - 1 - k) / PASS;
-            let at = if pass < base_pass && early == EarlyPasses::WindowBase {
-                mb
-            } else {
-                bb
+            let at = match early {
+                EarlyPasses::WindowBase if pass < base_pass => mb,
+                EarlyPasses::Running => f32_binade(base + moved),
+                _ => bb,
             };
             moved += word(k, window_k, at);
             least = least.min(cap(k));

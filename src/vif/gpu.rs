@@ -40,8 +40,10 @@ pub const BINADE: &str = crate::verify::device_header::HEADER;
 pub const SEGMENTS: u32 = 128;
 
 /// The segments of a row the headed rows' head adds term by term unless a variant says
-/// otherwise ([`Variant::head`]).
-pub const HEAD_SEGMENTS: u32 = 8;
+/// otherwise ([`Variant::head`]): the fastest head `float-vif-timing` timed at 3426936 (heads
+/// 4 to 64 on an H100: 64 segments 1.554 ms a 3840x2160 frame against 8 segments' 1.618, the
+/// trees 1.516), half of a row's 128 segments.
+pub const HEAD_SEGMENTS: u32 = 64;
 
 /// Bytes of dynamic shared memory the staged row sums ([`Reduction::BinadeStaged`]) take for
 /// rows of `w` terms: the row of num and the row of den, `2 * w` floats.
@@ -829,8 +831,9 @@ impl VifGpu {
     /// `float_vif`'s published features of one frame pair on the device: the row-parallel
     /// exact twin with a row's num and den planned and walked at once by two warps after a
     /// head of [`HEAD_SEGMENTS`] segments ([`Reduction::BinadeHeaded`]; the one-warp walk took
-    /// 1.758 against 1.848 ms a 3840x2160 frame on the H200 at 75683a9, the head 1.597 against
-    /// the paired rows' 1.651 on an H100 at df9ad94), each scale's sums beside the next scale's
+    /// 1.758 against 1.848 ms a 3840x2160 frame on the H200 at 75683a9, a head of 8 segments
+    /// 1.597 against the paired rows' 1.651 on an H100 at df9ad94, of 64 segments 1.554
+    /// against 8 segments' 1.618 on an H100 at 3426936), each scale's sums beside the next scale's
     /// filter kernels ([`Variant::sums_beside`]; 1.653 against 1.703 ms on an H100 at 517c5e6,
     /// 1.664 against 1.718 at 56eca43, `float-vif-timing`), so every output has the bits of
     /// [`super::reference::vif`] when the device is right (`float-vif-parity` checks that on

@@ -206,8 +206,19 @@ pub enum Moves {
     /// its terms in order from an even start (`walked_model::thread_parity_move_f32`): a tie
     /// from an odd sum goes the other way from rint's, and `On` rounds every tie as if from
     /// an even sum. On the half-ties f32 stream (about 10^8 terms) the model's plans miss 63
-    /// tiles against `On`'s 1,023 (`reports/walked-ties`). The f32 engine's.
+    /// tiles against `On`'s 1,023 (`reports/walked-ties`). The f32 engine's before
+    /// `Crossing`, and a plan mutant of it for the tests (the re-read skipped).
     Parity = 4,
+    /// `Parity`, with each look-back moving every tile from the binade of the running prefix
+    /// before it, not its base's: where the prefix a look-back finds lies in another binade
+    /// than its base the span crossed a binade, and it reads the span again forward
+    /// (`wk_rescan_plan`). On the geometric f32 stream (terms about an ulp of the sum, so the
+    /// binade decides each move) look-backs of 1,024 tiles at the base's binade miss 66 of
+    /// 8,192 tiles at 2^25 terms in the model, from the running prefix's 16
+    /// (`walked_model::lookback_plans_f32`, [`EarlyPasses::Running`]). The f32 engine's.
+    ///
+    /// [`EarlyPasses::Running`]: crate::verify::walked_model::EarlyPasses::Running
+    Crossing = 5,
 }
 
 /// Whether an f32 build's plans cap a tile's growth where the loop's sum stops growing
@@ -343,7 +354,7 @@ impl WalkedShape {
             moves: if matches!(self.hint, Hint::Off) {
                 Moves::Off
             } else {
-                Moves::Parity
+                Moves::Crossing
             },
             ..self
         }
