@@ -1,5 +1,5 @@
-//! The walked engine's PTX for the engine's shape, its fast-finish option and its producers-only
-//! build, and (with `PTXAS` naming a ptxas, e.g. from `pip download nvidia-cuda-nvcc`) what
+//! The walked engine's PTX for the engine's shape, its fast-finish option, its producers-only
+//! build and the f32 engine with and without its look-backs' re-read and its parity moves, and (with `PTXAS` naming a ptxas, e.g. from `pip download nvidia-cuda-nvcc`) what
 //! `ptxas -arch=sm_90 -v` reports for each: registers, stack frame and spill bytes, per
 //! function (the walker, `wk_walk`, is a function of its own). Needs NVRTC, no device. The
 //! spill figures in `reports/walked-probe/PREDICTION.md` come from this.
@@ -7,7 +7,7 @@
 //!     PTXAS=/path/ptxas walked_ptx DIR
 
 use anyhow::{bail, Context as _, Result};
-use binade::gpu::ordered_sum::walked::{compile_for, WalkedMutant, WalkedShape};
+use binade::gpu::ordered_sum::walked::{compile_for, Moves, WalkedMutant, WalkedShape};
 
 fn main() -> Result<()> {
     let Some(dir) = std::env::args().nth(1) else {
@@ -33,6 +33,21 @@ fn main() -> Result<()> {
             WalkedShape {
                 producers_only: true,
                 ..d
+            },
+        ),
+        ("f32-engine", WalkedShape::DEFAULT_F32),
+        (
+            "f32-no-reread",
+            WalkedShape {
+                moves: Moves::Parity,
+                ..WalkedShape::DEFAULT_F32
+            },
+        ),
+        (
+            "f32-per-term-moves",
+            WalkedShape {
+                moves: Moves::On,
+                ..WalkedShape::DEFAULT_F32
             },
         ),
     ];

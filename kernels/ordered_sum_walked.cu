@@ -355,7 +355,7 @@ typedef double wk_term;
  * the window's two moves; 3 takes the passes before the base at the window base alone (the
  * rule before the fix of reports/walked-moves, calls 12 and 13).
  * BINADE_WK_MOVES 4 is 1 with each thread's moves carried through its terms in order
- * (wk_parity_step, walked_model::parity_move_f32): a tie x = (k + 1/2) u_b moves a sum m u_b
+ * (each thread's sum in ulps, M = rint(M + n); walked_model::parity_move_f32): a tie x = (k + 1/2) u_b moves a sum m u_b
  * to whichever of (m + k) u_b and (m + k + 1) u_b is even, so after a tie the sum is even; from
  * an even sum a tie goes where rint takes it (the even one of k and k + 1), from an odd sum
  * the other way, and rint's per-term rounding takes every tie as if from an even sum. Each
@@ -369,7 +369,11 @@ typedef double wk_term;
  * whose terms are about an ulp, each rounds to a finer grid), so the look-back reads the span
  * again forward. In the model (walked_model::lookback_plans_f32, EarlyPasses::Running against
  * BaseBinade) look-backs of 1,024 tiles on that stream miss 16 tiles at 2^25 terms (4
- * crossings) against 66. A plan: no bit depends on it. */
+ * crossings) against 66. Only where a tile of the span has its two moves apart
+ * (WK_MOVES_APART): the first run re-read every crossing look-back and took uniform f32 terms
+ * at 2^30 from 3.14 to 3.49 ms on an H100 (7fd0c3c), likely the look-backs of the sum's first
+ * tiles, whose sum doubles tile by tile (about 1,800 of the first 8,448 tiles re-read in the
+ * model at 256 tiles back). A plan: no bit depends on it. */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif
@@ -1011,22 +1015,6 @@ __device__ static inline unsigned int wk_moves_binade(wk_word h, u64 t, unsigned
     return b + 1u <= WK_TOP_BINADE ? b : 0u;
 }
 
-#if BINADE_WK_MOVES >= 4
-/* The f32 loop's step, in ulps, for a term of n ulps (n = x / u_b, exact) from a sum whose
- * multiple of the ulp is odd where `odd`; `odd` becomes the new sum's. n - floor(n) is exact
- * (it is n's fraction bits); k's parity is whether k / 2 (exact) has a fraction. A tie goes to
- * whichever of k and k + 1 makes the sum even; any other n rounds to rint(n) from either
- * parity. */
-__device__ static inline double wk_parity_step(double n, bool &odd) {
-    const double k = floor(n);
-    const double hk = __dmul_rn(0.5, k);
-    const bool k_odd = hk != floor(hk);
-    const double step = __dadd_rn(n, -k) == 0.5 ? __dadd_rn(k, odd != k_odd ? 1.0 : 0.0) : rint(n);
-    const double hs = __dmul_rn(0.5, step);
-    odd = odd != (hs != floor(hs));
-    return step;
-}
-#endif
 
 /* A tile's move on a prefix in binade bb from its window (base mb, moves m0 for mb and m1 for
  * mb + 1) or its tree sum ts where it has none (mb 0). */
@@ -1055,6 +1043,19 @@ __device__ static inline double wk_word_move(wk_word w, unsigned int bb) {
 #endif
 
 #if BINADE_WK_MOVES == 5
+/* A plan word's tag bit 51 (BINADE_WK_MOVES 5): the tile's two moves differ by more than
+ * 2^-WK_MOVES_APART_EXP of the larger (wk_moves_apart), so which of them a look-back takes
+ * matters. Where no tile of a look-back's span has it, moving the tiles after a crossing from
+ * the binade below changes the prefix by less than that fraction of their moves, and the
+ * look-back is not read again (on uniform terms, where the running sum grows by doublings
+ * in its first tiles, the two moves differ by rounding alone). */
+#define WK_MOVES_APART (1ull << 51)
+#define WK_MOVES_APART_EXP 6
+
+__device__ static inline bool wk_moves_apart(double m0, double m1) {
+    return fabs(__dsub_rn(m1, m0)) > ldexp(fmax(m0, m1), -WK_MOVES_APART_EXP);
+}
+
 /* Rounds of a re-scan's binades per 32 words: a lane's binade rises once per crossing before
  * it in its round (the prefix of non-negative moves never falls). */
 #define WK_RESCAN_ROUNDS 4u
@@ -1130,6 +1131,9 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
 #if BINADE_WK_MOVES
     double acc_up = 0.0; /* passes without the base, their moves from binade bref + 1 */
 #endif
+#if BINADE_WK_MOVES == 5
+    unsigned int apart = 0u; /* a tile of the span whose two moves are apart */
+#endif
     long long hi = (long long)t - 1;
     unsigned int waits = 0u, unknown = 0u;
     while (true) {
@@ -1177,6 +1181,9 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
         const unsigned int bb = stop < 32u ? wk_plan_binade(found) : bref;
         double v = agg ? wk_word_move(w, bb) : 0.0;
         double c = agg ? wk_cap_of(w.tag) : __longlong_as_double(0x7ff0000000000000ll);
+#if BINADE_WK_MOVES == 5
+        apart |= __ballot_sync(WK_FULL, agg && (w.tag & WK_MOVES_APART) != 0ull);
+#endif
         if (stop == 32u) { /* warp-uniform: no base in this pass */
             double vu = agg ? wk_word_move(w, bref + 1u) : 0.0;
             for (unsigned int s = 16; s >= 1; s /= 2) vu = __dadd_rn(vu, __shfl_down_sync(WK_FULL, vu, s));
@@ -1203,9 +1210,11 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             (void)acc_up;
             return wk_capped(base, __dadd_rn(acc, v), least);
 #elif BINADE_WK_MOVES == 5
-            /* A prefix in another binade than its base's: the span crossed, read it again. */
+            /* A prefix in another binade than its base's: the span crossed; read it again where
+             * a tile's two moves are apart. */
             const double found_prefix = __shfl_sync(WK_FULL, wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least), 0);
-            if (wk_plan_binade(found_prefix) != bb) return wk_rescan_plan(plan, hi - (long long)stop + 1, t, epoch, found);
+            if (apart != 0u && wk_plan_binade(found_prefix) != bb)
+                return wk_rescan_plan(plan, hi - (long long)stop + 1, t, epoch, found);
             return found_prefix;
 #else
             return wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least);
@@ -1521,12 +1530,21 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     double m0 = 0.0, m1 = 0.0;
     if (wmb != 0u && __dmul_rn(big, ms) >= 0.5) {
 #if BINADE_WK_MOVES >= 4
-        /* x[j] is in term order within the thread (wk_load's pairs, 2 * WK_THREADS apart) */
-        bool odd0 = false, odd1 = false;
+        /* The thread's terms added as the loop adds them, in units of the binade's ulp: from
+         * an even sum M (an integer, the thread's chain starts at 0) a term of n ulps takes it
+         * to rint(M + n), which is M + rint(n) where n is not k + 1/2 (M is an integer) and
+         * where it is, the even one of M + k and M + k + 1, the loop's tie (so the parity is
+         * carried without being tracked: walked_model::parity_move_f32's steps, two operations a
+         * term).
+         * M + n is rounded to a double first, which moves a term just off a tie onto it where
+         * its fraction needs more than 53 - log2(M) bits: a plan, which no bit depends on.
+         * The chain through each term (every thread, three more operations a term than rint's
+         * per-term moves) took log-normal f32 terms at 2^30 from 3.96 to 4.93 ms (call 29).
+         * x[j] is in term order within the thread (wk_load's pairs, 2 * WK_THREADS apart). */
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) {
-            m0 = __dadd_rn(m0, wk_parity_step(__dmul_rn(x[j], ms), odd0));
-            m1 = __dadd_rn(m1, wk_parity_step(__dmul_rn(x[j], 0.5 * ms), odd1));
+            m0 = rint(__dadd_rn(m0, __dmul_rn(x[j], ms)));
+            m1 = rint(__dadd_rn(m1, __dmul_rn(x[j], 0.5 * ms)));
         }
 #else
 #pragma unroll
@@ -1545,10 +1563,15 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         m1 = __dmul_rn(m1, 2.0 * ulp);
     }
     const double cap = wk_cap(big);
+#if BINADE_WK_MOVES == 5
+    const u64 apart = mb != 0u && wk_moves_apart(m0, m1) ? WK_MOVES_APART : 0ull;
+#else
+    const u64 apart = 0ull;
+#endif
     if (threadIdx.x == 0)
         wk_write(plan + t,
                  t == 0 ? (u64)__double_as_longlong(wk_capped(0.0, ts, cap)) : wk_moves_value(mb, m0, m1, ts),
-                 wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG) | wk_cap_bits(cap) | ((u64)mb << 43));
+                 wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG) | wk_cap_bits(cap) | ((u64)mb << 43) | apart);
 #else
     const double ts = wk_block_add_max(mine, big, sh, &big);
     const double cap = wk_cap(big);

@@ -597,6 +597,44 @@ fn parity_move_f32_is_the_loops_move_inside_its_binade() {
     );
 }
 
+/// The kernel's form of the parity move (`walked_model::chained_move_f32`: the sum in ulps,
+/// M = rint(M + n), one add and one rint a term) is `parity_move_f32` from an even start, by
+/// bits: 100,000 seeded tiles of 16 terms, half on the binade's half-ulp grid (ties about half
+/// the terms) and half any f32 below 2^k ulps (k in 0..=10), at binades 30 to 200. Seeded
+/// (xoshiro256++), the case printed on failure.
+#[test]
+fn chained_move_f32_is_the_parity_move_from_an_even_start() {
+    use binade::verify::walked_model::{chained_move_f32, parity_move_f32};
+    let seed = 0xc4a1_4ed0_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut tied = 0usize;
+    for case in 0..100_000usize {
+        let b: u32 = rng.random_range(30..=200);
+        let ulp = 2f64.powi(b as i32 - 150);
+        let k: i32 = rng.random_range(0..=10);
+        let grid = case % 2 == 0;
+        let tile: Vec<f32> = (0..16)
+            .map(|_| {
+                let n = rng.random::<f64>() * 2f64.powi(k);
+                let n = if grid { (n * 2.0).floor() * 0.5 } else { n };
+                (n * ulp) as f32
+            })
+            .collect();
+        let want = parity_move_f32(&tile, b, false);
+        let got = chained_move_f32(&tile, b);
+        assert_eq!(
+            got.to_bits(),
+            want.to_bits(),
+            "seed {seed:#x} case {case}: b {b}, terms {tile:?}: chained {got:e}, parity move {want:e}"
+        );
+        tied += usize::from(tile.iter().any(|&x| (f64::from(x) / ulp).fract() == 0.5));
+    }
+    assert!(
+        tied >= 40_000,
+        "seed {seed:#x}: only {tied} tiles had a tie"
+    );
+}
+
 /// The threads of the walked f32 engine's block, whose own terms `Moves::Parity` chains.
 const KERNEL_THREADS: usize =
     binade::gpu::ordered_sum::walked::WalkedShape::DEFAULT_F32.threads as usize;

@@ -845,6 +845,21 @@ pub fn parity_move_f32(tile: &[f32], b: u32, start_odd: bool) -> f64 {
     moved / scale
 }
 
+/// [`parity_move_f32`] from an even start in the walked kernel's form (`BINADE_WK_MOVES` 4
+/// and 5): the sum kept in ulps of the binade, M = rint(M + n) term by term from M = 0, with
+/// n = x 2^(150 - b). M is an integer, so rint(M + n) is M + rint(n) where n is not k + 1/2
+/// and the even one of M + k and M + k + 1 where it is: the loop's step, its parity carried by
+/// M itself. Equal to [`parity_move_f32`]`(tile, b, false)` wherever each M + n is exact in
+/// f64 (M below 2^53 less the bits of n's fraction: a widened f32 has 24 significant bits).
+pub fn chained_move_f32(tile: &[f32], b: u32) -> f64 {
+    use crate::format::{Format, Layout, F32};
+    debug_assert!((1..=<F32 as Layout>::MAX_NORMAL_FIELD).contains(&b));
+    let scale = 2f64.powi(F32::BIAS + F32::FRAC_BITS as i32 - b as i32);
+    tile.iter()
+        .fold(0.0f64, |m, &x| (m + f64::from(x) * scale).round_ties_even())
+        / scale
+}
+
 /// [`moves_plans_f32`] with each tile's move carried through its terms in order from an even
 /// start ([`parity_move_f32`]) instead of rounded term by term: the plan a kernel would get
 /// by composing its lanes' moves for both start parities in order (as its units are
@@ -938,7 +953,9 @@ pub enum EarlyPasses {
     /// before it (the base plus the moves of the tiles between, uncapped): the kernel's
     /// `Moves::Crossing`, which reads a look-back's span again forward where the prefix it
     /// found lies in another binade than its base (where it does not, the running prefix of
-    /// non-negative moves stayed in the base's binade, and the two rules agree).
+    /// non-negative moves stayed in the base's binade, and the two rules agree). The kernel
+    /// reads a span again only where one of its tiles has its two moves more than 1/64 apart;
+    /// the model moves every span this way.
     Running,
 }
 

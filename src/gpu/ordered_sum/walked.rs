@@ -212,7 +212,9 @@ pub enum Moves {
     /// `Parity`, with each look-back moving every tile from the binade of the running prefix
     /// before it, not its base's: where the prefix a look-back finds lies in another binade
     /// than its base the span crossed a binade, and it reads the span again forward
-    /// (`wk_rescan_plan`). On the geometric f32 stream (terms about an ulp of the sum, so the
+    /// (`wk_rescan_plan`), where some tile of the span has its two moves more than 1/64
+    /// apart (a tag bit its producer sets; elsewhere the binade a tile is moved from hardly
+    /// changes its move). On the geometric f32 stream (terms about an ulp of the sum, so the
     /// binade decides each move) look-backs of 1,024 tiles at the base's binade miss 66 of
     /// 8,192 tiles at 2^25 terms in the model, from the running prefix's 16
     /// (`walked_model::lookback_plans_f32`, [`EarlyPasses::Running`]). The f32 engine's.
