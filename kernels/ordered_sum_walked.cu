@@ -354,12 +354,13 @@ typedef double wk_term;
  * BINADE_WK_MOVES 2 and 3 are plan mutants for the tests, which must change no bit: 2 swaps
  * the window's two moves; 3 takes the passes before the base at the window base alone (the
  * rule before the fix of reports/walked-moves, calls 12 and 13).
- * BINADE_WK_MOVES 4 is 1 with each thread's moves carried through its terms in order
- * (each thread's sum in ulps, M = rint(M + n); walked_model::parity_move_f32): a tie x = (k + 1/2) u_b moves a sum m u_b
- * to whichever of (m + k) u_b and (m + k + 1) u_b is even, so after a tie the sum is even; from
- * an even sum a tie goes where rint takes it (the even one of k and k + 1), from an odd sum
- * the other way, and rint's per-term rounding takes every tie as if from an even sum. Each
- * thread starts its chain even (its true start parity is its predecessors').
+ * BINADE_WK_MOVES 4 is 1 with each thread's moves carried through its terms in order (each
+ * thread's sum in ulps, M = rint(M + n); walked_model::parity_move_f32 and chained_move_f32):
+ * a tie x = (k + 1/2) u_b moves a sum m u_b to whichever of (m + k) u_b and (m + k + 1) u_b
+ * is even, so after a tie the sum is even; from an even sum a tie goes where rint takes it
+ * (the even one of k and k + 1), from an odd sum the other way, and rint's per-term rounding
+ * takes every tie as if from an even sum. Each thread starts its chain even (its true start
+ * parity is its predecessors').
  * On the half-ties f32 stream at about 10^8 terms the model's plans then miss 63 tiles
  * against 1,023 (reports/walked-ties). A plan: no bit depends on it.
  * BINADE_WK_MOVES 5 is 4 with a look-back that moves each tile from the binade of the running
@@ -369,11 +370,13 @@ typedef double wk_term;
  * whose terms are about an ulp, each rounds to a finer grid), so the look-back reads the span
  * again forward. In the model (walked_model::lookback_plans_f32, EarlyPasses::Running against
  * BaseBinade) look-backs of 1,024 tiles on that stream miss 16 tiles at 2^25 terms (4
- * crossings) against 66. Only where a tile of the span has its two moves apart
- * (WK_MOVES_APART): the first run re-read every crossing look-back and took uniform f32 terms
- * at 2^30 from 3.14 to 3.49 ms on an H100 (7fd0c3c), likely the look-backs of the sum's first
- * tiles, whose sum doubles tile by tile (about 1,800 of the first 8,448 tiles re-read in the
- * model at 256 tiles back). A plan: no bit depends on it. */
+ * crossings) against 66; on an H100 the geometric f32 stream at 2^30 took 6.08 ms against
+ * 28.2 (fb0be33, reports/walked-crossings). Only where a tile of the span has its two moves
+ * apart (WK_MOVES_APART): the first build re-read every crossing look-back and took uniform
+ * f32 terms at 2^30 from 3.14 to 3.49 ms (7fd0c3c); with the bit 3.40 against 3.15 (fb0be33),
+ * so the sum's first tiles, whose sum doubles tile by tile (about 1,800 of the first 8,448
+ * re-read in the model at 256 tiles back), are not the cause, or not all of it; the cause is
+ * not found. A plan: no bit depends on it. */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif
@@ -1538,8 +1541,9 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
          * term).
          * M + n is rounded to a double first, which moves a term just off a tie onto it where
          * its fraction needs more than 53 - log2(M) bits: a plan, which no bit depends on.
-         * The chain through each term (every thread, three more operations a term than rint's
-         * per-term moves) took log-normal f32 terms at 2^30 from 3.96 to 4.93 ms (call 29).
+         * The parity chain this replaced (a floor, two products and compares a term, twice)
+         * took log-normal f32 terms at 2^30 from 3.96 to 4.93 ms on an H100 (3426936); this
+         * form 4.02 (fb0be33).
          * x[j] is in term order within the thread (wk_load's pairs, 2 * WK_THREADS apart). */
 #pragma unroll
         for (unsigned int j = 0; j < WK_PER; j++) {

@@ -11,10 +11,18 @@
 #                             scripts/device-libvmaf-avx512.sh
 # Respects CARGO_TARGET_DIR (relative or absolute) and any target-dir of cargo's config: the
 # target folder is asked of `cargo metadata`. Needs python3 (to read cargo's JSON messages).
+# Refuses a tree whose research pages fail tests/research.rs (stale against the reports).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=$(git rev-parse HEAD)
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then commit="$commit-dirty"; fi
+# The research pages are checked against the reports by host tests the GPU suite runs too: a
+# staging whose pages are stale would carry failing tests to the device (call 31b of
+# 2026-12-06). Refuse it here.
+if ! cargo test --release --test research --quiet >/dev/null 2>&1; then
+  echo "stage-device: tests/research.rs fails: the research pages are stale; run binade reindex reports and binade research --from-reports, commit, and stage again" >&2
+  exit 1
+fi
 rm -rf .devbin
 mkdir -p .devbin/tests
 grep -qx '/.devbin/' "$(git rev-parse --git-path info/exclude)" || echo '/.devbin/' >> "$(git rev-parse --git-path info/exclude)"
