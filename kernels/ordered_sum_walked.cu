@@ -375,8 +375,8 @@ typedef double wk_term;
  * apart (WK_MOVES_APART): the first build re-read every crossing look-back and took uniform
  * f32 terms at 2^30 from 3.14 to 3.49 ms (7fd0c3c); with the bit 3.40 against 3.15 (fb0be33),
  * so the sum's first tiles, whose sum doubles tile by tile (about 1,800 of the first 8,448
- * re-read in the model at 256 tiles back), are not the cause, or not all of it; the cause is
- * not found. A plan: no bit depends on it. */
+ * re-read at 256 tiles back in a throwaway copy of the model), are not the cause, or not
+ * all of it; the cause is not found. A plan: no bit depends on it. */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif

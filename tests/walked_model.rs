@@ -743,12 +743,8 @@ fn moves_plans_follow_the_f32_loop_of_log_normal_terms() {
 /// from another binade changes the count. Seeded (xoshiro256++), printed on failure.
 #[test]
 fn look_backs_across_a_crossing_move_from_the_running_binade() {
-    use binade::verify::walked_model::{exact_plans_f32, lookback_plans_f32, EarlyPasses};
-    let seed = 0x10_0cba_c5ed_u64;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let tile = 4096;
-    let terms = geometric_f32(&mut rng, 1 << 25);
-    let want = exact_plans_f32(&terms, tile);
+    use binade::verify::walked_model::{lookback_plans_f32, EarlyPasses};
+    let (seed, tile, terms, want) = geometric_case();
     let miss = |early| {
         plan_misses(
             seed,
@@ -773,6 +769,44 @@ fn look_backs_across_a_crossing_move_from_the_running_binade() {
     );
 }
 
+/// The geometric f32 case the crossing tests share: its seed, tiles of 4,096 terms, 2^25 terms
+/// of [`geometric_f32`] (4 crossings) and the loop's plans (`walked_model::exact_plans_f32`).
+fn geometric_case() -> (u64, usize, Vec<f32>, Vec<u32>) {
+    let seed = 0x10_0cba_c5ed_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let tile = 4096;
+    let terms = geometric_f32(&mut rng, 1 << 25);
+    let want = binade::verify::walked_model::exact_plans_f32(&terms, tile);
+    (seed, tile, terms, want)
+}
+
+/// The table of `reports/walked-crossings`: on [`geometric_case`], the tiles missed by
+/// look-backs of 16, 65, 256 and 1,024 tiles (windows 1,024 back) that move every tile from the
+/// base's binade and from the running prefix's (`EarlyPasses::BaseBinade`, `Running`).
+/// Printed, not checked (the row at 256 is, by
+/// `look_backs_across_a_crossing_move_from_the_running_binade`); about a minute.
+#[test]
+#[ignore]
+fn look_back_lengths_on_the_geometric_stream() {
+    use binade::verify::walked_model::{lookback_plans_f32, EarlyPasses};
+    let (seed, tile, terms, want) = geometric_case();
+    for depth in [16, 65, 256, 1024] {
+        let miss = |early| {
+            plan_misses(
+                seed,
+                &want,
+                &lookback_plans_f32(&terms, tile, 1024, depth, early),
+            )
+        };
+        println!(
+            "look-backs of {depth} tiles: {} missed from the base's binade, {} from the running prefix's, of {} tiles",
+            miss(EarlyPasses::BaseBinade),
+            miss(EarlyPasses::Running),
+            want.len()
+        );
+    }
+}
+
 /// `n` f32 terms whose loop sum crosses a binade every 2^23 terms from 2^-120 (each term
 /// between a half and one times 2^(i / 2^23 - 120), about an ulp of the sum at its position:
 /// `gpu-timing-f32`'s geometric stream), from `rng`.
@@ -795,12 +829,8 @@ fn geometric_f32(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<f32> {
 /// the log-normal test's bound). Seeded (xoshiro256++), printed on failure.
 #[test]
 fn moves_after_a_crossing_take_the_sums_binade() {
-    use binade::verify::walked_model::{exact_plans_f32, moves_plans_f32};
-    let seed = 0x10_0cba_c5ed_u64;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let tile = 4096;
-    let terms = geometric_f32(&mut rng, 1 << 25);
-    let want = exact_plans_f32(&terms, tile);
+    use binade::verify::walked_model::moves_plans_f32;
+    let (seed, tile, terms, want) = geometric_case();
     for far in [8, 64] {
         let misses = plan_misses(seed, &want, &moves_plans_f32(&terms, tile, far));
         assert_eq!(
@@ -863,12 +893,8 @@ fn moves_open_no_window_at_the_largest_binade() {
 /// (xoshiro256++), printed on failure.
 #[test]
 fn long_look_backs_move_early_passes_from_the_bases_binade() {
-    use binade::verify::walked_model::{exact_plans_f32, lookback_plans_f32, EarlyPasses};
-    let seed = 0x10_0cba_c5ed_u64;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let tile = 4096;
-    let terms = geometric_f32(&mut rng, 1 << 25);
-    let want = exact_plans_f32(&terms, tile);
+    use binade::verify::walked_model::{lookback_plans_f32, EarlyPasses};
+    let (seed, tile, terms, want) = geometric_case();
     let miss = |got: Vec<u32>| plan_misses(seed, &want, &got);
     let base = miss(lookback_plans_f32(
         &terms,
