@@ -22,12 +22,19 @@
 //! `trace` mode: one CSV line a tile of one launch of the engine's build (the tile's f32 loop
 //! sum before it and its binade, its tree sum, largest term and moves in the three binades
 //! around the loop's, and its plan, unit and path words), for reading a chain of plans step
-//! by step. `time` mode: CUDA-event medians (11 launches after 3) of the engine's f32 build
-//! beside the build without moves and both with fewer blocks a multiprocessor (more
-//! registers a thread), each with its registers and whether it kept the loop's bits.
+//! by step. `time` mode: CUDA-event medians (21 launches each, in 3 rounds of 7 that take the
+//! builds in turn, after 3 untimed) of the engine's f32 build beside the build without
+//! moves, without the re-read (`Moves::Parity`) and with the re-read compiled out
+//! (`Moves::TagOnly`), with fewer blocks a multiprocessor (more registers a thread), each
+//! with its registers, its counts of one launch (tiles finished, planned from the hint and
+//! from a far anchor, look-backs read again or, with the re-read compiled out, that would
+//! have been, walker steps) and whether it kept the loop's bits; and the producers alone of
+//! the engine and of `Moves::Parity` (a walker that does nothing: no sum, its bits not the
+//! loop's).
 //!
 //!     walked_f32_paths trace STREAM SIZE
-//!     walked_f32_paths time SIZES STREAMS [BUILDS]   (BUILDS: e4,n4,e3,n3,e2, default all)
+//!     walked_f32_paths time SIZES STREAMS [BUILDS]
+//!         (BUILDS: e4,n4,e3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
 use anyhow::{bail, Context, Result};
 use binade::format::{same_result, Layout, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
@@ -397,6 +404,11 @@ fn trace_mode(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Rounds of the time mode, each [`TIME_REPS`] timed launches of every build in turn.
+const TIME_ROUNDS: usize = 3;
+/// Timed launches of a build in one round of the time mode.
+const TIME_REPS: usize = 7;
+
 fn time_mode(args: &[String]) -> Result<()> {
     let sizes: Vec<usize> = args
         .first()
@@ -413,54 +425,116 @@ fn time_mode(args: &[String]) -> Result<()> {
     let gpu = Gpu::open()?;
     let op = OnePassSum::new(&gpu)?;
     let e = WalkedShape::DEFAULT_F32;
-    let off = WalkedShape {
-        moves: Moves::Off,
+    let with = |moves: Moves, min_blocks: u32| WalkedShape {
+        moves,
+        min_blocks,
         ..e
     };
     let shapes = [
         ("e4", "moves (engine), 4 blocks", e),
-        ("n4", "no moves, 4 blocks", off),
-        ("e3", "moves, 3 blocks", WalkedShape { min_blocks: 3, ..e }),
+        ("n4", "no moves, 4 blocks", with(Moves::Off, 4)),
+        ("e3", "moves, 3 blocks", with(e.moves, 3)),
+        ("n3", "no moves, 3 blocks", with(Moves::Off, 3)),
+        ("e2", "moves, 2 blocks", with(e.moves, 2)),
         (
-            "n3",
-            "no moves, 3 blocks",
+            "p4",
+            "no re-read (Parity), 4 blocks",
+            with(Moves::Parity, 4),
+        ),
+        (
+            "p3",
+            "no re-read (Parity), 3 blocks",
+            with(Moves::Parity, 3),
+        ),
+        (
+            "t4",
+            "re-read compiled out (TagOnly), 4 blocks",
+            with(Moves::TagOnly, 4),
+        ),
+        (
+            "t3",
+            "re-read compiled out (TagOnly), 3 blocks",
+            with(Moves::TagOnly, 3),
+        ),
+        (
+            "ep",
+            "moves (engine), producers alone (no sum)",
             WalkedShape {
-                min_blocks: 3,
-                ..off
+                producers_only: true,
+                ..e
             },
         ),
-        ("e2", "moves, 2 blocks", WalkedShape { min_blocks: 2, ..e }),
+        (
+            "pp",
+            "no re-read (Parity), producers alone (no sum)",
+            WalkedShape {
+                producers_only: true,
+                ..with(Moves::Parity, 4)
+            },
+        ),
     ];
     let wanted: Vec<&str> = match args.get(2) {
         Some(list) => list.split(',').collect(),
         None => shapes.iter().map(|s| s.0).collect(),
     };
     if let Some(bad) = wanted.iter().find(|w| !shapes.iter().any(|s| s.0 == **w)) {
-        bail!("no build {bad:?}: e4, n4, e3, n3 or e2");
+        let names: Vec<&str> = shapes.iter().map(|s| s.0).collect();
+        bail!("no build {bad:?}: one of {}", names.join(", "));
     }
     let builds: Vec<(&str, WalkedSum)> = shapes
         .iter()
         .filter(|s| wanted.contains(&s.0))
         .map(|&(_, name, shape)| Ok((name, WalkedSum::build(&gpu, shape, WalkedMutant::None)?)))
         .collect::<Result<_>>()?;
-    println!("build,stream,terms,median_ms,registers,blocks_per_sm,finished,loop_bits");
+    println!("build,stream,terms,median_ms,registers,blocks_per_sm,finished,hinted,far,reread,steps,loop_bits");
     let s = gpu.stream();
     for &n in &sizes {
         for &dist in &streams {
             let mut pool: CudaSlice<f32> = s.alloc_zeros(n)?;
             op.fill_f32(&mut pool, 2026, dist)?;
             let want = loop_sum::<F32>(&s.clone_dtoh(&pool)?);
-            for (name, w) in &builds {
-                let mut job = w.job(pool.slice(0..n))?;
-                let times = event_times(&gpu, 3, 11, |_| w.launch(&mut job))?;
-                let t = w.run(&mut job)?;
+            let mut jobs: Vec<_> = builds
+                .iter()
+                .map(|(_, w)| w.job(pool.slice(0..n)))
+                .collect::<Result<_>>()?;
+            // Rounds that take the builds in turn, so a drift of the device's clock in the
+            // course of a row falls on every build alike.
+            let mut times = vec![Vec::new(); builds.len()];
+            for round in 0..TIME_ROUNDS {
+                for (i, (_, w)) in builds.iter().enumerate() {
+                    let warm = if round == 0 { 3 } else { 0 };
+                    let ms = event_times(&gpu, warm, TIME_REPS, |_| w.launch(&mut jobs[i]))?;
+                    times[i].extend(ms);
+                }
+            }
+            for (((name, w), job), times) in builds.iter().zip(&mut jobs).zip(&times) {
+                // A producers-only build's run may refuse its output (no walker, no sum):
+                // its time stands, its counts are reported as not read.
+                let t = match w.run(job) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        println!(
+                            "\"{name}\",\"{}\",{n},{:.4},{},{},,,,,,\"{}\"",
+                            dist.name_f32(),
+                            median(times),
+                            w.registers,
+                            w.blocks_per_multiprocessor,
+                            format!("{e:#}").replace('"', "'")
+                        );
+                        continue;
+                    }
+                };
                 println!(
-                    "\"{name}\",\"{}\",{n},{:.4},{},{},{},{}",
+                    "\"{name}\",\"{}\",{n},{:.4},{},{},{},{},{},{},{},{}",
                     dist.name_f32(),
-                    median(&times),
+                    median(times),
                     w.registers,
                     w.blocks_per_multiprocessor,
                     t.finished_tiles,
+                    t.hinted_plans,
+                    t.far_plans,
+                    t.reread_plans,
+                    t.steps,
                     same_result::<F32>(t.bits, u64::from(want.to_bits()))
                 );
             }

@@ -1,6 +1,6 @@
 //! The walked engine's PTX for the engine's shape, its fast-finish option, its producers-only
-//! build and the f32 engine (as it is, without its look-backs' re-read, and with per-term
-//! moves), and (with `PTXAS` naming a ptxas, e.g. from `pip download nvidia-cuda-nvcc`) what
+//! build and the f32 engine (as it is, without its look-backs' re-read, with the re-read
+//! compiled out but its tag kept, and with per-term moves), and (with `PTXAS` naming a ptxas, e.g. from `pip download nvidia-cuda-nvcc`) what
 //! `ptxas -arch=sm_90 -v` reports for each: registers, stack frame and spill bytes, per
 //! function (the walker, `wk_walk`, is a function of its own). Needs NVRTC, no device. The
 //! spill figures in `reports/walked-probe/PREDICTION.md` come from this.
@@ -41,6 +41,13 @@ fn main() -> Result<()> {
             "f32-no-reread",
             WalkedShape {
                 moves: Moves::Parity,
+                ..WalkedShape::DEFAULT_F32
+            },
+        ),
+        (
+            "f32-tag-only",
+            WalkedShape {
+                moves: Moves::TagOnly,
                 ..WalkedShape::DEFAULT_F32
             },
         ),

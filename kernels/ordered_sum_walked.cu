@@ -125,16 +125,17 @@
 #ifndef BINADE_WK_LOOKBACK
 #define BINADE_WK_LOOKBACK 0
 #endif
-/* A tile's path word (paths[t]), counted by the host: bit 0 a tie (the lanes' units), bit 1
- * planned from the hint, bit 2 planned from a range with tree sums missing (no wait), bit 3
- * its look-back waited for a tree sum, bit 4 planned from a far anchor (BINADE_WK_FAR), bit 5
- * its split words published (BINADE_WK_SPLIT). */
-#define WK_PATH_TIE 1u
-#define WK_PATH_HINTED 2u
-#define WK_PATH_RANGED 4u
-#define WK_PATH_WAITED 8u
-#define WK_PATH_FAR 16u
-#define WK_PATH_SPLIT 32u /* bit 5: the producer published split words (BINADE_WK_SPLIT) */
+/* A tile's path word (paths[t]), counted by the host, one bit each, defined by the host (the
+ * PATH_* constants of src/gpu/ordered_sum/walked.rs): WK_PATH_TIE a tie (the lanes' units),
+ * WK_PATH_HINTED planned from the hint, WK_PATH_RANGED planned from a range with tree sums
+ * missing (no wait), WK_PATH_WAITED its look-back waited for a tree sum, WK_PATH_FAR planned
+ * from a far anchor (BINADE_WK_FAR), WK_PATH_SPLIT its split words published
+ * (BINADE_WK_SPLIT), WK_PATH_REREAD its look-back read its span again (BINADE_WK_MOVES 5) or
+ * would have (6). */
+#if !defined(WK_PATH_TIE) || !defined(WK_PATH_HINTED) || !defined(WK_PATH_RANGED) || !defined(WK_PATH_WAITED) || \
+    !defined(WK_PATH_FAR) || !defined(WK_PATH_SPLIT) || !defined(WK_PATH_REREAD)
+#error "compile with the WK_PATH_* bits (PATH_* in src/gpu/ordered_sum/walked.rs)"
+#endif
 /* BINADE_WK_FINISH_IN_STEP 1: the tile that ends a step's applied run is finished in that step
  * (else the next step reads the words again and finds it first). */
 #ifndef BINADE_WK_FINISH_IN_STEP
@@ -376,7 +377,10 @@ typedef double wk_term;
  * f32 terms at 2^30 from 3.14 to 3.49 ms (7fd0c3c); with the bit 3.40 against 3.15 (fb0be33),
  * so the sum's first tiles, whose sum doubles tile by tile (about 1,800 of the first 8,448
  * re-read at 256 tiles back in a throwaway copy of the model), are not the cause, or not
- * all of it; the cause is not found. A plan: no bit depends on it. */
+ * all of it; the cause is not found. A plan: no bit depends on it.
+ * BINADE_WK_MOVES 6 is 5 with the re-read compiled out: the tag bit formed and each look-back's
+ * ballot of it taken, its plans 4's. A diagnostic build that prices 5's code apart from the
+ * re-reads it does (examples/walked_f32_paths, time mode). */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif
@@ -1045,8 +1049,8 @@ __device__ static inline double wk_word_move(wk_word w, unsigned int bb) {
 }
 #endif
 
-#if BINADE_WK_MOVES == 5
-/* A plan word's tag bit 51 (BINADE_WK_MOVES 5): the tile's two moves differ by more than
+#if BINADE_WK_MOVES >= 5
+/* A plan word's tag bit 51 (BINADE_WK_MOVES 5 and 6): the tile's two moves differ by more than
  * 2^-WK_MOVES_APART_EXP of the larger (wk_moves_apart), so which of them a look-back takes
  * matters. Where no tile of a look-back's span has it, moving the tiles after a crossing from
  * the binade below changes the prefix by less than that fraction of their moves, and the
@@ -1058,6 +1062,9 @@ __device__ static inline double wk_word_move(wk_word w, unsigned int bb) {
 __device__ static inline bool wk_moves_apart(double m0, double m1) {
     return fabs(__dsub_rn(m1, m0)) > ldexp(fmax(m0, m1), -WK_MOVES_APART_EXP);
 }
+#endif
+
+#if BINADE_WK_MOVES == 5
 
 /* Rounds of a re-scan's binades per 32 words: a lane's binade rises once per crossing before
  * it in its round (the prefix of non-negative moves never falls). */
@@ -1122,10 +1129,12 @@ __device__ static inline double wk_rescan_plan(const wk_word *plan, long long fi
  * approximate inclusive prefix ends the look-back, each tile after it adds its tree sum. A
  * tree sum not yet published is waited for (its producer publishes it before any wait of
  * its own), unless `ranged`: then it counts as +0 here and *missing counts it (the caller
- * bounds it). *waited gets whether it slept. Valid on lane 0; *missing and *waited on all
- * lanes. */
+ * bounds it). *waited gets whether it slept; *reread is set where it read its span again
+ * (BINADE_WK_MOVES 5) or would have (6), else left. Valid on lane 0; *missing, *waited and
+ * *reread on all lanes. */
 __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch, u64 *out, int ranged,
-                                                 unsigned int *missing_out, int *waited, unsigned int bref) {
+                                                 unsigned int *missing_out, int *waited, int *reread,
+                                                 unsigned int bref) {
     const unsigned int lane = threadIdx.x & 31u;
     double acc = 0.0;
 #if BINADE_WK_STALL_CAP
@@ -1134,8 +1143,11 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
 #if BINADE_WK_MOVES
     double acc_up = 0.0; /* passes without the base, their moves from binade bref + 1 */
 #endif
-#if BINADE_WK_MOVES == 5
+#if BINADE_WK_MOVES >= 5
     unsigned int apart = 0u; /* a tile of the span whose two moves are apart */
+#endif
+#if BINADE_WK_MOVES != 5
+    (void)reread;
 #endif
     long long hi = (long long)t - 1;
     unsigned int waits = 0u, unknown = 0u;
@@ -1184,7 +1196,7 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
         const unsigned int bb = stop < 32u ? wk_plan_binade(found) : bref;
         double v = agg ? wk_word_move(w, bb) : 0.0;
         double c = agg ? wk_cap_of(w.tag) : __longlong_as_double(0x7ff0000000000000ll);
-#if BINADE_WK_MOVES == 5
+#if BINADE_WK_MOVES >= 5
         apart |= __ballot_sync(WK_FULL, agg && (w.tag & WK_MOVES_APART) != 0ull);
 #endif
         if (stop == 32u) { /* warp-uniform: no base in this pass */
@@ -1216,8 +1228,15 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
             /* A prefix in another binade than its base's: the span crossed; read it again where
              * a tile's two moves are apart. */
             const double found_prefix = __shfl_sync(WK_FULL, wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least), 0);
-            if (apart != 0u && wk_plan_binade(found_prefix) != bb)
+            if (apart != 0u && wk_plan_binade(found_prefix) != bb) {
+                *reread = 1;
                 return wk_rescan_plan(plan, hi - (long long)stop + 1, t, epoch, found);
+            }
+            return found_prefix;
+#elif BINADE_WK_MOVES == 6
+            /* 5's test, the re-read compiled out. */
+            const double found_prefix = __shfl_sync(WK_FULL, wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least), 0);
+            if (apart != 0u && wk_plan_binade(found_prefix) != bb) *reread = 1;
             return found_prefix;
 #else
             return wk_capped(base, __dadd_rn(bb > bref ? acc_up : acc, v), least);
@@ -1567,7 +1586,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         m1 = __dmul_rn(m1, 2.0 * ulp);
     }
     const double cap = wk_cap(big);
-#if BINADE_WK_MOVES == 5
+#if BINADE_WK_MOVES >= 5
     const u64 apart = mb != 0u && wk_moves_apart(m0, m1) ? WK_MOVES_APART : 0ull;
 #else
     const u64 apart = 0ull;
@@ -1637,14 +1656,14 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     if (threadIdx.x < 32) {
 #endif
         unsigned int missing = 0u;
-        int waited = 0;
+        int waited = 0, reread = 0;
         const int ranged = BINADE_WK_LOOKBACK != 0 && t % WK_HINT_ANCHOR != 0u;
 #if BINADE_WK_MOVES
         const unsigned int bref = mb;
 #else
         const unsigned int bref = 0u;
 #endif
-        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited, bref);
+        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited, &reread, bref);
         if (missing != 0u) {
             /* Tree sums of non-negative terms are >= 0: the prefix lies in [prefix, prefix +
              * 4 missing ts] where the guess holds; one binade at both ends is the plan. */
@@ -1662,11 +1681,12 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
                 if (threadIdx.x == 0) sh.b = bl;
                 path |= WK_PATH_RANGED;
             } else {
-                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited, bref);
+                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited, &reread, bref);
                 missing = 0u;
             }
         }
         if (waited) path |= WK_PATH_WAITED;
+        if (reread) path |= WK_PATH_REREAD;
         if (missing == 0u && threadIdx.x == 0) {
 #if BINADE_WK_MOVES
             /* The tile's own move from the prefix's binade, as a look-back's. */

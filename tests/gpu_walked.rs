@@ -804,8 +804,9 @@ fn walked_segments_refuse_what_cannot_run() {
 /// (`Moves::Swapped`), long look-backs' early passes moved from the window base alone
 /// (`Moves::BaseUnknown`), each tie rounded as if from an even sum (`Moves::On`, the
 /// parity moves with the parity ignored), and look-backs across a crossing not read again
-/// (`Moves::Parity`, the engine's moves with its re-scan skipped).
-fn f32_plan_shapes() -> [WalkedShape; 7] {
+/// (`Moves::Parity`, the engine's moves with its re-scan skipped), and the same with the
+/// re-read's tag kept (`Moves::TagOnly`, the diagnostic build of `examples/walked_f32_paths`).
+fn f32_plan_shapes() -> [WalkedShape; 8] {
     [
         (StallCap::Off, Moves::Off),
         (StallCap::On, Moves::Off),
@@ -814,6 +815,7 @@ fn f32_plan_shapes() -> [WalkedShape; 7] {
         (StallCap::TooLow, Moves::Crossing),
         (StallCap::On, Moves::Swapped),
         (StallCap::On, Moves::BaseUnknown),
+        (StallCap::On, Moves::TagOnly),
     ]
     .map(|(stall_cap, moves)| WalkedShape {
         stall_cap,

@@ -223,6 +223,11 @@ pub enum Moves {
     ///
     /// [`EarlyPasses::Running`]: crate::verify::walked_model::EarlyPasses::Running
     Crossing = 5,
+    /// `Crossing` with its re-read compiled out: the tag bit formed and each look-back's
+    /// ballot of it taken, the plans `Parity`'s; a look-back that would read its span again
+    /// is counted (`WalkedTotal::reread_plans`). A diagnostic build that prices `Crossing`'s
+    /// code apart from the re-reads it does (`examples/walked_f32_paths`, time mode).
+    TagOnly = 6,
 }
 
 /// Whether an f32 build's plans cap a tile's growth where the loop's sum stops growing
@@ -487,6 +492,13 @@ impl WalkedShape {
             ),
             ("BINADE_WK_PL_NATIVE_MAX", PLAN_NATIVE_MAX.to_string()),
             ("BINADE_WK_SS_SLOTS", SEG_STEP_SLOTS.to_string()),
+            ("WK_PATH_TIE", format!("{PATH_TIE}u")),
+            ("WK_PATH_HINTED", format!("{PATH_HINTED}u")),
+            ("WK_PATH_RANGED", format!("{PATH_RANGED}u")),
+            ("WK_PATH_WAITED", format!("{PATH_WAITED}u")),
+            ("WK_PATH_FAR", format!("{PATH_FAR}u")),
+            ("WK_PATH_SPLIT", format!("{PATH_SPLIT}u")),
+            ("WK_PATH_REREAD", format!("{PATH_REREAD}u")),
         ]
     }
 }
@@ -753,6 +765,9 @@ pub struct WalkedTotal {
     pub pair_rounds: u64,
     /// Tiles whose producer published split words (`WalkedShape::split`).
     pub split_tiles: u64,
+    /// Tiles whose plan look-back read its span again across a crossing (`Moves::Crossing`),
+    /// or would have (`Moves::TagOnly`).
+    pub reread_plans: u64,
     /// Tiles the walker ended by their split words, with no finish.
     pub split_ends: u64,
     /// Finished tiles ended by one planned pass, with no rounds (`WalkedShape::planned`).
@@ -921,7 +936,8 @@ impl TileWords {
     }
 }
 
-// A tile's path word (`paths[t]`, the kernel's `WK_PATH_*`), one bit each.
+// A tile's path word (`paths[t]`), one bit each: the kernel's `WK_PATH_*`, defined from these
+// ([`WalkedShape::defines`]).
 /// Path bit 0: the tile had a tie.
 pub const PATH_TIE: u32 = 1;
 /// Path bit 1: planned from the walker's hint.
@@ -934,6 +950,9 @@ pub const PATH_WAITED: u32 = 8;
 pub const PATH_FAR: u32 = 16;
 /// Path bit 5: its split words were published.
 pub const PATH_SPLIT: u32 = 32;
+/// Path bit 6: its plan look-back read its span again across a crossing (`Moves::Crossing`),
+/// or would have (`Moves::TagOnly`).
+pub const PATH_REREAD: u32 = 64;
 
 /// Sums of one length in a launch: `count` sums of `len` terms, sum k over
 /// `terms[k * pitch..k * pitch + len]`.
@@ -1520,6 +1539,7 @@ impl WalkedSum {
             fast_rounds: out[14],
             pair_rounds: out[15],
             split_tiles: count(PATH_SPLIT),
+            reread_plans: count(PATH_REREAD),
             split_ends: out[16],
             planned_finishes: out[17],
             walk_split_ends: out[18],
@@ -1549,6 +1569,7 @@ impl WalkedSum {
             fast_rounds: 0,
             pair_rounds: 0,
             split_tiles: 0,
+            reread_plans: 0,
             split_ends: 0,
             planned_finishes: 0,
             walk_split_ends: 0,
