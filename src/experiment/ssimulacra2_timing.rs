@@ -9,7 +9,7 @@ use anyhow::{bail, Context as _, Result};
 
 use super::fixture_select::{load_fixtures, Loaded};
 use super::{ConfigError, Context, Outcome};
-use crate::gpu::ordered_sum::walked::WalkedSum;
+use crate::gpu::ordered_sum::walked::{WalkedShape, WalkedSum, WalkedTotal};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::plan::PlanKind;
@@ -18,6 +18,7 @@ use crate::report::{Report, Table};
 use crate::ssimulacra2::device::{
     frame_walked_job, frame_walked_sums, scale_job, scale_walked_job, DeviceScale, DeviceTerms,
 };
+use crate::ssimulacra2::terms::TERMS;
 use crate::ssimulacra2::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
 
 /// One frame prepared on the device: every scale's planes and term buffer, and the CPU sums.
@@ -65,13 +66,72 @@ struct Row {
     walked_finished: u64,
     frame_mismatches: u64,
     frame_finished: u64,
+    /// The trace build's sums of the first frame in one launch, slowest walker first.
+    traced: Vec<TracedSum>,
 }
+
+/// One sum of a frame's launch of the trace build: where in the frame, and its counts.
+struct TracedSum {
+    /// Scale (0 the full frame), channel (X, Y, B) and term (0 to 5) of the sum.
+    scale: usize,
+    channel: usize,
+    term: usize,
+    total: WalkedTotal,
+    /// Its total has the CPU's bits.
+    exact: bool,
+}
+
+impl TracedSum {
+    fn walker_ns(&self) -> u64 {
+        self.total.trace.as_ref().map_or(0, |t| t.walker_ns)
+    }
+}
+
+/// Sums of a fixture's traced launch listed in the report (the slowest walkers).
+const TRACED_LISTED: usize = 4;
 
 /// The engines a size is timed with.
 struct Engines<'a> {
     terms: &'a DeviceTerms,
     sum: &'a GpuOrderedSum,
     walked: &'a WalkedSum,
+    /// The engine's shape with the walker's trace (`WalkedShape::trace`): its clock stamps.
+    traced: &'a WalkedSum,
+}
+
+/// The trace build's sums of frame `p` in one launch (`frame_walked_job`'s order: smallest
+/// scale first, 18 sums a scale, channel-major), slowest walker first.
+fn traced_frame(e: &Engines, p: &Prepared) -> Result<Vec<TracedSum>> {
+    let mut job = frame_walked_job(e.traced, &p.scales)?;
+    for s in &p.scales {
+        e.terms.launch(s)?;
+    }
+    let results = e.traced.run_segments(&mut job)?;
+    let per = 3 * TERMS;
+    let scales = p.scales.len();
+    if results.len() != per * scales {
+        bail!(
+            "a frame of {scales} scales gave {} traced sums",
+            results.len()
+        );
+    }
+    let mut out: Vec<TracedSum> = results
+        .into_iter()
+        .enumerate()
+        .map(|(i, total)| {
+            let (scale, channel, term) = (scales - 1 - i / per, (i % per) / TERMS, i % TERMS);
+            let want = p.cpu[scale].sums[channel][term];
+            TracedSum {
+                scale,
+                channel,
+                term,
+                exact: total.total.to_bits() == want.to_bits(),
+                total,
+            }
+        })
+        .collect();
+    out.sort_by_key(|t| std::cmp::Reverse(t.walker_ns()));
+    Ok(out)
 }
 
 fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) -> Result<Row> {
@@ -177,6 +237,10 @@ fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) 
         }
     }
     drop(frame_jobs);
+    let traced = match prepared.first() {
+        Some(p) => traced_frame(e, p)?,
+        None => Vec::new(),
+    };
     let mut mismatches = 0u64;
     for (p, js) in prepared.iter().zip(jobs.iter_mut()) {
         for (cpu, job) in p.cpu.iter().zip(js.iter_mut()) {
@@ -223,7 +287,67 @@ fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) 
         walked_finished,
         frame_mismatches,
         frame_finished,
+        traced,
     })
+}
+
+/// Where a frame's one launch spends its time, by the trace build's clocks: the sums whose
+/// walkers ran longest, and all of the frame's sums together.
+fn traced_table(rows: &[Row]) -> Table {
+    let mut t = Table::new(
+        "walked_trace",
+        "The walked engine's trace build, first frame in one launch: the slowest walkers, and the frame's sums together",
+        &[
+            "fixture", "size", "sum (scale, channel, term)", "tiles", "walker µs", "µs in finishes", "last unit word µs", "tiles finished", "tiles with a tie", "walker steps", "walker sleeps", "split ends", "= CPU",
+        ],
+    );
+    let us = |ns: u64| format!("{:.1}", ns as f64 / 1e3);
+    for r in rows {
+        for ts in r.traced.iter().take(TRACED_LISTED) {
+            let tr = ts.total.trace.as_ref();
+            t.row(vec![
+                r.fixture.clone(),
+                r.size.clone(),
+                format!("{}, {}, {}", ts.scale, ["X", "Y", "B"][ts.channel], ts.term),
+                ts.total.tiles.to_string(),
+                us(ts.walker_ns()),
+                tr.map_or("n/a".into(), |x| us(x.finish_ns)),
+                tr.map_or("n/a".into(), |x| us(x.producers_ns)),
+                ts.total.finished_tiles.to_string(),
+                ts.total.pair_tiles.to_string(),
+                ts.total.steps.to_string(),
+                ts.total.sleeps.to_string(),
+                ts.total.split_ends.to_string(),
+                (if ts.exact { "yes" } else { "no" }).into(),
+            ]);
+        }
+        let all = &r.traced;
+        let sum = |f: &dyn Fn(&WalkedTotal) -> u64| all.iter().map(|x| f(&x.total)).sum::<u64>();
+        t.row(vec![
+            r.fixture.clone(),
+            r.size.clone(),
+            format!("all {} (walker µs: the longest)", all.len()),
+            sum(&|x| x.tiles).to_string(),
+            us(all.first().map_or(0, TracedSum::walker_ns)),
+            us(sum(&|x| x.trace.as_ref().map_or(0, |tr| tr.finish_ns))),
+            us(all
+                .iter()
+                .filter_map(|x| x.total.trace.as_ref().map(|tr| tr.producers_ns))
+                .max()
+                .unwrap_or(0)),
+            sum(&|x| x.finished_tiles).to_string(),
+            sum(&|x| x.pair_tiles).to_string(),
+            sum(&|x| x.steps).to_string(),
+            sum(&|x| x.sleeps).to_string(),
+            sum(&|x| x.split_ends).to_string(),
+            format!(
+                "{} of {}",
+                all.iter().filter(|x| x.exact).count(),
+                all.len()
+            ),
+        ]);
+    }
+    t
 }
 
 /// Runs the experiment (needs a GPU).
@@ -232,10 +356,19 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let terms = DeviceTerms::new(&gpu)?;
     let sum = GpuOrderedSum::new(&gpu)?;
     let walked = WalkedSum::new(&gpu)?;
+    let traced = WalkedSum::build(
+        &gpu,
+        WalkedShape {
+            trace: true,
+            ..WalkedShape::DEFAULT
+        },
+        crate::gpu::ordered_sum::walked::WalkedMutant::None,
+    )?;
     let engines = Engines {
         terms: &terms,
         sum: &sum,
         walked: &walked,
+        traced: &traced,
     };
     let loaded = load_fixtures(ctx)?;
     let mut rows = Vec::new();
@@ -280,7 +413,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     }
     let failures = rows
         .iter()
-        .map(|r| r.mismatches + r.walked_mismatches + r.frame_mismatches)
+        .map(|r| {
+            r.mismatches
+                + r.walked_mismatches
+                + r.frame_mismatches
+                + r.traced.iter().filter(|t| !t.exact).count() as u64
+        })
         .sum();
     let mut report = Report::new(
         &ctx.name,
@@ -332,6 +470,18 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         ));
     }
     report.table(table);
+    report.text(
+        "Where the one launch's time goes: the engine's shape built with the walker's trace \
+         (`WalkedShape::trace`: the walker stamps the device's global timer at its start and \
+         end and adds the time inside its finishes and split ends; producers stamp the latest \
+         unit word of the sum), one launch of each fixture's first frame after its term \
+         kernels. Its clocks are the trace build's, not the timed build's, and each of the \
+         frame's 108 walkers runs in its own block, so the frame ends with its slowest walker. \
+         A sum is named by its scale (0 the full frame), its channel and its term (0 to 5: \
+         the error maps' 1- and 4-norms, `ssimulacra2::TERMS`)."
+            .to_string(),
+    );
+    report.table(traced_table(&rows));
     report.plot(Plot {
         stem: "ms_per_frame".into(),
         title: "Milliseconds per frame".into(),
