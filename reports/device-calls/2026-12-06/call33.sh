@@ -13,16 +13,22 @@
 # - Look-backs read again (e4): uniform and half ties at 2^30 10 to 500, all in the sums'
 #   growth (first ~8,448 tiles); geometric hundreds to a few thousand; t4's "would have"
 #   counts of the same order.
-# - gpu_walked's f32 tests (now with Moves::TagOnly among the plan shapes) pass.
+# - ssimulacra2-timing (the trace table is new): checker-10px at 1920x1080 about 3x the tree
+#   sums as at 054862f; its slowest walker a full-frame sum (scale 0) whose walker time is
+#   most of the launch, with more time in finishes than astronaut-4k's slowest.
+# - The GPU suite (gpu-tests-changed, reduced experiments) passes: the kernel's path bits now
+#   come from the host, and every build gained the re-read flag; gpu_walked's f32 tests
+#   have Moves::TagOnly among the plan shapes.
 set -u
 [ -d .devbin ] || tar xJf .dev2.tgz
 export BINADE_REQUIRE_GPU=1 BINADE_MODULE_FORM=cubin BINADE_BIN=$PWD/.devbin/binade
 R=/tmp/r; rm -rf $R; mkdir -p $R
 cp .devbin/tests/MANIFEST.tsv $R/
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $R/device.txt
-timeout 300 .devbin/examples/walked_f32_paths time 100000000,1073741824 Uniform,SsimTies,LogNormal3,Geometric e4,p4,t4,e3,p3,ep,pp > $R/time.csv 2> $R/time.err; echo "time rc $?" | tee -a $R/rc.txt
+timeout 200 .devbin/examples/walked_f32_paths time 100000000,1073741824 Uniform,SsimTies,LogNormal3,Geometric e4,p4,t4,e3,p3,ep,pp > $R/time.csv 2> $R/time.err; echo "time rc $?" | tee -a $R/rc.txt
 cat $R/time.csv; tail -3 $R/time.err
-T=$(awk -F'\t' '$1=="gpu_walked"{print $2}' .devbin/tests/MANIFEST.tsv)
-timeout 200 .devbin/tests/$T --test-threads=1 f32 > $R/gpu_walked_f32.txt 2>&1; echo "gpu_walked f32 rc $?" | tee -a $R/rc.txt
-grep -E "^test |test result" $R/gpu_walked_f32.txt
+timeout 60 .devbin/binade run ssimulacra2-timing --out $R/ssimulacra2-timing > $R/ssimulacra2-timing.log 2>&1; echo "ssimulacra2-timing rc $?" | tee -a $R/rc.txt
+grep -A12 "walked_trace\|slowest walkers" $R/ssimulacra2-timing/README.md | cut -c1-220 | head -20
+timeout 300 .devbin/binade run gpu-tests-changed --experiments experiments/reduced --out $R/gpu-tests-changed > $R/gpu-tests-changed.log 2>&1; echo "gpu-tests-changed rc $?" | tee -a $R/rc.txt
+head -c 300 $R/gpu-tests-changed/README.md | tail -c 200
 tar czf $OUT/r.tgz -C /tmp r
