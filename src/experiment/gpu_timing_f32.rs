@@ -15,7 +15,7 @@ use super::peer_timing::PeerTiming;
 use super::{Context, Outcome};
 use crate::format::{same_result, F32};
 use crate::gpu::ordered_sum::onepass::Distribution;
-use crate::gpu::ordered_sum::walked::{Moves, WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
+use crate::gpu::ordered_sum::walked::{WalkedJob, WalkedMutant, WalkedShape, WalkedSum};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, OnePassSum};
 use crate::report::{ms_cell, ratio_cell as ratio, thousands, Report, Table};
@@ -24,12 +24,10 @@ use crate::walk::loop_sum;
 /// Most distinct windows a size is rotated over (the peer uses the same bound).
 const MAX_OFFSETS: usize = 256;
 
-/// The engine's f32 shape with each tile's moves rounded term by term as if from an even sum
-/// The engine's f32 shape with its look-backs moving every tile from the base's binade, not
-/// read again across a crossing (`Moves::Parity`, the look-backs of 3426936's engine, with
-/// today's moves): the build before `Moves::Crossing`.
+/// The engine's f32 shape at four blocks a multiprocessor (64 registers a thread), as the f64
+/// engine: the f32 engine's shape before it took three (`WalkedShape::DEFAULT_F32`).
 const BEFORE: WalkedShape = WalkedShape {
-    moves: Moves::Parity,
+    min_blocks: 4,
     ..WalkedShape::DEFAULT_F32
 };
 
@@ -86,7 +84,7 @@ struct Row {
     /// The engine's build (`WalkedShape::DEFAULT_F32`: the stall cap, the parity moves and
     /// look-backs read again across a crossing).
     engine: Timed,
-    /// The same shape without the re-read ([`BEFORE`]), where run (`before_reps`,
+    /// The same shape at four blocks a multiprocessor ([`BEFORE`]), where run (`before_reps`,
     /// `before_max_terms`).
     before: Option<Timed>,
     copy: f64,
@@ -276,7 +274,7 @@ fn report(
         ));
     }
     rep.text(format!(
-        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`) and moved by each tile as the f32 loop would move them, each thread carrying the sum's parity through its ties, and each look-back whose prefix lies in another binade than its base read again forward, each tile moved from the running prefix's binade (`WalkedShape::moves`, `Moves::Crossing`, `BINADE_WK_MOVES` 5): the build `binade sum --engine gpu` runs on an f32 file. The column \"before\" is the same shape without the re-read, every tile of a look-back moved from its base's binade (`Moves::Parity`, the look-backs of 3426936's engine), timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
+        "Device: {} ({}). The engine is `WalkedSum` built with `WalkedShape::f32_terms` on the engine's default shape (`kernels/ordered_sum_walked.cu` with `BINADE_WK_F32`): terms loaded as f32 and widened in registers, the sum's own operations in f32, plans capped where the f32 loop stops growing (`WalkedShape::stall_cap`, `BINADE_WK_STALL_CAP`) and moved by each tile as the f32 loop would move them, each thread carrying the sum's parity through its ties, and each look-back whose prefix lies in another binade than its base read again forward, each tile moved from the running prefix's binade (`WalkedShape::moves`, `Moves::Crossing`, `BINADE_WK_MOVES` 5): the build `binade sum --engine gpu` runs on an f32 file. The engine's f32 shape has three blocks a multiprocessor (`WalkedShape::min_blocks`, 80 registers a thread); the column \"before\" is the same shape at four (64 registers a thread, the f64 engine's and the f32 engine's before), timed by {} CUDA events after one untimed run, at sizes up to {}. Times are medians of {} CUDA-event timings after {} untimed runs, each size rotated over up to {MAX_OFFSETS} disjoint windows of a pool of at least {} f32 terms, the same windows for the engine and the copy. The data is made on the device by `fill_distribution_f32` (`OnePassSum::fill_f32`); the uniform pool is the one `cupy_sum.py --dtype float32` makes (its doubles rounded to nearest f32), checked by the checksum of the pool's bits. Correctness: the first window's total against the CPU's f32 loop over the same terms (`s += x` in f32 from +0, in order), bits compared, and {RELAUNCHES} relaunches against the first total. `cupy.sum` on f32 is not exact and is timed only.",
         gpu.name,
         gpu.arch,
         set.before_reps,
@@ -324,6 +322,7 @@ fn prediction_text() -> String {
         "Geometric f32 at 2^30 took 25.4 ms at 3426936 (2,312 of 262,144 tiles finished, about 18 for each of its 128 crossings). Why (host model, `walked_model::lookback_plans_f32`): a look-back moves each tile after its base from the base's binade, so where its span crosses a binade the tiles after the crossing are moved at the binade below, half the quantum, and on this stream (terms about an ulp of the sum) that is far from the loop's move; the longer the look-backs the more tiles are planned a binade off: at 2^25 terms (4 crossings) 16 tiles missed at 16 tiles back, 43 at 256, 66 at 1,024, and 16 at every length with each tile moved from its running prefix's binade. The fix, a plan (`Moves::Crossing`, `BINADE_WK_MOVES` 5, `wk_rescan_plan`): a look-back whose prefix lies in another binade than its base reads its span again forward, 32 words a round, each lane's binade from a warp scan of the moves before it. Prediction for the first run with it (written before it): geometric at 2^30 500 to 900 tiles finished and 7 to 12 ms, at 10^8 50 to 90 tiles and 0.9 to 1.4 ms; uniform, log-normal and half ties within 5% of the build before (few look-backs span a crossing) with the same tiles finished; log-normal at 2^30 in the build before (now `Moves::Parity`) within 10% of the 3.963 ms of 3426936's per-term moves, so that call's 4.928 was the run's. Measured at 7fd0c3c (H100, `reports/gpu-timing-f32-history/7fd0c3c`): geometric at 2^30 6.64 ms against 25.36 (208 tiles finished against 2,408), at 10^8 0.868 against 1.925 (42 against 124): better than predicted; but uniform at 2^30 3.486 against 3.142 ms (+11%) and half ties 3.724 against 3.391 (+10%), 10^8 +12% and +14%, the same tiles finished (wrong: predicted within 5%); log-normal at 2^30 in the build before 4.929 ms (wrong: the parity moves' own figure, not the run's). Not found on the device; in a throwaway copy of the model (not kept; 256 tiles back, 2^26 uniform terms) about 1,800 of the sum's first 8,448 tiles, whose sum doubles tile by tile, re-read their look-backs, none after.",
         "So the re-read is taken only where a tile of the span has its two moves more than 1/64 apart (a tag bit, `WK_MOVES_APART`, set by its producer): on uniform terms in the sum's first tiles the two moves differ by rounding alone. And the parity moves cost log-normal terms their time (4.93 ms at 2^30 against the per-term moves' 3.96 in call 25, the same tiles finished): every thread carried the parity chain (a floor, two products and compares a term, twice), where the moves are formed on every tile; uniform and half-ties terms form none once their sums stall. Now a thread keeps its sum in ulps of the binade, M = rint(M + n) term by term from 0 (`walked_model::chained_move_f32`, equal by bits to the chain from an even start, `tests/walked_model.rs`): M is an integer, so rint(M + n) is M + rint(n) off a tie and the even neighbour on one, the loop's step, at one add and one rint a term as the per-term moves. Prediction for this run (written before it): uniform and half ties within 3% of the build before, geometric within 10% of 7fd0c3c's 6.64 ms at 2^30 and 0.868 at 10^8, log-normal at 2^30 3.9 to 4.3 ms in both builds (call 29: about 4.9), at 10^8 within 5% of call 29.",
         "Measured at fb0be33 (H100, `reports/walked-crossings`): log-normal at 2^30 3.94 ms before and 4.02 with the re-read (held); geometric 6.08 ms at 2^30 and 0.820 at 10^8 (held); uniform 3.397 against 3.148 ms at 2^30 and 0.3905 against 0.3602 at 10^8 (+8%, the same 6 tiles finished) and half ties 3.628 against 3.303 (+10%, 71 tiles finished against 62): wrong, the bit did not remove the slowdown, whose cause is not found.",
+        "Found since (call 33, H100, 3818228, `reports/walked-blocks`: `examples/walked_f32_paths` time mode, 21 CUDA-event timings a build, the builds taken in turn): with the re-read compiled out and its tag bit and ballot kept (`Moves::TagOnly`, the same spill bytes as `Moves::Parity` by ptxas) uniform at 2^30 took 3.369 ms against the re-read's 3.416 and Parity's 3.162, so most of the 8% came with the tag and its ballot, not with the re-read's code or its work (173 look-backs re-read in that sum); the prediction (TagOnly within 2% of Parity) was wrong. At three blocks a multiprocessor (80 registers a thread, not 64) the engine was faster on all eight rows, 7 to 17%, and below Parity at four on all eight. The engine's f32 shape takes three blocks since (`WalkedShape::DEFAULT_F32`); the column before is the same shape at four. Prediction for this run (written before it): every engine figure within 5% of the probe's three-block build (2^30: uniform 3.125 ms, half ties 3.255, log-normal 3.726, geometric 5.042; 10^8: 0.369, 1.282, 0.770, 0.687) and every figure before within 5% of its four-block build (2^30: 3.416, 3.623, 4.024, 6.099; 10^8: 0.393, 1.463, 0.902, 0.816).",
     ]
     .join("\n\n")
 }
@@ -337,7 +336,7 @@ fn time_table(rows: &[Row], peer: &Result<PeerOut>) -> Table {
             "windows",
             "walked, f32",
             "first run, wall ms",
-            "before: no re-read",
+            "before: 4 blocks",
             "before, first run, wall ms",
             "device copy",
             "cupy.sum, f32",
@@ -409,8 +408,8 @@ fn check_table(rows: &[Row]) -> Table {
         ],
     );
     for r in rows {
-        let builds = std::iter::once(("re-read across crossings (engine)", &r.engine))
-            .chain(r.before.as_ref().map(|b| ("no re-read (before)", b)));
+        let builds = std::iter::once(("3 blocks (engine)", &r.engine))
+            .chain(r.before.as_ref().map(|b| ("4 blocks (before)", b)));
         for (build, b) in builds {
             t.row(vec![
                 r.dist.name_f32().into(),
