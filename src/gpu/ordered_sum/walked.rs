@@ -336,9 +336,10 @@ impl WalkedShape {
     /// multiprocessor (80 registers a thread), not the f64 engine's four (64): on an H100 at
     /// 3818228 (`reports/walked-blocks`, 21 CUDA-event timings a build, the builds taken in
     /// turn) it was faster at 3 on all eight rows of four f32 streams at 10^8 and 2^30 terms,
-    /// 7 to 17% (2^30: uniform 3.125 ms against 3.416, half ties 3.255 against 3.623,
+    /// 6 to 17% (2^30: uniform 3.125 ms against 3.416, half ties 3.255 against 3.623,
     /// log-normal 3.726 against 4.024, geometric 5.042 against 6.099), and below the build
-    /// before the re-read (`Moves::Parity` at 4 blocks) on all eight.
+    /// before the re-read (`Moves::Parity` at 4 blocks) on seven of the eight (uniform at
+    /// 10^8: 0.369 against 0.362).
     pub const DEFAULT_F32: WalkedShape = WalkedShape {
         min_blocks: 3,
         ..WalkedShape::DEFAULT.with_f32_terms()
