@@ -3,7 +3,7 @@
 //! (`WalkedShape::DEFAULT`), the tiles inside which the loop's double sum from +0 changes its
 //! exponent field (each is a tile the walked engine's walker must finish or end by its
 //! split words: no one binade's unit applies across it), the tiles before its first nonzero
-//! term, its negative terms, the tiles where a plan from tree sums (the binade of the sum of
+//! term, its negative terms, the tiles holding a subnormal term, the tiles where a plan from tree sums (the binade of the sum of
 //! the earlier tiles' own sums, each in order) is not the loop's binade, its first nonzero
 //! prefix, its total and the sum of its tiles' sums. A host companion of
 //! `ssimulacra2-timing`'s trace table (`reports/ssimulacra2-walked-trace`): no GPU.
@@ -25,7 +25,7 @@ fn main() -> Result<()> {
     let f = load(&manifest, &dirs).with_context(|| format!("loading {}", manifest.display()))?;
     let (a, b) = f.pairs.first().context("a fixture with no frames")?;
     let tile = WalkedShape::DEFAULT.tile() as usize;
-    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,tree_plan_misses,first_nonzero_prefix,total,tree_total");
+    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total");
     let mut scale = 0usize;
     for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
         let n = s.width * s.height;
@@ -37,6 +37,10 @@ fn main() -> Result<()> {
                 .filter(|x| x.is_sign_negative())
                 .count();
             let (mut tree, mut misses) = (0.0f64, 0u64);
+            let subnormal = terms[r.clone()]
+                .chunks(tile)
+                .filter(|t| t.iter().any(|x| x.is_subnormal()))
+                .count();
             for t in terms[r].chunks(tile) {
                 let before = sum;
                 misses += u64::from(exponent(tree) != exponent(before));
@@ -54,7 +58,7 @@ fn main() -> Result<()> {
                 }
             }
             println!(
-                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{misses},{:e},{sum:e},{tree:e}",
+                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{sum:e},{tree:e}",
                 ["X", "Y", "B"][i / 6],
                 i % 6,
                 n.div_ceil(tile),
