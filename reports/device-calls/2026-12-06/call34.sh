@@ -14,8 +14,8 @@ R=/tmp/r; rm -rf $R; mkdir -p $R
 cp .devbin/tests/MANIFEST.tsv $R/
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $R/device.txt
 T=$(awk -F'\t' '$1=="gpu_walked"{print $2}' .devbin/tests/MANIFEST.tsv)
-timeout 150 .devbin/tests/$T --test-threads=1 f32 > $R/gpu_walked_f32.txt 2>&1; echo "gpu_walked f32 rc $?" | tee -a $R/rc.txt
+timeout 110 .devbin/tests/$T --test-threads=1 f32 > $R/gpu_walked_f32.txt 2>&1; echo "gpu_walked f32 rc $?" | tee -a $R/rc.txt
 grep -E "^test |test result" $R/gpu_walked_f32.txt
-timeout 150 .devbin/binade run gpu-timing-f32 --out $R/gpu-timing-f32 > $R/gpu-timing-f32.log 2>&1; echo "gpu-timing-f32 rc $?" | tee -a $R/rc.txt
+timeout 80 .devbin/binade run gpu-timing-f32 --out $R/gpu-timing-f32 > $R/gpu-timing-f32.log 2>&1; echo "gpu-timing-f32 rc $?" | tee -a $R/rc.txt
 grep -E "^\| (1 - q|uniform|log|geo)" $R/gpu-timing-f32/README.md | head -12 | cut -c1-200
 tar czf $OUT/r.tgz -C /tmp r
