@@ -377,10 +377,15 @@ typedef double wk_term;
  * f32 terms at 2^30 from 3.14 to 3.49 ms (7fd0c3c); with the bit 3.40 against 3.15 (fb0be33),
  * so the sum's first tiles, whose sum doubles tile by tile (about 1,800 of the first 8,448
  * re-read at 256 tiles back in a throwaway copy of the model), are not the cause, or not
- * all of it; the cause is not found. A plan: no bit depends on it.
+ * all of it. A plan: no bit depends on it.
  * BINADE_WK_MOVES 6 is 5 with the re-read compiled out: the tag bit formed and each look-back's
  * ballot of it taken, its plans 4's. A diagnostic build that prices 5's code apart from the
- * re-reads it does (examples/walked_f32_paths, time mode). */
+ * re-reads it does (examples/walked_f32_paths, time mode). On an H100 at 3818228
+ * (reports/walked-blocks) it split 5's cost row by row: uniform at 2^30 3.369 ms against 5's
+ * 3.416 and 4's 3.162 (the tag and its ballot), half ties at 10^8 1.303 against 1.463 and
+ * 1.297 (the re-read's code); and 5 at three blocks a multiprocessor (80 registers a thread)
+ * was faster than 5 at four on every f32 row, and than 4 at four on seven of eight: the f32
+ * engine's shape since (WalkedShape::DEFAULT_F32). */
 #ifndef BINADE_WK_MOVES
 #define BINADE_WK_MOVES 0
 #endif

@@ -219,7 +219,10 @@ pub enum Moves {
     /// 8,192 tiles at 2^25 terms in the model, from the running prefix's 16
     /// (`walked_model::lookback_plans_f32`, [`EarlyPasses::Running`]); on an H100 at fb0be33
     /// the stream at 2^30 took 6.08 ms against 28.2 without the re-read, uniform terms 3.40
-    /// against 3.15 (`reports/walked-crossings`). The f32 engine's.
+    /// against 3.15 (`reports/walked-crossings`); that cost lies partly in the tag and its
+    /// ballot, partly in the re-read's code ([`Moves::TagOnly`], `reports/walked-blocks`), and
+    /// at three blocks a multiprocessor the engine is below both (`DEFAULT_F32`). The f32
+    /// engine's.
     ///
     /// [`EarlyPasses::Running`]: crate::verify::walked_model::EarlyPasses::Running
     Crossing = 5,
