@@ -5,7 +5,11 @@
 //! split words: no one binade's unit applies across it), the tiles before its first nonzero
 //! term, its negative terms, the tiles holding a subnormal term, the tiles where a plan from tree sums (the binade of the sum of
 //! the earlier tiles' own sums, each in order) is not the loop's binade, its first nonzero
-//! prefix, its total and the sum of its tiles' sums. A host companion of
+//! prefix, its total and the sum of its tiles' sums; and the host model of the walker
+//! (`walked_model::walk`, the kernel's tile, step, planned finish and segmented step) given
+//! every tile's plan right (the loop's binade) and split words where the tree sums put a
+//! crossing: the tiles it finishes and ends by split words, and whether its total has the
+//! loop's bits. A host companion of
 //! `ssimulacra2-timing`'s trace table (`reports/ssimulacra2-walked-trace`): no GPU.
 //!
 //!     ssim_sum_crossings FIXTURE   (a manifest stem of fixtures/, e.g. checker-10px)
@@ -14,6 +18,21 @@ use binade::fixtures::{load, project_root, Dirs};
 use binade::gpu::ordered_sum::walked::WalkedShape;
 use binade::ssimulacra2::layout::{reference_terms, sum_segments};
 use binade::ssimulacra2::{for_each_scale, yuv};
+use binade::verify::walked_model::{
+    exact_plans, publish_split, tree_split_lanes, walk, ModelShape,
+};
+
+/// The walked kernel's shape in the model: 16 terms a lane, 256 lanes a tile, 1,024 tiles a
+/// step, as `WalkedShape::DEFAULT`.
+const KERNEL: ModelShape = ModelShape {
+    lane: 16,
+    lanes: 256,
+    step: 1024,
+    finish_in_step: true,
+    planned: true,
+    seg_step: true,
+    fetch_splits: false,
+};
 
 fn main() -> Result<()> {
     let Some(name) = std::env::args().nth(1) else {
@@ -25,7 +44,13 @@ fn main() -> Result<()> {
     let f = load(&manifest, &dirs).with_context(|| format!("loading {}", manifest.display()))?;
     let (a, b) = f.pairs.first().context("a fixture with no frames")?;
     let tile = WalkedShape::DEFAULT.tile() as usize;
-    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total");
+    if tile != KERNEL.tile() {
+        bail!(
+            "the model's tile ({}) is not the engine's ({tile})",
+            KERNEL.tile()
+        );
+    }
+    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total,model_finished,model_split_ends,model_equals_loop");
     let mut scale = 0usize;
     for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
         let n = s.width * s.height;
@@ -41,7 +66,7 @@ fn main() -> Result<()> {
                 .chunks(tile)
                 .filter(|t| t.iter().any(|x| x.is_subnormal()))
                 .count();
-            for t in terms[r].chunks(tile) {
+            for t in terms[r.clone()].chunks(tile) {
                 let before = sum;
                 misses += u64::from(exponent(tree) != exponent(before));
                 tree += t.iter().sum::<f64>();
@@ -57,12 +82,23 @@ fn main() -> Result<()> {
                     crossings += 1;
                 }
             }
+            let sum_terms = &terms[r.clone()];
+            let words = publish_split(
+                sum_terms,
+                KERNEL,
+                &exact_plans(sum_terms, KERNEL),
+                &tree_split_lanes(sum_terms, KERNEL),
+            );
+            let (bits, counts) = walk(sum_terms, KERNEL, &words, 0.0);
             println!(
-                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{sum:e},{tree:e}",
+                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{sum:e},{tree:e},{},{},{}",
                 ["X", "Y", "B"][i / 6],
                 i % 6,
                 n.div_ceil(tile),
-                first.unwrap_or(0.0)
+                first.unwrap_or(0.0),
+                counts.finished,
+                counts.split_ends,
+                bits == sum.to_bits()
             );
         }
         scale += 1;
