@@ -9,7 +9,11 @@
 //! (`walked_model::walk`, the kernel's tile, step, planned finish and segmented step) given
 //! every tile's plan right (the loop's binade) and split words where the tree sums put a
 //! crossing: the tiles it finishes and ends by split words, and whether its total has the
-//! loop's bits. A host companion of
+//! loop's bits. Last, for walker lags of 16 and 256 tiles, the tiles a plan from the walker's
+//! hint would put in the wrong binade: the kernel's `wk_plan_from_hint` takes the binade of
+//! the walker's exact sum S_w, w tiles back, where S_w + 4 (t - w) ts stays below its top (ts
+//! the tile's own tree sum: a guess that the tiles between sum to at most 4 ts each), here
+//! with S_w the loop's sum d tiles back. A host companion of
 //! `ssimulacra2-timing`'s trace table (`reports/ssimulacra2-walked-trace`): no GPU.
 //!
 //!     ssim_sum_crossings FIXTURE   (a manifest stem of fixtures/, e.g. checker-10px)
@@ -50,7 +54,7 @@ fn main() -> Result<()> {
             KERNEL.tile()
         );
     }
-    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total,model_finished,model_split_ends,model_equals_loop");
+    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total,model_finished,model_split_ends,model_equals_loop,hint_misses_lag16,hint_misses_lag256");
     let mut scale = 0usize;
     for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
         let n = s.width * s.height;
@@ -90,20 +94,47 @@ fn main() -> Result<()> {
                 &tree_split_lanes(sum_terms, KERNEL),
             );
             let (bits, counts) = walk(sum_terms, KERNEL, &words, 0.0);
+            let lagged = |d: usize| hint_misses(sum_terms, tile, d);
             println!(
-                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{sum:e},{tree:e},{},{},{}",
+                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{sum:e},{tree:e},{},{},{},{},{}",
                 ["X", "Y", "B"][i / 6],
                 i % 6,
                 n.div_ceil(tile),
                 first.unwrap_or(0.0),
                 counts.finished,
                 counts.split_ends,
-                bits == sum.to_bits()
+                bits == sum.to_bits(),
+                lagged(16),
+                lagged(256)
             );
         }
         scale += 1;
         Ok(())
     })
+}
+
+/// Tiles t (from `lag` on) where the hint's plan from the loop's sum `lag` tiles back is
+/// taken (that sum in a normal binade b, and it plus 4 lag ts below 2^(b + 1), the binade's
+/// top) and is not the binade of the loop's sum before t.
+fn hint_misses(terms: &[f64], tile: usize, lag: usize) -> usize {
+    let mut prefix = vec![0.0f64];
+    let mut own = Vec::new();
+    for t in terms.chunks(tile) {
+        own.push(t.iter().sum::<f64>());
+        let last = *prefix.last().unwrap_or(&0.0);
+        prefix.push(t.iter().fold(last, |a, &x| a + x));
+    }
+    (lag..own.len())
+        .filter(|&t| {
+            let s = prefix[t - lag];
+            let b = exponent(s);
+            if b == 0 || b >= 0x7fe {
+                return false;
+            }
+            let top = f64::from_bits((b + 1) << 52);
+            s + 4.0 * lag as f64 * own[t] < top && exponent(prefix[t]) != b
+        })
+        .count()
 }
 
 /// The exponent field of a double (its binade; 0 for zero and subnormals).
