@@ -23,14 +23,15 @@
 //! sum before it and its binade, its tree sum, largest term and moves in the three binades
 //! around the loop's, and its plan, unit and path words), for reading a chain of plans step
 //! by step. `time` mode: CUDA-event medians (21 launches each, in 3 rounds of 7 that take the
-//! builds in turn, after 3 untimed) of the engine's f32 build beside the build without
+//! builds in turn, after 3 untimed) of the f32 engine's moves (`Moves::Crossing`) at 4, 3
+//! (the engine's shape since 5531182) and 2 blocks a multiprocessor beside the build without
 //! moves, without the re-read (`Moves::Parity`) and with the re-read compiled out
-//! (`Moves::TagOnly`), with fewer blocks a multiprocessor (more registers a thread), each
-//! with its registers, its counts of one launch (tiles finished, planned from the hint and
-//! from a far anchor, look-backs read again or, with the re-read compiled out, that would
-//! have been, walker steps) and whether it kept the loop's bits; and the producers alone of
-//! the engine and of `Moves::Parity` (a walker that does nothing: no sum, its bits not the
-//! loop's).
+//! (`Moves::TagOnly`), each with its registers, its counts of one launch (tiles finished,
+//! planned from the hint and from a far anchor, look-backs read again or, with the re-read
+//! compiled out, that would have been, walker steps) and whether it kept the loop's bits;
+//! and the producers alone of `Moves::Crossing` and of `Moves::Parity` at 4 blocks (a walker
+//! that does nothing: no sum, its bits not the loop's). The build names of
+//! `reports/walked-blocks` (call 33, 3818228) are these; `e4` was the engine then.
 //!
 //!     walked_f32_paths trace STREAM SIZE
 //!     walked_f32_paths time SIZES STREAMS [BUILDS]
@@ -431,9 +432,13 @@ fn time_mode(args: &[String]) -> Result<()> {
         ..e
     };
     let shapes = [
-        ("e4", "moves (engine), 4 blocks", e),
+        ("e4", "moves (Crossing), 4 blocks", with(e.moves, 4)),
         ("n4", "no moves, 4 blocks", with(Moves::Off, 4)),
-        ("e3", "moves, 3 blocks", with(e.moves, 3)),
+        (
+            "e3",
+            "moves (Crossing), 3 blocks (the engine)",
+            with(e.moves, 3),
+        ),
         ("n3", "no moves, 3 blocks", with(Moves::Off, 3)),
         ("e2", "moves, 2 blocks", with(e.moves, 2)),
         (
@@ -458,15 +463,15 @@ fn time_mode(args: &[String]) -> Result<()> {
         ),
         (
             "ep",
-            "moves (engine), producers alone (no sum)",
+            "moves (Crossing), 4 blocks, producers alone (no sum)",
             WalkedShape {
                 producers_only: true,
-                ..e
+                ..with(e.moves, 4)
             },
         ),
         (
             "pp",
-            "no re-read (Parity), producers alone (no sum)",
+            "no re-read (Parity), 4 blocks, producers alone (no sum)",
             WalkedShape {
                 producers_only: true,
                 ..with(Moves::Parity, 4)
