@@ -26,17 +26,8 @@ use binade::verify::walked_model::{
     exact_plans, publish_split, tree_split_lanes, walk, ModelShape,
 };
 
-/// The walked kernel's shape in the model: 16 terms a lane, 256 lanes a tile, 1,024 tiles a
-/// step, as `WalkedShape::DEFAULT`.
-const KERNEL: ModelShape = ModelShape {
-    lane: 16,
-    lanes: 256,
-    step: 1024,
-    finish_in_step: true,
-    planned: true,
-    seg_step: true,
-    fetch_splits: false,
-};
+/// The walked kernel's shape in the model.
+const KERNEL: ModelShape = ModelShape::KERNEL;
 
 fn main() -> Result<()> {
     let Some(name) = std::env::args().nth(1) else {
@@ -60,33 +51,26 @@ fn main() -> Result<()> {
         let n = s.width * s.height;
         let terms = reference_terms(s);
         for (i, r) in sum_segments(n).into_iter().enumerate() {
-            let (mut sum, mut crossings, mut zero_tiles, mut first) = (0.0f64, 0u64, 0u64, None);
-            let negative = terms[r.clone()]
-                .iter()
-                .filter(|x| x.is_sign_negative())
+            let sum_terms = &terms[r];
+            let ts = TileSums::of(sum_terms, tile);
+            let tiles = ts.own.len();
+            let moved = |t: usize| (ts.prefix[t], ts.prefix[t + 1]);
+            let zero_tiles = (0..tiles).filter(|&t| moved(t) == (0.0, 0.0)).count();
+            let crossings = (0..tiles)
+                .filter(|&t| moved(t) != (0.0, 0.0) && exponent(moved(t).0) != exponent(moved(t).1))
                 .count();
-            let (mut tree, mut misses) = (0.0f64, 0u64);
-            let subnormal = terms[r.clone()]
+            // Plans from tree sums: the binade of the sum of the earlier tiles' own sums.
+            let mut tree = 0.0f64;
+            let mut misses = 0usize;
+            for t in 0..tiles {
+                misses += usize::from(exponent(tree) != exponent(ts.prefix[t]));
+                tree += ts.own[t];
+            }
+            let negative = sum_terms.iter().filter(|x| x.is_sign_negative()).count();
+            let subnormal = sum_terms
                 .chunks(tile)
                 .filter(|t| t.iter().any(|x| x.is_subnormal()))
                 .count();
-            for t in terms[r.clone()].chunks(tile) {
-                let before = sum;
-                misses += u64::from(exponent(tree) != exponent(before));
-                tree += t.iter().sum::<f64>();
-                for &x in t {
-                    sum += x;
-                    if first.is_none() && sum != 0.0 {
-                        first = Some(sum);
-                    }
-                }
-                if before == 0.0 && sum == 0.0 {
-                    zero_tiles += 1;
-                } else if exponent(before) != exponent(sum) {
-                    crossings += 1;
-                }
-            }
-            let sum_terms = &terms[r.clone()];
             let words = publish_split(
                 sum_terms,
                 KERNEL,
@@ -94,18 +78,17 @@ fn main() -> Result<()> {
                 &tree_split_lanes(sum_terms, KERNEL),
             );
             let (bits, counts) = walk(sum_terms, KERNEL, &words, 0.0);
-            let lagged = |d: usize| hint_misses(sum_terms, tile, d);
+            let total = ts.prefix[tiles];
             println!(
-                "{scale},{},{},{},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{sum:e},{tree:e},{},{},{},{},{}",
+                "{scale},{},{},{tiles},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{total:e},{tree:e},{},{},{},{},{}",
                 ["X", "Y", "B"][i / 6],
                 i % 6,
-                n.div_ceil(tile),
-                first.unwrap_or(0.0),
+                ts.first_nonzero,
                 counts.finished,
                 counts.split_ends,
-                bits == sum.to_bits(),
-                lagged(16),
-                lagged(256)
+                bits == total.to_bits(),
+                ts.hint_misses(16),
+                ts.hint_misses(256)
             );
         }
         scale += 1;
@@ -113,28 +96,51 @@ fn main() -> Result<()> {
     })
 }
 
-/// Tiles t (from `lag` on) where the hint's plan from the loop's sum `lag` tiles back is
-/// taken (that sum in a normal binade b, and it plus 4 lag ts below 2^(b + 1), the binade's
-/// top) and is not the binade of the loop's sum before t.
-fn hint_misses(terms: &[f64], tile: usize, lag: usize) -> usize {
-    let mut prefix = vec![0.0f64];
-    let mut own = Vec::new();
-    for t in terms.chunks(tile) {
-        own.push(t.iter().sum::<f64>());
-        let last = *prefix.last().unwrap_or(&0.0);
-        prefix.push(t.iter().fold(last, |a, &x| a + x));
-    }
-    (lag..own.len())
-        .filter(|&t| {
-            let s = prefix[t - lag];
-            let b = exponent(s);
-            if b == 0 || b >= 0x7fe {
-                return false;
+/// One sum's tiles: the loop's sum before each tile and after the last (`prefix`, from +0),
+/// each tile's own sum in order (`own`), and the loop's first nonzero running sum (0 if none).
+struct TileSums {
+    prefix: Vec<f64>,
+    own: Vec<f64>,
+    first_nonzero: f64,
+}
+
+impl TileSums {
+    fn of(terms: &[f64], tile: usize) -> TileSums {
+        let (mut prefix, mut own, mut first_nonzero) = (vec![0.0f64], Vec::new(), 0.0f64);
+        let mut s = 0.0f64;
+        for t in terms.chunks(tile) {
+            own.push(t.iter().sum::<f64>());
+            for &x in t {
+                s += x;
+                if first_nonzero == 0.0 {
+                    first_nonzero = s;
+                }
             }
-            let top = f64::from_bits((b + 1) << 52);
-            s + 4.0 * lag as f64 * own[t] < top && exponent(prefix[t]) != b
-        })
-        .count()
+            prefix.push(s);
+        }
+        TileSums {
+            prefix,
+            own,
+            first_nonzero,
+        }
+    }
+
+    /// Tiles t (from `lag` on) where the hint's plan from the loop's sum `lag` tiles back is
+    /// taken (that sum in a normal binade b, and it plus 4 lag ts below 2^(b + 1), the
+    /// binade's top; ts the tile's own sum) and is not the binade of the loop's sum before t.
+    fn hint_misses(&self, lag: usize) -> usize {
+        (lag..self.own.len())
+            .filter(|&t| {
+                let s = self.prefix[t - lag];
+                let b = exponent(s);
+                if b == 0 || b >= 0x7fe {
+                    return false;
+                }
+                let top = f64::from_bits((b + 1) << 52);
+                s + 4.0 * lag as f64 * self.own[t] < top && exponent(self.prefix[t]) != b
+            })
+            .count()
+    }
 }
 
 /// The exponent field of a double (its binade; 0 for zero and subnormals).

@@ -144,15 +144,7 @@ const WIDE: ModelShape = ModelShape {
 };
 
 /// The kernel's shape: 16 terms a lane, 256 lanes a tile, 1,024 tiles a step.
-const KERNEL: ModelShape = ModelShape {
-    lane: 16,
-    lanes: 256,
-    step: 1024,
-    finish_in_step: true,
-    planned: true,
-    seg_step: true,
-    fetch_splits: false,
-};
+const KERNEL: ModelShape = ModelShape::KERNEL;
 
 /// Lane plans of kind `k` for a tile from the exact sum `s`: the kernel's (0), the binade of
 /// the loop's running sum before each lane (1), those moved by -1..=1 binades or dropped at

@@ -16,9 +16,10 @@ use crate::plan::PlanKind;
 use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 use crate::ssimulacra2::device::{
-    frame_walked_job, frame_walked_sums, scale_job, scale_walked_job, DeviceScale, DeviceTerms,
+    frame_walked_job, frame_walked_sums, frame_walked_totals, scale_job, scale_walked_job,
+    DeviceScale, DeviceTerms,
 };
-use crate::ssimulacra2::terms::TERMS;
+use crate::ssimulacra2::terms::TERM_NAMES;
 use crate::ssimulacra2::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
 
 /// One frame prepared on the device: every scale's planes and term buffer, and the CPU sums.
@@ -99,37 +100,27 @@ struct Engines<'a> {
     traced: &'a WalkedSum,
 }
 
-/// The trace build's sums of frame `p` in one launch (`frame_walked_job`'s order: smallest
-/// scale first, 18 sums a scale, channel-major), slowest walker first.
+/// The trace build's sums of frame `p` in one launch, slowest walker first.
 fn traced_frame(e: &Engines, p: &Prepared) -> Result<Vec<TracedSum>> {
     let mut job = frame_walked_job(e.traced, &p.scales)?;
     for s in &p.scales {
         e.terms.launch(s)?;
     }
-    let results = e.traced.run_segments(&mut job)?;
-    let per = 3 * TERMS;
-    let scales = p.scales.len();
-    if results.len() != per * scales {
-        bail!(
-            "a frame of {scales} scales gave {} traced sums",
-            results.len()
-        );
-    }
-    let mut out: Vec<TracedSum> = results
-        .into_iter()
-        .enumerate()
-        .map(|(i, total)| {
-            let (scale, channel, term) = (scales - 1 - i / per, (i % per) / TERMS, i % TERMS);
-            let want = p.cpu[scale].sums[channel][term];
-            TracedSum {
-                scale,
-                channel,
-                term,
-                exact: total.total.to_bits() == want.to_bits(),
-                total,
+    let totals = frame_walked_totals(e.traced, &mut job, p.scales.len())?;
+    let mut out = Vec::new();
+    for (scale, (got, cpu)) in totals.iter().zip(&p.cpu).enumerate() {
+        for (channel, (g, c)) in got.iter().zip(&cpu.sums).enumerate() {
+            for (term, (&total, want)) in g.iter().zip(c).enumerate() {
+                out.push(TracedSum {
+                    scale,
+                    channel,
+                    term,
+                    exact: total.total.to_bits() == want.to_bits(),
+                    total,
+                });
             }
-        })
-        .collect();
+        }
+    }
     out.sort_by_key(|t| std::cmp::Reverse(t.walker_ns()));
     Ok(out)
 }
@@ -308,7 +299,12 @@ fn traced_table(rows: &[Row]) -> Table {
             t.row(vec![
                 r.fixture.clone(),
                 r.size.clone(),
-                format!("{}, {}, {}", ts.scale, ["X", "Y", "B"][ts.channel], ts.term),
+                format!(
+                    "{}, {}, {}",
+                    ts.scale,
+                    ["X", "Y", "B"][ts.channel],
+                    TERM_NAMES[ts.term]
+                ),
                 ts.total.tiles.to_string(),
                 us(ts.walker_ns()),
                 tr.map_or("n/a".into(), |x| us(x.finish_ns)),
@@ -477,8 +473,8 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          unit word of the sum), one launch of each fixture's first frame after its term \
          kernels. Its clocks are the trace build's, not the timed build's, and each of the \
          frame's 108 walkers runs in its own block, so the frame ends with its slowest walker. \
-         A sum is named by its scale (0 the full frame), its channel and its term (0 to 5: \
-         the error maps' 1- and 4-norms, `ssimulacra2::TERMS`)."
+         A sum is named by its scale (0 the full frame), its channel and its term \
+         (`ssimulacra2::terms::TERM_NAMES`)."
             .to_string(),
     );
     report.table(traced_table(&rows));

@@ -16,7 +16,7 @@ use super::pyramid::ScalePlanes;
 use super::terms::TERMS;
 use super::yuv::YuvFrame;
 use super::{frame_sums_of_scales, FrameSums, ScaleSums};
-use crate::gpu::ordered_sum::walked::{SumGroup, WalkedJob, WalkedSum};
+use crate::gpu::ordered_sum::walked::{SumGroup, WalkedJob, WalkedSum, WalkedTotal};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
 use crate::plan::PlanKind;
 
@@ -141,13 +141,13 @@ pub fn frame_walked_job<'a>(
 }
 
 /// Launches [`frame_walked_job`]'s `job` over a frame of `scales` scales (their term kernels
-/// already launched on the same stream) and returns its sums, `[scale][channel][term]` in
-/// scale order, and the tiles its walkers finished from their terms.
-pub fn frame_walked_sums(
+/// already launched on the same stream) and returns each sum's [`WalkedTotal`],
+/// `[scale][channel][term]` in scale order (the job's groups run the smallest scale first).
+pub fn frame_walked_totals(
     walked: &WalkedSum,
     job: &mut WalkedJob,
     scales: usize,
-) -> Result<(Vec<[[f64; TERMS]; 3]>, u64)> {
+) -> Result<Vec<[[WalkedTotal; TERMS]; 3]>> {
     let results = walked.run_segments(job)?;
     let per = 3 * TERMS;
     if results.len() != per * scales {
@@ -156,12 +156,32 @@ pub fn frame_walked_sums(
             results.len()
         );
     }
-    let finished = results.iter().map(|r| r.finished_tiles).sum();
-    let mut sums: Vec<[[f64; TERMS]; 3]> = results
+    let mut totals: Vec<[[WalkedTotal; TERMS]; 3]> = results
         .chunks(per)
-        .map(|c| by_channel(&c.iter().map(|r| r.total).collect::<Vec<_>>()))
+        .map(|c| std::array::from_fn(|ch| std::array::from_fn(|k| c[ch * TERMS + k])))
         .collect();
-    sums.reverse();
+    totals.reverse();
+    Ok(totals)
+}
+
+/// [`frame_walked_totals`]' sums, `[scale][channel][term]` in scale order, and the tiles its
+/// walkers finished from their terms.
+pub fn frame_walked_sums(
+    walked: &WalkedSum,
+    job: &mut WalkedJob,
+    scales: usize,
+) -> Result<(Vec<[[f64; TERMS]; 3]>, u64)> {
+    let totals = frame_walked_totals(walked, job, scales)?;
+    let finished = totals
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|r| r.finished_tiles)
+        .sum();
+    let sums = totals
+        .iter()
+        .map(|s| s.map(|ch| ch.map(|r| r.total)))
+        .collect();
     Ok((sums, finished))
 }
 

@@ -119,6 +119,20 @@ pub struct ModelShape {
 }
 
 impl ModelShape {
+    /// The walked kernel's shape (`WalkedShape::DEFAULT`): 16 terms a lane, 256 lanes a tile,
+    /// 1,024 tiles a step, the tile that ends a step's run finished in it, planned finishes
+    /// and segmented steps; split lanes' terms read from the tile, not fetched with the step
+    /// (the same words either way).
+    pub const KERNEL: ModelShape = ModelShape {
+        lane: 16,
+        lanes: 256,
+        step: 1024,
+        finish_in_step: true,
+        planned: true,
+        seg_step: true,
+        fetch_splits: false,
+    };
+
     /// Terms per tile.
     pub fn tile(self) -> usize {
         self.lane * self.lanes
