@@ -13,7 +13,10 @@
 //! hint would put in the wrong binade: the kernel's `wk_plan_from_hint` takes the binade of
 //! the walker's exact sum S_w, w tiles back, where S_w + 4 (t - w) ts stays below its top (ts
 //! the tile's own tree sum: a guess that the tiles between sum to at most 4 ts each), here
-//! with S_w the loop's sum d tiles back. A host companion of
+//! with S_w the loop's sum d tiles back; and the same with the mean margin
+//! (`WalkedShape::margin`, `Margin::Mean`: each tile between taken to sum to at most 4 max(ts,
+//! S_w / w), the mean of the tiles S_w covers), with the hints each margin takes at lag 256.
+//! A host companion of
 //! `ssimulacra2-timing`'s trace table (`reports/ssimulacra2-walked-trace`): no GPU.
 //!
 //!     ssim_sum_crossings FIXTURE   (a manifest stem of fixtures/, e.g. checker-10px)
@@ -45,7 +48,7 @@ fn main() -> Result<()> {
             KERNEL.tile()
         );
     }
-    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total,model_finished,model_split_ends,model_equals_loop,hint_misses_lag16,hint_misses_lag256");
+    println!("scale,channel,term,tiles,crossing_tiles,tiles_before_first_nonzero,negative_terms,subnormal_tiles,tree_plan_misses,first_nonzero_prefix,total,tree_total,model_finished,model_split_ends,model_equals_loop,hint_misses_lag16,hint_misses_lag256,mean_misses_lag16,mean_misses_lag256,hints_taken_lag256,mean_hints_taken_lag256");
     let mut scale = 0usize;
     for_each_scale(yuv::to_linear_rgb(a), yuv::to_linear_rgb(b), |s| {
         let n = s.width * s.height;
@@ -80,15 +83,19 @@ fn main() -> Result<()> {
             let (bits, counts) = walk(sum_terms, KERNEL, &words, 0.0);
             let total = ts.prefix[tiles];
             println!(
-                "{scale},{},{},{tiles},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{total:e},{tree:e},{},{},{},{},{}",
+                "{scale},{},{},{tiles},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{total:e},{tree:e},{},{},{},{},{},{},{},{},{}",
                 ["X", "Y", "B"][i / 6],
                 i % 6,
                 ts.first_nonzero,
                 counts.finished,
                 counts.split_ends,
                 bits == total.to_bits(),
-                ts.hint_misses(16),
-                ts.hint_misses(256)
+                ts.hint_plans(16, false).1,
+                ts.hint_plans(256, false).1,
+                ts.hint_plans(16, true).1,
+                ts.hint_plans(256, true).1,
+                ts.hint_plans(256, false).0,
+                ts.hint_plans(256, true).0
             );
         }
         scale += 1;
@@ -125,21 +132,32 @@ impl TileSums {
         }
     }
 
-    /// Tiles t (from `lag` on) where the hint's plan from the loop's sum `lag` tiles back is
-    /// taken (that sum in a normal binade b, and it plus 4 lag ts below 2^(b + 1), the
-    /// binade's top; ts the tile's own sum) and is not the binade of the loop's sum before t.
-    fn hint_misses(&self, lag: usize) -> usize {
-        (lag..self.own.len())
-            .filter(|&t| {
-                let s = self.prefix[t - lag];
-                let b = exponent(s);
-                if b == 0 || b >= 0x7fe {
-                    return false;
-                }
-                let top = f64::from_bits((b + 1) << 52);
-                s + 4.0 * lag as f64 * self.own[t] < top && exponent(self.prefix[t]) != b
-            })
-            .count()
+    /// For the tiles t from `lag` on: (the hint plans taken, those not in the binade of the
+    /// loop's sum before t). A plan is taken where the loop's sum S `lag` tiles back is in a
+    /// normal binade b and S + 4 lag u stays below 2^(b + 1), the binade's top; u is the
+    /// tile's own sum ts, or with `mean` the larger of ts and S over the tiles it covers
+    /// (`Margin::Mean`).
+    fn hint_plans(&self, lag: usize, mean: bool) -> (usize, usize) {
+        let (mut taken, mut missed) = (0, 0);
+        for t in lag.max(1)..self.own.len() {
+            let w = t - lag;
+            let s = self.prefix[w];
+            let b = exponent(s);
+            if b == 0 || b >= 0x7fe {
+                continue;
+            }
+            let u = if mean {
+                self.own[t].max(s / w as f64)
+            } else {
+                self.own[t]
+            };
+            let top = f64::from_bits((b + 1) << 52);
+            if s + 4.0 * lag as f64 * u < top {
+                taken += 1;
+                missed += usize::from(exponent(self.prefix[t]) != b);
+            }
+        }
+        (taken, missed)
     }
 }
 

@@ -30,17 +30,19 @@
 //! planned from the hint and from a far anchor, look-backs read again or, with the re-read
 //! compiled out, that would have been, walker steps) and whether it kept the loop's bits;
 //! and the producers alone of `Moves::Crossing` and of `Moves::Parity` at 4 blocks (a walker
-//! that does nothing: no sum, its bits not the loop's). The build names of
-//! `reports/walked-blocks` (call 33, 3818228) are these; `e4` was the engine then.
+//! that does nothing: no sum, its bits not the loop's); and `m3`, the engine with the plans'
+//! tile margin (`Margin::Tile`, the engine's margin before `Margin::Mean`). The build names of
+//! `reports/walked-blocks` (call 33, 3818228) are these; `e4` was the engine then, with the
+//! tile margin (every build but `m3` has the engine's margin of the commit it is built from).
 //!
 //!     walked_f32_paths trace STREAM SIZE
 //!     walked_f32_paths time SIZES STREAMS [BUILDS]
-//!         (BUILDS: e4,n4,e3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
+//!         (BUILDS: e4,n4,e3,m3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
 use anyhow::{bail, Context, Result};
 use binade::format::{same_result, Layout, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    Lookback, Moves, PlanWord, TileWords, WalkedMutant, WalkedShape, WalkedSum, PATH_FAR,
+    Lookback, Margin, Moves, PlanWord, TileWords, WalkedMutant, WalkedShape, WalkedSum, PATH_FAR,
     PATH_HINTED, PATH_RANGED,
 };
 use binade::gpu::timing::{event_times, median};
@@ -438,6 +440,14 @@ fn time_mode(args: &[String]) -> Result<()> {
             "e3",
             "moves (Crossing), 3 blocks (the engine)",
             with(e.moves, 3),
+        ),
+        (
+            "m3",
+            "moves (Crossing), 3 blocks, the tile margin (Margin::Tile, the engine before the mean margin)",
+            WalkedShape {
+                margin: Margin::Tile,
+                ..with(e.moves, 3)
+            },
         ),
         ("n3", "no moves, 3 blocks", with(Moves::Off, 3)),
         ("e2", "moves, 2 blocks", with(e.moves, 2)),

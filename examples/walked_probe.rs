@@ -31,36 +31,37 @@
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{Margin, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (segmented steps that
-/// fetch their crossings' splits) against the same without fetched splits, each in its trace
-/// build too, and the producers alone. (Fetched splits against the segmented step without
-/// them were timed at 517c5e6, the segmented step against a crossing a step at ba9299d and
-/// 517c5e6, planned finishes against every finish by rounds at 9f93b99, ec9e84b and be3e9ad,
-/// the split against every crossing finished at 67044ea, finishes by fast rounds and steps
-/// resumed after a finish at f530bad, the far anchor 512 and 2,048 back and every plan by a
-/// look-back at 4430d67, the lean round and the early draw at 035ce8b, 128 x 16 tiles at
-/// 1a6507f, the prefetch and waiting look-backs at 2368892.)
+/// The walked builds probed: a name and the shape. The engine's shape (the plans' mean
+/// margin, `Margin::Mean`) against the same with the tile margin before it (`Margin::Tile`),
+/// each in its trace build too, and the producers alone. (Fetched splits against the
+/// segmented step without them were timed at 517c5e6, the segmented step against a crossing
+/// a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
+/// 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,
+/// finishes by fast rounds and steps resumed after a finish at f530bad, the far anchor 512
+/// and 2,048 back and every plan by a look-back at 4430d67, the lean round and the early
+/// draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting look-backs at
+/// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let unfetched = WalkedShape {
-        fetch_splits: false,
+    let tile = WalkedShape {
+        margin: Margin::Tile,
         ..d
     };
     vec![
-        ("walked (fetched splits)", d),
-        ("walked, splits unfetched", unfetched),
+        ("walked (mean margin)", d),
+        ("walked, tile margin", tile),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, splits unfetched traced",
+            "walked, tile margin traced",
             WalkedShape {
                 trace: true,
-                ..unfetched
+                ..tile
             },
         ),
         (

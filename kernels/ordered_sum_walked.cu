@@ -102,7 +102,8 @@
  * walker's hint gives no plan (the walker is far behind, as after a stream's early
  * crossings), a producer plans from the approximate inclusive prefix of the anchor about D
  * tiles back (read with its terms, so its trip overlaps theirs; anchors always publish one)
- * by the same margin: the prefix before t is taken to lie in [P_a, P_a + 4 (t - a - 1) ts],
+ * by the same margin: the prefix before t is taken to lie in [P_a, P_a + 4 (t - a - 1) u], u the margin's
+ * per-tile bound (BINADE_WK_MARGIN),
  * and where both ends lie in one binade that is the plan (wk_plan_from_far). BINADE_WK_HINT
  * 3 is a plan mutant for the tests: the walker's hint with its margin, the far anchor's
  * margin ignored; it must change no bit. BINADE_WK_HINT 4 is a plan mutant of segments: the
@@ -111,12 +112,23 @@
 #ifndef BINADE_WK_FAR
 #define BINADE_WK_FAR 0
 #endif
+/* BINADE_WK_MARGIN (WalkedShape::margin, Margin): the per-tile bound u of the plans' guess.
+ * A plan from a known prefix P (the walker's hint, a far anchor's approximate prefix, a
+ * look-back's published tree sums) takes each of the k tiles between P and tile t to sum to
+ * at most u, and takes P's binade where P + 4 k u stays in it. 0: u = ts, the tile's own
+ * tree sum. 1: u = max(ts, P / n), n the tiles P covers. Either is a guess (a plan: no bit
+ * depends on it); with 0 a tile that sums to little after tiles that summed to much plans
+ * across the crossing those tiles make. */
+#ifndef BINADE_WK_MARGIN
+#define BINADE_WK_MARGIN 0
+#endif
 #if BINADE_WK_FAR % 8 != 0
 #error "BINADE_WK_FAR is a multiple of the anchors' spacing"
 #endif
 /* BINADE_WK_LOOKBACK 1: a plan look-back that finds earlier tree sums not yet published does
  * not wait for them (except on every WK_HINT_ANCHOR-th tile, whose prefixes later look-backs
- * stop at): each missing one counts as anything in [0, 4 ts], ts this tile's tree sum, and
+ * stop at): each missing one counts as anything in [0, 4 u], u the margin's per-tile bound
+ * (BINADE_WK_MARGIN: this tile's tree sum ts, or the larger of ts and the mean), and
  * where both ends of the prefix's range lie in one binade that binade is the plan; else the
  * look-back waits as with 0. Such a prefix holds guesses, so it is not published as an
  * approximate inclusive prefix. A plan: no bit depends on it. BINADE_WK_LOOKBACK 2 is a plan
@@ -1391,11 +1403,25 @@ __device__ static __noinline__ void wk_split(unsigned int b, unsigned int count,
 
 #endif
 
+/* The per-tile bound u of a plan's guess (BINADE_WK_MARGIN) for a tile of tree sum ts, from
+ * a known prefix p over n tiles. A NaN or negative mean leaves ts (fmax takes the number, and
+ * the larger). */
+__device__ static inline double wk_margin_unit(double ts, double p, double n) {
+#if BINADE_WK_MARGIN == 1
+    if (n > 0.0) return fmax(ts, __ddiv_rn(p, n));
+#else
+    (void)p;
+    (void)n;
+#endif
+    return ts;
+}
+
 #if BINADE_WK_HINT
 /* Tile t's plan from the walker's hint word without a look-back, or 0 (look back). The hint is
  * the exact sum S before tile w <= t of this launch, S a positive normal in binade b. For
  * non-negative terms the prefix before t is at least S; it is taken to be below
- * S + 4 (t - w) ts, ts this tile's tree sum (four times the tiles between at this tile's
+ * S + 4 (t - w) u, u the margin's per-tile bound (BINADE_WK_MARGIN: ts, this tile's tree
+ * sum, or the larger of ts and S / w; four times the tiles between at that
  * size), and where that bound is below the top of b the plan is b. The bound is a guess
  * (a tile between may be larger): a guess that fails makes a wrong plan, which costs the
  * walker a finish and changes no bit. */
@@ -1406,7 +1432,8 @@ __device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double
     const unsigned int b = wk_binade(h.value);
     if (b == 0u || b >= WK_TOP_BINADE) return 0u;
     const double top = wk_top(b);
-    const double reach = WK_REACH(wk_value(h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), ts)), cap);
+    const double u = wk_margin_unit(ts, wk_value(h.value), (double)w);
+    const double reach = WK_REACH(wk_value(h.value), __dmul_rn(4.0, __dmul_rn((double)(t - w), u)), cap);
     (void)cap;
 #if BINADE_WK_HINT == 2
     (void)reach;
@@ -1427,12 +1454,13 @@ __device__ static inline u64 wk_far_anchor(u64 t) {
 /* Tile t's plan from anchor a's word f without a look-back, or 0 (look back). f, once it is
  * an approximate inclusive prefix P_a (the tree sums through a), puts the prefix before t at
  * P_a plus the tree sums of tiles a+1..t-1, taken (a guess, as the hint's) to lie in
- * [0, 4 (t - a - 1) ts]: where both ends are in one binade, that is the plan. */
+ * [0, 4 (t - a - 1) u] (u as the hint's): where both ends are in one binade, that is the plan. */
 __device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, double ts, double cap,
                                                       unsigned int epoch) {
     if (a >= t || !wk_has(f, epoch, WK_APPROX) || !(ts >= 0.0)) return 0u;
     const double lo = __longlong_as_double((long long)f.value);
-    const double hi = WK_REACH(lo, __dmul_rn(4.0, __dmul_rn((double)(t - a - 1u), ts)), cap);
+    const double u = wk_margin_unit(ts, lo, (double)(a + 1u));
+    const double hi = WK_REACH(lo, __dmul_rn(4.0, __dmul_rn((double)(t - a - 1u), u)), cap);
     (void)cap;
     const unsigned int bl = wk_plan_binade(lo);
     const unsigned int bh = wk_plan_binade(hi);
@@ -1671,9 +1699,10 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
         double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited, &reread, bref);
         if (missing != 0u) {
             /* Tree sums of non-negative terms are >= 0: the prefix lies in [prefix, prefix +
-             * 4 missing ts] where the guess holds; one binade at both ends is the plan. */
+             * 4 missing u] where the guess holds; one binade at both ends is the plan. */
             const double lo = __shfl_sync(WK_FULL, prefix, 0);
-            const double hi = WK_REACH(lo, __dmul_rn(4.0 * (double)missing, ts), cap);
+            const double u = wk_margin_unit(ts, lo, (double)(t - missing));
+            const double hi = WK_REACH(lo, __dmul_rn(4.0 * (double)missing, u), cap);
             const unsigned int bl = wk_plan_binade(lo);
             const unsigned int bh = wk_plan_binade(hi);
 #if BINADE_WK_LOOKBACK == 2

@@ -8,7 +8,8 @@
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    compile_for, Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
+    compile_for, Hint, Lookback, Margin, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum,
+    WalkedTotal,
 };
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -20,7 +21,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 25] = [
+const SHAPES: [WalkedShape; 26] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -143,6 +144,10 @@ const SHAPES: [WalkedShape; 25] = [
     WalkedShape {
         fetch_splits: false,
         trace: true,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        margin: Margin::Tile,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -364,6 +369,24 @@ fn walked_equals_the_loop_hint_margin_ignored() {
     plan_path_taken(
         "walked_equals_the_loop_hint_margin_ignored",
         SHAPES[8],
+        PlanPath::Hint,
+    );
+}
+
+/// The plans' margin (`WalkedShape::margin`): the engine's (`Margin::Mean`) and the tile
+/// margin before it (`Margin::Tile`) each plan tiles from the walker's hint on the path input
+/// and keep the loop's bits (a margin is a plan and changes no bit).
+#[test]
+fn walked_equals_the_loop_tile_margin() {
+    equals_the_loop("walked_equals_the_loop_tile_margin", SHAPES[25]);
+    plan_path_taken(
+        "walked_equals_the_loop_tile_margin",
+        SHAPES[25],
+        PlanPath::Hint,
+    );
+    plan_path_taken(
+        "walked_engine_hints_with_mean_margin",
+        SHAPES[0],
         PlanPath::Hint,
     );
 }

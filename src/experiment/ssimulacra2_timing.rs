@@ -1,7 +1,9 @@
 //! `ssimulacra2-timing`: milliseconds per frame at 576x324, 1920x1080 and 3840x2160 of the
 //! term kernel plus tree sums against the term kernel plus ordered sums on the device (the
-//! seed's pipeline, and the walked engine with a scale's 18 sums in one launch; CUDA events,
-//! warm-up, median, frames rotated), and of the CPU reference on one thread and on all cores.
+//! seed's pipeline, and the walked engine with a scale's 18 sums in one launch and with a
+//! frame's 108 in one, the latter also with the plans' tile margin it had before; CUDA
+//! events, warm-up, median, frames rotated), and of the CPU reference on one thread and on
+//! all cores; and the trace builds' walkers of a frame's one launch (both margins).
 
 use std::time::Instant;
 
@@ -9,7 +11,9 @@ use anyhow::{bail, Context as _, Result};
 
 use super::fixture_select::{load_fixtures, Loaded};
 use super::{ConfigError, Context, Outcome};
-use crate::gpu::ordered_sum::walked::{WalkedShape, WalkedSum, WalkedTotal};
+use crate::gpu::ordered_sum::walked::{
+    Margin, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal, WalkerTrace,
+};
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum};
 use crate::plan::PlanKind;
@@ -67,8 +71,22 @@ struct Row {
     walked_finished: u64,
     frame_mismatches: u64,
     frame_finished: u64,
+    /// The one launch with the plans' tile margin (`Margin::Tile`, the engine before).
+    before: FrameLaunch,
     /// The trace build's sums of the first frame in one launch, slowest walker first.
     traced: Vec<TracedSum>,
+    /// The same with the tile margin.
+    traced_before: Vec<TracedSum>,
+}
+
+/// A frame's one launch of a build, timed and checked over the fixture's frames.
+struct FrameLaunch {
+    /// Median ms a frame (terms and the launch).
+    ms: f64,
+    /// Sums whose bits are not the CPU's.
+    mismatches: u64,
+    /// Tiles the walkers finished from their terms.
+    finished: u64,
 }
 
 /// One sum of a frame's launch of the trace build: where in the frame, and its counts.
@@ -98,15 +116,18 @@ struct Engines<'a> {
     walked: &'a WalkedSum,
     /// The engine's shape with the walker's trace (`WalkedShape::trace`): its clock stamps.
     traced: &'a WalkedSum,
+    /// The engine's shape with the plans' tile margin (`Margin::Tile`), and its trace build.
+    before: &'a WalkedSum,
+    traced_before: &'a WalkedSum,
 }
 
-/// The trace build's sums of frame `p` in one launch, slowest walker first.
-fn traced_frame(e: &Engines, p: &Prepared) -> Result<Vec<TracedSum>> {
-    let mut job = frame_walked_job(e.traced, &p.scales)?;
+/// A trace build's (`traced`) sums of frame `p` in one launch, slowest walker first.
+fn traced_frame(e: &Engines, traced: &WalkedSum, p: &Prepared) -> Result<Vec<TracedSum>> {
+    let mut job = frame_walked_job(traced, &p.scales)?;
     for s in &p.scales {
         e.terms.launch(s)?;
     }
-    let totals = frame_walked_totals(e.traced, &mut job, p.scales.len())?;
+    let totals = frame_walked_totals(traced, &mut job, p.scales.len())?;
     let mut out = Vec::new();
     for (scale, (got, cpu)) in totals.iter().zip(&p.cpu).enumerate() {
         for (channel, (g, c)) in got.iter().zip(&cpu.sums).enumerate() {
@@ -123,6 +144,50 @@ fn traced_frame(e: &Engines, p: &Prepared) -> Result<Vec<TracedSum>> {
     }
     out.sort_by_key(|t| std::cmp::Reverse(t.walker_ns()));
     Ok(out)
+}
+
+/// Build `walked`'s one launch a frame: median ms over `reps` frames (rotated, after
+/// `warmup`), then every frame's sums against the CPU's bits and the tiles finished.
+fn frame_launch(
+    gpu: &Gpu,
+    terms: &DeviceTerms,
+    walked: &WalkedSum,
+    prepared: &[Prepared],
+    (warmup, reps): (usize, usize),
+) -> Result<FrameLaunch> {
+    let nf = prepared.len();
+    let mut jobs = prepared
+        .iter()
+        .map(|p| frame_walked_job(walked, &p.scales))
+        .collect::<Result<Vec<_>>>()?;
+    let ms = event_times(gpu, warmup, reps, |rep| {
+        let k = rep % nf;
+        for s in &prepared[k].scales {
+            terms.launch(s)?;
+        }
+        walked.launch(&mut jobs[k])
+    })?;
+    let (mut mismatches, mut finished) = (0u64, 0u64);
+    for (p, job) in prepared.iter().zip(jobs.iter_mut()) {
+        for s in &p.scales {
+            terms.launch(s)?;
+        }
+        let (got, done) = frame_walked_sums(walked, job, p.scales.len())?;
+        finished += done;
+        for (g, cpu) in got.iter().zip(&p.cpu) {
+            mismatches += g
+                .iter()
+                .flatten()
+                .zip(cpu.sums.iter().flatten())
+                .filter(|(g, w)| g.to_bits() != w.to_bits())
+                .count() as u64;
+        }
+    }
+    Ok(FrameLaunch {
+        ms: median(&ms),
+        mismatches,
+        finished,
+    })
 }
 
 fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) -> Result<Row> {
@@ -200,37 +265,14 @@ fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) 
         }
     }
     drop(walked_jobs);
-    let mut frame_jobs = prepared
-        .iter()
-        .map(|p| frame_walked_job(walked, &p.scales))
-        .collect::<Result<Vec<_>>>()?;
-    let frame_ms = event_times(gpu, warmup, reps, |rep| {
-        let k = rep % nf;
-        for s in &prepared[k].scales {
-            terms.launch(s)?;
-        }
-        walked.launch(&mut frame_jobs[k])
-    })?;
-    let (mut frame_mismatches, mut frame_finished) = (0u64, 0u64);
-    for (p, job) in prepared.iter().zip(frame_jobs.iter_mut()) {
-        for s in &p.scales {
-            terms.launch(s)?;
-        }
-        let (got, finished) = frame_walked_sums(walked, job, p.scales.len())?;
-        frame_finished += finished;
-        for (g, cpu) in got.iter().zip(&p.cpu) {
-            frame_mismatches += g
-                .iter()
-                .flatten()
-                .zip(cpu.sums.iter().flatten())
-                .filter(|(g, w)| g.to_bits() != w.to_bits())
-                .count() as u64;
-        }
-    }
-    drop(frame_jobs);
-    let traced = match prepared.first() {
-        Some(p) => traced_frame(e, p)?,
-        None => Vec::new(),
+    let frame = frame_launch(gpu, terms, walked, &prepared, (warmup, reps))?;
+    let before = frame_launch(gpu, terms, e.before, &prepared, (warmup, reps))?;
+    let (traced, traced_before) = match prepared.first() {
+        Some(p) => (
+            traced_frame(e, e.traced, p)?,
+            traced_frame(e, e.traced_before, p)?,
+        ),
+        None => (Vec::new(), Vec::new()),
     };
     let mut mismatches = 0u64;
     for (p, js) in prepared.iter().zip(jobs.iter_mut()) {
@@ -270,81 +312,128 @@ fn measure(ctx: &Context, gpu: &Gpu, e: &Engines, f: &crate::fixtures::Fixture) 
         tree: median(&tree),
         exact: median(&exact),
         walked: median(&walked_ms),
-        frame_walked: median(&frame_ms),
+        frame_walked: frame.ms,
         cpu_one,
         cpu_all,
         mismatches,
         walked_mismatches,
         walked_finished,
-        frame_mismatches,
-        frame_finished,
+        frame_mismatches: frame.mismatches,
+        frame_finished: frame.finished,
+        before,
         traced,
+        traced_before,
     })
 }
 
-/// Where a frame's one launch spends its time, by the trace build's clocks: the sums whose
-/// walkers ran longest, and all of the frame's sums together.
+/// Where a frame's one launch spends its time, by the trace builds' clocks (the engine's and
+/// the tile margin's): the sums whose walkers ran longest, and all of the frame's sums
+/// together, with how their tiles were planned.
 fn traced_table(rows: &[Row]) -> Table {
     let mut t = Table::new(
         "walked_trace",
-        "The walked engine's trace build, first frame in one launch: the slowest walkers, and the frame's sums together",
+        "The walked engine's trace builds, first frame in one launch: the slowest walkers, and the frame's sums together",
         &[
-            "fixture", "size", "sum (scale, channel, term)", "tiles", "walker µs", "µs in finishes", "last unit word µs", "tiles finished", "tiles with a tie", "walker steps", "walker sleeps", "split ends", "= CPU",
+            "fixture", "size", "build", "sum (scale, channel, term)", "tiles", "walker µs", "µs in finishes", "last unit word µs", "tiles finished", "tiles with a tie", "walker steps", "walker sleeps", "split ends", "planned from the hint", "ranged look-backs", "look-backs that waited", "= CPU",
         ],
     );
-    let us = |ns: u64| format!("{:.1}", ns as f64 / 1e3);
     for r in rows {
-        for ts in r.traced.iter().take(TRACED_LISTED) {
-            let tr = ts.total.trace.as_ref();
-            t.row(vec![
-                r.fixture.clone(),
-                r.size.clone(),
-                format!(
+        for (build, traced) in [
+            ("engine (mean margin)", &r.traced),
+            ("tile margin (before)", &r.traced_before),
+        ] {
+            for ts in traced.iter().take(TRACED_LISTED) {
+                let name = format!(
                     "{}, {}, {}",
                     ts.scale,
                     ["X", "Y", "B"][ts.channel],
                     TERM_NAMES[ts.term]
-                ),
-                ts.total.tiles.to_string(),
-                us(ts.walker_ns()),
-                tr.map_or("n/a".into(), |x| us(x.finish_ns)),
-                tr.map_or("n/a".into(), |x| us(x.producers_ns)),
-                ts.total.finished_tiles.to_string(),
-                ts.total.pair_tiles.to_string(),
-                ts.total.steps.to_string(),
-                ts.total.sleeps.to_string(),
-                ts.total.split_ends.to_string(),
-                (if ts.exact { "yes" } else { "no" }).into(),
-            ]);
-        }
-        let all = &r.traced;
-        let sum = |f: &dyn Fn(&WalkedTotal) -> u64| all.iter().map(|x| f(&x.total)).sum::<u64>();
-        t.row(vec![
-            r.fixture.clone(),
-            r.size.clone(),
-            format!("all {} (walker µs: the longest)", all.len()),
-            sum(&|x| x.tiles).to_string(),
-            us(all.first().map_or(0, TracedSum::walker_ns)),
-            us(sum(&|x| x.trace.as_ref().map_or(0, |tr| tr.finish_ns))),
-            us(all
-                .iter()
-                .filter_map(|x| x.total.trace.as_ref().map(|tr| tr.producers_ns))
-                .max()
-                .unwrap_or(0)),
-            sum(&|x| x.finished_tiles).to_string(),
-            sum(&|x| x.pair_tiles).to_string(),
-            sum(&|x| x.steps).to_string(),
-            sum(&|x| x.sleeps).to_string(),
-            sum(&|x| x.split_ends).to_string(),
-            format!(
+                );
+                let exact = (if ts.exact { "yes" } else { "no" }).to_string();
+                t.row(traced_cells(r, build, name, &[ts], exact));
+            }
+            let all: Vec<&TracedSum> = traced.iter().collect();
+            let exact = format!(
                 "{} of {}",
                 all.iter().filter(|x| x.exact).count(),
                 all.len()
-            ),
-        ]);
+            );
+            let name = format!("all {} (walker µs: the longest)", all.len());
+            t.row(traced_cells(r, build, name, &all, exact));
+        }
     }
     t
 }
+
+/// One row of [`traced_table`]: `sums` together (walker µs and last unit word µs the
+/// longest, the counts summed).
+fn traced_cells(
+    r: &Row,
+    build: &str,
+    name: String,
+    sums: &[&TracedSum],
+    exact: String,
+) -> Vec<String> {
+    let us = |ns: u64| format!("{:.1}", ns as f64 / 1e3);
+    let sum = |f: &dyn Fn(&WalkedTotal) -> u64| sums.iter().map(|x| f(&x.total)).sum::<u64>();
+    let longest = |f: &dyn Fn(&WalkerTrace) -> u64| {
+        sums.iter()
+            .filter_map(|x| x.total.trace.as_ref().map(f))
+            .max()
+            .map_or("n/a".into(), us)
+    };
+    vec![
+        r.fixture.clone(),
+        r.size.clone(),
+        build.to_string(),
+        name,
+        sum(&|x| x.tiles).to_string(),
+        longest(&|tr| tr.walker_ns),
+        {
+            let traced = sums.iter().any(|x| x.total.trace.is_some());
+            if traced {
+                us(sum(&|x| x.trace.as_ref().map_or(0, |tr| tr.finish_ns)))
+            } else {
+                "n/a".into()
+            }
+        },
+        longest(&|tr| tr.producers_ns),
+        sum(&|x| x.finished_tiles).to_string(),
+        sum(&|x| x.pair_tiles).to_string(),
+        sum(&|x| x.steps).to_string(),
+        sum(&|x| x.sleeps).to_string(),
+        sum(&|x| x.split_ends).to_string(),
+        sum(&|x| x.hinted_plans).to_string(),
+        sum(&|x| x.ranged_plans).to_string(),
+        sum(&|x| x.waited_plans).to_string(),
+        exact,
+    ]
+}
+
+/// The plans' margin, the column before, and the prediction written before the first run
+/// with the mean margin.
+const MARGIN_TEXT: &str =
+    "The plans' margin. The walked engine plans a tile (the binade its unit is \
+formed for) from a known prefix P without reading every earlier tile: from the walker's \
+exact sum (its hint), from a far anchor's approximate prefix, or from a look-back that \
+meets tree sums not yet published. Each takes the k tiles between P and the tile as summing \
+to at most 4 k u and plans P's binade where P + 4 k u stays in it; a guess that fails costs \
+the walker a finish from the tile's terms and changes no bit. Until the engine's margin \
+changed, u was the tile's own tree sum ts (`Margin::Tile`, the column before and the \
+second trace build). At 3818228 (H100, `reports/ssimulacra2-walked-trace`) checker-10px \
+took 2.93x the tree sums in one launch: one sum (scale 0, B, detail_lost^4) finished 132 \
+of its 507 tiles, and the host (`examples/ssim_sum_crossings`) found that a hint 256 tiles \
+behind takes 117 plans in that frame's sums by the tile margin, 112 of them in the wrong \
+binade (an error map's tile can sum to almost nothing after tiles that summed to much). \
+The engine's margin is now u = max(ts, P / n), n the tiles P covers (`Margin::Mean`): by \
+the same host count it takes no hint 256 tiles behind in that frame, and on \
+astronaut-4k-jpeg30's first frame 1,776 plans with 9 wrong against the tile margin's \
+4,523 with 149. Prediction written before the first run with it (H100): checker-10px in \
+one launch at most 1.4x the tree sums (2.93x at 3818228), its first frame's sums \
+finishing at most 170 tiles (320 at 3818228; the host model with every plan right: 131) \
+and its slowest walker under 300 µs (1,353); the tile margin within 10% of 3818228's \
+1.263 ms; astronaut-4k-jpeg30 in one launch at least 5% faster than with the tile margin \
+(1.637 ms, 1.12x, at 054862f) and astronaut-jpeg50 within 5% of it.";
 
 /// Runs the experiment (needs a GPU).
 pub fn run(ctx: &Context) -> Result<Outcome> {
@@ -352,19 +441,24 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let terms = DeviceTerms::new(&gpu)?;
     let sum = GpuOrderedSum::new(&gpu)?;
     let walked = WalkedSum::new(&gpu)?;
-    let traced = WalkedSum::build(
-        &gpu,
-        WalkedShape {
-            trace: true,
-            ..WalkedShape::DEFAULT
-        },
-        crate::gpu::ordered_sum::walked::WalkedMutant::None,
-    )?;
+    let traced_shape = WalkedShape {
+        trace: true,
+        ..WalkedShape::DEFAULT
+    };
+    let tile_margin = |shape: WalkedShape| WalkedShape {
+        margin: Margin::Tile,
+        ..shape
+    };
+    let traced = WalkedSum::build(&gpu, traced_shape, WalkedMutant::None)?;
+    let before = WalkedSum::build(&gpu, tile_margin(WalkedShape::DEFAULT), WalkedMutant::None)?;
+    let traced_before = WalkedSum::build(&gpu, tile_margin(traced_shape), WalkedMutant::None)?;
     let engines = Engines {
         terms: &terms,
         sum: &sum,
         walked: &walked,
         traced: &traced,
+        before: &before,
+        traced_before: &traced_before,
     };
     let loaded = load_fixtures(ctx)?;
     let mut rows = Vec::new();
@@ -384,7 +478,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut table = Table::new(
         "timing",
         "Milliseconds per frame (medians; device: CUDA events around every scale's term kernel and sums)",
-        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU", "terms + walked", "walked / tree", "walked sums != CPU", "walked tiles finished", "terms + walked, one launch", "one launch / tree", "one-launch sums != CPU", "one-launch tiles finished"],
+        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU", "terms + walked", "walked / tree", "walked sums != CPU", "walked tiles finished", "terms + walked, one launch", "one launch / tree", "one-launch sums != CPU", "one-launch tiles finished", "one launch, tile margin (before)", "before / tree", "before: sums != CPU", "before: tiles finished"],
     );
     for r in &rows {
         table.row(vec![
@@ -405,6 +499,10 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             format!("{:.2}", r.frame_walked / r.tree),
             r.frame_mismatches.to_string(),
             r.frame_finished.to_string(),
+            format!("{:.3}", r.before.ms),
+            format!("{:.2}", r.before.ms / r.tree),
+            r.before.mismatches.to_string(),
+            r.before.finished.to_string(),
         ]);
     }
     let failures = rows
@@ -413,7 +511,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             r.mismatches
                 + r.walked_mismatches
                 + r.frame_mismatches
-                + r.traced.iter().filter(|t| !t.exact).count() as u64
+                + r.before.mismatches
+                + r.traced
+                    .iter()
+                    .chain(&r.traced_before)
+                    .filter(|t| !t.exact)
+                    .count() as u64
         })
         .sum();
     let mut report = Report::new(
@@ -477,6 +580,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          (`ssimulacra2::terms::TERM_NAMES`)."
             .to_string(),
     );
+    report.text(MARGIN_TEXT.to_string());
     report.table(traced_table(&rows));
     report.plot(Plot {
         stem: "ms_per_frame".into(),

@@ -110,6 +110,10 @@ pub struct WalkedShape {
     /// back, read with its terms, by the hint's margin (`BINADE_WK_FAR`; 0: off; a multiple
     /// of 8). A plan: no bit depends on it.
     pub far: u32,
+    /// The per-tile bound of the guess that the hint, the far anchor and a ranged look-back
+    /// plan by (`BINADE_WK_MARGIN`): each tile between a known prefix and the planned tile is
+    /// taken to sum to at most 4 u. A plan: no bit depends on it.
+    pub margin: Margin,
     /// A finish goes by fast rounds where it can (`BINADE_WK_FAST_FINISH`, needs
     /// `transpose`): each lane's increments for every binade the rest of the tile may reach,
     /// their prefix sums over the lanes, and one warp that walks the crossings from them,
@@ -308,7 +312,12 @@ impl WalkedShape {
     /// from words and terms fetched with the step's (see `fetch_splits`), and each sum's
     /// first tile finished by its producer (`first`; measured on an H100 at 054862f,
     /// `reports/walked-first`: 0.89 to 0.96 of the walker's own finish at 8,294,400 terms on
-    /// four distributions, 0.97 to 0.99 at 10^8).
+    /// four distributions, 0.97 to 0.99 at 10^8). The plans' margin is the mean margin
+    /// (`Margin::Mean`) since the ninth session of 2026-12-06: by the host's count
+    /// (`examples/ssim_sum_crossings`) the tile margin took 112 wrong plans among 117 on
+    /// checker-10px's first SSIMULACRA2 frame with the walker 256 tiles behind, the mean
+    /// margin none; its device figures are in `reports/ssimulacra2-timing` and
+    /// `reports/walked-margin`.
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -322,6 +331,7 @@ impl WalkedShape {
         hint: Hint::On,
         lookback: Lookback::Ranged,
         far: 1024,
+        margin: Margin::Mean,
         fast_finish: false,
         split: true,
         planned: true,
@@ -475,6 +485,7 @@ impl WalkedShape {
             ("BINADE_WK_HINT", (self.hint as u32).to_string()),
             ("BINADE_WK_LOOKBACK", (self.lookback as u32).to_string()),
             ("BINADE_WK_FAR", self.far.to_string()),
+            ("BINADE_WK_MARGIN", (self.margin as u32).to_string()),
             (
                 "BINADE_WK_FAST_FINISH",
                 u32::from(self.fast_finish).to_string(),
@@ -536,12 +547,29 @@ pub enum Hint {
     SharedAcrossSegments = 4,
 }
 
+/// The per-tile bound u of the plans' guess (`BINADE_WK_MARGIN`): a plan from a known prefix
+/// P (the walker's exact sum before tile w, a far anchor's approximate inclusive prefix, or a
+/// look-back's published tree sums) takes the tiles between P and tile t, k of them, as
+/// summing to at most 4 k u, and is the binade of P where P + 4 k u stays in it. A guess
+/// that fails makes a wrong plan, which costs the walker a finish and changes no bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Margin {
+    /// u = ts, tile t's own tree sum: fails where t sums to little after tiles that summed
+    /// to much (SSIMULACRA2's error maps: 112 wrong plans among the 117 a walker 256 tiles
+    /// behind would take in checker-10px's first frame, `examples/ssim_sum_crossings`).
+    Tile = 0,
+    /// u = max(ts, P / n), n the tiles P covers: no tile between is taken to sum to less than
+    /// the mean of those before. Where the tiles' sums never grow it bounds each tile after
+    /// P, and where they never shrink ts does (for non-negative terms); elsewhere a guess.
+    Mean = 1,
+}
+
 /// How a plan look-back treats earlier tree sums not yet published (`BINADE_WK_LOOKBACK`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lookback {
     /// It waits for them.
     Wait = 0,
-    /// Each counts as anything in [0, 4 ts] (ts the tile's own tree sum); where the prefix's
+    /// Each counts as anything in [0, 4 u] (u the margin's per-tile bound, `Margin`); where the prefix's
     /// range lies in one binade that is the plan, else it waits. Every eighth tile waits, so
     /// the approximate prefixes later look-backs stop at hold no guess.
     Ranged = 1,
