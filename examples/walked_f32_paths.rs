@@ -30,14 +30,14 @@
 //! planned from the hint and from a far anchor, look-backs read again or, with the re-read
 //! compiled out, that would have been, walker steps) and whether it kept the loop's bits;
 //! and the producers alone of `Moves::Crossing` and of `Moves::Parity` at 4 blocks (a walker
-//! that does nothing: no sum, its bits not the loop's); and `m3`, the engine with the plans'
-//! tile margin (`Margin::Tile`, the engine's margin before `Margin::Mean`). The build names of
-//! `reports/walked-blocks` (call 33, 3818228) are these; `e4` was the engine then, with the
-//! tile margin (every build but `m3` has the engine's margin of the commit it is built from).
+//! that does nothing: no sum, its bits not the loop's); and `a3`, the engine with the plans'
+//! mean margin (`Margin::Mean`; at 168b9b2, whose engine had the mean margin, the build `m3`
+//! was the tile margin). The build names of `reports/walked-blocks` (call 33, 3818228) are
+//! these; `e4` was the engine then.
 //!
 //!     walked_f32_paths trace STREAM SIZE
 //!     walked_f32_paths time SIZES STREAMS [BUILDS]
-//!         (BUILDS: e4,n4,e3,m3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
+//!         (BUILDS: e4,n4,e3,a3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
 use anyhow::{bail, Context, Result};
 use binade::format::{same_result, Layout, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
@@ -442,10 +442,10 @@ fn time_mode(args: &[String]) -> Result<()> {
             with(e.moves, 3),
         ),
         (
-            "m3",
-            "moves (Crossing), 3 blocks, the tile margin (Margin::Tile, the engine before the mean margin)",
+            "a3",
+            "moves (Crossing), 3 blocks, the mean margin (Margin::Mean)",
             WalkedShape {
-                margin: Margin::Tile,
+                margin: Margin::Mean,
                 ..with(e.moves, 3)
             },
         ),

@@ -37,9 +37,10 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (the plans' mean
-/// margin, `Margin::Mean`) against the same with the tile margin before it (`Margin::Tile`),
-/// each in its trace build too, and the producers alone. (Fetched splits against the
+/// The walked builds probed: a name and the shape. The engine's shape (the plans' tile
+/// margin, `Margin::Tile`) against the same with the mean margin (`Margin::Mean`,
+/// SSIMULACRA2's shape), each in its trace build too, and the producers alone (at 168b9b2,
+/// whose engine had the mean margin, the first build was the mean margin's). (Fetched splits against the
 /// segmented step without them were timed at 517c5e6, the segmented step against a crossing
 /// a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
 /// 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,
@@ -49,19 +50,19 @@ use cudarc::driver::CudaSlice;
 /// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let tile = WalkedShape {
-        margin: Margin::Tile,
+    let mean = WalkedShape {
+        margin: Margin::Mean,
         ..d
     };
     vec![
-        ("walked (mean margin)", d),
-        ("walked, tile margin", tile),
+        ("walked (tile margin)", d),
+        ("walked, mean margin", mean),
         ("walked, traced", WalkedShape { trace: true, ..d }),
         (
-            "walked, tile margin traced",
+            "walked, mean margin traced",
             WalkedShape {
                 trace: true,
-                ..tile
+                ..mean
             },
         ),
         (

@@ -147,7 +147,7 @@ const SHAPES: [WalkedShape; 26] = [
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        margin: Margin::Tile,
+        margin: Margin::Mean,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -373,19 +373,19 @@ fn walked_equals_the_loop_hint_margin_ignored() {
     );
 }
 
-/// The plans' margin (`WalkedShape::margin`): the engine's (`Margin::Mean`) and the tile
-/// margin before it (`Margin::Tile`) each plan tiles from the walker's hint on the path input
-/// and keep the loop's bits (a margin is a plan and changes no bit).
+/// The plans' margin (`WalkedShape::margin`): the mean margin (`Margin::Mean`, SSIMULACRA2's
+/// shape) and the engine's tile margin (`Margin::Tile`) each plan tiles from the walker's
+/// hint on the path input and keep the loop's bits (a margin is a plan and changes no bit).
 #[test]
-fn walked_equals_the_loop_tile_margin() {
-    equals_the_loop("walked_equals_the_loop_tile_margin", SHAPES[25]);
+fn walked_equals_the_loop_mean_margin() {
+    equals_the_loop("walked_equals_the_loop_mean_margin", SHAPES[25]);
     plan_path_taken(
-        "walked_equals_the_loop_tile_margin",
+        "walked_equals_the_loop_mean_margin",
         SHAPES[25],
         PlanPath::Hint,
     );
     plan_path_taken(
-        "walked_engine_hints_with_mean_margin",
+        "walked_engine_hints_with_tile_margin",
         SHAPES[0],
         PlanPath::Hint,
     );

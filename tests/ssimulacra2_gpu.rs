@@ -5,7 +5,6 @@
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) a missing piece fails them instead.
 
 use binade::fixtures::{self, project_root, Dirs};
-use binade::gpu::ordered_sum::walked::WalkedSum;
 use binade::gpu::require::{nvrtc_or_skip, open_or_skip};
 use binade::gpu::GpuOrderedSum;
 use binade::ssimulacra2::device::{scale_on_device, DeviceTerms, KERNELS, TERMS_HEADER};
@@ -34,7 +33,7 @@ fn device_sums_equal_the_cpu_sums() {
     };
     let terms = DeviceTerms::new(&gpu).unwrap();
     let sum = GpuOrderedSum::new(&gpu).unwrap();
-    let walked = WalkedSum::new(&gpu).unwrap();
+    let walked = binade::ssimulacra2::device::walked_engine(&gpu).unwrap();
     let root = project_root();
     let dirs = Dirs {
         cache: None,

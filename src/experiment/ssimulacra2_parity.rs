@@ -123,7 +123,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let terms = DeviceTerms::new(&gpu)?;
     let sum = GpuOrderedSum::new(&gpu)?;
-    let walked = WalkedSum::new(&gpu)?;
+    let walked = crate::ssimulacra2::device::walked_engine(&gpu)?;
     let max_frames: usize = ctx.get_or("max_frames", usize::MAX)?;
     let check_terms: bool = ctx.get_or("check_terms", true)?;
     let one_lane: bool = ctx.get_or("one_lane", false)?;

@@ -12,7 +12,7 @@ use anyhow::{bail, Context as _, Result};
 use super::fixture_select::{load_fixtures, Loaded};
 use super::{ConfigError, Context, Outcome};
 use crate::gpu::ordered_sum::walked::{
-    Margin, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal, WalkerTrace,
+    WalkedMutant, WalkedShape, WalkedSum, WalkedTotal, WalkerTrace,
 };
 use crate::gpu::timing::{event_times, median};
 use crate::gpu::{Gpu, GpuOrderedSum};
@@ -21,7 +21,7 @@ use crate::plot::{Plot, PlotKind};
 use crate::report::{Report, Table};
 use crate::ssimulacra2::device::{
     frame_walked_job, frame_walked_sums, frame_walked_totals, scale_job, scale_walked_job,
-    DeviceScale, DeviceTerms,
+    walked_engine, DeviceScale, DeviceTerms, WALKED_SHAPE,
 };
 use crate::ssimulacra2::terms::TERM_NAMES;
 use crate::ssimulacra2::{for_each_scale, frame_sums, scale_sums, yuv, ScaleSums};
@@ -71,7 +71,8 @@ struct Row {
     walked_finished: u64,
     frame_mismatches: u64,
     frame_finished: u64,
-    /// The one launch with the plans' tile margin (`Margin::Tile`, the engine before).
+    /// The one launch in the engine's default shape (the plans' tile margin, `Margin::Tile`:
+    /// SSIMULACRA2's shape before `WALKED_SHAPE`).
     before: FrameLaunch,
     /// The trace build's sums of the first frame in one launch, slowest walker first.
     traced: Vec<TracedSum>,
@@ -116,7 +117,7 @@ struct Engines<'a> {
     walked: &'a WalkedSum,
     /// The engine's shape with the walker's trace (`WalkedShape::trace`): its clock stamps.
     traced: &'a WalkedSum,
-    /// The engine's shape with the plans' tile margin (`Margin::Tile`), and its trace build.
+    /// The engine's default shape (the tile margin, `Margin::Tile`), and its trace build.
     before: &'a WalkedSum,
     traced_before: &'a WalkedSum,
 }
@@ -339,8 +340,8 @@ fn traced_table(rows: &[Row]) -> Table {
     );
     for r in rows {
         for (build, traced) in [
-            ("engine (mean margin)", &r.traced),
-            ("tile margin (before)", &r.traced_before),
+            ("SSIMULACRA2's shape (mean margin)", &r.traced),
+            ("default shape (tile margin, before)", &r.traced_before),
         ] {
             for ts in traced.iter().take(TRACED_LISTED) {
                 let name = format!(
@@ -418,40 +419,41 @@ formed for) from a known prefix P without reading every earlier tile: from the w
 exact sum (its hint), from a far anchor's approximate prefix, or from a look-back that \
 meets tree sums not yet published. Each takes the k tiles between P and the tile as summing \
 to at most 4 k u and plans P's binade where P + 4 k u stays in it; a guess that fails costs \
-the walker a finish from the tile's terms and changes no bit. Until the engine's margin \
-changed, u was the tile's own tree sum ts (`Margin::Tile`, the column before and the \
-second trace build). At 3818228 (H100, `reports/ssimulacra2-walked-trace`) checker-10px \
-took 2.93x the tree sums in one launch: one sum (scale 0, B, detail_lost^4) finished 132 \
-of its 507 tiles, and the host (`examples/ssim_sum_crossings`) found that a hint 256 tiles \
-behind takes 117 plans in that frame's sums by the tile margin, 112 of them in the wrong \
-binade (an error map's tile can sum to almost nothing after tiles that summed to much). \
-The engine's margin is now u = max(ts, P / n), n the tiles P covers (`Margin::Mean`): by \
-the same host count it takes no hint 256 tiles behind in that frame, and on \
-astronaut-4k-jpeg30's first frame 1,776 plans with 9 wrong against the tile margin's \
-4,523 with 149. Prediction written before the first run with it (H100): checker-10px in \
-one launch at most 1.4x the tree sums (2.93x at 3818228), its first frame's sums \
-finishing at most 170 tiles (320 at 3818228; the host model with every plan right: 131) \
-and its slowest walker under 300 µs (1,353); the tile margin within 10% of 3818228's \
-1.263 ms; astronaut-4k-jpeg30 in one launch at least 5% faster than with the tile margin \
-(1.637 ms, 1.12x, at 054862f) and astronaut-jpeg50 within 5% of it.";
+the walker a finish from the tile's terms and changes no bit. The engine's default shape \
+takes u = ts, the tile's own tree sum (`Margin::Tile`: the column before and the second \
+trace build); SSIMULACRA2's shape (`ssimulacra2::device::WALKED_SHAPE`, the columns of the \
+walked engine and the first trace build) takes u = max(ts, P / n), n the tiles P covers \
+(`Margin::Mean`). Why: at 3818228 (H100, `reports/ssimulacra2-walked-trace`) checker-10px \
+took 2.93x the tree sums in one launch; one sum (scale 0, B, detail_lost^4) finished 132 of \
+its 507 tiles, and the host (`examples/ssim_sum_crossings`) found that a hint 256 tiles \
+behind takes 117 plans in that frame's sums by the tile margin, 112 in the wrong binade, \
+and none by the mean margin. Prediction written before the first run with the mean margin \
+(168b9b2, H100, where it was the engine's default; `reports/walked-margin`): checker-10px in \
+one launch at most 1.4x the tree sums, its first frame's sums finishing at most 170 tiles \
+and its slowest walker under 300 µs; the tile margin within 10% of 3818228's 1.263 ms; \
+astronaut-4k-jpeg30 at least 5% faster than with the tile margin, astronaut-jpeg50 within \
+5% of it. Measured: checker-10px 0.436 ms (1.02x; the tile margin 1.243, 2.92x), the first \
+frame's sums finishing 131 tiles (the host model with every plan right: 131) with the \
+slowest walker at 205 µs (the tile margin in the same run: 333 and 1,220); \
+astronaut-4k-jpeg30 1.626 against 1.623 ms (wrong: not faster), astronaut-jpeg50 0.103 \
+against 0.100 (+3%). On f64 streams of 10^8 and 2^30 terms the mean margin was 6 to 11% \
+slower than the tile margin (`examples/walked_probe`, same call), so it is SSIMULACRA2's \
+shape, not the engine's default.";
 
 /// Runs the experiment (needs a GPU).
 pub fn run(ctx: &Context) -> Result<Outcome> {
     let gpu = Gpu::open()?;
     let terms = DeviceTerms::new(&gpu)?;
     let sum = GpuOrderedSum::new(&gpu)?;
-    let walked = WalkedSum::new(&gpu)?;
-    let traced_shape = WalkedShape {
+    let walked = walked_engine(&gpu)?;
+    let traced_of = |shape: WalkedShape| WalkedShape {
         trace: true,
-        ..WalkedShape::DEFAULT
-    };
-    let tile_margin = |shape: WalkedShape| WalkedShape {
-        margin: Margin::Tile,
         ..shape
     };
-    let traced = WalkedSum::build(&gpu, traced_shape, WalkedMutant::None)?;
-    let before = WalkedSum::build(&gpu, tile_margin(WalkedShape::DEFAULT), WalkedMutant::None)?;
-    let traced_before = WalkedSum::build(&gpu, tile_margin(traced_shape), WalkedMutant::None)?;
+    let traced = WalkedSum::build(&gpu, traced_of(WALKED_SHAPE), WalkedMutant::None)?;
+    let before = WalkedSum::build(&gpu, WalkedShape::DEFAULT, WalkedMutant::None)?;
+    let traced_before =
+        WalkedSum::build(&gpu, traced_of(WalkedShape::DEFAULT), WalkedMutant::None)?;
     let engines = Engines {
         terms: &terms,
         sum: &sum,
@@ -478,7 +480,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     let mut table = Table::new(
         "timing",
         "Milliseconds per frame (medians; device: CUDA events around every scale's term kernel and sums)",
-        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU", "terms + walked", "walked / tree", "walked sums != CPU", "walked tiles finished", "terms + walked, one launch", "one launch / tree", "one-launch sums != CPU", "one-launch tiles finished", "one launch, tile margin (before)", "before / tree", "before: sums != CPU", "before: tiles finished"],
+        &["fixture", "size", "frames", "terms + tree", "terms + ordered", "exact / tree", "CPU 1 thread", &format!("CPU {threads} threads"), "ordered sums != CPU", "terms + walked", "walked / tree", "walked sums != CPU", "walked tiles finished", "terms + walked, one launch", "one launch / tree", "one-launch sums != CPU", "one-launch tiles finished", "one launch, default shape (tile margin, before)", "before / tree", "before: sums != CPU", "before: tiles finished"],
     );
     for r in &rows {
         table.row(vec![

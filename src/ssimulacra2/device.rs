@@ -16,7 +16,9 @@ use super::pyramid::ScalePlanes;
 use super::terms::TERMS;
 use super::yuv::YuvFrame;
 use super::{frame_sums_of_scales, FrameSums, ScaleSums};
-use crate::gpu::ordered_sum::walked::{SumGroup, WalkedJob, WalkedSum, WalkedTotal};
+use crate::gpu::ordered_sum::walked::{
+    Margin, SumGroup, WalkedJob, WalkedMutant, WalkedShape, WalkedSum, WalkedTotal,
+};
 use crate::gpu::{Gpu, GpuOrderedSum, SumJob};
 use crate::plan::PlanKind;
 
@@ -270,6 +272,24 @@ fn ordered_sums(sum: &GpuOrderedSum, job: &mut SumJob) -> Result<([[f64; TERMS];
     ))
 }
 
+/// The walked engine's shape for SSIMULACRA2's sums: the engine's, with the plans' mean
+/// margin (`Margin::Mean`). Its sums are short (507 tiles at 1920x1080) and their error maps
+/// put tiles that sum to almost nothing after tiles that sum to much, where the tile margin's
+/// guess plans across crossings: on an H100 at 168b9b2 (`reports/walked-margin`,
+/// `reports/ssimulacra2-timing`) checker-10px took 0.436 ms a frame in one launch with it
+/// (1.02x the tree sums, 266 tiles finished over two frames) against 1.243 (2.92x, 601) with
+/// the tile margin; astronaut-4k-jpeg30 1.626 against 1.623 and astronaut-jpeg50 0.103
+/// against 0.100. A plan: no bit depends on it.
+pub const WALKED_SHAPE: WalkedShape = WalkedShape {
+    margin: Margin::Mean,
+    ..WalkedShape::DEFAULT
+};
+
+/// The walked engine in SSIMULACRA2's shape ([`WALKED_SHAPE`]), compiled for `gpu`.
+pub fn walked_engine(gpu: &Gpu) -> Result<WalkedSum> {
+    WalkedSum::build(gpu, WALKED_SHAPE, WalkedMutant::None)
+}
+
 /// SSIMULACRA2 with its per-pixel terms and its 108 sums on the device: the CPU's front end,
 /// blur and pyramid (their `f32` planes uploaded scale by scale), the terms from
 /// `kernels/ssimulacra2.cu`, all the frame's sums the walked engine's, in one launch. Nothing
@@ -284,7 +304,7 @@ impl DeviceSsimulacra2 {
     pub fn new(gpu: &Gpu) -> Result<DeviceSsimulacra2> {
         Ok(DeviceSsimulacra2 {
             terms: DeviceTerms::new(gpu)?,
-            walked: WalkedSum::new(gpu)?,
+            walked: walked_engine(gpu)?,
         })
     }
 

@@ -312,12 +312,11 @@ impl WalkedShape {
     /// from words and terms fetched with the step's (see `fetch_splits`), and each sum's
     /// first tile finished by its producer (`first`; measured on an H100 at 054862f,
     /// `reports/walked-first`: 0.89 to 0.96 of the walker's own finish at 8,294,400 terms on
-    /// four distributions, 0.97 to 0.99 at 10^8). The plans' margin is the mean margin
-    /// (`Margin::Mean`) since the ninth session of 2026-12-06: by the host's count
-    /// (`examples/ssim_sum_crossings`) the tile margin took 112 wrong plans among 117 on
-    /// checker-10px's first SSIMULACRA2 frame with the walker 256 tiles behind, the mean
-    /// margin none; its device figures are in `reports/ssimulacra2-timing` and
-    /// `reports/walked-margin`.
+    /// four distributions, 0.97 to 0.99 at 10^8). The plans' margin is the tile margin
+    /// (`Margin::Tile`): the mean margin measured 6 to 11% slower on four f64 streams at
+    /// 10^8 and 2^30 terms on an H100 at 168b9b2 (`reports/walked-margin`: 2^30 uniform
+    /// 3.380 against 3.043 ms); SSIMULACRA2's sums take it
+    /// (`ssimulacra2::device::WALKED_SHAPE`).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -331,7 +330,7 @@ impl WalkedShape {
         hint: Hint::On,
         lookback: Lookback::Ranged,
         far: 1024,
-        margin: Margin::Mean,
+        margin: Margin::Tile,
         fast_finish: false,
         split: true,
         planned: true,
@@ -561,6 +560,9 @@ pub enum Margin {
     /// u = max(ts, P / n), n the tiles P covers: no tile between is taken to sum to less than
     /// the mean of those before. Where the tiles' sums never grow it bounds each tile after
     /// P, and where they never shrink ts does (for non-negative terms); elsewhere a guess.
+    /// SSIMULACRA2's shape (`ssimulacra2::device::WALKED_SHAPE`; on an H100 at 168b9b2,
+    /// checker-10px 1.02x the tree sums in one launch against 2.92x with the tile margin);
+    /// 6 to 11% slower than the tile margin on f64 streams of 10^8 and 2^30 terms.
     Mean = 1,
 }
 
