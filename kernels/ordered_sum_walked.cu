@@ -102,9 +102,9 @@
  * walker's hint gives no plan (the walker is far behind, as after a stream's early
  * crossings), a producer plans from the approximate inclusive prefix of the anchor about D
  * tiles back (read with its terms, so its trip overlaps theirs; anchors always publish one)
- * by the same margin: the prefix before t is taken to lie in [P_a, P_a + 4 (t - a - 1) u], u the margin's
- * per-tile bound (BINADE_WK_MARGIN),
- * and where both ends lie in one binade that is the plan (wk_plan_from_far). BINADE_WK_HINT
+ * by the same margin: the prefix before t is taken to lie in [P_a, P_a + 4 (t - a - 1) u],
+ * u the margin's per-tile bound (BINADE_WK_MARGIN), and where both ends lie in one binade
+ * that is the plan (wk_plan_from_far). BINADE_WK_HINT
  * 3 is a plan mutant for the tests: the walker's hint with its margin, the far anchor's
  * margin ignored; it must change no bit. BINADE_WK_HINT 4 is a plan mutant of segments: the
  * producers of every segment read segment 0's hint (another sum's), which must change no
@@ -115,7 +115,7 @@
 /* BINADE_WK_MARGIN (WalkedShape::margin, Margin): the per-tile bound u of the plans' guess.
  * A plan from a known prefix P (the walker's hint, a far anchor's approximate prefix, a
  * look-back's published tree sums) takes each of the k tiles between P and tile t to sum to
- * at most u, and takes P's binade where P + 4 k u stays in it. 0: u = ts, the tile's own
+ * at most 4 u, and takes P's binade where P + 4 k u stays in it. 0: u = ts, the tile's own
  * tree sum. 1: u = max(ts, P / n), n the tiles P covers. Either is a guess (a plan: no bit
  * depends on it); with 0 a tile that sums to little after tiles that summed to much plans
  * across the crossing those tiles make. */
@@ -1421,8 +1421,8 @@ __device__ static inline double wk_margin_unit(double ts, double p, double n) {
  * the exact sum S before tile w <= t of this launch, S a positive normal in binade b. For
  * non-negative terms the prefix before t is at least S; it is taken to be below
  * S + 4 (t - w) u, u the margin's per-tile bound (BINADE_WK_MARGIN: ts, this tile's tree
- * sum, or the larger of ts and S / w; four times the tiles between at that
- * size), and where that bound is below the top of b the plan is b. The bound is a guess
+ * sum, or the larger of ts and S / w: four times the tiles between at that size), and
+ * where that bound is below the top of b the plan is b. The bound is a guess
  * (a tile between may be larger): a guess that fails makes a wrong plan, which costs the
  * walker a finish and changes no bit. */
 __device__ static inline unsigned int wk_plan_from_hint(wk_word h, u64 t, double ts, double cap,
