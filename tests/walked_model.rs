@@ -589,6 +589,34 @@ fn parity_move_f32_is_the_loops_move_inside_its_binade() {
     );
 }
 
+/// The threads' split of a tile (`walked_model::thread_parity_move_f32`: each thread's pairs
+/// 2 (j threads + i) and the terms after them, as `wk_load` lays them out) takes every term
+/// once: where no term is a tie (every term a whole number of b's ulps, so each adds exactly
+/// its ulps, whatever the parity) the threads' moves add up to the whole tile's
+/// `parity_move_f32`. 2,000 seeded tiles of 1 to 4,096 terms, split over 1 to 256 threads.
+#[test]
+fn thread_parity_move_f32_takes_each_term_once() {
+    use binade::verify::walked_model::{parity_move_f32, thread_parity_move_f32};
+    let seed = 0x7e4d_5011_u64;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for case in 0..2_000 {
+        let b: u32 = rng.random_range(30..=200);
+        let ulp = 2f64.powi(b as i32 - 150);
+        let len: usize = rng.random_range(1..=4096);
+        let threads: usize = rng.random_range(1..=256);
+        let tile: Vec<f32> = (0..len)
+            .map(|_| (f64::from(rng.random_range(0u32..1 << 10)) * ulp) as f32)
+            .collect();
+        let whole = parity_move_f32(&tile, b, false);
+        let split = thread_parity_move_f32(&tile, b, threads);
+        assert_eq!(
+            split.to_bits(),
+            whole.to_bits(),
+            "seed {seed:#x} case {case}: b {b}, {len} terms over {threads} threads: split {split}, whole {whole}"
+        );
+    }
+}
+
 /// The kernel's form of the parity move (`walked_model::chained_move_f32`: the sum in ulps,
 /// M = rint(M + n), one add and one rint a term) is `parity_move_f32` from an even start, by
 /// bits: 100,000 seeded tiles of 16 terms, half on the binade's half-ulp grid (ties about half
