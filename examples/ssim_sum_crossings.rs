@@ -82,6 +82,8 @@ fn main() -> Result<()> {
             );
             let (bits, counts) = walk(sum_terms, KERNEL, &words, 0.0);
             let total = ts.prefix[tiles];
+            let (tile16, tile256) = (ts.hint_plans(16, false), ts.hint_plans(256, false));
+            let (mean16, mean256) = (ts.hint_plans(16, true), ts.hint_plans(256, true));
             println!(
                 "{scale},{},{},{tiles},{crossings},{zero_tiles},{negative},{subnormal},{misses},{:e},{total:e},{tree:e},{},{},{},{},{},{},{},{},{}",
                 ["X", "Y", "B"][i / 6],
@@ -90,12 +92,12 @@ fn main() -> Result<()> {
                 counts.finished,
                 counts.split_ends,
                 bits == total.to_bits(),
-                ts.hint_plans(16, false).1,
-                ts.hint_plans(256, false).1,
-                ts.hint_plans(16, true).1,
-                ts.hint_plans(256, true).1,
-                ts.hint_plans(256, false).0,
-                ts.hint_plans(256, true).0
+                tile16.1,
+                tile256.1,
+                mean16.1,
+                mean256.1,
+                tile256.0,
+                mean256.0
             );
         }
         scale += 1;

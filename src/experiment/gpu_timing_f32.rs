@@ -24,12 +24,9 @@ use crate::walk::loop_sum;
 /// Most distinct windows a size is rotated over (the peer uses the same bound).
 const MAX_OFFSETS: usize = 256;
 
-/// The engine's f32 shape at four blocks a multiprocessor (64 registers a thread), as the f64
-/// engine: the f32 engine's shape before it took three (`WalkedShape::DEFAULT_F32`).
-const BEFORE: WalkedShape = WalkedShape {
-    min_blocks: 4,
-    ..WalkedShape::DEFAULT_F32
-};
+/// The engine's f32 shape at the f64 engine's blocks a multiprocessor (four, 64 registers a
+/// thread): the f32 engine's shape before it took three (`WalkedShape::DEFAULT_F32`).
+const BEFORE: WalkedShape = WalkedShape::DEFAULT.with_f32_terms();
 
 /// Relaunches of the first window compared with its first total besides the timed ones.
 const RELAUNCHES: usize = 3;
