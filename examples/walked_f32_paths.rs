@@ -37,7 +37,7 @@
 //!
 //!     walked_f32_paths trace STREAM SIZE
 //!     walked_f32_paths time SIZES STREAMS [BUILDS]
-//!         (BUILDS: e4,n4,e3,a3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
+//!         (BUILDS: e4,n4,e3,a3,q3,n3,e2,p4,p3,t4,t3,ep,pp, default all)
 use anyhow::{bail, Context, Result};
 use binade::format::{same_result, Layout, F32};
 use binade::gpu::ordered_sum::onepass::Distribution;
@@ -446,6 +446,14 @@ fn time_mode(args: &[String]) -> Result<()> {
             "moves (Crossing), 3 blocks, the mean margin (Margin::Mean)",
             WalkedShape {
                 margin: Margin::Mean,
+                ..with(e.moves, 3)
+            },
+        ),
+        (
+            "q3",
+            "moves (Crossing), 3 blocks, pair-unit ties (tie_parity off)",
+            WalkedShape {
+                tie_parity: false,
                 ..with(e.moves, 3)
             },
         ),

@@ -31,17 +31,17 @@
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Margin, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (the plans' tile
-/// margin, `Margin::Tile`) against the same with the mean margin (`Margin::Mean`,
-/// SSIMULACRA2's shape), each in its trace build too, and the producers alone (at 168b9b2,
-/// whose engine had the mean margin, the first build was the mean margin's). (Fetched splits against the
-/// segmented step without them were timed at 517c5e6, the segmented step against a crossing
+/// The walked builds probed: a name and the shape. The engine's shape (a tile with a tie
+/// takes its unit from its tie corrections, `WalkedShape::tie_parity`) against the same with
+/// the lanes' pair units (`tie_parity` off, the engine before it), each with its producers
+/// alone. (The mean margin against the tile margin was timed at 168b9b2, fetched splits
+/// against the segmented step without them at 517c5e6, the segmented step against a crossing
 /// a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
 /// 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,
 /// finishes by fast rounds and steps resumed after a finish at f530bad, the far anchor 512
@@ -50,28 +50,19 @@ use cudarc::driver::CudaSlice;
 /// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let mean = WalkedShape {
-        margin: Margin::Mean,
+    let pairs = WalkedShape {
+        tie_parity: false,
         ..d
     };
+    let alone = |s: WalkedShape| WalkedShape {
+        producers_only: true,
+        ..s
+    };
     vec![
-        ("walked (tile margin)", d),
-        ("walked, mean margin", mean),
-        ("walked, traced", WalkedShape { trace: true, ..d }),
-        (
-            "walked, mean margin traced",
-            WalkedShape {
-                trace: true,
-                ..mean
-            },
-        ),
-        (
-            "walked producers only (not a sum)",
-            WalkedShape {
-                producers_only: true,
-                ..d
-            },
-        ),
+        ("walked (tie parity)", d),
+        ("walked, pair-unit ties", pairs),
+        ("walked producers only (not a sum)", alone(d)),
+        ("pair-unit ties, producers only (not a sum)", alone(pairs)),
     ]
 }
 

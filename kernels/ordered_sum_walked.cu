@@ -247,6 +247,15 @@
 #ifndef BINADE_WK_FIRST
 #define BINADE_WK_FIRST 0
 #endif
+/* BINADE_WK_TIE_PARITY 1: a tile with a tie (its binade's scale a normal double) takes its
+ * unit from the first pass's sum R of rint(y) and each start parity's count of tie
+ * corrections, counted in integers by the lanes over their terms in term order and composed
+ * by an ordered block reduction (wk_tie_parity_unit); else (0) each lane forms its pair unit
+ * in f64, with conversions for the parities, and an ordered block scan composes them. The
+ * same units: no bit depends on the choice. */
+#ifndef BINADE_WK_TIE_PARITY
+#define BINADE_WK_TIE_PARITY 0
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -273,6 +282,8 @@
 #define WK_M_STEP_SLOT_MIXED 21       /* a segmented step's split end takes the first fetched slot's lane terms */
 #define WK_M_FIRST_UNFINISHED 22      /* the walker takes the first tile's exact word of any launch as finished */
 #define WK_M_FIRST_START_IGNORED 23   /* the first tile's producer finishes it from +0 whatever the start */
+#define WK_M_TIE_PARITY_KEPT 24       /* a tie's correction leaves the parity as it was, not even */
+#define WK_M_TIE_CARRY_IGNORED 25     /* a lane's tie corrections composed as if the lanes before ended even */
 
 typedef unsigned long long u64;
 
@@ -656,6 +667,9 @@ struct wk_shared {
     unsigned int dmb[WK_WARPS]; /* each warp's window base (wk_moves_binade) */
 #endif
     binade_unit ured[WK_WARPS];
+#if BINADE_WK_TIE_PARITY
+    int tp[2 * WK_WARPS]; /* each warp's tie corrections (wk_tp_block_reduce) */
+#endif
 #if BINADE_WK_TRANSPOSE
     union {
         double lanes[WK_TILE + WK_THREADS]; /* a tile in term order, a gap after each lane */
@@ -930,6 +944,96 @@ __device__ static inline binade_unit wk_lane_unit(const double *x, unsigned int 
     for (unsigned int j = 0; j < WK_PER; j++) u = binade_compose(u, wk_term_unit(b, x[j]));
     return u;
 }
+
+#if BINADE_WK_TIE_PARITY
+/* ---- a tile's tie corrections (BINADE_WK_TIE_PARITY) ----
+ *
+ * A sum M u in binade b (M its significand, u its ulp) plus a term x >= 0, y = x / u, rounds
+ * (while it stays in b) to (M + rint(y)) u where y is not a tie. Where y = k + 1/2 it rounds
+ * to the even one of M + k and M + k + 1; rint(y) is the even one of k and k + 1, so that is
+ * M + rint(y) where M is even, and where M is odd M + rint(y) + c, c = +1 where rint rounded
+ * down (y - rint(y) = +1/2) and -1 where it rounded up. So after a tie M is even, whatever it
+ * was before, and after any other term its parity has flipped with rint(y)'s low bit. A run of
+ * terms moves M by R + C_p: R the sum of rint(y) (the first pass's, exact below 2^53) and C_p
+ * the corrections from a start of parity p, which a lane counts with one parity state q per
+ * start: at a tie C += (q ? c : 0) and q = 0, at any other term q ^= rint(y) & 1. Runs compose
+ * as units do: C_p(A then B) = C_p(A) + C_{q'}(B) and q_p(A then B) = q_{q'}(B), q' = q_p(A).
+ * Each start's state is one int, v = 2 C + q, and the composition is (v_A & ~1) + v_B[v_A & 1].
+ *
+ * rint(y) by two adds, no conversion: for 0 <= y < 2^52, y + 2^52 lies in [2^52, 2^53), where
+ * the doubles are the integers, so the add rounds y to an integer as rint does (to nearest, ties
+ * to even) and taking 2^52 away is exact; the sum's low word holds rint(y)'s low bits. A term
+ * with y >= 2^52 is an integer: y = 2^52 gives 2^53, whose low bit is y's; y > 2^52 may get a
+ * wrong parity here, but every term adds R + C at least 0 (a tie's c = -1 comes with rint(y) =
+ * k + 1 >= 1), so such a tile's increments are above 2^52 and its unit never applies (a start M
+ * is at least 2^52 and the end must stay at or below 2^53). Nothing here decides a path: the
+ * unit is the same pair of increments as the lanes' pair units composed (the else branch). */
+#define WK_RINT_ADD 0x1p52
+
+struct wk_tp {
+    int even, odd; /* 2 C + q from an even start and from an odd start */
+};
+
+__device__ static inline wk_tp wk_tp_compose(wk_tp a, wk_tp b) {
+#if BINADE_WK_MUTANT == WK_M_TIE_CARRY_IGNORED
+    return {(a.even & ~1) + b.even, (a.odd & ~1) + b.even};
+#else
+    return {(a.even & ~1) + ((a.even & 1) ? b.odd : b.even), (a.odd & ~1) + ((a.odd & 1) ? b.odd : b.even)};
+#endif
+}
+
+/* One start's state v after a tie whose correction from an odd M is s2 / 2. */
+__device__ static inline int wk_tp_tie(int v, int s2) {
+    const int q = v & 1;
+#if BINADE_WK_MUTANT == WK_M_TIE_PARITY_KEPT
+    return v + (q ? s2 : 0);
+#else
+    return (v - q) + (q ? s2 : 0);
+#endif
+}
+
+/* A lane's tie corrections over its terms x (term order) for binade b >= WK_FAST_MIN_B; the
+ * tile has no negative term (wk_tile_unit returned before). */
+__device__ static inline wk_tp wk_lane_tie_parity(const double *x, unsigned int b) {
+    const double scale = wk_scale(b);
+    int ve = 0, vo = 1;
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER; j++) {
+        const double y = __dmul_rn(x[j], scale);
+        const double t = __dadd_rn(y, WK_RINT_ADD);
+        const double d = __dsub_rn(y, __dsub_rn(t, WK_RINT_ADD));
+        const int flip = __double2loint(t) & 1;
+        const int s2 = d > 0.0 ? 2 : -2;
+        if (fabs(d) == 0.5) {
+            ve = wk_tp_tie(ve, s2);
+            vo = wk_tp_tie(vo, s2);
+        } else {
+            ve ^= flip;
+            vo ^= flip;
+        }
+    }
+    return {ve, vo};
+}
+
+/* The composition of every thread's v in thread order (an ordered tree in each warp, then
+ * the warps in order from shared memory); the same on all threads. Every thread calls it.
+ * sh.tp is written again only after the next tile's barriers. */
+__device__ static inline wk_tp wk_tp_block_reduce(wk_tp v, wk_shared &sh) {
+    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (unsigned int s = 1; s < 32; s *= 2) {
+        const wk_tp o = {__shfl_down_sync(WK_FULL, v.even, s), __shfl_down_sync(WK_FULL, v.odd, s)};
+        if ((lane & (2u * s - 1u)) == 0u) v = wk_tp_compose(v, o);
+    }
+    if (lane == 0u) {
+        sh.tp[2u * warp] = v.even;
+        sh.tp[2u * warp + 1u] = v.odd;
+    }
+    __syncthreads();
+    wk_tp all = {sh.tp[0], sh.tp[1]};
+    for (unsigned int k = 1; k < WK_WARPS; k++) all = wk_tp_compose(all, {sh.tp[2u * k], sh.tp[2u * k + 1u]});
+    return all;
+}
+#endif
 
 /* ---- the producers ---- */
 
@@ -1324,6 +1428,15 @@ __device__ static inline binade_unit wk_tile_unit(const double *x, const wk_term
     wk_lanes_from_striped(x, lane_terms, sh);
 #else
     wk_lane_load(src, count, threadIdx.x, lane_terms);
+#endif
+#if BINADE_WK_TIE_PARITY
+    if (b >= WK_FAST_MIN_B) {
+        /* inc is R, the sum of rint(y) over the tile (exact below 2^53; at or above it, or
+         * NaN, R + C saturates or lies above 2^52: never applied). */
+        const wk_tp c = wk_tp_block_reduce(wk_lane_tie_parity(lane_terms, b), sh);
+        return binade_unit_make(wk_bounded(__dadd_rn(inc, (double)(c.even >> 1))),
+                                wk_bounded(__dadd_rn(inc, (double)(c.odd >> 1))));
+    }
 #endif
     binade_unit excl;
     binade_unit all = wk_block_scan(wk_lane_unit(lane_terms, b), &excl, sh);

@@ -21,7 +21,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 26] = [
+const SHAPES: [WalkedShape; 27] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -150,6 +150,10 @@ const SHAPES: [WalkedShape; 26] = [
         margin: Margin::Mean,
         ..WalkedShape::DEFAULT
     },
+    WalkedShape {
+        tie_parity: false,
+        ..WalkedShape::DEFAULT
+    },
 ];
 
 const SEED: u64 = 0x5eed_0003;
@@ -180,6 +184,8 @@ enum PlanPath {
     Range,
     /// Plans from a far anchor (`WalkedTotal::far_plans`).
     Far,
+    /// Not a plan: tiles whose unit took the tie path (`WalkedTotal::pair_tiles`).
+    Tie,
 }
 
 /// Terms of the stream on which a plan mutant's path must be taken: 10^8 terms of
@@ -217,6 +223,7 @@ fn plan_path_taken(test: &str, shape: WalkedShape, path: PlanPath) {
         PlanPath::Hint => got.hinted_plans,
         PlanPath::Range => got.ranged_plans,
         PlanPath::Far => got.far_plans,
+        PlanPath::Tie => got.pair_tiles,
     };
     assert!(
         taken > 0,
@@ -389,6 +396,22 @@ fn walked_equals_the_loop_mean_margin() {
         SHAPES[0],
         PlanPath::Hint,
     );
+}
+
+/// A tile with a tie takes its unit from its tie corrections (`WalkedShape::tie_parity`, the
+/// engine's) or from the lanes' pair units (`tie_parity` off, the engine before it): each
+/// keeps the loop's bits on every kill case, and on 10^8 half-ties terms each takes the tie
+/// path with the loop's bits (so neither passes without running its path).
+#[test]
+fn walked_equals_the_loop_pair_unit_ties() {
+    equals_the_loop("walked_equals_the_loop_pair_unit_ties", SHAPES[26]);
+    for shape in [SHAPES[0], SHAPES[26]] {
+        plan_path_taken(
+            "walked_equals_the_loop_pair_unit_ties",
+            shape,
+            PlanPath::Tie,
+        );
+    }
 }
 
 /// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).

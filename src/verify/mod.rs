@@ -18,4 +18,5 @@ pub mod order_mutants;
 pub mod sampler;
 pub mod signed_inputs;
 pub mod signed_mutants;
+pub mod tie_parity;
 pub mod walked_model;

@@ -165,6 +165,14 @@ pub struct WalkedShape {
     /// bc9ee39 on an H100: that finish ran from 15.9 to 37.9 µs of a 65 µs walk of 8,294,400
     /// uniform terms).
     pub first: bool,
+    /// A tile with a tie takes its unit from the first pass's sum of `rint(x / u)` and each
+    /// start parity's count of tie corrections (`BINADE_WK_TIE_PARITY`): a tie leaves the
+    /// sum's significand even, so each lane counts its corrections in integers with one
+    /// parity state per start, `rint` by the add of 2^52 (no conversion), and an ordered
+    /// block reduction composes the lanes' counts; without it each lane forms its pair unit
+    /// in f64, with conversions for the parities, and an ordered block scan composes the
+    /// pairs. The same units: no bit depends on it.
+    pub tie_parity: bool,
     /// A timing build: the walker stamps the device clock ([`WalkedTotal::trace`]); the bits
     /// are the engine's.
     pub trace: bool,
@@ -316,7 +324,9 @@ impl WalkedShape {
     /// (`Margin::Tile`): the mean margin measured 6 to 11% slower on four f64 streams at
     /// 10^8 and 2^30 terms on an H100 at 168b9b2 (`reports/walked-margin`: 2^30 uniform
     /// 3.380 against 3.043 ms); SSIMULACRA2's sums take it
-    /// (`ssimulacra2::device::WALKED_SHAPE`).
+    /// (`ssimulacra2::device::WALKED_SHAPE`). A tile with a tie takes its unit from its tie
+    /// corrections (`tie_parity`, `reports/walked-tie-parity`: predicted there, before its
+    /// first run, 2^30 half-ties terms 3.4 to 3.8 ms against 4.18 with the pair units).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -337,6 +347,7 @@ impl WalkedShape {
         seg_step: true,
         fetch_splits: true,
         first: true,
+        tie_parity: true,
         trace: false,
         f32_terms: false,
         stall_cap: StallCap::Off,
@@ -372,6 +383,7 @@ impl WalkedShape {
         lookback: Lookback::Wait,
         far: 0,
         first: false,
+        tie_parity: false,
         ..WalkedShape::DEFAULT
     };
 
@@ -497,6 +509,10 @@ impl WalkedShape {
                 u32::from(self.fetch_splits).to_string(),
             ),
             ("BINADE_WK_FIRST", u32::from(self.first).to_string()),
+            (
+                "BINADE_WK_TIE_PARITY",
+                u32::from(self.tie_parity).to_string(),
+            ),
             ("BINADE_WK_TRACE", u32::from(self.trace).to_string()),
             ("BINADE_WK_F32", u32::from(self.f32_terms).to_string()),
             ("BINADE_WK_STALL_CAP", (self.stall_cap as u32).to_string()),
@@ -652,11 +668,17 @@ pub enum WalkedMutant {
     /// The first tile's producer finishes it from +0 whatever the sum's start (-0 where the
     /// loop starts from -0). Needs `first`.
     FirstStartIgnored,
+    /// A tie's correction leaves the lane's parity state as it was instead of even (the
+    /// parity rule's own shortcut: after a tie the significand is even). Needs `tie_parity`.
+    TieParityKept,
+    /// The lanes' tie corrections composed as if every lane before ended on an even
+    /// significand (the carried parity dropped). Needs `tie_parity`.
+    TieCarryIgnored,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 24] = [
+    pub const ALL: [WalkedMutant; 26] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -681,6 +703,8 @@ impl WalkedMutant {
         WalkedMutant::StepSlotMixed,
         WalkedMutant::FirstUnfinished,
         WalkedMutant::FirstStartIgnored,
+        WalkedMutant::TieParityKept,
+        WalkedMutant::TieCarryIgnored,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -694,8 +718,8 @@ impl WalkedMutant {
     /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; the
     /// planned finish's three joined with it, with its inputs made at f32's quantum, and the
     /// segmented step's search and fetched splits with them, and the first tile's two with
-    /// the first tile's finish by its producer.
-    pub const F32_CHECKED: [WalkedMutant; 18] = [
+    /// the first tile's finish by its producer, and the tie parity's two with it.
+    pub const F32_CHECKED: [WalkedMutant; 20] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
         WalkedMutant::BinadesMixed,
@@ -714,6 +738,8 @@ impl WalkedMutant {
         WalkedMutant::StepSlotMixed,
         WalkedMutant::FirstUnfinished,
         WalkedMutant::FirstStartIgnored,
+        WalkedMutant::TieParityKept,
+        WalkedMutant::TieCarryIgnored,
     ];
 
     /// The kernel's `BINADE_WK_MUTANT` code (its index in [`Self::ALL`]).
@@ -770,6 +796,8 @@ impl WalkedMutant {
             WalkedMutant::FirstStartIgnored => {
                 "walked: first tile finished from +0 whatever the start"
             }
+            WalkedMutant::TieParityKept => "walked: tie leaves the parity as it was",
+            WalkedMutant::TieCarryIgnored => "walked: lanes' tie corrections from an even start",
         }
     }
 }
