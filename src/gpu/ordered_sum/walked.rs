@@ -749,10 +749,14 @@ impl WalkedMutant {
 
     /// The shape this mutant is built in: the engine's (crossings split), or for the fast
     /// finish's mutants the engine's with the fast finish on and the split off (as the fast
-    /// finish was measured, and so that crossings reach its rounds), or for the fetched
-    /// splits' mutant the engine's with them on.
+    /// finish was measured, and so that crossings reach its rounds), or for the tie parity's
+    /// mutants the engine's with `tie_parity` on whatever the engine's choice.
     pub fn shape(self) -> WalkedShape {
         match self {
+            WalkedMutant::TieParityKept | WalkedMutant::TieCarryIgnored => WalkedShape {
+                tie_parity: true,
+                ..WalkedShape::DEFAULT
+            },
             WalkedMutant::FastTieIgnored
             | WalkedMutant::FastBaseIgnored
             | WalkedMutant::FastBoundIgnored => WalkedShape {
