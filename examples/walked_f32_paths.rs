@@ -451,9 +451,9 @@ fn time_mode(args: &[String]) -> Result<()> {
         ),
         (
             "q3",
-            "moves (Crossing), 3 blocks, pair-unit ties (tie_parity off)",
+            "moves (Crossing), 3 blocks, ties by their corrections (tie_parity on)",
             WalkedShape {
-                tie_parity: false,
+                tie_parity: true,
                 ..with(e.moves, 3)
             },
         ),

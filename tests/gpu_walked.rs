@@ -151,7 +151,7 @@ const SHAPES: [WalkedShape; 27] = [
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        tie_parity: false,
+        tie_parity: true,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -398,8 +398,8 @@ fn walked_equals_the_loop_mean_margin() {
     );
 }
 
-/// A tile with a tie takes its unit from its tie corrections (`WalkedShape::tie_parity`, the
-/// engine's) or from the lanes' pair units (`tie_parity` off, the engine before it): each
+/// A tile with a tie takes its unit from its tie corrections (`WalkedShape::tie_parity`) or
+/// from the lanes' pair units (`tie_parity` off, the engine's): each
 /// keeps the loop's bits on every kill case, and on 10^8 half-ties terms each takes the tie
 /// path with the loop's bits (so neither passes without running its path).
 #[test]

@@ -324,9 +324,10 @@ impl WalkedShape {
     /// (`Margin::Tile`): the mean margin measured 6 to 11% slower on four f64 streams at
     /// 10^8 and 2^30 terms on an H100 at 168b9b2 (`reports/walked-margin`: 2^30 uniform
     /// 3.380 against 3.043 ms); SSIMULACRA2's sums take it
-    /// (`ssimulacra2::device::WALKED_SHAPE`). A tile with a tie takes its unit from its tie
-    /// corrections (`tie_parity`, `reports/walked-tie-parity`: predicted there, before its
-    /// first run, 2^30 half-ties terms 3.4 to 3.8 ms against 4.18 with the pair units).
+    /// (`ssimulacra2::device::WALKED_SHAPE`). A tile with a tie takes the lanes' pair units:
+    /// the path by tie corrections (`tie_parity`, `reports/walked-tie-parity`, predicted there
+    /// at 3.4 to 3.8 ms on 2^30 half-ties terms against 4.18) is checked on the host and has
+    /// not run on a GPU, so it is not the engine's yet.
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -347,7 +348,7 @@ impl WalkedShape {
         seg_step: true,
         fetch_splits: true,
         first: true,
-        tie_parity: true,
+        tie_parity: false,
         trace: false,
         f32_terms: false,
         stall_cap: StallCap::Off,
