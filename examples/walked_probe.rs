@@ -39,7 +39,8 @@ use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape (a tile with a tie
 /// takes the lanes' pair units) against the same with its unit from its tie corrections
-/// (`WalkedShape::tie_parity`), each with its producers alone. (The mean margin against the tile margin was timed at 168b9b2, fetched splits
+/// (`WalkedShape::tie_parity`), each with its producers alone. (The mean margin against the
+/// tile margin was timed at 168b9b2, fetched splits
 /// against the segmented step without them at 517c5e6, the segmented step against a crossing
 /// a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
 /// 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,

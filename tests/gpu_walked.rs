@@ -403,14 +403,10 @@ fn walked_equals_the_loop_mean_margin() {
 /// keeps the loop's bits on every kill case, and on 10^8 half-ties terms each takes the tie
 /// path with the loop's bits (so neither passes without running its path).
 #[test]
-fn walked_equals_the_loop_pair_unit_ties() {
-    equals_the_loop("walked_equals_the_loop_pair_unit_ties", SHAPES[26]);
+fn walked_equals_the_loop_tie_parity() {
+    equals_the_loop("walked_equals_the_loop_tie_parity", SHAPES[26]);
     for shape in [SHAPES[0], SHAPES[26]] {
-        plan_path_taken(
-            "walked_equals_the_loop_pair_unit_ties",
-            shape,
-            PlanPath::Tie,
-        );
+        plan_path_taken("walked_equals_the_loop_tie_parity", shape, PlanPath::Tie);
     }
 }
 

@@ -1,3 +1,5 @@
+# Not run (no machine; README.md). At 981e601 the engine keeps the pair units (`tie_parity`
+# off): staged there, this call times the engine as it was, and its predictions do not apply.
 # Call 3 of 2026-12-07 (tenth session), on the machine call 2 left warm, the same binaries
 # (9add337), fixtures/cache/skimage and CCCL 3.3.5's headers (.cccl.tgz) carried: the reports of the walked engine's default
 # shape, which takes its tie units from tie corrections since 9add337 (`tie_parity`).
