@@ -227,10 +227,10 @@ fn plan_path_taken(test: &str, shape: WalkedShape, path: PlanPath) {
     };
     assert!(
         taken > 0,
-        "{case}: no plan by {path:?}, so the plan mutant checked nothing: {got:?}"
+        "{case}: no tile took {path:?}, so the check of that path checked nothing: {got:?}"
     );
     println!(
-        "{case}: {taken} plans by {path:?} of {} tiles, the loop's bits",
+        "{case}: {taken} tiles by {path:?} of {} tiles, the loop's bits",
         got.tiles
     );
 }

@@ -11,6 +11,7 @@ use binade::unit::{apply, run_unit, Binade};
 use binade::verify::tie_parity::{
     compose, run_corrections, tile_unit, Corrections, TieParityFault,
 };
+use binade::walk::loop_from;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -55,10 +56,8 @@ fn starts<F: Format>(e: i32, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
 
 /// The format's loop over `terms` (widened f64s, each exact in `F`) from the start's bits.
 fn loop_bits<F: Format>(start: u64, terms: &[f64]) -> u64 {
-    let s = terms
-        .iter()
-        .fold(F::from_bits(start), |s, &x| F::add(s, F::from_f64(x)));
-    F::to_bits(s)
+    let values: Vec<F::Value> = terms.iter().map(|&x| F::from_f64(x)).collect();
+    F::to_bits(loop_from::<F>(F::from_bits(start), &values))
 }
 
 /// Checks one case: for every start, the model's apply equals the composed pair units' apply

@@ -244,7 +244,7 @@ pub fn vector_path() -> &'static str {
 
 /// The lowest binade field of format `F` whose scale `2^(P - e)` is a normal f64:
 /// `P - e <= 1023`, `e = field - BIAS`.
-fn min_field<F: Format>() -> u32 {
+pub(crate) fn min_field<F: Format>() -> u32 {
     (F::FRAC_BITS as i32 + F::BIAS - 1023).max(1) as u32
 }
 

@@ -18,6 +18,7 @@
 //! `y >= 2^52` may get a wrong parity, but its tile's increments are then above `2^52`, which
 //! no start applies.
 
+use crate::fast::{min_field, scale_of};
 use crate::format::{Format, Layout};
 use crate::unit::{Binade, Unit};
 
@@ -65,15 +66,6 @@ pub fn compose(a: Corrections, b: Corrections, fault: TieParityFault) -> Correct
     }
 }
 
-/// `2^(P - e)` for binade `b` of `F` as an f64 (`wk_scale`); `None` where it is not a normal
-/// double (the kernel takes the pair units there).
-pub fn scale<F: Format>(b: Binade) -> Option<f64> {
-    let k = F::FRAC_BITS as i64 + F::BIAS as i64 - b.0 as i64;
-    (-1022..=1023)
-        .contains(&k)
-        .then(|| f64::from_bits(((k + 1023) as u64) << 52))
-}
-
 /// The kernel's `rint` by the add of `2^52`, and the sum's low bit.
 fn rint_by_add(y: f64) -> (f64, i64) {
     const ADD: f64 = 4_503_599_627_370_496.0; // 2^52
@@ -115,8 +107,9 @@ pub fn run_corrections(terms: &[f64], scale: f64, fault: TieParityFault) -> Corr
 
 /// A tile's unit for binade `b` by this path: `R` (the f64 sum of `rint(y)`, in term order;
 /// exact below `2^53`) plus each start's corrections, the lanes of `per` terms composed in
-/// order; each increment saturated at `2^53` as `wk_bounded` does. `None` where the scale is
-/// not a normal double. The terms are non-negative (a tile with a negative term never takes
+/// order; each increment saturated at `2^53` as `wk_bounded` does. `None` where the scale
+/// `2^(P - e)` (the CPU engine's `scale_of`, the kernel's `wk_scale`) is not a normal double
+/// (below the kernel's `WK_FAST_MIN_B`, where it takes the pair units). The terms are non-negative (a tile with a negative term never takes
 /// this path).
 pub fn tile_unit<F: Format>(
     terms: &[f64],
@@ -125,7 +118,8 @@ pub fn tile_unit<F: Format>(
     fault: TieParityFault,
 ) -> Option<Unit> {
     debug_assert!(per >= 1);
-    let scale = scale::<F>(b)?;
+    let scale =
+        (b.0 >= min_field::<F>() && b.0 <= F::MAX_NORMAL_FIELD).then(|| scale_of::<F>(b.0))?;
     let r: f64 = terms.iter().map(|&x| (x * scale).round_ties_even()).sum();
     let c = terms
         .chunks(per)
