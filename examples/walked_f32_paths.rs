@@ -32,7 +32,9 @@
 //! and the producers alone of `Moves::Crossing` and of `Moves::Parity` at 4 blocks (a walker
 //! that does nothing: no sum, its bits not the loop's); and `a3`, the engine with the plans'
 //! mean margin (`Margin::Mean`; at 168b9b2, whose engine had the mean margin, the build `m3`
-//! was the tile margin). The build names of `reports/walked-blocks` (call 33, 3818228) are
+//! was the tile margin); and `q3`, the engine with the lanes' pair units for ties
+//! (`tie_parity` off; at 8a3ef12, whose engine had them, `q3` was the tie corrections). The
+//! build names of `reports/walked-blocks` (call 33, 3818228) are
 //! these; `e4` was the engine then.
 //!
 //!     walked_f32_paths trace STREAM SIZE
@@ -451,9 +453,9 @@ fn time_mode(args: &[String]) -> Result<()> {
         ),
         (
             "q3",
-            "moves (Crossing), 3 blocks, ties by their corrections (tie_parity on)",
+            "moves (Crossing), 3 blocks, the lanes' pair units for ties (tie_parity off)",
             WalkedShape {
-                tie_parity: true,
+                tie_parity: false,
                 ..with(e.moves, 3)
             },
         ),

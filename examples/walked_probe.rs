@@ -38,11 +38,11 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape (a tile with a tie
-/// takes the lanes' pair units) against the same with its unit from its tie corrections
-/// (`WalkedShape::tie_parity`), each with its producers alone. (The mean margin against the
-/// tile margin was timed at 168b9b2, fetched splits
-/// against the segmented step without them at 517c5e6, the segmented step against a crossing
-/// a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
+/// takes its unit from its tie corrections, `WalkedShape::tie_parity`) against the same with
+/// the lanes' pair units (the engine's through 8a3ef12), each with its producers alone. (The
+/// tie corrections against the pair units were timed at 8a3ef12, the mean margin against
+/// the tile margin at 168b9b2, fetched splits against the segmented step without them at
+/// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
 /// 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,
 /// finishes by fast rounds and steps resumed after a finish at f530bad, the far anchor 512
 /// and 2,048 back and every plan by a look-back at 4430d67, the lean round and the early
@@ -50,8 +50,8 @@ use cudarc::driver::CudaSlice;
 /// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let parity = WalkedShape {
-        tie_parity: true,
+    let pairs = WalkedShape {
+        tie_parity: false,
         ..d
     };
     let alone = |s: WalkedShape| WalkedShape {
@@ -59,10 +59,10 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
         ..s
     };
     vec![
-        ("walked (pair-unit ties)", d),
-        ("walked, tie parity", parity),
+        ("walked (ties by their corrections)", d),
+        ("walked, pair-unit ties", pairs),
         ("walked producers only (not a sum)", alone(d)),
-        ("tie parity, producers only (not a sum)", alone(parity)),
+        ("pair-unit ties, producers only (not a sum)", alone(pairs)),
     ]
 }
 

@@ -324,10 +324,11 @@ impl WalkedShape {
     /// (`Margin::Tile`): the mean margin measured 6 to 11% slower on four f64 streams at
     /// 10^8 and 2^30 terms on an H100 at 168b9b2 (`reports/walked-margin`: 2^30 uniform
     /// 3.380 against 3.043 ms); SSIMULACRA2's sums take it
-    /// (`ssimulacra2::device::WALKED_SHAPE`). A tile with a tie takes the lanes' pair units:
-    /// the path by tie corrections (`tie_parity`, `reports/walked-tie-parity`, predicted there
-    /// at 3.4 to 3.8 ms on 2^30 half-ties terms against 4.18) is checked on the host and has
-    /// not run on a GPU, so it is not the engine's yet.
+    /// (`ssimulacra2::device::WALKED_SHAPE`). A tile with a tie takes its unit from its tie
+    /// corrections (`tie_parity`; measured on an H100 at 8a3ef12, `reports/walked-tie-parity`,
+    /// the pair units beside it in one run: 2^30 half-ties terms 3.418 against 4.190 ms, 10^8
+    /// 0.366 against 0.437, 8,294,400 0.064 against 0.066; uniform, log-normal and geometric
+    /// 0.93 to 1.03 of the pair units' time at the three sizes).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -348,7 +349,7 @@ impl WalkedShape {
         seg_step: true,
         fetch_splits: true,
         first: true,
-        tie_parity: false,
+        tie_parity: true,
         trace: false,
         f32_terms: false,
         stall_cap: StallCap::Off,
