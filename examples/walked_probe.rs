@@ -42,12 +42,12 @@ use cudarc::driver::CudaSlice;
 /// the lanes' pair units (the engine's through 8a3ef12), each with its producers alone. (The
 /// tie corrections against the pair units were timed at 8a3ef12, the mean margin against
 /// the tile margin at 168b9b2, fetched splits against the segmented step without them at
-/// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned finishes against every finish by rounds at
-/// 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,
-/// finishes by fast rounds and steps resumed after a finish at f530bad, the far anchor 512
-/// and 2,048 back and every plan by a look-back at 4430d67, the lean round and the early
-/// draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting look-backs at
-/// 2368892.)
+/// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned
+/// finishes against every finish by rounds at 9f93b99, ec9e84b and be3e9ad, the split
+/// against every crossing finished at 67044ea, finishes by fast rounds and steps resumed
+/// after a finish at f530bad, the far anchor 512 and 2,048 back and every plan by a
+/// look-back at 4430d67, the lean round and the early draw at 035ce8b, 128 x 16 tiles at
+/// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
     let pairs = WalkedShape {

@@ -194,8 +194,8 @@ enum PlanPath {
 /// up: on the H200 at fcadd8d the engine's shape (then with pair units) planned that stream's
 /// 24,415 tiles 5,752 times from the hint, 5,697 from a range and 3,964 from a far anchor
 /// (`reports/walked-probe/fcadd8d`); on an H100 at 8a3ef12 with the tie corrections 6,775,
-/// 5,430 and 2,941 (`reports/walked-tie-parity`), while the kill cases' sums (up to 9,000,011 terms) plan
-/// few or none by the hint and the far anchor.
+/// 5,430 and 2,941 (`reports/walked-tie-parity`); while the kill cases' sums (up to
+/// 9,000,011 terms) plan few or none by the hint and the far anchor.
 const PATH_TERMS: usize = 100_000_000;
 
 /// A plan mutant's own path is taken and changes no bit: on [`PATH_TERMS`] terms, the total
