@@ -1,4 +1,4 @@
-# Not run: the start failed (05:36 UTC, nvidia-h100-x1, 90 device s), leaving 265 s, less than the
+# Not run: the start failed (05:33 UTC, nvidia-h100-x1, 90 device s), leaving 265 s, less than the
 # call and a start need. Kept with its prediction for a session with device time.
 # Call 9 of 2026-12-07 (eleventh session), the binaries of calls 5 to 8 (7f27b03; src/fast as
 # at HEAD): cpu-timing without its 10^9 sizes (experiments/reduced/cpu-timing.toml) on the
