@@ -109,8 +109,8 @@ pub fn run_corrections(terms: &[f64], scale: f64, fault: TieParityFault) -> Corr
 /// exact below `2^53`) plus each start's corrections, the lanes of `per` terms composed in
 /// order; each increment saturated at `2^53` as `wk_bounded` does. `None` where the scale
 /// `2^(P - e)` (the CPU engine's `scale_of`, the kernel's `wk_scale`) is not a normal double
-/// (below the kernel's `WK_FAST_MIN_B`, where it takes the pair units). The terms are non-negative (a tile with a negative term never takes
-/// this path).
+/// (below the kernel's `WK_FAST_MIN_B`, where it takes the pair units). The terms are
+/// non-negative (a tile with a negative term never takes this path).
 pub fn tile_unit<F: Format>(
     terms: &[f64],
     b: Binade,
