@@ -31,7 +31,7 @@
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{Early, WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
@@ -39,7 +39,8 @@ use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape (a tile with a tie
 /// takes its unit from its tie corrections, `WalkedShape::tie_parity`) against the same with
-/// the lanes' pair units (the engine's through 8a3ef12), each with its producers alone. (The
+/// the look-back's first window copied with the terms (`WalkedShape::early`) and with the
+/// lanes' pair units (the engine's through 8a3ef12), each with its producers alone. (The
 /// tie corrections against the pair units were timed at 8a3ef12, the mean margin against
 /// the tile margin at 168b9b2, fetched splits against the segmented step without them at
 /// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned
@@ -58,10 +59,16 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
         producers_only: true,
         ..s
     };
+    let early = WalkedShape {
+        early: Early::On,
+        ..d
+    };
     vec![
         ("walked (ties by their corrections)", d),
+        ("walked, early window", early),
         ("walked, pair-unit ties", pairs),
         ("walked producers only (not a sum)", alone(d)),
+        ("early window, producers only (not a sum)", alone(early)),
         ("pair-unit ties, producers only (not a sum)", alone(pairs)),
     ]
 }

@@ -137,6 +137,20 @@
 #ifndef BINADE_WK_LOOKBACK
 #define BINADE_WK_LOOKBACK 0
 #endif
+/* BINADE_WK_EARLY 1: warp 0 reads the plan words of the 32 tiles before its tile (the first
+ * window of a plan look-back, wk_lookback_plan's first round) with the tile's terms, as the
+ * hint and the far anchor are read, so that round's trip overlaps theirs; the tile's first
+ * look-back takes its first round from those words, read before the tree sum, and any
+ * later round or a round after a wait reads the words again. Older words only show fewer
+ * tiles published: a tree sum missing counts as missing (ranged: within the margin; else the
+ * look-back waits and reads again), an inclusive prefix missing lets the look-back go further
+ * back. Where the hint or the far anchor plans the tile, the words go unused. A plan: no bit
+ * depends on it. BINADE_WK_EARLY 2 is a plan mutant for the tests: the words read one tile
+ * late (lane i holds tile t - i's, the tile's own in lane 0), so each tree sum stands one
+ * place off in the first round, which must change no bit. */
+#ifndef BINADE_WK_EARLY
+#define BINADE_WK_EARLY 0
+#endif
 /* A tile's path word (paths[t]), counted by the host, one bit each, defined by the host (the
  * PATH_* constants of src/gpu/ordered_sum/walked.rs): WK_PATH_TIE a tie (the lanes' units),
  * WK_PATH_HINTED planned from the hint, WK_PATH_RANGED planned from a range with tree sums
@@ -669,6 +683,9 @@ struct wk_shared {
     binade_unit ured[WK_WARPS];
 #if BINADE_WK_TIE_PARITY
     int tp[2 * WK_WARPS]; /* each warp's tie corrections (wk_tp_block_reduce) */
+#endif
+#if BINADE_WK_EARLY
+    wk_word early[32]; /* the look-back's first window, copied with the terms (BINADE_WK_EARLY) */
 #endif
 #if BINADE_WK_TRANSPOSE
     union {
@@ -1255,8 +1272,12 @@ __device__ static inline double wk_rescan_plan(const wk_word *plan, long long fi
  * *reread on all lanes. */
 __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, unsigned int epoch, u64 *out, int ranged,
                                                  unsigned int *missing_out, int *waited, int *reread,
-                                                 unsigned int bref) {
+                                                 unsigned int bref, const wk_word *early, int use_early) {
     const unsigned int lane = threadIdx.x & 31u;
+#if !BINADE_WK_EARLY
+    (void)early;
+    (void)use_early;
+#endif
     double acc = 0.0;
 #if BINADE_WK_STALL_CAP
     double least = __longlong_as_double(0x7ff0000000000000ll); /* the least cap seen: none yet */
@@ -1277,7 +1298,13 @@ __device__ static inline double wk_lookback_plan(const wk_word *plan, u64 t, uns
         wk_word w;
         w.value = 0ull;
         w.tag = 0ull;
+#if BINADE_WK_EARLY
+        /* The first round from the words read with the terms (BINADE_WK_EARLY), once. */
+        if (p >= 0) w = use_early ? early[lane] : wk_read(plan + p);
+        use_early = 0;
+#else
         if (p >= 0) w = wk_read(plan + p);
+#endif
         int inclusive = p < 0 || wk_has(w, epoch, WK_APPROX);
         unsigned int ended = __ballot_sync(WK_FULL, inclusive);
         unsigned int stop = ended ? (unsigned int)__ffs(ended) - 1u : 32u;
@@ -1597,6 +1624,42 @@ __device__ static inline void wk_prefetch_tile(const wk_term *terms, u64 n, u64 
         asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
 }
 
+#if BINADE_WK_EARLY
+/* Warp 0 starts copying the look-back's first window for tile t into sh.early
+ * (BINADE_WK_EARLY): lane i tile t - 1 - i's plan word (with the plan mutant 2 tile t - i's),
+ * where there is one. An asynchronous copy from L2 (cp.async.cg, 16 bytes, no register held
+ * across the terms' loads: a word read into registers here was spilled by ptxas, and the
+ * spill's store waited for the read ahead of the terms' loads). The copy is a weak read, so
+ * its word may be older than a relaxed read's (fewer tiles published) or, in principle, its
+ * value and tag from two writes: a plan reads it, and no bit depends on a plan.
+ * wk_early_wait before sh.early is read. */
+__device__ static inline void wk_early_copy(const wk_word *plan, u64 t, wk_shared &sh) {
+#if BINADE_WK_EARLY == 2
+    const u64 back = (u64)threadIdx.x;
+#else
+    const u64 back = (u64)threadIdx.x + 1ull;
+#endif
+    if (threadIdx.x < 32u && t >= back) {
+        const unsigned int dst = (unsigned int)__cvta_generic_to_shared(&sh.early[threadIdx.x]);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(plan + (t - back)) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* The copies of wk_early_copy are done (each thread waits for its own). */
+__device__ static inline void wk_early_wait() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+#endif
+
+/* The first window's words for the look-back (sh.early), or none. */
+__device__ static inline const wk_word *wk_early_words(wk_shared &sh) {
+#if BINADE_WK_EARLY
+    return sh.early;
+#else
+    (void)sh;
+    return nullptr;
+#endif
+}
+
 /* One producer tile (tile t of the sum whose terms, words and out these are; hint_word its
  * walker's hint): load, tree sum, plan, unit, published. With BINADE_WK_PREFETCH it also asks
  * L2 for the lines of tile ahead_t of the sum at ahead_terms (the ticket a round later, where
@@ -1660,6 +1723,9 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #endif
 #else
     (void)hint_word;
+#endif
+#if BINADE_WK_EARLY
+    wk_early_copy(plan, t, sh);
 #endif
     wk_load(src, count, x);
 #if BINADE_WK_MOVES
@@ -1754,6 +1820,11 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     (void)cap;
     if (threadIdx.x == 0) wk_write(plan + t, (u64)__double_as_longlong(ts), wk_tag(epoch, t == 0 ? WK_APPROX : WK_AGG));
 #endif
+#if BINADE_WK_EARLY
+    /* The terms are in (the tree sum read them), and the window's copy was issued before
+     * them, from L2: this wait is about free, and no copy is left pending into the next tile. */
+    wk_early_wait();
+#endif
 #if BINADE_WK_PHASES < 2
     return;
 #endif
@@ -1809,7 +1880,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #else
         const unsigned int bref = 0u;
 #endif
-        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited, &reread, bref);
+        double prefix = wk_lookback_plan(plan, t, epoch, out, ranged, &missing, &waited, &reread, bref, wk_early_words(sh), 1);
         if (missing != 0u) {
             /* Tree sums of non-negative terms are >= 0: the prefix lies in [prefix, prefix +
              * 4 missing u] where the guess holds; one binade at both ends is the plan. */
@@ -1828,7 +1899,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
                 if (threadIdx.x == 0) sh.b = bl;
                 path |= WK_PATH_RANGED;
             } else {
-                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited, &reread, bref);
+                prefix = wk_lookback_plan(plan, t, epoch, out, 0, &missing, &waited, &reread, bref, wk_early_words(sh), 0);
                 missing = 0u;
             }
         }

@@ -8,8 +8,8 @@
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
-    compile_for, Hint, Lookback, Margin, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum,
-    WalkedTotal,
+    compile_for, Early, Hint, Lookback, Margin, Moves, StallCap, WalkedMutant, WalkedShape,
+    WalkedSum, WalkedTotal,
 };
 use binade::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -21,7 +21,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 27] = [
+const SHAPES: [WalkedShape; 29] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -152,6 +152,14 @@ const SHAPES: [WalkedShape; 27] = [
     },
     WalkedShape {
         tie_parity: false,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        early: Early::On,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        early: Early::Shifted,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -409,6 +417,31 @@ fn walked_equals_the_loop_pair_units() {
     for shape in [SHAPES[0], SHAPES[26]] {
         plan_path_taken("walked_equals_the_loop_pair_units", shape, PlanPath::Tie);
     }
+}
+
+/// A look-back's first round from the words read with the tile's terms (`Early::On`). Every
+/// tile's first look-back takes that round, so the ranged plans counted on the half-ties
+/// stream are look-backs that used it.
+#[test]
+fn walked_equals_the_loop_early_window() {
+    equals_the_loop("walked_equals_the_loop_early_window", SHAPES[27]);
+    plan_path_taken(
+        "walked_equals_the_loop_early_window",
+        SHAPES[27],
+        PlanPath::Range,
+    );
+}
+
+/// A plan mutant: the early window read one tile late (`Early::Shifted`). Plans change no
+/// bit, so this must pass; the ranged plans show its look-backs ran.
+#[test]
+fn walked_equals_the_loop_early_window_shifted() {
+    equals_the_loop("walked_equals_the_loop_early_window_shifted", SHAPES[28]);
+    plan_path_taken(
+        "walked_equals_the_loop_early_window_shifted",
+        SHAPES[28],
+        PlanPath::Range,
+    );
 }
 
 /// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).

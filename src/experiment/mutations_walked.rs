@@ -5,7 +5,7 @@
 
 use crate::experiment::Context;
 use crate::gpu::ordered_sum::walked::{
-    Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum,
+    Early, Hint, Lookback, Moves, StallCap, WalkedMutant, WalkedShape, WalkedSum,
 };
 use crate::gpu::ordered_sum::walked_kill::{
     first_wrong, first_wrong_segmented, kill_cases, kill_cases_f32, segmented_cases, stale_words,
@@ -17,7 +17,7 @@ use crate::report::{thousands, Table};
 /// anchor with its margin ignored, from a look-back's published tree sums with the range of
 /// the missing ones ignored, and, in segmented launches, from the first sum's hint. Plans
 /// change no bit, so each must give the loop's bits everywhere (a wrong total is a failure).
-const PLAN_MUTANTS: [(&str, WalkedShape); 4] = [
+const PLAN_MUTANTS: [(&str, WalkedShape); 5] = [
     (
         "walked plan mutant: hint's margin ignored (must keep the loop's bits)",
         WalkedShape {
@@ -36,6 +36,13 @@ const PLAN_MUTANTS: [(&str, WalkedShape); 4] = [
         "walked plan mutant: look-back's range ignored (must keep the loop's bits)",
         WalkedShape {
             lookback: Lookback::RangeIgnored,
+            ..WalkedShape::DEFAULT
+        },
+    ),
+    (
+        "walked plan mutant: look-back's early window read one tile late (must keep the loop's bits)",
+        WalkedShape {
+            early: Early::Shifted,
             ..WalkedShape::DEFAULT
         },
     ),
@@ -123,7 +130,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
     }
     bar.finish_and_clear();
     let note = format!(
-        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint; the fast finish's mutants with `WalkedShape::fast_finish` on and the split and planned finish off, the others in the engine's shape (segmented steps with fetched splits), `WalkedMutant::shape`) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not), `Hint::FarMarginIgnored` (every tile the hint leaves planned in the binade of the anchor 1,024 tiles back) `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone) and `Hint::SharedAcrossSegments` (in a launch of many sums, every sum's producers plan from the first sum's hint; plans change no bit, so each must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles, an infinity after increments in its tile, a crossing before, at and after its split lane (`walked_kill::split_lane_miss`), and the planned finish's three (`walked_kill::planned_finish_case`: a run the loop leaves before its approximate sums do, a negative term inside a planned tile, two runs of two binades in one tile), and the segmented step's (`walked_kill::step_search_case`: a segment the loop leaves two tiles before its end), each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers), then `walked_kill::segmented_cases` (many sums in one launch, a walker each: 18 uniform 960x540 planes, every input kind at an odd length with gaps, one-tile and one-term sums, -0 starts, long log-uniform sums; and launches of several groups: the six scales of a 960x540 SSIMULACRA2 frame, mixed groups with an empty one); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
+        "Walked-engine mutants: `kernels/ordered_sum_walked.cu` with `-DBINADE_WK_MUTANT=<code>` in the engine's shape (256 threads x 16 terms, plans from the walker's hint; the fast finish's mutants with `WalkedShape::fast_finish` on and the split and planned finish off, the others in the engine's shape (segmented steps with fetched splits), `WalkedMutant::shape`) on {} ({}), and the plan mutants `Hint::MarginIgnored` (every tile but every eighth planned in the hint's binade, margin or not), `Hint::FarMarginIgnored` (every tile the hint leaves planned in the binade of the anchor 1,024 tiles back) `Lookback::RangeIgnored` (a look-back that finds tree sums missing plans from the published ones alone), `Early::Shifted` (a look-back's first round from words read with the terms one tile late) and `Hint::SharedAcrossSegments` (in a launch of many sums, every sum's producers plan from the first sum's hint; plans change no bit, so each must keep the loop's bits), each summing `gpu::ordered_sum::walked_kill::kill_cases` (every input kind at sizes {sizes:?}, then the one-pass engine's tile cases at 4,096-term tiles, a plan behind a crossing for 300 tiles, an infinity then its opposite, -0.0 over three tiles, an infinity after increments in its tile, a crossing before, at and after its split lane (`walked_kill::split_lane_miss`), and the planned finish's three (`walked_kill::planned_finish_case`: a run the loop leaves before its approximate sums do, a negative term inside a planned tile, two runs of two binades in one tile), and the segmented step's (`walked_kill::step_search_case`: a segment the loop leaves two tiles before its end), each from +0 and -0), then `walked_kill::stale_words` (one job's buffers launched on {STALE_TERMS} terms, 2^40 and then uniform ones, and again with the uniform ones times 1 + 2^-20, five rounds: the sum stays in one binade, so the walker composes 1,024 tiles a step and reads ahead of the producers), then `walked_kill::segmented_cases` (many sums in one launch, a walker each: 18 uniform 960x540 planes, every input kind at an odd length with gaps, one-tile and one-term sums, -0 starts, long log-uniform sums; and launches of several groups: the six scales of a 960x540 SSIMULACRA2 frame, mixed groups with an empty one); every total is compared by bits with the loop and the first that differs is named. A walker that trusts an earlier launch's word goes wrong only where it reads ahead of the producers, so its kill is a race the input makes likely, not certain.",
         gpu.name, gpu.arch
     );
     (t, note, failures)
@@ -141,7 +148,7 @@ fn built(
 }
 
 /// The f32 build's rows ([`WalkedShape::f32_terms`]): the correct build, the mutants of
-/// [`WalkedMutant::F32_CHECKED`], the plan mutants of one sum a launch (the first three), the
+/// [`WalkedMutant::F32_CHECKED`], the plan mutants of one sum a launch (the first four), the
 /// stall cap's plan mutant ([`StallCap::TooLow`]) and the build without the cap, each summing
 /// `walked_kill::kill_cases_f32` against the f32 loop by bits. Empty rows and a note where no
 /// device is present.
@@ -167,7 +174,7 @@ pub fn walked_f32_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, Str
         .chain(WalkedMutant::F32_CHECKED)
         .map(|m| (m.name(), f32_shape(m.shape()), m))
         .chain(
-            PLAN_MUTANTS[..3]
+            PLAN_MUTANTS[..4]
                 .iter()
                 .map(|&(name, shape)| (name, f32_shape(shape), WalkedMutant::None)),
         )

@@ -114,6 +114,12 @@ pub struct WalkedShape {
     /// plan by (`BINADE_WK_MARGIN`): each tile between a known prefix and the planned tile is
     /// taken to sum to at most 4 u. A plan: no bit depends on it.
     pub margin: Margin,
+    /// Warp 0 reads the plan words of the 32 tiles before its tile with the tile's terms,
+    /// and the tile's first plan look-back takes its first round from them
+    /// (`BINADE_WK_EARLY`): that round's trip overlaps the terms' instead of following the
+    /// tree sum. Older words show fewer tiles published, so such a look-back may count more
+    /// tree sums missing or go further back. A plan: no bit depends on it.
+    pub early: Early,
     /// A finish goes by fast rounds where it can (`BINADE_WK_FAST_FINISH`, needs
     /// `transpose`): each lane's increments for every binade the rest of the tile may reach,
     /// their prefix sums over the lanes, and one warp that walks the crossings from them,
@@ -343,6 +349,7 @@ impl WalkedShape {
         lookback: Lookback::Ranged,
         far: 1024,
         margin: Margin::Tile,
+        early: Early::Off,
         fast_finish: false,
         split: true,
         planned: true,
@@ -499,6 +506,7 @@ impl WalkedShape {
             ("BINADE_WK_LOOKBACK", (self.lookback as u32).to_string()),
             ("BINADE_WK_FAR", self.far.to_string()),
             ("BINADE_WK_MARGIN", (self.margin as u32).to_string()),
+            ("BINADE_WK_EARLY", (self.early as u32).to_string()),
             (
                 "BINADE_WK_FAST_FINISH",
                 u32::from(self.fast_finish).to_string(),
@@ -582,6 +590,21 @@ pub enum Margin {
     /// checker-10px 1.02x the tree sums in one launch against 2.92x with the tile margin);
     /// 6 to 11% slower than the tile margin on f64 streams of 10^8 and 2^30 terms.
     Mean = 1,
+}
+
+/// Whether a tile's first plan look-back takes its first round from words read with the
+/// tile's terms (`BINADE_WK_EARLY`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Early {
+    /// Every round reads its words when it runs.
+    Off = 0,
+    /// Warp 0 reads the 32 words before the tile with its terms; the first round takes them.
+    On = 1,
+    /// A plan mutant for the tests: the early words read one tile late (lane i holds tile
+    /// `t - i`'s word, the tile's own unpublished one in lane 0), so each tree sum of the
+    /// first round stands one place off. Plans change no bit, so its totals must be the
+    /// loop's.
+    Shifted = 2,
 }
 
 /// How a plan look-back treats earlier tree sums not yet published (`BINADE_WK_LOOKBACK`).
