@@ -147,7 +147,9 @@
  * back. Where the hint or the far anchor plans the tile, the words go unused. A plan: no bit
  * depends on it. BINADE_WK_EARLY 2 is a plan mutant for the tests: the words read one tile
  * late (lane i holds tile t - i's, the tile's own in lane 0), so each tree sum stands one
- * place off in the first round, which must change no bit. */
+ * place off in the first round, which must change no bit. On an H100 at 62e5e97
+ * (reports/walked-early) the engine with the window took 0.937 to 0.97 of its time without it
+ * on uniform, log-normal and geometric terms at 10^8 and 2^30, 1.011 on half ties at 2^30. */
 #ifndef BINADE_WK_EARLY
 #define BINADE_WK_EARLY 0
 #endif

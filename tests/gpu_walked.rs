@@ -155,7 +155,7 @@ const SHAPES: [WalkedShape; 29] = [
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        early: Early::On,
+        early: Early::Off,
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
@@ -419,17 +419,22 @@ fn walked_equals_the_loop_pair_units() {
     }
 }
 
-/// A look-back's first round from the words read with the tile's terms (`Early::On`). Every
-/// tile's first look-back takes that round, so the ranged plans counted on the half-ties
-/// stream are look-backs that used it.
+/// The look-back's first window (`WalkedShape::early`): the engine's shape (`Early::On`, its
+/// first round from the words copied with the tile's terms) and the shape before it
+/// (`Early::Off`, every round reads its words when it runs) each plan tiles by a ranged
+/// look-back on the path input with the loop's bits (every tile's first look-back takes the
+/// window's round, so the engine's ranged plans are look-backs that used it), and the shape
+/// before it keeps the loop's bits on every kill case.
 #[test]
-fn walked_equals_the_loop_early_window() {
-    equals_the_loop("walked_equals_the_loop_early_window", SHAPES[27]);
-    plan_path_taken(
-        "walked_equals_the_loop_early_window",
-        SHAPES[27],
-        PlanPath::Range,
-    );
+fn walked_equals_the_loop_no_early_window() {
+    equals_the_loop("walked_equals_the_loop_no_early_window", SHAPES[27]);
+    for shape in [SHAPES[0], SHAPES[27]] {
+        plan_path_taken(
+            "walked_equals_the_loop_no_early_window",
+            shape,
+            PlanPath::Range,
+        );
+    }
 }
 
 /// A plan mutant: the early window read one tile late (`Early::Shifted`). Plans change no
