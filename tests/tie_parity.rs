@@ -185,3 +185,28 @@ fn the_cases_apply_from_odd_starts_with_ties() {
     assert!(applied > 1000, "only {applied} odd-start applies with ties");
     println!("{applied} odd-start applies with ties");
 }
+
+/// The model gives a unit only where the binade's scale `2^(P - e)` is a normal double (f64
+/// binade fields from 52, the kernel's `WK_FAST_MIN_B`; f32 fields to 254, its largest normal):
+/// both sides of each bound. Below and above them the kernel takes the pair units.
+#[test]
+fn a_unit_only_where_the_scale_is_a_normal_double() {
+    let terms = [0.5, 1.0, 2.5, 0.0];
+    let unit = |field: u32, f32: bool| {
+        if f32 {
+            tile_unit::<F32>(&terms, Binade(field), 2, TieParityFault::None)
+        } else {
+            tile_unit::<F64>(&terms, Binade(field), 2, TieParityFault::None)
+        }
+    };
+    for field in [1, 30, 51] {
+        assert!(unit(field, false).is_none(), "f64 field {field}: a unit");
+    }
+    for field in [52, 1023, 2046] {
+        assert!(unit(field, false).is_some(), "f64 field {field}: no unit");
+    }
+    for field in [1, 127, 254] {
+        assert!(unit(field, true).is_some(), "f32 field {field}: no unit");
+    }
+    assert!(unit(255, true).is_none(), "f32 field 255: a unit");
+}
