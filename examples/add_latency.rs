@@ -12,8 +12,9 @@
 //! against the multiply's is a ratio of cycles (4 and 4 cycles on Skylake, 3 and 3 on Zen 2 to
 //! Zen 4, 2 and 4 on Golden Cove, the core of Sapphire Rapids, by the vendors' optimization
 //! manuals). The loop on L1 terms is `walk::loop_sum` over 4,096 uniform [0, 1) terms (32 KiB),
-//! summed again and again. One CSV line a figure: name, median ns per operation of 7 runs
-//! after one untimed, and the chain's result bits (so no chain is optimized away).
+//! summed again and again. One CSV line a figure: name (no comma in it), median ns per
+//! operation of 7 runs after one untimed, and the chain's result bits (so no chain is
+//! optimized away).
 
 use binade::format::F64;
 use binade::walk::loop_sum;
@@ -84,6 +85,6 @@ fn main() {
         }
         last
     });
-    println!("loop_sum on 4,096 terms in L1 (ns a term),{l1:.4},{bits:#018x}");
+    println!("loop_sum on 4096 terms in L1 (ns a term),{l1:.4},{bits:#018x}");
     println!("add / multiply latency,{:.4},", add / mul);
 }
