@@ -7,7 +7,7 @@
 //! case comes from a seed (xoshiro256++), printed on failure with the case.
 
 use binade::format::{Format, Layout, F32, F64};
-use binade::unit::{apply, run_unit, Binade};
+use binade::unit::{apply, run_unit, Binade, Unit};
 use binade::verify::tie_parity::{
     compose, run_corrections, tile_unit, Corrections, TieParityFault,
 };
@@ -209,4 +209,29 @@ fn a_unit_only_where_the_scale_is_a_normal_double() {
         assert!(unit(field, true).is_some(), "f32 field {field}: no unit");
     }
     assert!(unit(255, true).is_none(), "f32 field 255: a unit");
+}
+
+/// The bound's edge as the kernel's `wk_bounded` has it: an increment below 2^53 is kept, one
+/// of exactly 2^53 saturates (`Unit::SATURATED`, 2^62). Two terms of 2^52 quanta in the f64
+/// binade of 2^52 (scale 1) sum to 2^53; one such term and one of 2^52 - 1 to 2^53 - 1. A
+/// unit that is only applied cannot tell 2^53 from saturated (no start applies either), so
+/// this compares the units.
+#[test]
+fn increments_saturate_at_two_to_the_fifty_three() {
+    const P52: f64 = 4_503_599_627_370_496.0; // 2^52
+    let b = Binade(1023 + 52);
+    let unit =
+        |terms: &[f64]| tile_unit::<F64>(terms, b, 2, TieParityFault::None).expect("scale 1");
+    let at = unit(&[P52, P52]);
+    assert_eq!(
+        (at.even, at.odd),
+        (Unit::SATURATED, Unit::SATURATED),
+        "2^53: {at:?}"
+    );
+    let below = unit(&[P52, P52 - 1.0]);
+    assert_eq!(
+        (below.even, below.odd),
+        ((1u64 << 53) - 1, (1u64 << 53) - 1),
+        "2^53 - 1: {below:?}"
+    );
 }
