@@ -119,11 +119,10 @@ pub struct WalkedShape {
     /// (`BINADE_WK_EARLY`): that round's trip overlaps the terms' instead of following the
     /// tree sum. Older words show fewer tiles published, so such a look-back may count more
     /// tree sums missing or go further back. A plan: no bit depends on it. The engine's since
-    /// the commit after 0e343c6: on an H100 at 62e5e97 (`reports/walked-early`, one binary
-    /// timing both) the engine took 0.937 to 0.97 of its time without the window on the
-    /// uniform, log-normal and geometric streams at 10^8 and 2^30 terms (geometric at 2^30
-    /// 3.404 ms against 3.632), 0.93 to 0.97 at 8,294,400, and on half ties 0.996 at 10^8 and
-    /// 1.011 at 2^30.
+    /// 5c2f826: on an H100 at 62e5e97 (`reports/walked-early`, one binary timing both) the
+    /// engine took 0.937 to 0.97 of its time without the window on the uniform, log-normal
+    /// and geometric streams at 10^8 and 2^30 terms (geometric at 2^30 3.404 ms against
+    /// 3.632), 0.93 to 0.97 at 8,294,400, and on half ties 0.996 at 10^8 and 1.011 at 2^30.
     pub early: Early,
     /// A finish goes by fast rounds where it can (`BINADE_WK_FAST_FINISH`, needs
     /// `transpose`): each lane's increments for every binade the rest of the tile may reach,
