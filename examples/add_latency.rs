@@ -17,6 +17,7 @@
 //! optimized away).
 
 use binade::format::F64;
+use binade::gpu::timing::median;
 use binade::walk::loop_sum;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -30,15 +31,14 @@ const SEED: u64 = 2026;
 /// result's bits.
 fn time_per_op(ops: u64, f: impl Fn(u64) -> f64) -> (f64, u64) {
     let mut bits = f(ops).to_bits();
-    let mut ns: Vec<f64> = (0..RUNS)
+    let ns: Vec<f64> = (0..RUNS)
         .map(|_| {
             let t = Instant::now();
             bits = black_box(f(ops)).to_bits();
             t.elapsed().as_secs_f64() * 1e9 / ops as f64
         })
         .collect();
-    ns.sort_by(f64::total_cmp);
-    (ns[RUNS / 2], bits)
+    (median(&ns), bits)
 }
 
 fn add_chain(ops: u64) -> f64 {
