@@ -6,8 +6,8 @@
 //!     walked_probe [REPS] [phases|events|-] [SIZES]   (default 11 timed launches after 3
 //!                                     untimed ones; `phases`: the producers alone, cut after
 //!                                     each step; `events`: the engine and the build whose
-//!                                     walker finishes the first tile, each with its trace
-//!                                     build, whose walker's event log of three launches after
+//!                                     walker bisects for a step's crossings, each with its
+//!                                     trace build, whose walker's event log of three launches after
 //!                                     the timed ones goes to `walker-events.csv` (the build's
 //!                                     name in its first column); SIZES:
 //!                                     comma-separated term counts, default
@@ -31,18 +31,18 @@
 use anyhow::{bail, Result};
 use binade::format::F64;
 use binade::gpu::ordered_sum::onepass::Distribution;
-use binade::gpu::ordered_sum::walked::{Early, WalkedMutant, WalkedShape, WalkedSum};
+use binade::gpu::ordered_sum::walked::{WalkedMutant, WalkedShape, WalkedSum};
 use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (the look-back's first
-/// window copied with the terms, `WalkedShape::early`; a tile with a tie takes its unit from
-/// its tie corrections, `WalkedShape::tie_parity`) against the same without the window (the
-/// engine's through 0e343c6) and with the lanes' pair units (the engine's through 8a3ef12),
-/// each with its producers alone. (The window against none was timed at 62e5e97, the tie
-/// corrections against the pair units were timed at 8a3ef12, the mean margin against
+/// The walked builds probed: a name and the shape. The engine's shape (a segmented step's
+/// search tries a failing segment's last position first, `WalkedShape::last_first`) against
+/// the same with the bisection from the segment's start (the engine's through c2c53ba), and
+/// the engine's producers alone (the change is the walker's: its producers are the same).
+/// (The look-back's early window against none was timed at 62e5e97, the tie corrections
+/// against the pair units at 8a3ef12, the mean margin against
 /// the tile margin at 168b9b2, fetched splits against the segmented step without them at
 /// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned
 /// finishes against every finish by rounds at 9f93b99, ec9e84b and be3e9ad, the split
@@ -52,25 +52,18 @@ use cudarc::driver::CudaSlice;
 /// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let pairs = WalkedShape {
-        tie_parity: false,
+    let bisected = WalkedShape {
+        last_first: false,
         ..d
     };
     let alone = |s: WalkedShape| WalkedShape {
         producers_only: true,
         ..s
     };
-    let late = WalkedShape {
-        early: Early::Off,
-        ..d
-    };
     vec![
-        ("walked (ties by their corrections)", d),
-        ("walked, no early window", late),
-        ("walked, pair-unit ties", pairs),
+        ("walked (last position first)", d),
+        ("walked, crossings bisected", bisected),
         ("walked producers only (not a sum)", alone(d)),
-        ("no early window, producers only (not a sum)", alone(late)),
-        ("pair-unit ties, producers only (not a sum)", alone(pairs)),
     ]
 }
 
@@ -93,20 +86,25 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
     ]
 }
 
-/// The `events` mode's builds: the engine and its trace build, whose walker logs its events.
-/// The first tile finished by its producer (`first`, the engine's) against by the walker.
+/// The `events` mode's builds: the engine and its trace build, whose walker logs its events,
+/// and the same with a segmented step's crossings found by bisection from the segment's
+/// start (`last_first` off, the engine's through c2c53ba). (The first tile finished by its
+/// producer against by the walker was traced at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let walker_first = WalkedShape { first: false, ..d };
+    let bisected = WalkedShape {
+        last_first: false,
+        ..d
+    };
     vec![
-        ("walked (first tile by its producer)", d),
+        ("walked (last position first)", d),
         ("walked, traced", WalkedShape { trace: true, ..d }),
-        ("walked, first tile by the walker", walker_first),
+        ("walked, crossings bisected", bisected),
         (
-            "walked, first tile by the walker traced",
+            "walked, crossings bisected traced",
             WalkedShape {
                 trace: true,
-                ..walker_first
+                ..bisected
             },
         ),
     ]

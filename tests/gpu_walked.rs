@@ -21,7 +21,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 29] = [
+const SHAPES: [WalkedShape; 30] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -162,6 +162,10 @@ const SHAPES: [WalkedShape; 29] = [
         early: Early::Shifted,
         ..WalkedShape::DEFAULT
     },
+    WalkedShape {
+        last_first: false,
+        ..WalkedShape::DEFAULT
+    },
 ];
 
 const SEED: u64 = 0x5eed_0003;
@@ -194,6 +198,9 @@ enum PlanPath {
     Far,
     /// Not a plan: tiles whose unit took the tie path (`WalkedTotal::pair_tiles`).
     Tie,
+    /// Not a plan: crossings a segmented step's walk ended by their split words
+    /// (`WalkedTotal::walk_split_ends`), each found by that walk's search.
+    WalkSplit,
 }
 
 /// Terms of the stream on which a plan mutant's path must be taken: 10^8 terms of
@@ -233,6 +240,7 @@ fn plan_path_taken(test: &str, shape: WalkedShape, path: PlanPath) {
         PlanPath::Range => got.ranged_plans,
         PlanPath::Far => got.far_plans,
         PlanPath::Tie => got.pair_tiles,
+        PlanPath::WalkSplit => got.walk_split_ends,
     };
     assert!(
         taken > 0,
@@ -447,6 +455,23 @@ fn walked_equals_the_loop_early_window_shifted() {
         SHAPES[28],
         PlanPath::Range,
     );
+}
+
+/// A segmented step's search for the crossing in a segment that does not apply: the engine's
+/// shape tries the segment's last position first (`WalkedShape::last_first`), the shape
+/// before it bisects from the start. Both end crossings in their walks on the path input
+/// with the loop's bits (so each search ran and found tiles whose split words held), and the
+/// shape that bisects keeps the loop's bits on every kill case.
+#[test]
+fn walked_equals_the_loop_crossings_bisected() {
+    equals_the_loop("walked_equals_the_loop_crossings_bisected", SHAPES[29]);
+    for shape in [SHAPES[0], SHAPES[29]] {
+        plan_path_taken(
+            "walked_equals_the_loop_crossings_bisected",
+            shape,
+            PlanPath::WalkSplit,
+        );
+    }
 }
 
 /// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).

@@ -348,6 +348,11 @@ fn just_recipes_show_the_build_and_keep_the_callers_folder_for_files() {
     );
 }
 
+/// A stage in a log prints its first line when it starts and its `done` line when it ends,
+/// both whatever the stage's length: the first on the stage's own thread, the last by its
+/// printer, which the command joins before it exits. (The test set a line every 0.001 s and
+/// relied on the printer's first wake before the stage ended, which a fast, loaded machine
+/// did not give: call 3 of 2026-12-07-b.) So every line it asserts is certain.
 #[test]
 fn progress_lines_in_a_log_cover_the_exhaustive_stage() {
     require_font();

@@ -196,6 +196,7 @@ pub fn main() -> ExitCode {
             }
         },
     };
+    experiment::finish_progress_lines();
     ExitCode::from(code as u8)
 }
 

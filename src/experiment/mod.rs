@@ -161,16 +161,24 @@ impl Context {
 
     /// A progress bar of `len` steps for the stage `what`. On a terminal it is indicatif's bar;
     /// otherwise (a log, a pipe) the bar is hidden and a line printer writes one line to stderr
-    /// every [`progress_every`] while the stage runs (stage, done/total, rate, elapsed, ETA)
-    /// and one when it ends, so a log shows where a long run is.
+    /// when the stage starts, one every [`progress_every`] while it runs (stage, done/total,
+    /// rate, elapsed, ETA) and one when it ends, so a log shows every stage and where a long
+    /// run is.
     pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
-        progress_bar(len, what)
+        bar_with_lines(len, what, true)
     }
 }
 
-/// A progress bar of `len` steps for the stage `what`, as [`Context::progress`] makes it (for
-/// commands outside experiments).
+/// A progress bar of `len` steps for the stage `what` (for commands outside experiments): as
+/// [`Context::progress`] makes it, but in a log its first line comes only after
+/// [`progress_every`], so a short command (or one refused with its one line) prints none.
 pub fn progress_bar(len: u64, what: &str) -> ProgressBar {
+    bar_with_lines(len, what, false)
+}
+
+/// The bar of [`Context::progress`] (`announce`: its first line in a log when it starts) and
+/// of [`progress_bar`].
+fn bar_with_lines(len: u64, what: &str, announce: bool) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(
@@ -180,7 +188,7 @@ pub fn progress_bar(len: u64, what: &str) -> ProgressBar {
     );
     bar.set_message(what.to_string());
     if !std::io::stderr().is_terminal() {
-        progress_lines(&bar, what.to_string(), progress_every());
+        progress_lines(&bar, what.to_string(), progress_every(), announce);
     }
     bar
 }
@@ -196,10 +204,28 @@ pub fn progress_every() -> Duration {
         .unwrap_or(Duration::from_secs(10))
 }
 
-/// Starts the line printer of a hidden bar: a thread that holds only a weak reference, wakes
-/// every 100 ms, prints [`progress_line`] every `every`, and ends with a `done` line once the
-/// bar is finished or dropped (only for a stage that printed a line: short stages stay quiet).
-fn progress_lines(bar: &ProgressBar, what: String, every: Duration) {
+/// The line printers [`progress_lines`] started, joined by [`finish_progress_lines`].
+static PRINTERS: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// How long [`finish_progress_lines`] waits for the printers: a printer ends within one tick
+/// (100 ms at most) of its bar's end, so only a bar still held outlives this.
+const PRINTERS_WAIT: Duration = Duration::from_secs(1);
+
+/// Starts the line printer of a hidden bar: where `announce`, its first line now, on the
+/// caller's thread (so every stage in a log has one, however short); then a thread that
+/// holds only a weak reference, wakes every 100 ms (or every `every` where shorter), prints
+/// [`progress_line`] every `every`, and ends with a `done` line once the bar is finished or
+/// dropped, where it printed a line (a short stage not announced stays quiet). The command
+/// joins the printers before it exits ([`finish_progress_lines`]), so the `done` line of
+/// every stage that ended and printed is in the log.
+fn progress_lines(bar: &ProgressBar, what: String, every: Duration, announce: bool) {
+    if announce {
+        eprintln!(
+            "{}",
+            progress_line(&what, 0, bar.length(), 0.0, Duration::ZERO, Duration::ZERO)
+        );
+    }
     let weak = bar.downgrade();
     let stage = what.clone();
     let tick = every.min(Duration::from_millis(100));
@@ -207,7 +233,7 @@ fn progress_lines(bar: &ProgressBar, what: String, every: Duration) {
         .name("progress-lines".into())
         .spawn(move || {
             let mut last_line = Instant::now();
-            let mut printed = false;
+            let mut printed = announce;
             let started = Instant::now();
             loop {
                 std::thread::sleep(tick);
@@ -238,8 +264,29 @@ fn progress_lines(bar: &ProgressBar, what: String, every: Duration) {
                 eprintln!("progress: {what}: done after {took}");
             }
         });
-    if let Err(e) = spawned {
-        eprintln!("progress: {stage}: no progress lines ({e})");
+    match spawned {
+        Ok(handle) => match PRINTERS.lock() {
+            Ok(mut printers) => printers.push(handle),
+            Err(poisoned) => poisoned.into_inner().push(handle),
+        },
+        Err(e) => eprintln!("progress: {stage}: no progress lines ({e})"),
+    }
+}
+
+/// Joins the progress line printers whose bars have ended, waiting up to [`PRINTERS_WAIT`]
+/// for them, so each ended stage's `done` line is written before the command exits. A
+/// printer whose bar is still held is left running (the process ends it).
+pub fn finish_progress_lines() {
+    let handles = match PRINTERS.lock() {
+        Ok(mut printers) => std::mem::take(&mut *printers),
+        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+    };
+    let deadline = Instant::now() + PRINTERS_WAIT;
+    while Instant::now() < deadline && !handles.iter().all(|h| h.is_finished()) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for handle in handles.into_iter().filter(|h| h.is_finished()) {
+        let _ = handle.join();
     }
 }
 
