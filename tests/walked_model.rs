@@ -109,10 +109,11 @@ proptest! {
         planned in any::<bool>(),
         seg_step in any::<bool>(),
         fetch_splits in any::<bool>(),
+        last_first in any::<bool>(),
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, len, &mut rng);
-        let shape = ModelShape { lane, lanes, step, finish_in_step, planned, seg_step, fetch_splits };
+        let shape = ModelShape { lane, lanes, step, finish_in_step, planned, seg_step, fetch_splits, last_first };
         let p = plans(plan, &t, shape, &mut rng);
         let l = split_lanes(split, &t, shape, &mut rng);
         let start = if negative_zero { -0.0 } else { 0.0 };
@@ -141,6 +142,7 @@ const WIDE: ModelShape = ModelShape {
     planned: true,
     seg_step: true,
     fetch_splits: false,
+    last_first: true,
 };
 
 /// The kernel's shape: 16 terms a lane, 256 lanes a tile, 1,024 tiles a step.
@@ -202,7 +204,7 @@ proptest! {
     ) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let t = terms(kind, before + len, &mut rng);
-        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true, seg_step: false, fetch_splits: false };
+        let shape = ModelShape { lane, lanes, step: 1, finish_in_step: true, planned: true, seg_step: false, fetch_splits: false, last_first: false };
         let s = loop_bits(0.0, &t[..before]);
         let tile = &t[before..(before + shape.tile()).min(t.len())];
         let p = lane_plans(plan, tile, shape, s, &mut rng);
@@ -258,14 +260,18 @@ fn seg_steps_end_crossings_in_the_walk() {
         "seed 0x5e95: {counts:?}"
     );
     let (name, t) = step_search_input(KERNEL.tile());
-    for seg_step in [false, true] {
-        let shape = ModelShape { seg_step, ..KERNEL };
+    for (seg_step, last_first) in [(false, false), (true, false), (true, true)] {
+        let shape = ModelShape {
+            seg_step,
+            last_first,
+            ..KERNEL
+        };
         let words = tree_words(&t, shape);
         for start in [0.0, -0.0] {
             let (got, counts) = walk(&t, shape, &words, start);
             assert!(
                 same_result::<F64>(got, loop_bits(start, &t)),
-                "{name} from {start:?}, seg_step {seg_step}: {got:#018x} ({counts:?})"
+                "{name} from {start:?}, seg_step {seg_step}, last_first {last_first}: {got:#018x} ({counts:?})"
             );
         }
     }
@@ -324,6 +330,7 @@ fn every_model_fault_gives_a_wrong_sum() {
                 planned: seed % 4 < 2,
                 seg_step: seed % 8 < 4,
                 fetch_splits: seed % 16 < 4,
+                last_first: seed % 32 < 16,
             };
             let split = rng.random_range(0..3u8);
             let t = terms(kind, len, &mut rng);

@@ -53,11 +53,15 @@ pub enum ModelFault {
     /// A segmented step's split end adds the lane terms of its first fetched slot, whichever
     /// crossing they were fetched for (`WalkedMutant::StepSlotMixed`).
     StepSlotMixed,
+    /// A segmented step whose try of the last position fails takes that position as the
+    /// crossing anyway, from the segment's start (`WalkedMutant::StepLastTrusted`). Needs
+    /// [`ModelShape::last_first`].
+    StepLastTrusted,
 }
 
 impl ModelFault {
     /// Every fault, the correct model first.
-    pub const ALL: [ModelFault; 13] = [
+    pub const ALL: [ModelFault; 14] = [
         ModelFault::None,
         ModelFault::BinadesMixed,
         ModelFault::OddDropped,
@@ -71,6 +75,7 @@ impl ModelFault {
         ModelFault::PlanHeadsIgnored,
         ModelFault::StepSearchUnchecked,
         ModelFault::StepSlotMixed,
+        ModelFault::StepLastTrusted,
     ];
 }
 
@@ -116,13 +121,17 @@ pub struct ModelShape {
     /// `BINADE_WK_FETCH_SPLITS`; its split ends take them from there. The words are the
     /// producers' in either case, so only a fault can make the two differ.
     pub fetch_splits: bool,
+    /// Where a segment does not apply, a segmented step first tries the prefix one position
+    /// short of the segment's end, and bisects only where that fails too, as the kernel's
+    /// `BINADE_WK_LAST_FIRST`. With non-negative terms both find the same position.
+    pub last_first: bool,
 }
 
 impl ModelShape {
     /// The walked kernel's shape (`WalkedShape::DEFAULT`): 16 terms a lane, 256 lanes a tile,
     /// 1,024 tiles a step, the tile that ends a step's run finished in it, planned finishes
-    /// and segmented steps; split lanes' terms read from the tile, not fetched with the step
-    /// (the same words either way).
+    /// and segmented steps that try a failing segment's last position first; split lanes'
+    /// terms read from the tile, not fetched with the step (the same words either way).
     pub const KERNEL: ModelShape = ModelShape {
         lane: 16,
         lanes: 256,
@@ -131,6 +140,7 @@ impl ModelShape {
         planned: true,
         seg_step: true,
         fetch_splits: false,
+        last_first: true,
     };
 
     /// Terms per tile.
@@ -384,7 +394,8 @@ fn read_unit(word: &Word, fault: ModelFault) -> Unit {
 /// The composable positions are a prefix (planned, not saturated: any binade); a segment is
 /// a run of them planned for one binade c. A segment whose composition applies to the sum
 /// (checked) moves the sum past it; else the first position whose prefix in the segment
-/// does not apply is found by the kernel's bisection (every prefix taken is a checked apply,
+/// does not apply is found by the kernel's search (with [`ModelShape::last_first`] the
+/// segment's last position tried first, then a bisection; every prefix taken is a checked apply,
 /// so the sum before it is exact whatever it finds), that tile is ended by its split words
 /// where they hold, and the walk goes on after it if it ended its segment; else the step
 /// stops there (the rest of the segment was planned for the binade the sum left).
@@ -458,6 +469,18 @@ fn seg_step(
             (e - 1, before)
         } else {
             let (mut lo, mut hi, mut before) = (p, e - 1, sum);
+            if shape.last_first && hi > p {
+                // Where the prefix through hi - 1 applies, every shorter one does (the ends
+                // only grow) and hi is the crossing; else the search goes on before it.
+                match apply::<F64>(prefix(from, hi - 1), c, sum) {
+                    Some(r) => {
+                        lo = hi;
+                        before = r;
+                    }
+                    None if fault == ModelFault::StepLastTrusted => lo = hi,
+                    None => hi -= 1,
+                }
+            }
             while lo < hi {
                 let mid = (lo + hi) / 2;
                 match apply::<F64>(prefix(from, mid), c, sum) {
