@@ -37,10 +37,10 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (a segmented step's
-/// search tries a failing segment's last position first, `WalkedShape::last_first`) against
-/// the same with the bisection from the segment's start (the engine's through c2c53ba), and
-/// the engine's producers alone (the change is the walker's: its producers are the same).
+/// The walked builds probed: a name and the shape. The engine's shape with a segmented
+/// step's search trying a failing segment's last position first (`WalkedShape::last_first`)
+/// against the same with the bisection from the segment's start (the engine's), and the
+/// engine's producers alone (the change is the walker's: its producers are the same).
 /// (The look-back's early window against none was timed at 62e5e97, the tie corrections
 /// against the pair units at 8a3ef12, the mean margin against
 /// the tile margin at 168b9b2, fetched splits against the segmented step without them at
@@ -52,6 +52,10 @@ use cudarc::driver::CudaSlice;
 /// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
+    let last = WalkedShape {
+        last_first: true,
+        ..d
+    };
     let bisected = WalkedShape {
         last_first: false,
         ..d
@@ -61,7 +65,7 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
         ..s
     };
     vec![
-        ("walked (last position first)", d),
+        ("walked (last position first)", last),
         ("walked, crossings bisected", bisected),
         ("walked producers only (not a sum)", alone(d)),
     ]
@@ -86,19 +90,30 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
     ]
 }
 
-/// The `events` mode's builds: the engine and its trace build, whose walker logs its events,
-/// and the same with a segmented step's crossings found by bisection from the segment's
-/// start (`last_first` off, the engine's through c2c53ba). (The first tile finished by its
-/// producer against by the walker was traced at 054862f and 5c2f826.)
+/// The `events` mode's builds: the engine's shape with a segmented step's search trying a
+/// failing segment's last position first (`last_first`) and its trace build, whose walker
+/// logs its events, and the same with the crossings found by bisection from the segment's
+/// start (the engine's). (The first tile finished by its producer against by the walker was
+/// traced at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
+    let last = WalkedShape {
+        last_first: true,
+        ..d
+    };
     let bisected = WalkedShape {
         last_first: false,
         ..d
     };
     vec![
-        ("walked (last position first)", d),
-        ("walked, traced", WalkedShape { trace: true, ..d }),
+        ("walked (last position first)", last),
+        (
+            "walked, traced",
+            WalkedShape {
+                trace: true,
+                ..last
+            },
+        ),
         ("walked, crossings bisected", bisected),
         (
             "walked, crossings bisected traced",

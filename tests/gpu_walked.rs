@@ -163,7 +163,7 @@ const SHAPES: [WalkedShape; 30] = [
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        last_first: false,
+        last_first: true,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -457,17 +457,17 @@ fn walked_equals_the_loop_early_window_shifted() {
     );
 }
 
-/// A segmented step's search for the crossing in a segment that does not apply: the engine's
-/// shape tries the segment's last position first (`WalkedShape::last_first`), the shape
-/// before it bisects from the start. Both end crossings in their walks on the path input
-/// with the loop's bits (so each search ran and found tiles whose split words held), and the
-/// shape that bisects keeps the loop's bits on every kill case.
+/// A segmented step's search for the crossing in a segment that does not apply: the shape
+/// that tries the segment's last position first (`WalkedShape::last_first`) and the
+/// engine's, which bisects from the segment's start. Both end crossings in their walks on
+/// the path input with the loop's bits (so each search ran and found tiles whose split
+/// words held), and the last position first keeps the loop's bits on every kill case.
 #[test]
-fn walked_equals_the_loop_crossings_bisected() {
-    equals_the_loop("walked_equals_the_loop_crossings_bisected", SHAPES[29]);
+fn walked_equals_the_loop_last_position_first() {
+    equals_the_loop("walked_equals_the_loop_last_position_first", SHAPES[29]);
     for shape in [SHAPES[0], SHAPES[29]] {
         plan_path_taken(
-            "walked_equals_the_loop_crossings_bisected",
+            "walked_equals_the_loop_last_position_first",
             shape,
             PlanPath::WalkSplit,
         );

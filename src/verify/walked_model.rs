@@ -130,8 +130,8 @@ pub struct ModelShape {
 impl ModelShape {
     /// The walked kernel's shape (`WalkedShape::DEFAULT`): 16 terms a lane, 256 lanes a tile,
     /// 1,024 tiles a step, the tile that ends a step's run finished in it, planned finishes
-    /// and segmented steps that try a failing segment's last position first; split lanes'
-    /// terms read from the tile, not fetched with the step (the same words either way).
+    /// and segmented steps that bisect for a failing segment's crossing; split lanes' terms
+    /// read from the tile, not fetched with the step (the same words either way).
     pub const KERNEL: ModelShape = ModelShape {
         lane: 16,
         lanes: 256,
@@ -140,7 +140,7 @@ impl ModelShape {
         planned: true,
         seg_step: true,
         fetch_splits: false,
-        last_first: true,
+        last_first: false,
     };
 
     /// Terms per tile.

@@ -1,7 +1,9 @@
-# Call 2 of the third session of 2026-12-07, binaries of the commit that adds
+# Call 2 of the third session of 2026-12-07, binaries of 9aa227d, which added
 # WalkedShape::last_first (a segmented step's search tries a failing segment's last position
-# first) and makes it the engine's, and prints an experiment stage's first progress line when
-# it starts (the done line joined before exit).
+# first) as the engine's shape, and prints an experiment stage's first progress line when it
+# starts (the done line joined before exit). After eleven failed starts the engine's shape at
+# HEAD went back to the bisection (last_first off, its PTX c2c53ba's); the kernel source is the
+# same, so these binaries test and time both shapes as HEAD builds them.
 # Why: call 1's trace (5c2f826) at 8,294,400 uniform terms has the walk's ten split ends
 # 0.45 to 1.1 µs apart, the gap growing with the segment's length (the bisection's depth), and
 # the walk ends 20 µs after the producers' last unit word.

@@ -174,7 +174,8 @@ pub struct WalkedShape {
     /// bisection took about log2 of the segment's length (a trace at 5c2f826 on an H100:
     /// 0.45 to 1.1 µs from one split end to the next at 8,294,400 uniform terms, growing with
     /// the segment). Every prefix taken is a checked apply and every split end checks its
-    /// words: no bit depends on which position is found.
+    /// words: no bit depends on which position is found. Off in the engine's shape: not yet
+    /// timed or run on a GPU (no device could be started in the session that added it).
     pub last_first: bool,
     /// A sum's first tile (from +-0, so always finished from its terms) is finished by its
     /// own producer as soon as it has published its words, and the exact sum after it
@@ -369,7 +370,7 @@ impl WalkedShape {
         planned: true,
         seg_step: true,
         fetch_splits: true,
-        last_first: true,
+        last_first: false,
         first: true,
         tie_parity: true,
         trace: false,
@@ -720,8 +721,8 @@ pub enum WalkedMutant {
     TieCarryIgnored,
     /// A segmented step whose try of the last position fails (the prefix before it does not
     /// apply) takes that position as the crossing anyway, from the segment's start: the last
-    /// position first's own shortcut with its fallback to the search removed. Needs
-    /// `last_first` (on in the engine's shape).
+    /// position first's own shortcut with its fallback to the search removed. Built with
+    /// `last_first` on (off in the engine's shape).
     StepLastTrusted,
 }
 
@@ -807,6 +808,10 @@ impl WalkedMutant {
         match self {
             WalkedMutant::TieParityKept | WalkedMutant::TieCarryIgnored => WalkedShape {
                 tie_parity: true,
+                ..WalkedShape::DEFAULT
+            },
+            WalkedMutant::StepLastTrusted => WalkedShape {
+                last_first: true,
                 ..WalkedShape::DEFAULT
             },
             WalkedMutant::FastTieIgnored
