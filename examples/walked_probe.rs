@@ -52,14 +52,7 @@ use cudarc::driver::CudaSlice;
 /// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let last = WalkedShape {
-        last_first: true,
-        ..d
-    };
-    let bisected = WalkedShape {
-        last_first: false,
-        ..d
-    };
+    let (last, bisected) = searches();
     let alone = |s: WalkedShape| WalkedShape {
         producers_only: true,
         ..s
@@ -69,6 +62,23 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
         ("walked, crossings bisected", bisected),
         ("walked producers only (not a sum)", alone(d)),
     ]
+}
+
+/// The engine's shape with a segmented step's crossing searched from the segment's last
+/// position first (`last_first` on), and with the bisection (off): the two builds both modes
+/// compare.
+fn searches() -> (WalkedShape, WalkedShape) {
+    let d = WalkedShape::DEFAULT;
+    (
+        WalkedShape {
+            last_first: true,
+            ..d
+        },
+        WalkedShape {
+            last_first: false,
+            ..d
+        },
+    )
 }
 
 /// The `phases` mode's builds: the engine's producers alone, cut after each of their steps.
@@ -96,15 +106,7 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
 /// start (the engine's). (The first tile finished by its producer against by the walker was
 /// traced at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
-    let d = WalkedShape::DEFAULT;
-    let last = WalkedShape {
-        last_first: true,
-        ..d
-    };
-    let bisected = WalkedShape {
-        last_first: false,
-        ..d
-    };
+    let (last, bisected) = searches();
     vec![
         ("walked (last position first)", last),
         (

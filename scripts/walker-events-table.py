@@ -3,7 +3,9 @@
 walker-events.csv) into a Markdown table: one row per build, distribution, size and launch,
 with when the walker stood past the first tile (the end of its own finish of it, or the
 first-tile event where its producer finished it), how long that finish took where the walker
-ran it, the steps and their composes, the split ends inside the walk and their time, when the
+ran it, the steps and their composes, the split ends inside the walk and their time, the gaps
+from each split end in the walk to the next split (the segment's apply and the search for its
+crossing between them), when the
 last unit word was published (the producers' end) and when the walk ended (or, where the walker
 met more events than its log keeps, its last kept event), all in µs from the walker's start.
 
@@ -30,12 +32,15 @@ def digest(events):
                 if a["kind"] == "step" and b["kind"] == "composed"]
     splits = [us(b) - us(a) for a, b in zip(events, events[1:])
               if a["kind"] == "walk split" and b["kind"] == "walk split end"]
+    gaps = [us(b) - us(a) for a, b in zip(events, events[1:])
+            if a["kind"] == "walk split end" and b["kind"] == "walk split"]
     return [
         f"{first_at:.1f}" if first_at is not None else "",
         own_finish,
         str(len(steps)),
         f"{sum(composes):.1f}",
         f"{len(splits)} in {sum(splits):.1f}",
+        " ".join(f"{g:.2f}" for g in gaps),
         events[0]["producers_us"],
         # A full log (more events met than kept) ends before the walk does.
         f"{us(events[-1]):.1f}" if int(events[0]["events_met"]) <= len(events)
@@ -51,8 +56,8 @@ def main():
         # Logs of bc9ee39's probe name no build: its one trace build, the engine's.
         build = r.get("build", "walked, traced")
         runs.setdefault((build, r["distribution"], r["terms"], r["run"]), []).append(r)
-    print("| build | distribution | terms | launch | past the first tile | the walker's finish of it | steps | in composes | split ends in the walk | last unit word | walk ends | events |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| build | distribution | terms | launch | past the first tile | the walker's finish of it | steps | in composes | split ends in the walk | gaps between them | last unit word | walk ends | events |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for (build, dist, terms, run), ev in runs.items():
         print("| " + " | ".join([build, dist, f"{int(terms):,}", run] + digest(ev)) + " |")
 

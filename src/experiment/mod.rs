@@ -208,6 +208,14 @@ pub fn progress_every() -> Duration {
 static PRINTERS: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> =
     std::sync::Mutex::new(Vec::new());
 
+/// The printers' list, also where a printer panicked while it was held (a list of handles
+/// cannot be left half-changed).
+fn printers() -> std::sync::MutexGuard<'static, Vec<std::thread::JoinHandle<()>>> {
+    PRINTERS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// How long [`finish_progress_lines`] waits for the printers: a printer ends within one tick
 /// (100 ms at most) of its bar's end, so only a bar still held outlives this.
 const PRINTERS_WAIT: Duration = Duration::from_secs(1);
@@ -265,10 +273,7 @@ fn progress_lines(bar: &ProgressBar, what: String, every: Duration, announce: bo
             }
         });
     match spawned {
-        Ok(handle) => match PRINTERS.lock() {
-            Ok(mut printers) => printers.push(handle),
-            Err(poisoned) => poisoned.into_inner().push(handle),
-        },
+        Ok(handle) => printers().push(handle),
         Err(e) => eprintln!("progress: {stage}: no progress lines ({e})"),
     }
 }
@@ -277,10 +282,7 @@ fn progress_lines(bar: &ProgressBar, what: String, every: Duration, announce: bo
 /// for them, so each ended stage's `done` line is written before the command exits. A
 /// printer whose bar is still held is left running (the process ends it).
 pub fn finish_progress_lines() {
-    let handles = match PRINTERS.lock() {
-        Ok(mut printers) => std::mem::take(&mut *printers),
-        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
-    };
+    let handles = std::mem::take(&mut *printers());
     let deadline = Instant::now() + PRINTERS_WAIT;
     while Instant::now() < deadline && !handles.iter().all(|h| h.is_finished()) {
         std::thread::sleep(Duration::from_millis(5));
