@@ -5,7 +5,7 @@
 //! `BINADE_REQUIRE_GPU=1` (the GPU machine) they fail instead. The cases are
 //! `gpu::ordered_sum::walked_kill`'s, which the `mutations` kill matrix runs too.
 
-use binade::format::F64;
+use binade::format::{F32, F64};
 use binade::gpu::ordered_sum::onepass::Distribution;
 use binade::gpu::ordered_sum::walked::{
     compile_for, Early, Hint, Lookback, Margin, Moves, StallCap, WalkedMutant, WalkedShape,
@@ -949,6 +949,55 @@ fn walked_f32_equals_the_f32_loop() {
         let (checked, wrong) = first_wrong(&sum, &cases, 2).unwrap();
         assert!(wrong.is_none(), "walked f32 {shape:?}: {}", wrong.unwrap());
         println!("walked f32 {shape:?}: {checked} sums, the f32 loop's bits");
+    }
+}
+
+/// Terms of the f32 stream on which the re-read must be taken: 10^8 terms of gpu-timing-f32's
+/// geometric stream (the sum crosses a binade about every 2^20 terms, so a look-back that
+/// spans a crossing plans from a binade the later tiles are not in). On an H100 at 168b9b2
+/// the engine's f32 shape re-read 814 look-backs there (`reports/walked-margin`).
+const REREAD_TERMS: usize = 100_000_000;
+
+/// The re-read across a crossing (`Moves::Crossing`, the f32 engine's moves) is taken and
+/// changes no bit: on [`REREAD_TERMS`] geometric f32 terms made on the device, the engine's
+/// f32 shape and the build with the re-read compiled out but its tag kept (`Moves::TagOnly`)
+/// each give the f32 loop's bits and count re-reads (`WalkedTotal::reread_plans`, done or
+/// that would have been done), and the build without the tag (`Moves::Parity`) counts none.
+/// A count that stayed at zero would leave `f32_plan_shapes`' bits check of the re-read
+/// checking a path no tile took.
+#[test]
+fn walked_f32_rereads_look_backs_across_crossings() {
+    let test = "walked_f32_rereads_look_backs_across_crossings";
+    let Some(gpu) = open_or_skip(test) else {
+        return;
+    };
+    let filler = OnePassSum::new(&gpu).unwrap();
+    let s = gpu.stream();
+    let mut terms: CudaSlice<f32> = s.alloc_zeros(REREAD_TERMS).unwrap();
+    filler
+        .fill_f32(&mut terms, SEED, Distribution::Geometric)
+        .unwrap();
+    let want = loop_sum::<F32>(&s.clone_dtoh(&terms).unwrap()).to_bits();
+    for (moves, rereads) in [
+        (Moves::Crossing, true),
+        (Moves::TagOnly, true),
+        (Moves::Parity, false),
+    ] {
+        let shape = WalkedShape {
+            moves,
+            ..WalkedShape::DEFAULT_F32
+        };
+        assert_eq!(WalkedShape::DEFAULT_F32.moves, Moves::Crossing, "{test}");
+        let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
+        let mut job = sum.job(terms.slice(0..REREAD_TERMS)).unwrap();
+        let got = sum.run(&mut job).unwrap();
+        let case = format!("{test}: {moves:?}, {REREAD_TERMS} geometric f32 terms, seed {SEED:#x}");
+        assert_eq!(got.bits, u64::from(want), "{case}: {got:?}");
+        assert_eq!(got.reread_plans > 0, rereads, "{case}: {got:?}");
+        println!(
+            "{case}: {} look-backs re-read of {} tiles, the f32 loop's bits",
+            got.reread_plans, got.tiles
+        );
     }
 }
 
