@@ -103,8 +103,11 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
 /// The `events` mode's builds: the engine's shape with a segmented step's search trying a
 /// failing segment's last position first (`last_first`) and its trace build, whose walker
 /// logs its events, and the same with the crossings found by bisection from the segment's
-/// start (the engine's). (The first tile finished by its producer against by the walker was
-/// traced at 054862f and 5c2f826.)
+/// start (the engine's), and the bisected trace build with the first tile finished by the
+/// walker (`first` off), whose log splits that finish into its phases (terms loaded, the
+/// planned pass's keys and scan, its walk: `WalkerEventKind::FinishLoaded` to
+/// `FinishWalked`). (The first tile finished by its producer against by the walker was timed
+/// at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
     let (last, bisected) = searches();
     vec![
@@ -114,6 +117,14 @@ fn event_builds() -> Vec<(&'static str, WalkedShape)> {
             WalkedShape {
                 trace: true,
                 ..last
+            },
+        ),
+        (
+            "walked, first tile by the walker traced",
+            WalkedShape {
+                trace: true,
+                first: false,
+                ..bisected
             },
         ),
         ("walked, crossings bisected", bisected),

@@ -723,6 +723,12 @@ struct wk_shared {
     unsigned int ss_slots; /* a segmented step's fetched splits (wk_ss_compose), reset by its walk */
 #endif
 #endif
+#if BINADE_WK_TRACE
+    /* A trace build's stamps of one finish's phases (WK_FIN_STAMP), thread 0's: ns of
+     * %globaltimer and clock64 cycles, 0 where the phase did not run. */
+    u64 fin_ns[3];
+    long long fin_cyc[3];
+#endif
 };
 
 #if BINADE_WK_TRACE
@@ -756,11 +762,39 @@ __device__ static inline void wk_event(wk_log *lg, u64 *out, unsigned int kind, 
     lg->n++;
 }
 #define WK_EV(lgp, kind, tile, aux) wk_event((lgp), out, (kind), (tile), (aux))
+/* A finish's phase i stamped by thread 0 (wk_finish's WK_FIN_* phases): the walker logs the
+ * stamps after the finish returns (wk_fin_events), so the finish itself, which the producer
+ * of a sum's first tile runs too (BINADE_WK_FIRST), takes no log. */
+#define WK_FIN_LOADED 0u /* the tile's terms in the lanes' registers (after the staging's sync) */
+#define WK_FIN_KEYED 1u  /* a planned pass's keys, runs and scanned units in shared memory */
+#define WK_FIN_WALKED 2u /* thread 0's walk of the planned runs and native lanes done */
+#define WK_FIN_STAMP(shr, i)                                                                          \
+    do {                                                                                           \
+        if (threadIdx.x == 0u) {                                                                   \
+            (shr).fin_ns[i] = wk_now();                                                            \
+            (shr).fin_cyc[i] = clock64();                                                          \
+        }                                                                                          \
+    } while (0)
+/* The finish's stamps (thread 0, after the finish) as events WK_EV_FIN_LOADED + i, in order,
+ * each with its own stamp; a phase that did not run (stamp 0) is not logged. */
+__device__ static inline void wk_fin_events(wk_log *lg, u64 *out, u64 tile, const wk_shared &sh) {
+    for (unsigned int i = 0; i < 3u; i++) {
+        if (sh.fin_ns[i] == 0ull) continue;
+        if (lg->n < WK_EVENTS) {
+            u64 *e = out + WK_EV_AT + 3u * lg->n;
+            e[0] = (u64)(12u + i) | (tile << 32);
+            e[1] = sh.fin_ns[i] - lg->t0;
+            e[2] = (u64)(sh.fin_cyc[i] - lg->c0);
+        }
+        lg->n++;
+    }
+}
 #else
 struct wk_log {
     unsigned int n;
 };
 #define WK_EV(lgp, kind, tile, aux) ((void)(lgp))
+#define WK_FIN_STAMP(shr, i) ((void)0)
 #endif
 /* The events' kinds (the host's WalkerEventKind): a step begins (tile: its first), its words
  * are composed (aux: composable positions), its walk ends (aux: the position it stopped at),
@@ -779,6 +813,9 @@ struct wk_log {
 #define WK_EV_FINISH 9u
 #define WK_EV_FINISH_END 10u
 #define WK_EV_FIRST 11u
+#define WK_EV_FIN_LOADED 12u /* a finish's phases (WK_FIN_*; the walker's finishes only) */
+#define WK_EV_FIN_KEYED 13u
+#define WK_EV_FIN_WALKED 14u
 
 /* The sum of v over the block (any order: it serves the plan and sums of integers below
  * 2^53); the same value on every thread. */
@@ -2374,6 +2411,7 @@ __device__ static inline int wk_planned_finish(const double *x, unsigned int cou
         sh.words[wk_pl_unit_slot(threadIdx.x) + 1u] = run.odd;
     }
     __syncthreads();
+    WK_FIN_STAMP(sh, WK_FIN_KEYED);
     if (threadIdx.x == 0u) {
         unsigned int nat = 0u;
         for (unsigned int k = 0; k < WK_WARPS; k++) nat += (unsigned int)__popc((int)sh.pl_natives[k]);
@@ -2405,6 +2443,7 @@ __device__ static inline int wk_planned_finish(const double *x, unsigned int cou
         sh.s = cur;
         if (ok) *native += nat;
     }
+    WK_FIN_STAMP(sh, WK_FIN_WALKED);
     __syncthreads();
     const int ok = (int)sh.flag;
     *end = sh.s;
@@ -2429,7 +2468,11 @@ __device__ static __noinline__ u64 wk_finish(const wk_term *src, unsigned int co
                                        unsigned int *planned) {
     const unsigned int used = (count + WK_PER - 1) / WK_PER;
     double x[WK_PER];
+#if BINADE_WK_TRACE
+    if (threadIdx.x == 0u) sh.fin_ns[WK_FIN_KEYED] = sh.fin_ns[WK_FIN_WALKED] = 0ull;
+#endif
     wk_lane_terms(src, count, x, sh); /* +0 for threads past the count */
+    WK_FIN_STAMP(sh, WK_FIN_LOADED);
 #if BINADE_WK_PLANNED
     {
         u64 end = 0ull;
@@ -3145,6 +3188,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         const u64 e = wk_finish(src, count, at, sh, &native, &fast, &pairs, &planned);
 #if BINADE_WK_TRACE
         finish_ns += wk_now() - t0;
+        if (threadIdx.x == 0) wk_fin_events(&lg, out, wf, sh);
 #endif
         if (threadIdx.x == 0) WK_EV(&lg, WK_EV_FINISH_END, wf, planned);
         finished++;

@@ -761,10 +761,63 @@ fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
         "{case}"
     );
     assert_eq!(count(K::Step), got.steps, "{case}");
+    // Every finish logs its load, and a planned pass's keys and walk come in pairs.
+    assert_eq!(count(K::FinishLoaded), count(K::Finish), "{case}");
+    assert_eq!(count(K::FinishKeyed), count(K::FinishWalked), "{case}");
+    assert!(count(K::FinishKeyed) <= count(K::Finish), "{case}");
+    first_finish_phases_in_order(gpu, &terms[..WalkedShape::DEFAULT.tile() as usize]);
     let plain = WalkedSum::new(gpu).unwrap();
     let mut other = plain.job(dev.slice(0..terms.len())).unwrap();
     plain.run(&mut other).unwrap();
     assert!(plain.walker_events(&other, 0).is_err(), "{case}");
+}
+
+/// A one-tile sum in the trace build with its first tile finished by the walker (`first`
+/// off): the log is that finish's begin, its three phases (terms loaded, the planned pass's
+/// keys and scan, its walk) and its end, in that order, the end marked planned (uniform terms
+/// from +0 cross about ten binades in a tile, each a native lane of the planned pass).
+fn first_finish_phases_in_order(gpu: &Gpu, terms: &[f64]) {
+    use binade::gpu::ordered_sum::walked::WalkerEventKind as K;
+    let shape = WalkedShape {
+        first: false,
+        ..SHAPES[16]
+    };
+    let sum = WalkedSum::build(gpu, shape, WalkedMutant::None).unwrap();
+    let dev = gpu.stream().clone_htod(terms).unwrap();
+    let mut job = sum.job(dev.slice(0..terms.len())).unwrap();
+    let got = sum.run(&mut job).unwrap();
+    assert_eq!(
+        got.bits,
+        loop_sum::<F64>(terms).to_bits(),
+        "seed {SEED:#x}, {} uniform terms",
+        terms.len()
+    );
+    let log = sum.walker_events(&job, 0).unwrap();
+    let case = format!(
+        "seed {SEED:#x}, {} uniform terms, first tile by the walker: {got:?}, {log:?}",
+        terms.len()
+    );
+    let kinds: Vec<K> = log.events.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            K::Finish,
+            K::FinishLoaded,
+            K::FinishKeyed,
+            K::FinishWalked,
+            K::FinishEnd
+        ],
+        "{case}"
+    );
+    assert!(
+        log.events.iter().all(|e| e.tile == 0)
+            && log.events[4].aux == 1
+            && log
+                .events
+                .windows(2)
+                .all(|w| w[0].ns <= w[1].ns && w[0].cycles <= w[1].cycles),
+        "{case}"
+    );
 }
 
 /// One job launched many times gives one total, and the walker's counts say the plan was

@@ -954,6 +954,15 @@ pub enum WalkerEventKind {
     /// The first tile's exact sum taken from its producer (`WalkedShape::first`); aux: the
     /// walker's sleeps while it waited.
     First,
+    /// A walker's finish has its tile's terms in its lanes' registers (stamped inside the
+    /// finish and logged after it, before its `FinishEnd`).
+    FinishLoaded,
+    /// A planned pass of that finish has its lanes' keys, runs and scanned units in shared
+    /// memory (`WalkedShape::planned`; none where the pass did not run).
+    FinishKeyed,
+    /// That pass's walk of its runs and native lanes (one thread) is done; where it failed
+    /// the rounds go on to the `FinishEnd`.
+    FinishWalked,
     /// A code the kernel does not write (a defect of the log).
     Other(u8),
 }
@@ -972,6 +981,9 @@ impl WalkerEventKind {
             9 => WalkerEventKind::Finish,
             10 => WalkerEventKind::FinishEnd,
             11 => WalkerEventKind::First,
+            12 => WalkerEventKind::FinishLoaded,
+            13 => WalkerEventKind::FinishKeyed,
+            14 => WalkerEventKind::FinishWalked,
             k => WalkerEventKind::Other(k),
         }
     }
@@ -990,6 +1002,9 @@ impl WalkerEventKind {
             WalkerEventKind::Finish => "finish".into(),
             WalkerEventKind::FinishEnd => "finish end".into(),
             WalkerEventKind::First => "first tile's sum".into(),
+            WalkerEventKind::FinishLoaded => "finish loaded".into(),
+            WalkerEventKind::FinishKeyed => "finish keyed".into(),
+            WalkerEventKind::FinishWalked => "finish walked".into(),
             WalkerEventKind::Other(k) => format!("code {k}"),
         }
     }
