@@ -1,8 +1,10 @@
 # Call 1 of the fourth session of 2026-12-07: call 2 of the third session (../2026-12-07-c/call2.sh)
-# with the whole device budget back. Binaries of b1684a2 (.dev2.tgz, staged from a clean
+# with the whole device budget back. Binaries of d600150 (.dev2.tgz, staged from a clean
 # tree): HEAD's engine (the bisection, c2c53ba's PTX) and walked_probe's builds of both shapes
 # ("walked (last position first)" and "walked, crossings bisected"); gpu_walked tests the
-# last position first as SHAPES[29] and kills StepLastTrusted, and has the new f32 re-read test.
+# last position first as SHAPES[29] and kills StepLastTrusted, and has the new f32 re-read
+# test; trace builds stamp a finish's phases, and the events mode traces the first tile
+# finished by the walker.
 # Prediction (reports/walked-last-first/PREDICTION.md, written before the call): at 8,294,400
 # terms the engine 3 to 5 µs faster than the bisected build on uniform, log-normal and half ties
 # (0.92 to 0.96), 5 to 8 µs on geometric; geometric 10^8 0.95 to 0.99; every other 10^8 and 2^30
