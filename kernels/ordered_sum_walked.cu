@@ -765,7 +765,8 @@ __device__ static inline void wk_event(wk_log *lg, u64 *out, unsigned int kind, 
 /* A finish's phase i stamped by thread 0 (wk_finish's WK_FIN_* phases): the walker logs the
  * stamps after the finish returns (wk_fin_events), so the finish itself, which the producer
  * of a sum's first tile runs too (BINADE_WK_FIRST), takes no log. */
-#define WK_FIN_LOADED 0u /* the tile's terms in the lanes' registers (after the staging's sync) */
+#define WK_FIN_LOADED 0u /* the tile's terms in the lanes' registers (after the transpose's sync; without
+                          * the transpose, thread 0's own loads) */
 #define WK_FIN_KEYED 1u  /* a planned pass's keys, runs and scanned units in shared memory */
 #define WK_FIN_WALKED 2u /* thread 0's walk of the planned runs and native lanes done */
 #define WK_FIN_STAMP(shr, i)                                                                          \
@@ -775,20 +776,6 @@ __device__ static inline void wk_event(wk_log *lg, u64 *out, unsigned int kind, 
             (shr).fin_cyc[i] = clock64();                                                          \
         }                                                                                          \
     } while (0)
-/* The finish's stamps (thread 0, after the finish) as events WK_EV_FIN_LOADED + i, in order,
- * each with its own stamp; a phase that did not run (stamp 0) is not logged. */
-__device__ static inline void wk_fin_events(wk_log *lg, u64 *out, u64 tile, const wk_shared &sh) {
-    for (unsigned int i = 0; i < 3u; i++) {
-        if (sh.fin_ns[i] == 0ull) continue;
-        if (lg->n < WK_EVENTS) {
-            u64 *e = out + WK_EV_AT + 3u * lg->n;
-            e[0] = (u64)(12u + i) | (tile << 32);
-            e[1] = sh.fin_ns[i] - lg->t0;
-            e[2] = (u64)(sh.fin_cyc[i] - lg->c0);
-        }
-        lg->n++;
-    }
-}
 #else
 struct wk_log {
     unsigned int n;
@@ -816,6 +803,23 @@ struct wk_log {
 #define WK_EV_FIN_LOADED 12u /* a finish's phases (WK_FIN_*; the walker's finishes only) */
 #define WK_EV_FIN_KEYED 13u
 #define WK_EV_FIN_WALKED 14u
+
+#if BINADE_WK_TRACE
+/* The finish's stamps (thread 0, after the finish) as events WK_EV_FIN_LOADED + i, in order,
+ * each with its own stamp; a phase that did not run (stamp 0) is not logged. */
+__device__ static inline void wk_fin_events(wk_log *lg, u64 *out, u64 tile, const wk_shared &sh) {
+    for (unsigned int i = 0; i < 3u; i++) {
+        if (sh.fin_ns[i] == 0ull) continue;
+        if (lg->n < WK_EVENTS) {
+            u64 *e = out + WK_EV_AT + 3u * lg->n;
+            e[0] = (u64)(WK_EV_FIN_LOADED + i) | (tile << 32);
+            e[1] = sh.fin_ns[i] - lg->t0;
+            e[2] = (u64)(sh.fin_cyc[i] - lg->c0);
+        }
+        lg->n++;
+    }
+}
+#endif
 
 /* The sum of v over the block (any order: it serves the plan and sums of integers below
  * 2^53); the same value on every thread. */
