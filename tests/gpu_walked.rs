@@ -1041,6 +1041,7 @@ fn walked_f32_rereads_look_backs_across_crossings() {
         .fill_f32(&mut terms, SEED, Distribution::Geometric)
         .unwrap();
     let want = loop_sum::<F32>(&s.clone_dtoh(&terms).unwrap()).to_bits();
+    assert_eq!(WalkedShape::DEFAULT_F32.moves, Moves::Crossing, "{test}");
     for (moves, rereads) in [
         (Moves::Crossing, true),
         (Moves::TagOnly, true),
@@ -1050,7 +1051,6 @@ fn walked_f32_rereads_look_backs_across_crossings() {
             moves,
             ..WalkedShape::DEFAULT_F32
         };
-        assert_eq!(WalkedShape::DEFAULT_F32.moves, Moves::Crossing, "{test}");
         let sum = WalkedSum::build(&gpu, shape, WalkedMutant::None).unwrap();
         let mut job = sum.job(terms.slice(0..REREAD_TERMS)).unwrap();
         let got = sum.run(&mut job).unwrap();
