@@ -5,9 +5,9 @@
 //!
 //!     walked_probe [REPS] [phases|events|-] [SIZES]   (default 11 timed launches after 3
 //!                                     untimed ones; `phases`: the producers alone, cut after
-//!                                     each step; `events`: the engine and the build whose
-//!                                     walker bisects for a step's crossings, each with its
-//!                                     trace build, whose walker's event log of three launches after
+//!                                     each step; `events`: the engine, its trace build and
+//!                                     trace builds with the compose ahead and the first
+//!                                     tile's producer finish off, whose walker's event log of three launches after
 //!                                     the timed ones goes to `walker-events.csv` (the build's
 //!                                     name in its first column); SIZES:
 //!                                     comma-separated term counts, default
@@ -37,11 +37,12 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape with a segmented
-/// step's search trying a failing segment's last position first (`WalkedShape::last_first`)
-/// against the same with the bisection from the segment's start (the engine's), and the
-/// engine's producers alone (the change is the walker's: its producers are the same).
-/// (The look-back's early window against none was timed at 62e5e97, the tie corrections
+/// The walked builds probed: a name and the shape. The engine's shape (a failing segment's
+/// crossing tried at its last position first, `WalkedShape::last_first`, and the first step
+/// composed ahead of the first tile's sum, `WalkedShape::ahead`) against the same with each
+/// of the two off, and the engine's producers alone (both changes are the walker's: its
+/// producers are the same). (The last position first against the bisection alone was timed
+/// at d600150, the look-back's early window against none at 62e5e97, the tie corrections
 /// against the pair units at 8a3ef12, the mean margin against
 /// the tile margin at 168b9b2, fetched splits against the segmented step without them at
 /// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned
@@ -52,32 +53,30 @@ use cudarc::driver::CudaSlice;
 /// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let (last, bisected) = searches();
+    let (bisected, after) = without();
     let alone = |s: WalkedShape| WalkedShape {
         producers_only: true,
         ..s
     };
     vec![
-        ("walked (last position first)", last),
+        ("walked", d),
         ("walked, crossings bisected", bisected),
+        ("walked, composed after the first sum", after),
         ("walked producers only (not a sum)", alone(d)),
     ]
 }
 
-/// The engine's shape with a segmented step's crossing searched from the segment's last
-/// position first (`last_first` on), and with the bisection (off): the two builds both modes
-/// compare.
-fn searches() -> (WalkedShape, WalkedShape) {
+/// The engine's shape with a segmented step's crossing found by bisection from the segment's
+/// start (`last_first` off), and with its first step composed only once the first tile's sum
+/// is taken (`ahead` off): the builds both modes compare with the engine's.
+fn without() -> (WalkedShape, WalkedShape) {
     let d = WalkedShape::DEFAULT;
     (
-        WalkedShape {
-            last_first: true,
-            ..d
-        },
         WalkedShape {
             last_first: false,
             ..d
         },
+        WalkedShape { ahead: false, ..d },
     )
 }
 
@@ -100,40 +99,24 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
     ]
 }
 
-/// The `events` mode's builds: the engine's shape with a segmented step's search trying a
-/// failing segment's last position first (`last_first`) and its trace build, whose walker
-/// logs its events, and the same with the crossings found by bisection from the segment's
-/// start (the engine's), and the bisected trace build with the first tile finished by the
-/// walker (`first` off), whose log splits that finish into its phases (terms loaded, the
-/// planned pass's keys and scan, its walk: `WalkerEventKind::FinishLoaded` to
-/// `FinishWalked`). (The first tile finished by its producer against by the walker was timed
-/// at 054862f and 5c2f826.)
+/// The `events` mode's builds: the engine's shape and its trace build, whose walker logs
+/// its events, the trace build with the first step composed only once the first tile's sum
+/// is taken (`ahead` off) and the trace build with the first tile finished by the walker
+/// (`first` off), whose log splits that finish into its phases (terms loaded, the planned
+/// pass's keys and scan, its walk: `WalkerEventKind::FinishLoaded` to `FinishWalked`). (The
+/// bisection's trace against the last position first's was taken at d600150, the first tile
+/// finished by its producer against by the walker timed at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
-    let (last, bisected) = searches();
+    let d = WalkedShape::DEFAULT;
+    let (_, after) = without();
+    let traced = |s: WalkedShape| WalkedShape { trace: true, ..s };
     vec![
-        ("walked (last position first)", last),
-        (
-            "walked, traced",
-            WalkedShape {
-                trace: true,
-                ..last
-            },
-        ),
+        ("walked", d),
+        ("walked, traced", traced(d)),
+        ("walked, composed after the first sum traced", traced(after)),
         (
             "walked, first tile by the walker traced",
-            WalkedShape {
-                trace: true,
-                first: false,
-                ..bisected
-            },
-        ),
-        ("walked, crossings bisected", bisected),
-        (
-            "walked, crossings bisected traced",
-            WalkedShape {
-                trace: true,
-                ..bisected
-            },
+            traced(WalkedShape { first: false, ..d }),
         ),
     ]
 }

@@ -21,7 +21,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 30] = [
+const SHAPES: [WalkedShape; 31] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -163,7 +163,11 @@ const SHAPES: [WalkedShape; 30] = [
         ..WalkedShape::DEFAULT
     },
     WalkedShape {
-        last_first: true,
+        last_first: false,
+        ..WalkedShape::DEFAULT
+    },
+    WalkedShape {
+        ahead: false,
         ..WalkedShape::DEFAULT
     },
 ];
@@ -457,11 +461,11 @@ fn walked_equals_the_loop_early_window_shifted() {
     );
 }
 
-/// A segmented step's search for the crossing in a segment that does not apply: the shape
-/// that tries the segment's last position first (`WalkedShape::last_first`) and the
-/// engine's, which bisects from the segment's start. Both end crossings in their walks on
-/// the path input with the loop's bits (so each search ran and found tiles whose split
-/// words held), and the last position first keeps the loop's bits on every kill case.
+/// A segmented step's search for the crossing in a segment that does not apply: the
+/// engine's, which tries the segment's last position first (`WalkedShape::last_first`), and
+/// the shape that bisects from the segment's start. Both end crossings in their walks on the
+/// path input with the loop's bits (so each search ran and found tiles whose split words
+/// held), and the bisection keeps the loop's bits on every kill case.
 #[test]
 fn walked_equals_the_loop_last_position_first() {
     equals_the_loop("walked_equals_the_loop_last_position_first", SHAPES[29]);
@@ -472,6 +476,16 @@ fn walked_equals_the_loop_last_position_first() {
             PlanPath::WalkSplit,
         );
     }
+}
+
+/// The first step composed only once the first tile's sum is taken (`WalkedShape::ahead`
+/// off, the engine's before the compose ahead): the loop's bits on every kill case.
+#[test]
+fn walked_equals_the_loop_composed_after_the_first_sum() {
+    equals_the_loop(
+        "walked_equals_the_loop_composed_after_the_first_sum",
+        SHAPES[30],
+    );
 }
 
 /// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).
@@ -717,8 +731,9 @@ fn walked_equals_the_loop_traced() {
 }
 
 /// The trace build's event log (`WalkedSum::walker_events`) on `terms`: it starts with a step
-/// at tile 1 after the first tile's exact sum came from its producer, its clocks never run
-/// back, and it holds a begin and an end for every finish and split end the counts report (the log is long enough for 2^20 uniform terms: about 30
+/// at tile 1 composed before the first tile's exact sum is taken from its producer (the
+/// compose ahead, `WalkedShape::ahead`), and that sum is taken before the step's walk; its
+/// clocks never run back, and it holds a begin and an end for every finish and split end the counts report (the log is long enough for 2^20 uniform terms: about 30
 /// events); a job of the
 /// build without the trace has no log.
 fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
@@ -733,9 +748,11 @@ fn traced_events_tell_the_walk(gpu: &Gpu, terms: &[f64]) {
         log.met as usize <= TRACE_EVENTS && log.met as usize == log.events.len(),
         "{case}"
     );
+    let kinds: Vec<K> = log.events.iter().take(4).map(|e| e.kind).collect();
     assert!(
-        matches!(log.events.first(), Some(e) if e.kind == K::First)
-            && matches!(log.events.get(1), Some(e) if e.kind == K::Step && e.tile == 1),
+        kinds.starts_with(&[K::Step, K::Composed, K::First])
+            && matches!(log.events.first(), Some(e) if e.tile == 1)
+            && matches!(kinds.get(3), Some(k) if *k != K::Step && *k != K::Composed),
         "{case}"
     );
     assert!(

@@ -130,8 +130,11 @@ pub struct ModelShape {
 impl ModelShape {
     /// The walked kernel's shape (`WalkedShape::DEFAULT`): 16 terms a lane, 256 lanes a tile,
     /// 1,024 tiles a step, the tile that ends a step's run finished in it, planned finishes
-    /// and segmented steps that bisect for a failing segment's crossing; split lanes' terms
-    /// read from the tile, not fetched with the step (the same words either way).
+    /// and segmented steps that try a failing segment's last position before they bisect
+    /// for its crossing; split lanes' terms read from the tile, not fetched with the step
+    /// (the same words either way). The compose ahead of the first tile's sum
+    /// (`WalkedShape::ahead`) changes when a step is composed, not what it composes: the
+    /// model has no clock and needs no flag for it.
     pub const KERNEL: ModelShape = ModelShape {
         lane: 16,
         lanes: 256,
@@ -140,7 +143,7 @@ impl ModelShape {
         planned: true,
         seg_step: true,
         fetch_splits: false,
-        last_first: false,
+        last_first: true,
     };
 
     /// Terms per tile.

@@ -174,10 +174,11 @@ pub struct WalkedShape {
     /// bisection took about log2 of the segment's length (a trace at 5c2f826 on an H100:
     /// 0.45 to 1.1 µs from one split end to the next at 8,294,400 uniform terms, growing with
     /// the segment). Every prefix taken is a checked apply and every split end checks its
-    /// words: no bit depends on which position is found. Off in the engine's shape for now:
-    /// on an H100 at d600150 it took 0.88 to 0.98 of the bisection's time at 8,294,400 terms
-    /// on the four gpu-timing streams, with the loop's bits (`reports/walked-last-first`),
-    /// but 10^8 and 2^30 terms and the GPU suite with it as the engine's shape are not run.
+    /// words: no bit depends on which position is found. On in the engine's shape since
+    /// 2026-12-07: on an H100 at d600150 it took 0.88 to 0.98 of the bisection's time at
+    /// 8,294,400 terms on the four gpu-timing streams, with the loop's bits
+    /// (`reports/walked-last-first`); 10^8 and 2^30 terms are timed beside the bisection by
+    /// `examples/walked_probe`.
     pub last_first: bool,
     /// A sum's first tile (from +-0, so always finished from its terms) is finished by its
     /// own producer as soon as it has published its words, and the exact sum after it
@@ -188,6 +189,17 @@ pub struct WalkedShape {
     /// bc9ee39 on an H100: that finish ran from 15.9 to 37.9 µs of a 65 µs walk of 8,294,400
     /// uniform terms).
     pub first: bool,
+    /// The walker composes its first step (tiles 1 on) while the first tile's producer
+    /// finishes it, and takes that tile's exact sum only for the step's walk
+    /// (`BINADE_WK_AHEAD`; used with `first` and `seg_step`, ignored without either). A
+    /// segmented step's compose scans unit words into segments and never reads the exact
+    /// sum, which only the walk applies, every apply checked: the same positions from the
+    /// same sum, so the same bits. Thread 0 first waits for the step's last word or the
+    /// first tile's sum, whichever comes first, so that the compose does not stop short at a
+    /// word not yet published. Motivated by a trace at d600150 on an H100
+    /// (`reports/walked-last-first/d600150`, 8,294,400 uniform terms): the first tile's sum
+    /// taken at 30.3 µs, step 1's compose done at 39.0, every word published by 32.6.
+    pub ahead: bool,
     /// A tile with a tie takes its unit from the first pass's sum of `rint(x / u)` and each
     /// start parity's count of tie corrections (`BINADE_WK_TIE_PARITY`): a tie leaves the
     /// sum's significand even, so each lane counts its corrections in integers with one
@@ -351,7 +363,11 @@ impl WalkedShape {
     /// corrections (`tie_parity`; measured on an H100 at 8a3ef12, `reports/walked-tie-parity`,
     /// the pair units beside it in one run: 2^30 half-ties terms 3.418 against 4.190 ms, 10^8
     /// 0.366 against 0.437, 8,294,400 0.064 against 0.066; uniform, log-normal and geometric
-    /// 0.93 to 1.03 of the pair units' time at the three sizes).
+    /// 0.93 to 1.03 of the pair units' time at the three sizes). A failing segment's
+    /// crossing is tried at its last position first (`last_first`; on an H100 at d600150
+    /// 0.88 to 0.98 of the bisection's time at 8,294,400 terms), and the first step is
+    /// composed ahead of the first tile's sum (`ahead`, made the engine's before its first
+    /// timing: `examples/walked_probe` times it beside the build without).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -372,8 +388,9 @@ impl WalkedShape {
         planned: true,
         seg_step: true,
         fetch_splits: true,
-        last_first: false,
+        last_first: true,
         first: true,
+        ahead: true,
         tie_parity: true,
         trace: false,
         f32_terms: false,
@@ -541,6 +558,10 @@ impl WalkedShape {
                 u32::from(self.last_first).to_string(),
             ),
             ("BINADE_WK_FIRST", u32::from(self.first).to_string()),
+            (
+                "BINADE_WK_AHEAD",
+                u32::from(self.ahead && self.first && self.seg_step).to_string(),
+            ),
             (
                 "BINADE_WK_TIE_PARITY",
                 u32::from(self.tie_parity).to_string(),
@@ -724,13 +745,17 @@ pub enum WalkedMutant {
     /// A segmented step whose try of the last position fails (the prefix before it does not
     /// apply) takes that position as the crossing anyway, from the segment's start: the last
     /// position first's own shortcut with its fallback to the search removed. Built with
-    /// `last_first` on (off in the engine's shape).
+    /// `last_first` on.
     StepLastTrusted,
+    /// The walker's first step, composed before the first tile's sum is taken, walks from
+    /// the sum's start instead of that sum: the compose ahead's own shortcut with its wait
+    /// removed from the walk. Built with `ahead` on.
+    AheadUnawaited,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 27] = [
+    pub const ALL: [WalkedMutant; 28] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -758,6 +783,7 @@ impl WalkedMutant {
         WalkedMutant::TieParityKept,
         WalkedMutant::TieCarryIgnored,
         WalkedMutant::StepLastTrusted,
+        WalkedMutant::AheadUnawaited,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -816,6 +842,10 @@ impl WalkedMutant {
                 last_first: true,
                 ..WalkedShape::DEFAULT
             },
+            WalkedMutant::AheadUnawaited => WalkedShape {
+                ahead: true,
+                ..WalkedShape::DEFAULT
+            },
             WalkedMutant::FastTieIgnored
             | WalkedMutant::FastBaseIgnored
             | WalkedMutant::FastBoundIgnored => WalkedShape {
@@ -864,6 +894,7 @@ impl WalkedMutant {
             WalkedMutant::StepLastTrusted => {
                 "walked: segmented step's failed last-position try taken"
             }
+            WalkedMutant::AheadUnawaited => "walked: step composed ahead walks from the start",
         }
     }
 }
