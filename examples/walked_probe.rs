@@ -6,7 +6,7 @@
 //!     walked_probe [REPS] [phases|events|-] [SIZES]   (default 11 timed launches after 3
 //!                                     untimed ones; `phases`: the producers alone, cut after
 //!                                     each step; `events`: the engine, its trace build and
-//!                                     trace builds with the compose ahead and the first
+//!                                     trace builds with the compose ahead on and the first
 //!                                     tile's producer finish off, whose walker's event log of three launches after
 //!                                     the timed ones goes to `walker-events.csv` (the build's
 //!                                     name in its first column); SIZES:
@@ -38,12 +38,13 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The walked builds probed: a name and the shape. The engine's shape (a failing segment's
-/// crossing tried at its last position first, `WalkedShape::last_first`, and the first step
-/// composed ahead of the first tile's sum, `WalkedShape::ahead`) against the same with each
-/// of the two off, and the engine's producers alone (both changes are the walker's: its
-/// producers are the same). (The last position first against the bisection alone was timed
-/// at d600150, the look-back's early window against none at 62e5e97, the tie corrections
-/// against the pair units at 8a3ef12, the mean margin against
+/// crossing tried at its last position first, `WalkedShape::last_first`) against the same
+/// with the bisection from the segment's start and with the first step composed ahead of the
+/// first tile's sum (`WalkedShape::ahead`), and the engine's producers alone (both changes
+/// are the walker's: its producers are the same). (The compose ahead against the engine
+/// without it, then the engine's, was timed at 6a3e598, the last position first against the
+/// bisection at d600150 and 6a3e598, the look-back's early window against none at 62e5e97,
+/// the tie corrections against the pair units at 8a3ef12, the mean margin against
 /// the tile margin at 168b9b2, fetched splits against the segmented step without them at
 /// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned
 /// finishes against every finish by rounds at 9f93b99, ec9e84b and be3e9ad, the split
@@ -53,7 +54,7 @@ use cudarc::driver::CudaSlice;
 /// 1a6507f, the prefetch and waiting look-backs at 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let (bisected, after) = without();
+    let (bisected, ahead) = others();
     let alone = |s: WalkedShape| WalkedShape {
         producers_only: true,
         ..s
@@ -61,22 +62,22 @@ fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     vec![
         ("walked", d),
         ("walked, crossings bisected", bisected),
-        ("walked, composed after the first sum", after),
+        ("walked, composed ahead", ahead),
         ("walked producers only (not a sum)", alone(d)),
     ]
 }
 
 /// The engine's shape with a segmented step's crossing found by bisection from the segment's
-/// start (`last_first` off), and with its first step composed only once the first tile's sum
-/// is taken (`ahead` off): the builds both modes compare with the engine's.
-fn without() -> (WalkedShape, WalkedShape) {
+/// start (`last_first` off), and with its first step composed before the first tile's sum
+/// is taken (`ahead` on): the builds both modes compare with the engine's.
+fn others() -> (WalkedShape, WalkedShape) {
     let d = WalkedShape::DEFAULT;
     (
         WalkedShape {
             last_first: false,
             ..d
         },
-        WalkedShape { ahead: false, ..d },
+        WalkedShape { ahead: true, ..d },
     )
 }
 
@@ -100,20 +101,20 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
 }
 
 /// The `events` mode's builds: the engine's shape and its trace build, whose walker logs
-/// its events, the trace build with the first step composed only once the first tile's sum
-/// is taken (`ahead` off) and the trace build with the first tile finished by the walker
+/// its events, the trace build with the first step composed before the first tile's sum is
+/// taken (`ahead` on) and the trace build with the first tile finished by the walker
 /// (`first` off), whose log splits that finish into its phases (terms loaded, the planned
 /// pass's keys and scan, its walk: `WalkerEventKind::FinishLoaded` to `FinishWalked`). (The
 /// bisection's trace against the last position first's was taken at d600150, the first tile
 /// finished by its producer against by the walker timed at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let (_, after) = without();
+    let (_, ahead) = others();
     let traced = |s: WalkedShape| WalkedShape { trace: true, ..s };
     vec![
         ("walked", d),
         ("walked, traced", traced(d)),
-        ("walked, composed after the first sum traced", traced(after)),
+        ("walked, composed ahead traced", traced(ahead)),
         (
             "walked, first tile by the walker traced",
             traced(WalkedShape { first: false, ..d }),

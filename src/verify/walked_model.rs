@@ -133,8 +133,8 @@ impl ModelShape {
     /// and segmented steps that try a failing segment's last position before they bisect
     /// for its crossing; split lanes' terms read from the tile, not fetched with the step
     /// (the same words either way). The compose ahead of the first tile's sum
-    /// (`WalkedShape::ahead`) changes when a step is composed, not what it composes: the
-    /// model has no clock and needs no flag for it.
+    /// (`WalkedShape::ahead`, a kernel option) changes when a step is composed, not what it
+    /// composes: the model has no clock and needs no flag for it.
     pub const KERNEL: ModelShape = ModelShape {
         lane: 16,
         lanes: 256,

@@ -177,8 +177,9 @@ pub struct WalkedShape {
     /// words: no bit depends on which position is found. On in the engine's shape since
     /// 2026-12-07: on an H100 at d600150 it took 0.88 to 0.98 of the bisection's time at
     /// 8,294,400 terms on the four gpu-timing streams, with the loop's bits
-    /// (`reports/walked-last-first`); 10^8 and 2^30 terms are timed beside the bisection by
-    /// `examples/walked_probe`.
+    /// (`reports/walked-last-first`); at 6a3e598 (`reports/walked-ahead`) the geometric
+    /// stream 0.95 of it at 10^8 terms and 0.97 at 2^30, the other rows of those sizes
+    /// within 1%.
     pub last_first: bool,
     /// A sum's first tile (from +-0, so always finished from its terms) is finished by its
     /// own producer as soon as it has published its words, and the exact sum after it
@@ -198,7 +199,10 @@ pub struct WalkedShape {
     /// first tile's sum, whichever comes first, so that the compose does not stop short at a
     /// word not yet published. Motivated by a trace at d600150 on an H100
     /// (`reports/walked-last-first/d600150`, 8,294,400 uniform terms): the first tile's sum
-    /// taken at 30.3 µs, step 1's compose done at 39.0, every word published by 32.6.
+    /// taken at 30.3 µs, step 1's compose done at 39.0, every word published by 32.6. Off in
+    /// the engine's shape: it did not pay. On an H100 at 6a3e598 (`reports/walked-ahead`) it
+    /// took 1.01 to 1.07 of the build without it at 8,294,400 terms on the four gpu-timing
+    /// streams (uniform 0.0592 against 0.0585 ms), and 0.98 to 1.01 at 10^8 and 2^30.
     pub ahead: bool,
     /// A tile with a tie takes its unit from the first pass's sum of `rint(x / u)` and each
     /// start parity's count of tie corrections (`BINADE_WK_TIE_PARITY`): a tie leaves the
@@ -365,9 +369,8 @@ impl WalkedShape {
     /// 0.366 against 0.437, 8,294,400 0.064 against 0.066; uniform, log-normal and geometric
     /// 0.93 to 1.03 of the pair units' time at the three sizes). A failing segment's
     /// crossing is tried at its last position first (`last_first`; on an H100 at d600150
-    /// 0.88 to 0.98 of the bisection's time at 8,294,400 terms), and the first step is
-    /// composed ahead of the first tile's sum (`ahead`, made the engine's before its first
-    /// timing: `examples/walked_probe` times it beside the build without).
+    /// 0.88 to 0.98 of the bisection's time at 8,294,400 terms; at 6a3e598 0.95 and 0.97 of
+    /// it on the geometric stream at 10^8 and 2^30, the other rows within 1%).
     pub const DEFAULT: WalkedShape = WalkedShape {
         threads: 256,
         per_thread: 16,
@@ -390,7 +393,7 @@ impl WalkedShape {
         fetch_splits: true,
         last_first: true,
         first: true,
-        ahead: true,
+        ahead: false,
         tie_parity: true,
         trace: false,
         f32_terms: false,
@@ -749,7 +752,7 @@ pub enum WalkedMutant {
     StepLastTrusted,
     /// The walker's first step, composed before the first tile's sum is taken, walks from
     /// the sum's start instead of that sum: the compose ahead's own shortcut with its wait
-    /// removed from the walk. Built with `ahead` on.
+    /// removed from the walk. Built with `ahead` on (off in the engine's shape).
     AheadUnawaited,
 }
 
