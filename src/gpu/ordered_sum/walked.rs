@@ -202,7 +202,7 @@ pub struct WalkedShape {
     /// taken at 30.3 µs, step 1's compose done at 39.0, every word published by 32.6. Off in
     /// the engine's shape: it did not pay. On an H100 at 6a3e598 (`reports/walked-ahead`) it
     /// took 1.01 to 1.07 of the build without it at 8,294,400 terms on the four gpu-timing
-    /// streams (uniform 0.0592 against 0.0585 ms), and 0.98 to 1.01 at 10^8 and 2^30.
+    /// streams (uniform 0.0592 against 0.0585 ms), and 1.00 to 1.02 at 10^8 and 2^30.
     pub ahead: bool,
     /// A tile with a tie takes its unit from the first pass's sum of `rint(x / u)` and each
     /// start parity's count of tie corrections (`BINADE_WK_TIE_PARITY`): a tie leaves the
