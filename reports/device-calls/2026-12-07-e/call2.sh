@@ -1,4 +1,5 @@
-# Call 2 of the fifth session of 2026-12-07. Binaries of 531e5f2 (.dev2.tgz, staged from a
+# Call 2 of the fifth session of 2026-12-07. Binaries of d09aedd (531e5f2's code with
+# gpu-timing's prose for this run; .dev2.tgz, staged from a
 # clean tree): the engine's shape with the last position first and without the compose ahead
 # (it did not pay in call 1); CCCL's headers in .cccl.tgz.
 # Prediction, written before the call: gpu-timing's walked rows within 3% of call 1's probe
