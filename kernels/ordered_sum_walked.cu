@@ -287,7 +287,9 @@
  * the step's last word or the first tile's sum, whichever comes first, so that the compose
  * does not stop at a word not yet published. The same positions applied from the same sum
  * in the same order: the same bits. The walker's hint (BINADE_WK_HINT) is written once the
- * sum is taken, not before. */
+ * sum is taken, not before. Off in the engine's shape: on an H100 at 6a3e598 it took 1.01 to
+ * 1.07 of the time without it at 8,294,400 terms (reports/walked-ahead: the compose under the
+ * producers' load, 7 to 11 µs, ended no earlier than the first tile's sum came). */
 #ifndef BINADE_WK_AHEAD
 #define BINADE_WK_AHEAD 0
 #endif
@@ -2924,7 +2926,6 @@ __device__ static inline int wk_first_done(wk_word e, unsigned int epoch) {
     return wk_has(e, epoch, WK_EXACT);
 #endif
 }
-
 
 /* Thread 0 of the walker: waits for the first tile's exact sum (BINADE_WK_FIRST) and returns
  * it with the finish's counts. A wait past WK_WAIT_LIMIT sleeps is a stall, reported as the
