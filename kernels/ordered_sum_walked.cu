@@ -288,8 +288,8 @@
  * does not stop at a word not yet published. The same positions applied from the same sum
  * in the same order: the same bits. The walker's hint (BINADE_WK_HINT) is written once the
  * sum is taken, not before. Off in the engine's shape: on an H100 at 6a3e598 it took 1.01 to
- * 1.07 of the time without it at 8,294,400 terms (reports/walked-ahead: the compose under the
- * producers' load, 7 to 11 µs, ended no earlier than the first tile's sum came). */
+ * 1.07 of the time without it at 8,294,400 terms (reports/walked-ahead: the compose, 7 to 11
+ * µs under the producers' load, ended after the first tile's sum was already there). */
 #ifndef BINADE_WK_AHEAD
 #define BINADE_WK_AHEAD 0
 #endif
