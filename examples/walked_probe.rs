@@ -37,48 +37,47 @@ use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
-/// The walked builds probed: a name and the shape. The engine's shape (a failing segment's
-/// crossing tried at its last position first, `WalkedShape::last_first`) against the same
-/// with the bisection from the segment's start and with the first step composed ahead of the
-/// first tile's sum (`WalkedShape::ahead`), and the engine's producers alone (both changes
-/// are the walker's: its producers are the same). (The compose ahead against the engine
-/// without it, then the engine's, was timed at 6a3e598, the last position first against the
-/// bisection at d600150 and 6a3e598, the look-back's early window against none at 62e5e97,
-/// the tie corrections against the pair units at 8a3ef12, the mean margin against
-/// the tile margin at 168b9b2, fetched splits against the segmented step without them at
-/// 517c5e6, the segmented step against a crossing a step at ba9299d and 517c5e6, planned
-/// finishes against every finish by rounds at 9f93b99, ec9e84b and be3e9ad, the split
-/// against every crossing finished at 67044ea, finishes by fast rounds and steps resumed
-/// after a finish at f530bad, the far anchor 512 and 2,048 back and every plan by a
-/// look-back at 4430d67, the lean round and the early draw at 035ce8b, 128 x 16 tiles at
-/// 1a6507f, the prefetch and waiting look-backs at 2368892.)
+/// The walked builds probed: a name and the shape. The engine's shape against the buffered
+/// producers (`WalkedShape::BUFFERED`: the next tile's terms copied into shared memory while
+/// a producer works on its own, 3 blocks a multiprocessor) and against the engine's shape
+/// capped for 3 blocks without the buffer (what the buffer's shared memory costs in resident
+/// blocks, apart from what it buys), and the producers alone of the engine and of the
+/// buffered build. (The compose ahead against the engine without it, then the engine's, was
+/// timed at 6a3e598, the last position first against the bisection at d600150 and 6a3e598,
+/// the look-back's early window against none at 62e5e97, the tie corrections against the
+/// pair units at 8a3ef12, the mean margin against the tile margin at 168b9b2, fetched splits
+/// against the segmented step without them at 517c5e6, the segmented step against a
+/// crossing a step at ba9299d and 517c5e6, planned finishes against every finish by rounds
+/// at 9f93b99, ec9e84b and be3e9ad, the split against every crossing finished at 67044ea,
+/// finishes by fast rounds and steps resumed after a finish at f530bad, the far anchor 512
+/// and 2,048 back and every plan by a look-back at 4430d67, the lean round and the early
+/// draw at 035ce8b, 128 x 16 tiles at 1a6507f, the prefetch and waiting look-backs at
+/// 2368892.)
 fn walked_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let (bisected, ahead) = others();
     let alone = |s: WalkedShape| WalkedShape {
         producers_only: true,
         ..s
     };
     vec![
         ("walked", d),
-        ("walked, crossings bisected", bisected),
-        ("walked, composed ahead", ahead),
+        ("walked, next tile buffered", WalkedShape::BUFFERED),
+        ("walked, 3 blocks", WalkedShape { min_blocks: 3, ..d }),
         ("walked producers only (not a sum)", alone(d)),
+        (
+            "walked producers only, next tile buffered (not a sum)",
+            alone(WalkedShape::BUFFERED),
+        ),
     ]
 }
 
-/// The engine's shape with a segmented step's crossing found by bisection from the segment's
-/// start (`last_first` off), and with its first step composed before the first tile's sum
-/// is taken (`ahead` on): the builds both modes compare with the engine's.
-fn others() -> (WalkedShape, WalkedShape) {
-    let d = WalkedShape::DEFAULT;
-    (
-        WalkedShape {
-            last_first: false,
-            ..d
-        },
-        WalkedShape { ahead: true, ..d },
-    )
+/// The engine's shape with its first step composed before the first tile's sum is taken
+/// (`ahead` on): the events mode's trace of it.
+fn composed_ahead() -> WalkedShape {
+    WalkedShape {
+        ahead: true,
+        ..WalkedShape::DEFAULT
+    }
 }
 
 /// The `phases` mode's builds: the engine's producers alone, cut after each of their steps.
@@ -109,7 +108,7 @@ fn phase_builds() -> Vec<(&'static str, WalkedShape)> {
 /// finished by its producer against by the walker timed at 054862f and 5c2f826.)
 fn event_builds() -> Vec<(&'static str, WalkedShape)> {
     let d = WalkedShape::DEFAULT;
-    let (_, ahead) = others();
+    let ahead = composed_ahead();
     let traced = |s: WalkedShape| WalkedShape { trace: true, ..s };
     vec![
         ("walked", d),

@@ -305,6 +305,21 @@
 #ifndef BINADE_WK_TIE_PARITY
 #define BINADE_WK_TIE_PARITY 0
 #endif
+/* BINADE_WK_BUFFER 1: a producer takes its tickets two ahead and, while it works on one
+ * tile, the next one's terms come into a shared-memory buffer by asynchronous copies
+ * (cp.async.cg, 16 bytes each, no register held); the tile after that is drawn meanwhile.
+ * Each thread copies and later reads only its own 16-byte pairs of the tile (wk_load's
+ * striped pairs), so no barrier orders the buffer: its own wait for its own copies does. A
+ * tile that is not whole or whose terms are not 16-byte aligned is loaded from global memory
+ * as without the buffer. The same terms in the same registers: no bit depends on it. Every
+ * producer block draws exactly two tickets past the last (the host counts them). The buffer is
+ * the launch's dynamic shared memory (WK_TILE doubles, WalkedShape::dynamic_shared_bytes). */
+#ifndef BINADE_WK_BUFFER
+#define BINADE_WK_BUFFER 0
+#endif
+#if BINADE_WK_BUFFER && (BINADE_WK_PREFETCH || BINADE_WK_F32)
+#error "the buffered producers take f64 terms, without the L2 prefetch"
+#endif
 #ifndef BINADE_WK_MUTANT
 #define BINADE_WK_MUTANT 0
 #endif
@@ -335,6 +350,7 @@
 #define WK_M_TIE_CARRY_IGNORED 25     /* a lane's tie corrections composed as if the lanes before ended even */
 #define WK_M_STEP_LAST_TRUSTED 26     /* a segmented step whose last-position try fails takes that position from the segment's start */
 #define WK_M_AHEAD_UNAWAITED 27       /* a step composed ahead walks from the sum's start, the first tile's sum not taken */
+#define WK_M_BUFFER_TILE_BEHIND 28    /* a buffered producer's next tile copied from the tile before it */
 
 typedef unsigned long long u64;
 
@@ -713,6 +729,9 @@ struct wk_first_taken {
 
 struct wk_shared {
     u64 tile;
+#if BINADE_WK_BUFFER
+    u64 next_tile; /* a buffered producer's ticket after sh.tile (BINADE_WK_BUFFER) */
+#endif
     u64 s;            /* the walker's exact sum (and the finish's running start) */
     u64 w;            /* the walker's next tile */
     unsigned int from, fail, b, flag;
@@ -1740,6 +1759,45 @@ __device__ static inline void wk_early_copy(const wk_word *plan, u64 t, wk_share
 __device__ static inline void wk_early_wait() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 #endif
 
+#if BINADE_WK_BUFFER
+/* The next tile's terms (BINADE_WK_BUFFER): the launch's dynamic shared memory, WK_TILE
+ * doubles, pair k of the tile at pair k as in global memory. */
+extern __shared__ __align__(16) double wk_buffer[];
+
+/* Whether tile src of count terms comes through the buffer: whole and 16-byte aligned (the
+ * same on every thread). */
+__device__ static inline int wk_bufferable(const wk_term *src, unsigned int count) {
+    return count == WK_TILE && ((u64)src & 15ull) == 0ull;
+}
+
+/* Issues this thread's copies of its pairs of the whole tile at src into the buffer and commits
+ * them as one group (an empty group where copy is 0, so every thread commits as many). */
+__device__ static inline void wk_buffer_copy(const wk_term *src, int copy) {
+    if (copy) {
+#pragma unroll
+        for (unsigned int j = 0; j < WK_PER / 2; j++) {
+            const unsigned int k = j * WK_THREADS + threadIdx.x;
+            const unsigned int dst = (unsigned int)__cvta_generic_to_shared(wk_buffer + 2u * k);
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + 2u * k) : "memory");
+        }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* This thread's pairs of the buffered tile in x, wk_load's layout, once its own copies of it
+ * are done: called with two groups committed after them (the early copy's, empty without
+ * BINADE_WK_EARLY, and the next tile's), which may stay pending. */
+__device__ static inline void wk_buffer_take(double *x) {
+    asm volatile("cp.async.wait_group 2;" ::: "memory");
+#pragma unroll
+    for (unsigned int j = 0; j < WK_PER / 2; j++) {
+        const double2 v = *(const double2 *)(wk_buffer + 2u * (j * WK_THREADS + threadIdx.x));
+        x[2 * j] = v.x;
+        x[2 * j + 1] = v.y;
+    }
+}
+#endif
+
 /* The first window's words for the look-back (sh.early), or none. */
 __device__ static inline const wk_word *wk_early_words(wk_shared &sh) {
 #if BINADE_WK_EARLY
@@ -1784,11 +1842,20 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
                                          wk_word *units, wk_word *splits, unsigned int *paths, unsigned int epoch,
                                          u64 *out,
                                          const wk_word *hint_word, const wk_term *ahead_terms, u64 ahead_t,
-                                         u64 start, wk_shared &sh) {
+                                         u64 start, double *xb, int taken, const wk_term *next_src, int next_copy,
+                                         wk_shared &sh) {
     const wk_term *src = terms + t * (u64)WK_TILE;
     const u64 left = n - t * (u64)WK_TILE;
     const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+#if BINADE_WK_BUFFER
+    double *x = xb; /* the caller's registers, the buffered tile in them where taken */
+#else
     double x[WK_PER];
+    (void)xb;
+    (void)taken;
+    (void)next_src;
+    (void)next_copy;
+#endif
 #if BINADE_WK_HINT
     /* Read with the terms, so its trip overlaps theirs; used by thread 0 alone. */
     wk_word hint;
@@ -1816,8 +1883,19 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #endif
 #if BINADE_WK_EARLY
     wk_early_copy(plan, t, sh);
+#elif BINADE_WK_BUFFER
+    asm volatile("cp.async.commit_group;" ::: "memory"); /* empty, in the early copy's place */
 #endif
+#if BINADE_WK_BUFFER
+    /* After the early copy's group, so its wait below can leave this one pending. */
+    wk_buffer_copy(next_src, next_copy);
+    if (taken)
+        wk_buffer_take(x);
+    else
+        wk_load(src, count, x);
+#else
     wk_load(src, count, x);
+#endif
 #if BINADE_WK_MOVES
     /* The moves' window base from the hint and the far anchor, by each warp from its lane 0's
      * reads (issued before the terms'); warps that read the words at different times may
@@ -1912,8 +1990,13 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
 #endif
 #if BINADE_WK_EARLY
     /* The terms are in (the tree sum read them), and the window's copy was issued before
-     * them, from L2: this wait is about free, and no copy is left pending into the next tile. */
+     * them, from L2: this wait is about free, and no copy is left pending into the next tile
+     * (but the buffer's copy of the next tile, committed after it). */
+#if BINADE_WK_BUFFER
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
+#else
     wk_early_wait();
+#endif
 #endif
 #if BINADE_WK_PHASES < 2
     return;
@@ -3347,6 +3430,35 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
     }
 }
 
+#if BINADE_WK_BUFFER
+/* The terms of ticket tk in *src and whether that tile comes through the buffer (a ticket of
+ * the launch whose tile is whole and aligned, wk_bufferable); the same on every thread. */
+__device__ static inline int wk_buffer_next(const wk_group *table, unsigned int ngroups, u64 tickets, u64 tk,
+                                            const wk_term **src) {
+    *src = nullptr;
+    if (tk >= tickets) return 0;
+    const wk_group g = wk_group_of(table, ngroups, tk, 1);
+    u64 t, k;
+    wk_ticket_split(tk - g.tickets_before, g.count, &t, &k);
+    const u64 left = g.n - t * (u64)WK_TILE;
+    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+#if BINADE_WK_MUTANT == WK_M_BUFFER_TILE_BEHIND
+    if (t > 0u) t -= 1u;
+#endif
+    *src = g.terms + k * g.pitch + t * (u64)WK_TILE;
+    return wk_bufferable(*src, count);
+}
+
+/* A buffered producer's first tile, ticket tk: its copy issued where it comes through the
+ * buffer (returned). */
+__device__ static inline int wk_buffer_first(const wk_group *table, unsigned int ngroups, u64 tickets, u64 tk) {
+    const wk_term *src = nullptr;
+    const int copy = wk_buffer_next(table, ngroups, tickets, tk, &src);
+    wk_buffer_copy(src, copy);
+    return copy;
+}
+#endif
+
 /* The sums of the launch's groups (module comment): nsums sums in ngroups groups, tickets in
  * all (the groups' count * ntiles summed), each sum from `start` (bits of +0 or -0), sum s's
  * total and counts in out[s * WK_OUT_STRIDE ...]. plan and units hold one 16-byte word per tile
@@ -3387,13 +3499,39 @@ extern "C" __global__ void WK_BOUNDS
     }
     const u64 producers = (u64)(gridDim.x - nsums);
     (void)producers;
+#if BINADE_WK_BUFFER
+    /* Two tickets are drawn before the first tile and one as each starts, so a block holds the
+     * ticket after its tile's and copies that tile into the buffer while it works on its own. */
+    if (threadIdx.x == 0) {
+        sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+        sh.next_tile = atomicAdd(ticket, 1ull) - ticket_base;
+    }
+    __syncthreads();
+    int taken = wk_buffer_first(table, ngroups, tickets, sh.tile);
+#else
     /* A ticket is drawn before the first tile and after each. */
     if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+#endif
     while (true) {
         __syncthreads();
         const u64 tk = sh.tile;
+#if BINADE_WK_BUFFER
+        const u64 nk = sh.next_tile;
+#endif
         __syncthreads();
         if (tk >= tickets) return;
+#if BINADE_WK_BUFFER
+        /* Its value is stored only after the tile, so the atomic's trip overlaps the tile. */
+        u64 drawn = 0ull;
+        if (threadIdx.x == 0) drawn = atomicAdd(ticket, 1ull) - ticket_base;
+        const wk_term *next_src = nullptr;
+        const int next_copy = wk_buffer_next(table, ngroups, tickets, nk, &next_src);
+        double x[WK_PER]; /* filled by wk_produce, from the buffer where taken */
+#else
+        const wk_term *next_src = nullptr;
+        const int next_copy = 0, taken = 0;
+        double *x = nullptr; /* wk_produce loads its own */
+#endif
         const wk_group g = wk_group_of(table, ngroups, tk, 1);
         const u64 r = tk - g.tickets_before;
         u64 t, k;
@@ -3417,7 +3555,16 @@ extern "C" __global__ void WK_BOUNDS
 #endif
         wk_produce(g.terms + k * g.pitch, g.n, g.ntiles, t, plan + words, units + words, splits + 2u * words,
                    paths + words, epoch,
-                   out + s * WK_OUT_STRIDE, hint_word, ahead_terms, ahead_t, start, sh);
+                   out + s * WK_OUT_STRIDE, hint_word, ahead_terms, ahead_t, start, x, taken, next_src, next_copy,
+                   sh);
+#if BINADE_WK_BUFFER
+        if (threadIdx.x == 0) {
+            sh.tile = nk;
+            sh.next_tile = drawn;
+        }
+        taken = next_copy;
+#else
         if (threadIdx.x == 0) sh.tile = atomicAdd(ticket, 1ull) - ticket_base;
+#endif
     }
 }

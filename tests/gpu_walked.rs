@@ -21,7 +21,7 @@ use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
 
 /// The shapes the probe times beside the engine's.
-const SHAPES: [WalkedShape; 31] = [
+const SHAPES: [WalkedShape; 32] = [
     WalkedShape::DEFAULT,
     WalkedShape::FIRST,
     WalkedShape {
@@ -170,6 +170,7 @@ const SHAPES: [WalkedShape; 31] = [
         ahead: true,
         ..WalkedShape::DEFAULT
     },
+    WalkedShape::BUFFERED,
 ];
 
 const SEED: u64 = 0x5eed_0003;
@@ -484,6 +485,17 @@ fn walked_equals_the_loop_last_position_first() {
 #[test]
 fn walked_equals_the_loop_composed_ahead() {
     equals_the_loop("walked_equals_the_loop_composed_ahead", SHAPES[30]);
+}
+
+/// The buffered producers (`WalkedShape::BUFFERED`: the next tile copied into shared memory
+/// while a producer works on its own, not the engine's): the loop's bits on every kill case,
+/// and on every segmented case (sums of odd lengths and pitches, whose tiles are not all
+/// whole or aligned and take the global read), twice on the same buffers, so the ticket
+/// count of two draws past the last a block is checked by the second launch.
+#[test]
+fn walked_equals_the_loop_buffered() {
+    equals_the_loop("walked_equals_the_loop_buffered", SHAPES[31]);
+    segments_equal_the_loop("walked_equals_the_loop_buffered", &[SHAPES[31]]);
 }
 
 /// Look-backs that wait for every tree sum (before the ranged look-back became the engine's).

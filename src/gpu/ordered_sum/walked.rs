@@ -204,6 +204,13 @@ pub struct WalkedShape {
     /// took 1.01 to 1.07 of the build without it at 8,294,400 terms on the four gpu-timing
     /// streams (uniform 0.0592 against 0.0585 ms), and 1.00 to 1.02 at 10^8 and 2^30.
     pub ahead: bool,
+    /// A producer holds the ticket after its tile's and copies that tile's terms into a
+    /// shared-memory buffer by asynchronous copies while it works on its own tile
+    /// (`BINADE_WK_BUFFER`: the launch's dynamic shared memory, one tile of doubles, so fewer
+    /// blocks may stay resident; f64 terms, without `prefetch`). The same terms in the same
+    /// registers: no bit depends on it. A tile that is not whole or not 16-byte aligned is
+    /// read from global memory as without it. Off in the engine's shape.
+    pub buffer: bool,
     /// A tile with a tie takes its unit from the first pass's sum of `rint(x / u)` and each
     /// start parity's count of tie corrections (`BINADE_WK_TIE_PARITY`): a tie leaves the
     /// sum's significand even, so each lane counts its corrections in integers with one
@@ -394,6 +401,7 @@ impl WalkedShape {
         last_first: true,
         first: true,
         ahead: false,
+        buffer: false,
         tie_parity: true,
         trace: false,
         f32_terms: false,
@@ -413,6 +421,16 @@ impl WalkedShape {
     pub const DEFAULT_F32: WalkedShape = WalkedShape {
         min_blocks: 3,
         ..WalkedShape::DEFAULT.with_f32_terms()
+    };
+
+    /// The engine's shape with the buffered producers (`buffer`) and its registers capped
+    /// for the 3 blocks a multiprocessor that the buffer's shared memory leaves room for (the
+    /// engine's static shared words and a 32 KiB tile: more than a quarter of an H100's or
+    /// H200's 228 KiB). A build under measurement, not the engine's.
+    pub const BUFFERED: WalkedShape = WalkedShape {
+        buffer: true,
+        min_blocks: 3,
+        ..WalkedShape::DEFAULT
     };
 
     /// The engine's shape as first measured (commit d17d386): no prefetch, lanes read
@@ -453,6 +471,26 @@ impl WalkedShape {
     /// The most static shared memory a transposed tile may take (the block's static limit
     /// is 48 KiB; the rest is the block's other shared words).
     const TRANSPOSE_BYTES: u64 = 46 * 1024;
+
+    /// The launch's dynamic shared memory in bytes: the buffered producers' next tile
+    /// (`buffer`), else none.
+    pub fn dynamic_shared_bytes(self) -> u32 {
+        if self.buffer {
+            self.threads * self.per_thread * 8
+        } else {
+            0
+        }
+    }
+
+    /// Tickets each producer block draws past the last one: one, or two where it holds the
+    /// ticket after its tile's (`buffer`).
+    pub fn draws_past_last(self) -> u64 {
+        if self.buffer {
+            2
+        } else {
+            1
+        }
+    }
 
     /// Terms per tile.
     pub fn tile(self) -> u64 {
@@ -508,6 +546,9 @@ impl WalkedShape {
         }
         if self.split && !self.transpose {
             bail!("walked shape {self:?}: the split reads its lanes from the transposed tile's shared memory");
+        }
+        if self.buffer && (self.prefetch || self.f32_terms) {
+            bail!("walked shape {self:?}: the buffered producers take f64 terms, without the L2 prefetch");
         }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
@@ -565,6 +606,7 @@ impl WalkedShape {
                 "BINADE_WK_AHEAD",
                 u32::from(self.ahead && self.first && self.seg_step).to_string(),
             ),
+            ("BINADE_WK_BUFFER", u32::from(self.buffer).to_string()),
             (
                 "BINADE_WK_TIE_PARITY",
                 u32::from(self.tie_parity).to_string(),
@@ -754,11 +796,16 @@ pub enum WalkedMutant {
     /// the sum's start instead of that sum: the compose ahead's own shortcut with its wait
     /// removed from the walk. Built with `ahead` on (off in the engine's shape).
     AheadUnawaited,
+    /// A buffered producer copies, for the ticket after its tile's, the tile before that
+    /// one (of the same sum; the first tile itself): the buffer's own shortcut, the terms
+    /// taken from shared memory instead of read, fed another tile's. Built with `buffer` on
+    /// (off in the engine's shape).
+    BufferTileBehind,
 }
 
 impl WalkedMutant {
     /// Every mutant, the correct engine first; the order of the kernel's codes.
-    pub const ALL: [WalkedMutant; 28] = [
+    pub const ALL: [WalkedMutant; 29] = [
         WalkedMutant::None,
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -787,6 +834,7 @@ impl WalkedMutant {
         WalkedMutant::TieCarryIgnored,
         WalkedMutant::StepLastTrusted,
         WalkedMutant::AheadUnawaited,
+        WalkedMutant::BufferTileBehind,
     ];
 
     /// The mutants an f32 build ([`WalkedShape::f32_terms`]) is checked against: those of the
@@ -849,6 +897,7 @@ impl WalkedMutant {
                 ahead: true,
                 ..WalkedShape::DEFAULT
             },
+            WalkedMutant::BufferTileBehind => WalkedShape::BUFFERED,
             WalkedMutant::FastTieIgnored
             | WalkedMutant::FastBaseIgnored
             | WalkedMutant::FastBoundIgnored => WalkedShape {
@@ -898,6 +947,9 @@ impl WalkedMutant {
                 "walked: segmented step's failed last-position try taken"
             }
             WalkedMutant::AheadUnawaited => "walked: step composed ahead walks from the start",
+            WalkedMutant::BufferTileBehind => {
+                "walked: buffered next tile copied from the tile before"
+            }
         }
     }
 }
@@ -1398,8 +1450,18 @@ impl WalkedSum {
         shape.check()?;
         let m = gpu.load_image("ordered_sum_walked", image)?;
         let kernel = m.function("walked_sum")?;
+        let dynamic = shape.dynamic_shared_bytes();
+        if dynamic > 0 {
+            // The static words and the buffer together pass the 48 KiB a block gets unasked.
+            kernel
+                .set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    dynamic as i32,
+                )
+                .context("dynamic shared memory of walked_sum")?;
+        }
         let per_sm = kernel
-            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, 0, None)
+            .occupancy_max_active_blocks_per_multiprocessor(shape.threads, dynamic as usize, None)
             .context("occupancy of walked_sum")?;
         let registers = kernel
             .get_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)
@@ -1620,7 +1682,7 @@ impl WalkedSum {
         let cfg = LaunchConfig {
             grid_dim: (grid, 1, 1),
             block_dim: (self.shape.threads, 1, 1),
-            shared_mem_bytes: 0,
+            shared_mem_bytes: self.shape.dynamic_shared_bytes(),
         };
         // SAFETY: the job's layout fits this build (checked above: its tiles and terms'
         // format, and split words where the build writes them); the table holds each group's
@@ -1631,8 +1693,8 @@ impl WalkedSum {
         // without it never touches them), paths (one per tile of every sum), the ticket and
         // out (OUT_WORDS a sum).
         unsafe { b.launch(cfg) }.context("launching walked_sum")?;
-        // Every producer block draws exactly one ticket past the last one.
-        job.tickets_issued += job.tickets + u64::from(producers);
+        // Every producer block draws exactly one ticket past the last one (two, buffered).
+        job.tickets_issued += job.tickets + u64::from(producers) * self.shape.draws_past_last();
         Ok(())
     }
 
@@ -1898,7 +1960,17 @@ mod tests {
     fn shape_check_refuses_inconsistent_shapes() {
         assert!(WalkedShape::DEFAULT.check().is_ok());
         assert!(WalkedShape::FIRST.check().is_ok());
+        assert!(WalkedShape::BUFFERED.check().is_ok());
+        assert_eq!(WalkedShape::BUFFERED.dynamic_shared_bytes(), 4096 * 8);
+        assert_eq!(WalkedShape::DEFAULT.dynamic_shared_bytes(), 0);
+        assert_eq!(WalkedShape::BUFFERED.draws_past_last(), 2);
+        assert_eq!(WalkedShape::DEFAULT.draws_past_last(), 1);
         let refused = [
+            WalkedShape {
+                prefetch: true,
+                ..WalkedShape::BUFFERED
+            },
+            WalkedShape::BUFFERED.with_f32_terms(),
             WalkedShape {
                 transpose: false,
                 fast_finish: true,
