@@ -1785,10 +1785,10 @@ __device__ static inline void wk_buffer_copy(const wk_term *src, int copy) {
 }
 
 /* This thread's pairs of the buffered tile in x, wk_load's layout, once its own copies of it
- * are done: called with two groups committed after them (the early copy's, empty without
- * BINADE_WK_EARLY, and the next tile's), which may stay pending. */
+ * are done: called with one group committed after them (the early copy's, empty without
+ * BINADE_WK_EARLY), which may stay pending. */
 __device__ static inline void wk_buffer_take(double *x) {
-    asm volatile("cp.async.wait_group 2;" ::: "memory");
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER / 2; j++) {
         const double2 v = *(const double2 *)(wk_buffer + 2u * (j * WK_THREADS + threadIdx.x));
@@ -1887,8 +1887,6 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     asm volatile("cp.async.commit_group;" ::: "memory"); /* empty, in the early copy's place */
 #endif
 #if BINADE_WK_BUFFER
-    /* After the early copy's group, so its wait below can leave this one pending. */
-    wk_buffer_copy(next_src, next_copy);
     if (taken)
         wk_buffer_take(x);
     else
@@ -1921,6 +1919,14 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
     double mine = 0.0;
 #pragma unroll
     for (unsigned int j = 0; j < WK_PER; j++) mine = __dadd_rn(mine, x[j]);
+#if BINADE_WK_BUFFER
+    /* The next tile's copies overwrite the slots this thread has just read its tile from:
+     * issued only once every read value is in (the empty asm takes mine, which needs them all,
+     * and keeps its place before the copies), and after the early copy's group, so that the
+     * early wait below can leave this one pending. */
+    asm volatile("" ::"d"(mine) : "memory");
+    wk_buffer_copy(next_src, next_copy);
+#endif
 #if BINADE_WK_STALL_CAP
     double big = 0.0;
 #pragma unroll

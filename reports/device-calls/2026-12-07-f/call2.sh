@@ -1,4 +1,6 @@
-# Call 2 of the sixth session of 2026-12-07. Binaries of f3561f5, which adds the buffered
+# Call 2 of the sixth session of 2026-12-07. Binaries of the commit after f3561f5 (whose
+# buffered copy of the next tile was issued before its own tile was read from the same slots:
+# a race, found in review before any run), which adds the buffered
 # producers (WalkedShape::buffer; .dev2.tgz, staged from a clean tree; the engine's PTX is
 # 91efe8f's).
 # Call 1 ran on binaries of 91efe8f: the kill matrix and the metric timings. Its gpu-tests
