@@ -285,10 +285,11 @@ fn walked_compiles_for_every_mutant_and_shape() {
             WalkedMutant::None,
         ));
     }
-    // Every build but the fast finish's (written for f64 sums) also for f32 terms.
+    // Every build but the fast finish's and the buffered producers' (written for f64 sums)
+    // also for f32 terms.
     let f32_builds: Vec<(WalkedShape, WalkedMutant)> = builds
         .iter()
-        .filter(|(shape, _)| !shape.fast_finish)
+        .filter(|(shape, _)| !shape.fast_finish && !shape.buffer)
         .map(|&(shape, m)| (shape.with_f32_terms(), m))
         .collect();
     builds.extend(f32_builds);
@@ -309,6 +310,16 @@ fn walked_compiles_for_every_mutant_and_shape() {
         )
         .is_err(),
         "an f32 build with the moves and without the stall cap accepted"
+    );
+    // The buffered producers take f64 terms: an f32 build of them is refused.
+    assert!(
+        WalkedSum::image(
+            "sm_90",
+            WalkedShape::BUFFERED.with_f32_terms(),
+            WalkedMutant::None
+        )
+        .is_err(),
+        "an f32 build of the buffered producers accepted"
     );
     // The cap is a plan of f32 sums: an f64 build with it is refused.
     assert!(

@@ -492,6 +492,10 @@ impl WalkedShape {
         }
     }
 
+    /// The most dynamic shared memory a buffered tile may take: what is left of a block's
+    /// 227 KiB on sm_90 beside the static words (under 48 KiB).
+    const BUFFER_BYTES: u64 = 179 * 1024;
+
     /// Terms per tile.
     pub fn tile(self) -> u64 {
         u64::from(self.threads) * u64::from(self.per_thread)
@@ -549,6 +553,13 @@ impl WalkedShape {
         }
         if self.buffer && (self.prefetch || self.f32_terms) {
             bail!("walked shape {self:?}: the buffered producers take f64 terms, without the L2 prefetch");
+        }
+        if self.buffer && self.tile() * 8 > Self::BUFFER_BYTES {
+            bail!(
+                "walked shape {self:?}: a buffered tile needs {} bytes of shared memory, more than {}",
+                self.tile() * 8,
+                Self::BUFFER_BYTES
+            );
         }
         if !(1..=3).contains(&self.phases) || (self.phases < 3 && !self.producers_only) {
             bail!("walked shape {self:?}: phases 1 to 3, below 3 only in a producers-only build");
@@ -844,12 +855,12 @@ impl WalkedMutant {
     /// units read words whatever the format, and their inputs need a sum that stays in one
     /// binade over 2^25 terms that each move it, which an f32 sum cannot (2^25 terms of at
     /// least half a quantum carry it over a binade of 2^23 quanta): they are killed on the
-    /// f64 build. The fast finish is not built for f32. The split's three mutants joined this
-    /// list after f8b00f0, with `walked_kill`'s split inputs made at f32's quantum; the
-    /// planned finish's three joined with it, with its inputs made at f32's quantum, and the
-    /// segmented step's search and fetched splits with them, and the first tile's two with
-    /// the first tile's finish by its producer, and the tie parity's two with it, and the
-    /// last position first's with it.
+    /// f64 build. The fast finish and the buffered producers are not built for f32. The
+    /// split's three mutants joined this list after f8b00f0, with `walked_kill`'s split
+    /// inputs made at f32's quantum; the planned finish's three joined with it, with its
+    /// inputs made at f32's quantum, and the segmented step's search and fetched splits with
+    /// them, and the first tile's two with the first tile's finish by its producer, and the
+    /// tie parity's two with it, and the last position first's with it.
     pub const F32_CHECKED: [WalkedMutant; 21] = [
         WalkedMutant::TieIgnored,
         WalkedMutant::BoundIgnored,
@@ -1971,6 +1982,15 @@ mod tests {
                 ..WalkedShape::BUFFERED
             },
             WalkedShape::BUFFERED.with_f32_terms(),
+            WalkedShape {
+                transpose: false,
+                split: false,
+                planned: false,
+                seg_step: false,
+                fetch_splits: false,
+                per_thread: 1024,
+                ..WalkedShape::BUFFERED
+            },
             WalkedShape {
                 transpose: false,
                 fast_finish: true,
