@@ -1163,6 +1163,13 @@ __device__ static inline wk_tp wk_tp_block_reduce(wk_tp v, wk_shared &sh) {
 
 /* ---- the producers ---- */
 
+/* The terms of tile t of a sum of n terms (t below the sum's tiles): WK_TILE, or fewer in
+ * the last tile. */
+__device__ static inline unsigned int wk_tile_count(u64 n, u64 t) {
+    const u64 left = n - t * (u64)WK_TILE;
+    return left < WK_TILE ? (unsigned int)left : WK_TILE;
+}
+
 /* Thread i's terms of the tile, striped: pair k of the tile (terms 2k, 2k + 1) is thread
  * k mod WK_THREADS's pair k / WK_THREADS; +0 past the count. Coalesced 16-byte loads where
  * the tile is whole and aligned. */
@@ -1727,8 +1734,7 @@ __device__ static inline unsigned int wk_plan_from_far(wk_word f, u64 a, u64 t, 
  * doubles) a thread at a time. A hint; nothing waits on it. */
 __device__ static inline void wk_prefetch_tile(const wk_term *terms, u64 n, u64 t) {
     const wk_term *src = terms + t * (u64)WK_TILE;
-    const u64 left = n - t * (u64)WK_TILE;
-    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    const unsigned int count = wk_tile_count(n, t);
     for (unsigned int p = threadIdx.x * WK_TERMS_PER_LINE; p < count; p += WK_THREADS * WK_TERMS_PER_LINE)
         asm volatile("prefetch.global.L2 [%0];" ::"l"(src + p));
 }
@@ -1845,8 +1851,7 @@ __device__ static inline void wk_produce(const wk_term *terms, u64 n, u64 ntiles
                                          u64 start, double *xb, int taken, const wk_term *next_src, int next_copy,
                                          wk_shared &sh) {
     const wk_term *src = terms + t * (u64)WK_TILE;
-    const u64 left = n - t * (u64)WK_TILE;
-    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    const unsigned int count = wk_tile_count(n, t);
 #if BINADE_WK_BUFFER
     double *x = xb; /* the caller's registers, the buffered tile in them where taken */
 #else
@@ -2767,8 +2772,7 @@ __device__ static inline int wk_ss_composable(wk_word d, u64 t, u64 ntiles, unsi
 __device__ static __noinline__ void wk_ss_fetch(u64 t, unsigned int lane, u64 n, const wk_term *terms,
                                                 const wk_word *splits, unsigned int slot, unsigned int p,
                                                 wk_shared &sh) {
-    const u64 left = n - t * (u64)WK_TILE;
-    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    const unsigned int count = wk_tile_count(n, t);
     const wk_word a = wk_read(splits + 2u * t), c = wk_read(splits + 2u * t + 1u);
     double x[WK_PER];
     wk_lane_load(terms + t * (u64)WK_TILE, count, lane, x);
@@ -2972,8 +2976,7 @@ __device__ static inline unsigned int wk_ss_walk(unsigned int f, u64 w, u64 s, c
         }
 #endif
         const u64 t = w + lo;
-        const u64 left = n - t * (u64)WK_TILE;
-        const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+        const unsigned int count = wk_tile_count(n, t);
 #if BINADE_WK_TRACE
         WK_EV(lg, WK_EV_WALK_SPLIT, t, 0u);
         const u64 t0 = wk_now();
@@ -3364,8 +3367,7 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
         streak = 0u;
         const u64 wf = w + g;
         const wk_term *src = terms + wf * (u64)WK_TILE;
-        const u64 left = n - wf * (u64)WK_TILE;
-        const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+        const unsigned int count = wk_tile_count(n, wf);
 #if BINADE_WK_TRACE
         const u64 t0 = wk_now();
 #endif
@@ -3438,7 +3440,9 @@ __device__ static __noinline__ void wk_walk(const wk_term *terms, u64 n, u64 nti
 
 #if BINADE_WK_BUFFER
 /* The terms of ticket tk in *src and whether that tile comes through the buffer (a ticket of
- * the launch whose tile is whole and aligned, wk_bufferable); the same on every thread. */
+ * the launch whose tile is whole and aligned, wk_bufferable); the same on every thread. The
+ * next round looks the same ticket up again as its own tile (a scan of the few groups and a
+ * 32-bit split) rather than keep its group and position live in registers across this one. */
 __device__ static inline int wk_buffer_next(const wk_group *table, unsigned int ngroups, u64 tickets, u64 tk,
                                             const wk_term **src) {
     *src = nullptr;
@@ -3446,8 +3450,7 @@ __device__ static inline int wk_buffer_next(const wk_group *table, unsigned int 
     const wk_group g = wk_group_of(table, ngroups, tk, 1);
     u64 t, k;
     wk_ticket_split(tk - g.tickets_before, g.count, &t, &k);
-    const u64 left = g.n - t * (u64)WK_TILE;
-    const unsigned int count = left < WK_TILE ? (unsigned int)left : WK_TILE;
+    const unsigned int count = wk_tile_count(g.n, t);
 #if BINADE_WK_MUTANT == WK_M_BUFFER_TILE_BEHIND
     if (t > 0u) t -= 1u;
 #endif
