@@ -207,8 +207,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
     if jobs == 0 {
         bail!("gpu-tests: jobs is 0: no binary would run (at least 1)");
     }
+    let times_from: String = ctx.get_or("times_from", EARLIER_TIMES.to_string())?;
+    let earlier = read_earlier_times(Path::new(&times_from))?;
+    let order = start_order(&staged, &earlier);
+    let known = staged
+        .iter()
+        .filter(|s| earlier.iter().any(|(n, _)| *n == s.target))
+        .count();
     let bar = ctx.progress(staged.len() as u64, "test binaries");
-    let ran = run_binaries(&staged, jobs, &root, &bin, form, &bar)?;
+    let ran = run_binaries(&staged, &order, jobs, &root, &bin, form, &bar)?;
     bar.finish_and_clear();
     let mut times: Vec<(String, String, f64)> = Vec::new();
     for (s, Ran { out, secs }) in staged.iter().zip(ran) {
@@ -259,6 +266,12 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             format!("{secs:.1}"),
         ]);
     }
+    let first = order
+        .iter()
+        .take(jobs)
+        .map(|&i| format!("`{}`", staged[i].target))
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut report = Report::new(
         &ctx.name,
         "The test suite on the GPU machine, no skips allowed",
@@ -269,8 +282,9 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          a GPU test that finds no device, no NVRTC or a kernel that does not compile fails instead of printing `skipped:`. \
          `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks). \
          {}Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time. \
+         They started longest first by the seconds of `{times_from}` as it stood before this run ({known} of {} binaries had a time there; the others started first): first {}. \
          Kernel modules reached the driver as {} (`{}={}` for every binary): {}",
-        gpu.name, gpu.arch, if only.is_empty() { String::new() } else { format!("Only the binaries {} ran (`only`). ", only.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")) }, form.describe(), crate::gpu::MODULE_FORM_VAR, form.name(), FORM_NOTE
+        gpu.name, gpu.arch, if only.is_empty() { String::new() } else { format!("Only the binaries {} ran (`only`). ", only.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")) }, staged.len(), first, form.describe(), crate::gpu::MODULE_FORM_VAR, form.name(), FORM_NOTE
     ));
     report.table(table);
     times.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -316,6 +330,65 @@ const FORM_NOTE: &str = "on the H200 at dbe033a one one-pass build's PTX took 5.
 /// Tests listed in the slowest-tests table.
 const SLOWEST: usize = 15;
 
+/// Where the earlier run's per-binary seconds are read from, to start the longest binaries
+/// first (`times_from`; the committed report, as it stood before this run replaces it).
+const EARLIER_TIMES: &str = "reports/gpu-tests/gpu-tests.csv";
+
+/// Each test binary's seconds in an earlier report's `gpu-tests.csv` (its `test binary`
+/// column, the name in backticks, and its `seconds` column). A missing file gives no times
+/// (every binary then starts in manifest order); a file that exists but does not parse is an
+/// error, so a damaged report is not silently read as "no times".
+pub fn read_earlier_times(path: &Path) -> Result<Vec<(String, f64)>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut reader = csv::Reader::from_path(path)
+        .with_context(|| format!("{}: cannot open the earlier times", path.display()))?;
+    let headers = reader.headers()?.clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("{}: no {name:?} column", path.display()))
+    };
+    let (name_at, secs_at) = (column("test binary")?, column("seconds")?);
+    let mut times = Vec::new();
+    for (line, record) in reader.records().enumerate() {
+        let record = record.with_context(|| format!("{}: row {}", path.display(), line + 1))?;
+        let (Some(name), Some(secs)) = (record.get(name_at), record.get(secs_at)) else {
+            bail!("{}: row {} is short", path.display(), line + 1);
+        };
+        let secs: f64 = secs
+            .parse()
+            .with_context(|| format!("{}: row {}: seconds {secs:?}", path.display(), line + 1))?;
+        times.push((name.trim_matches('`').to_string(), secs));
+    }
+    Ok(times)
+}
+
+/// The order in which to start the staged binaries: those with no earlier time first (a new
+/// binary may be the longest), in manifest order, then the rest by earlier seconds, longest
+/// first, ties in manifest order. Longest-first is the classic list-scheduling rule: with
+/// `jobs` runners the run ends no later than `total / jobs + longest` and, when one binary
+/// is most of the suite (`gpu_onepass`, `gpu_walked`), close to that binary's own time,
+/// where manifest (alphabetical) order started `gpu_walked` only after the first runners
+/// were free (the cut run of 2026-12-07's call 1).
+pub fn start_order(staged: &[Staged], earlier: &[(String, f64)]) -> Vec<usize> {
+    let secs = |s: &Staged| {
+        earlier
+            .iter()
+            .find(|(name, _)| *name == s.target)
+            .map(|(_, t)| *t)
+    };
+    let mut order: Vec<usize> = (0..staged.len()).collect();
+    // Unknown first (key +inf), then descending; sort_by is stable, so ties keep manifest order.
+    order.sort_by(|&a, &b| {
+        let key = |i: usize| secs(&staged[i]).unwrap_or(f64::INFINITY);
+        key(b).total_cmp(&key(a))
+    });
+    order
+}
+
 /// One binary's run: its output and its wall time.
 struct Ran {
     out: std::process::Output,
@@ -323,9 +396,11 @@ struct Ran {
 }
 
 /// Runs every staged binary from `root` with the GPU required, up to `jobs` at once (most of
-/// a GPU test binary's time is NVRTC builds on the CPU); results in manifest order.
+/// a GPU test binary's time is NVRTC builds on the CPU), started in `order` (indices into
+/// `staged`, each once); results in manifest order.
 fn run_binaries(
     staged: &[Staged],
+    order: &[usize],
     jobs: usize,
     root: &Path,
     bin: &Path,
@@ -334,14 +409,21 @@ fn run_binaries(
 ) -> Result<Vec<Ran>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
+    debug_assert!({
+        let mut seen = order.to_vec();
+        seen.sort_unstable();
+        seen == (0..staged.len()).collect::<Vec<_>>()
+    });
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Ran>>>> =
         Mutex::new((0..staged.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(staged.len()) {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(s) = staged.get(i) else { break };
+                let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let s = &staged[i];
                 let started = Instant::now();
                 let r = Command::new(&s.file)
                     .args(TEST_ARGS)
@@ -405,6 +487,62 @@ mod tests {
         );
     }
 
+    fn staged_named(names: &[&str]) -> Vec<Staged> {
+        names
+            .iter()
+            .map(|n| Staged {
+                target: n.to_string(),
+                file: PathBuf::from(n),
+                commit: "c".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_longest_binaries_start_first_and_new_ones_before_them() {
+        let staged = staged_named(&["a", "b", "c", "d", "e"]);
+        let earlier = vec![
+            ("a".to_string(), 1.0),
+            ("b".to_string(), 300.0),
+            ("d".to_string(), 1.0),
+            ("e".to_string(), 50.0),
+            ("gone".to_string(), 999.0),
+        ];
+        // c has no earlier time: first; then b, e; a and d tie and keep manifest order.
+        assert_eq!(start_order(&staged, &earlier), [2, 1, 4, 0, 3]);
+        assert_eq!(start_order(&staged, &[]), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn earlier_times_are_read_from_a_report_and_a_damaged_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("binade-gpu-tests-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.csv");
+        std::fs::write(
+            &good,
+            "test binary,built from,seconds\n`gpu_walked`,`abc`,284.9\n`units`,`abc`,0.0\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_earlier_times(&good).unwrap(),
+            [
+                ("gpu_walked".to_string(), 284.9),
+                ("units".to_string(), 0.0)
+            ]
+        );
+        assert!(read_earlier_times(&dir.join("missing.csv"))
+            .unwrap()
+            .is_empty());
+        let bad = dir.join("bad.csv");
+        std::fs::write(&bad, "test binary,seconds\n`x`,slow\n").unwrap();
+        let err = format!("{:#}", read_earlier_times(&bad).unwrap_err());
+        assert!(err.contains("seconds \"slow\""), "{err}");
+        let no_column = dir.join("no-column.csv");
+        std::fs::write(&no_column, "test binary,time\n`x`,1\n").unwrap();
+        assert!(read_earlier_times(&no_column).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn binaries_run_concurrently_come_back_in_manifest_order() {
         let staged: Vec<Staged> = [
@@ -424,6 +562,7 @@ mod tests {
         let bar = indicatif::ProgressBar::hidden();
         let ran = run_binaries(
             &staged,
+            &[4, 3, 2, 1, 0],
             2,
             Path::new("."),
             Path::new("/bin/true"),
@@ -458,6 +597,7 @@ mod tests {
         }];
         assert!(run_binaries(
             &missing,
+            &[0],
             3,
             Path::new("."),
             Path::new("/bin/true"),
