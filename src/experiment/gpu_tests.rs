@@ -419,29 +419,28 @@ fn run_binaries(
         Mutex::new((0..staged.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(staged.len()) {
-            scope.spawn(|| loop {
-                let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let s = &staged[i];
-                let started = Instant::now();
-                let r = Command::new(&s.file)
-                    .args(TEST_ARGS)
-                    .env("RUSTC_BOOTSTRAP", "1")
-                    .current_dir(root)
-                    .env(REQUIRE_GPU_VAR, "1")
-                    .env("BINADE_BIN", bin)
-                    .env(crate::gpu::MODULE_FORM_VAR, form.name())
-                    .output()
-                    .with_context(|| format!("starting {}", s.file.display()))
-                    .map(|out| Ran {
-                        out,
-                        secs: started.elapsed().as_secs_f64(),
-                    });
-                if let Ok(mut all) = results.lock() {
-                    all[i] = Some(r);
+            scope.spawn(|| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let s = &staged[i];
+                    let started = Instant::now();
+                    let r = Command::new(&s.file)
+                        .args(TEST_ARGS)
+                        .env("RUSTC_BOOTSTRAP", "1")
+                        .current_dir(root)
+                        .env(REQUIRE_GPU_VAR, "1")
+                        .env("BINADE_BIN", bin)
+                        .env(crate::gpu::MODULE_FORM_VAR, form.name())
+                        .output()
+                        .with_context(|| format!("starting {}", s.file.display()))
+                        .map(|out| Ran {
+                            out,
+                            secs: started.elapsed().as_secs_f64(),
+                        });
+                    if let Ok(mut all) = results.lock() {
+                        all[i] = Some(r);
+                    }
+                    bar.inc(1);
                 }
-                bar.inc(1);
             });
         }
     });
