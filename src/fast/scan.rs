@@ -468,15 +468,15 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
     let abs = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
     let zero = _mm256_setzero_pd();
     let mut m = empty_masks();
-    let (mut acc, mut xmin) = ([zero; 4], [zero; 4]);
+    let (mut acc, mut xmin) = ([zero; 2], [zero; 2]);
     let mut down = 0u64;
     // Whole words of 64 terms: the masks are built in registers and stored once a word.
     let mut words = chunk.chunks_exact(64);
     for (w, c) in (&mut words).enumerate() {
         prefetch_ahead(c.as_ptr(), 64);
-        let (mut lw, mut tw, mut dw) = (0u64, 0u64, 0u64);
+        let (mut bw, mut tw, mut dw) = (0u64, 0u64, 0u64);
         for g in 0..4 {
-            let (mut l16, mut t16, mut d16) = (0u64, 0u64, 0u64);
+            let (mut b16, mut t16, mut d16) = (0u64, 0u64, 0u64);
             for k in 0..4 {
                 // SAFETY: c holds 64 terms; terms 16g + 4k .. 16g + 4k + 4 are inside it.
                 let x = unsafe { T::load4(c.as_ptr().add(16 * g + 4 * k)) };
@@ -484,27 +484,37 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
                 let r = _mm256_sub_pd(t, magic);
                 let d = _mm256_fmsub_pd(x, vs, r);
                 let tie = _mm256_cmp_pd::<_CMP_EQ_OQ>(_mm256_and_pd(d, abs), half);
-                acc[k] = _mm256_add_pd(acc[k], r);
-                xmin[k] = _mm256_min_pd(xmin[k], x);
+                acc[k % 2] = _mm256_add_pd(acc[k % 2], r);
+                xmin[k % 2] = _mm256_min_pd(xmin[k % 2], x);
+                // Sign bits: t's low bit, and the d = -1/2 tie (d's sign under the tie).
                 let low = _mm256_castsi256_pd(_mm256_slli_epi64::<63>(_mm256_castpd_si256(t)));
-                l16 |= (_mm256_movemask_pd(low) as u64) << (4 * k);
+                let down4 = _mm256_and_pd(tie, d);
+                let b = if FLIP { _mm256_xor_pd(low, down4) } else { low };
+                b16 |= (_mm256_movemask_pd(b) as u64) << (4 * k);
                 t16 |= (_mm256_movemask_pd(tie) as u64) << (4 * k);
-                d16 |= (_mm256_movemask_pd(_mm256_and_pd(tie, d)) as u64) << (4 * k);
+                if !FLIP {
+                    d16 |= (_mm256_movemask_pd(down4) as u64) << (4 * k);
+                }
             }
-            lw |= l16 << (16 * g);
+            bw |= b16 << (16 * g);
             tw |= t16 << (16 * g);
             dw |= d16 << (16 * g);
         }
-        m.b[w] = if FLIP { lw ^ dw } else { lw };
+        m.b[w] = bw;
         m.t[w] = tw;
-        down += u64::from(dw.count_ones());
+        // With the flip, the d = -1/2 ties are the base bits under the tie bits: t's low bit
+        // is 0 at a tie (r even), so there the base bit is the d = -1/2 flag alone.
+        down += u64::from(if FLIP { bw & tw } else { dw }.count_ones());
     }
-    let a = fold4(acc, _mm256_add_pd);
+    let a = lanes(_mm256_add_pd(acc[0], acc[1]));
     // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
     m.rsum = (a[0] + a[1]) + (a[2] + a[3]);
     m.down = down;
     // NaN terms make rsum NaN, caught here (min may drop a NaN).
-    m.off = fold4(xmin, _mm256_min_pd).iter().any(|&v| v < 0.0) || m.rsum.is_nan();
+    m.off = lanes(_mm256_min_pd(xmin[0], xmin[1]))
+        .iter()
+        .any(|&v| v < 0.0)
+        || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
     masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
 }
