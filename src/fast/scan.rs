@@ -447,17 +447,23 @@ fn masks_portable<T: FastTerm, const FLIP: bool>(
 
 /// [`masks_portable`] four terms at a time, as the scan forms them: `t = fma(x, scale, MAGIC)`,
 /// `r = t - MAGIC` and `d = fma(x, scale, -r)` (`y` is not formed, step 2 and 3 of the module
-/// doc); the sum of `r` in four accumulators, so that no add waits on the one before it. Each
-/// term's three bits come from one `movemask` each: `t`'s low bit (moved to the sign), the tie
-/// compare `|d| = 1/2`, and the sign of `d` under that compare, which is the `d = -1/2` tie
-/// (`d = +1/2` has its sign clear). The base's low bit is `t`'s low bit XOR the `d = -1/2` tie
-/// (step 4), and the `d = -1/2` ties are counted by one POPCNT a word. The terms go sixteen
-/// to a group, four vectors whose accumulator and mask position are fixed, so the compiler
-/// keeps every accumulator in a register (a loop of sixteen vectors with the accumulator
-/// picked by `q % 4` kept them on the stack); the minima of the terms in four accumulators
-/// too. No per-term bound on `y`: the caller bounds `sum r` by [`SCAN_LIMIT`], which stands
-/// for it exactly as in the scan (terms with `y >= 2^51 - 1/2` make `r >= 2^51`, whatever
-/// their mask bits).
+/// doc); the sum of `r` in two accumulators (the pass is bound by its instruction count, not
+/// by the adds' latency; two leave registers for the rest). A term's bits come from two
+/// `movemask`s: the base's low bit and the tie compare `|d| = 1/2`. The base's low bit is
+/// `t`'s low bit XOR the `d = -1/2` tie (step 4); both are sign bits, `t`'s low bit shifted
+/// up and `d`'s sign under the tie compare (`d = +1/2` has its sign clear), so one vector XOR
+/// and one `movemask` give it. At a tie `r` is even (ties to even), so `t`'s low bit is 0
+/// there and the base bit is the `d = -1/2` flag alone: the `d = -1/2` ties are the base bits
+/// under the tie bits, counted by one POPCNT a word. (Off the path a term past the rounding
+/// can tie with `t`'s low bit set, and the count is then wrong; the chunk's `sum r` is
+/// refused by the bound, so the count is never used.) The mutant without the flip
+/// (`FLIP` false) takes the `d = -1/2` ties from a third `movemask`. The terms go sixteen to a
+/// group, four vectors whose accumulator and mask position are fixed, so the compiler keeps
+/// every accumulator in a register (a loop of sixteen vectors with the accumulator picked by
+/// `q % 4` kept them on the stack); the minima of the terms in two accumulators too. No
+/// per-term bound on `y`: the caller bounds `sum r` by [`SCAN_LIMIT`], which stands for it
+/// exactly as in the scan (terms with `y >= 2^51 - 1/2` make `r >= 2^51`, whatever their mask
+/// bits).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,popcnt")]
 unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
