@@ -134,6 +134,19 @@ pub fn failure_lines(output: &str) -> Vec<String> {
 /// unstable option that the stable test harness accepts with `RUSTC_BOOTSTRAP=1`).
 pub const TEST_ARGS: [&str; 4] = ["--nocapture", "-Z", "unstable-options", "--report-time"];
 
+/// The tests a binary's output reports as passed so far (`test NAME ... ok`, with or without
+/// `--report-time`'s time): what a binary killed before its summary had done.
+pub fn passed_so_far(stdout: &str) -> usize {
+    stdout
+        .lines()
+        .filter(|l| {
+            l.starts_with("test ")
+                && l.split_once(" ... ")
+                    .is_some_and(|(_, r)| r == "ok" || r.starts_with("ok <"))
+        })
+        .count()
+}
+
 /// Each test's name and seconds from libtest's result lines with `--report-time`, in the
 /// order they appear.
 pub fn test_times(stdout: &str) -> Vec<(String, f64)> {
@@ -214,11 +227,27 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         .iter()
         .filter(|s| earlier.iter().any(|(n, _)| *n == s.target))
         .count();
+    // `deadline_s`: seconds from here past which no binary starts and running ones are
+    // killed (0: none), so that a caller's own limit (a device call's) does not cut the run
+    // before it writes its report.
+    let deadline_s: f64 = ctx.get_or("deadline_s", 0.0)?;
+    if !(deadline_s >= 0.0 && deadline_s.is_finite()) {
+        bail!("gpu-tests: deadline_s is {deadline_s}: seconds from the start, 0 for none");
+    }
+    let launch = Launch {
+        root: &root,
+        bin: &bin,
+        form,
+        deadline: (deadline_s > 0.0)
+            .then(|| Instant::now() + std::time::Duration::from_secs_f64(deadline_s)),
+    };
     let bar = ctx.progress(staged.len() as u64, "test binaries");
-    let ran = run_binaries(&staged, &order, jobs, &root, &bin, form, &bar)?;
+    let ran = run_binaries(&staged, &order, jobs, &launch, &bar)?;
     bar.finish_and_clear();
     let mut times: Vec<(String, String, f64)> = Vec::new();
-    for (s, Ran { out, secs }) in staged.iter().zip(ran) {
+    let mut cut = 0usize;
+    for (s, out) in staged.iter().zip(ran) {
+        let secs = out.secs;
         let stdout = String::from_utf8_lossy(&out.stdout);
         times.extend(
             test_times(&stdout)
@@ -230,13 +259,34 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         let skipped = skipped_lines(&both);
         let c = counts.clone().unwrap_or_default();
         let mut bad = c.failed + skipped.len() as u64;
-        if counts.is_none() {
-            problems.push(format!("{}: no libtest summary in its output", s.target));
-            bad += 1;
-        }
-        if !out.status.success() {
-            problems.push(format!("{}: exit status {}", s.target, out.status));
-            bad += 1;
+        match out.ending {
+            Ending::Exited => {
+                if counts.is_none() {
+                    problems.push(format!("{}: no libtest summary in its output", s.target));
+                    bad += 1;
+                }
+                if !out.succeeded() {
+                    problems.push(format!("{}: exit status {}", s.target, out.status_cell()));
+                    bad += 1;
+                }
+            }
+            Ending::Killed => {
+                cut += 1;
+                problems.push(format!(
+                    "{}: killed at the deadline ({deadline_s} s) after {secs:.1} s, {} of its tests passed by then",
+                    s.target,
+                    passed_so_far(&stdout)
+                ));
+                bad += 1;
+            }
+            Ending::NotStarted => {
+                cut += 1;
+                problems.push(format!(
+                    "{}: not started, the deadline ({deadline_s} s) had passed",
+                    s.target
+                ));
+                bad += 1;
+            }
         }
         if s.commit != runner_commit {
             problems.push(format!(
@@ -262,10 +312,15 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
             c.failed.to_string(),
             c.ignored.to_string(),
             skipped.len().to_string(),
-            out.status.code().map_or("signal".into(), |c| c.to_string()),
+            out.status_cell(),
             format!("{secs:.1}"),
         ]);
     }
+    let deadline_text = if deadline_s > 0.0 {
+        format!("Past {deadline_s} s from the first start no binary was started and a running one was killed with its process group (`deadline_s`), so that a caller's own limit does not cut the run before this report is written; such binaries count as failures.")
+    } else {
+        "No deadline (`deadline_s` 0).".to_string()
+    };
     let first = order
         .iter()
         .take(jobs)
@@ -283,6 +338,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
          `skipped` counts such lines in the output and must be 0. `ignored` tests are the ones marked `#[ignore]` (tools, not checks). \
          {}Up to {jobs} binaries ran at once (each runs its own tests on libtest's threads); `seconds` is each binary's own wall time. \
          They started longest first by the seconds of `{times_from}` as it stood before this run ({known} of {} binaries had a time there; the others started first): first {}. \
+         {deadline_text} \
          Kernel modules reached the driver as {} (`{}={}` for every binary): {}",
         gpu.name, gpu.arch, if only.is_empty() { String::new() } else { format!("Only the binaries {} ran (`only`). ", only.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")) }, staged.len(), first, form.describe(), crate::gpu::MODULE_FORM_VAR, form.name(), FORM_NOTE
     ));
@@ -315,8 +371,13 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
                 .join("\n")
         ));
     }
+    let cut_note = if cut > 0 {
+        format!("; {cut} binaries cut by the deadline of {deadline_s} s (among the failures)")
+    } else {
+        String::new()
+    };
     report.headline(format!(
-        "{passed} of {total} tests passed in {} test binaries on {} with {REQUIRE_GPU_VAR}=1; {} failures or skips",
+        "{passed} of {total} tests passed in {} test binaries on {} with {REQUIRE_GPU_VAR}=1; {} failures or skips{cut_note}",
         staged.len(),
         gpu.name,
         failures
@@ -389,22 +450,153 @@ pub fn start_order(staged: &[Staged], earlier: &[(String, f64)]) -> Vec<usize> {
     order
 }
 
-/// One binary's run: its output and its wall time.
-struct Ran {
-    out: std::process::Output,
-    secs: f64,
+/// How one binary's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// It exited by itself (its status says how).
+    Exited,
+    /// It was still running at the deadline and was killed, with its process group.
+    Killed,
+    /// The deadline had passed before a runner was free to start it.
+    NotStarted,
 }
 
-/// Runs every staged binary from `root` with the GPU required, up to `jobs` at once (most of
-/// a GPU test binary's time is NVRTC builds on the CPU), started in `order` (indices into
-/// `staged`, each once); results in manifest order.
+/// One binary's run: its output, its exit status (none where it never started), its wall time
+/// and how it ended.
+struct Ran {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    status: Option<std::process::ExitStatus>,
+    secs: f64,
+    ending: Ending,
+}
+
+impl Ran {
+    fn not_started() -> Ran {
+        Ran {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            status: None,
+            secs: 0.0,
+            ending: Ending::NotStarted,
+        }
+    }
+
+    /// It exited by itself with status 0.
+    fn succeeded(&self) -> bool {
+        self.ending == Ending::Exited && self.status.is_some_and(|s| s.success())
+    }
+
+    /// The table's exit status cell.
+    fn status_cell(&self) -> String {
+        match (self.ending, self.status) {
+            (Ending::NotStarted, _) => "not started (deadline)".into(),
+            (Ending::Killed, _) => "killed (deadline)".into(),
+            (Ending::Exited, Some(s)) => s.code().map_or("signal".into(), |c| c.to_string()),
+            (Ending::Exited, None) => "unknown".into(),
+        }
+    }
+}
+
+/// What every binary is started with: where, which `binade`, how modules are loaded, and the
+/// deadline past which none is started and a running one is killed.
+struct Launch<'a> {
+    root: &'a Path,
+    bin: &'a Path,
+    form: crate::gpu::ModuleForm,
+    deadline: Option<Instant>,
+}
+
+/// How often a runner looks whether its binary has exited.
+const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs one binary to its end or to the deadline. Its output goes to two files in the system's
+/// temporary folder (pipes would need a reader each, or fill and stall the binary), read back
+/// and removed. The binary leads a process group of its own, so that at the deadline the
+/// processes it started (`binade`, NVRTC workers) are killed with it.
+fn run_one(s: &Staged, index: usize, launch: &Launch) -> Result<Ran> {
+    use std::io::{Read, Seek};
+    use std::os::unix::process::CommandExt;
+    if launch.deadline.is_some_and(|d| Instant::now() >= d) {
+        return Ok(Ran::not_started());
+    }
+    // Unique in this process (two runs at once, as the unit tests are, share the process id).
+    static RUN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = |ext: &str| {
+        std::env::temp_dir().join(format!(
+            "binade-gpu-tests-{}-{run}-{index}.{ext}",
+            std::process::id()
+        ))
+    };
+    let (out_path, err_path) = (name("out"), name("err"));
+    let create = |p: &Path| {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(p)
+            .with_context(|| format!("{}: cannot create the output file", p.display()))
+    };
+    let (mut out_file, mut err_file) = (create(&out_path)?, create(&err_path)?);
+    let started = Instant::now();
+    let mut child = Command::new(&s.file)
+        .args(TEST_ARGS)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .current_dir(launch.root)
+        .env(REQUIRE_GPU_VAR, "1")
+        .env("BINADE_BIN", launch.bin)
+        .env(crate::gpu::MODULE_FORM_VAR, launch.form.name())
+        .stdout(out_file.try_clone()?)
+        .stderr(err_file.try_clone()?)
+        .process_group(0)
+        .spawn()
+        .with_context(|| format!("starting {}", s.file.display()))?;
+    let (status, ending) = loop {
+        if let Some(status) = child.try_wait()? {
+            break (Some(status), Ending::Exited);
+        }
+        if launch.deadline.is_some_and(|d| Instant::now() >= d) {
+            // The whole group: `kill -KILL -PID`; the child alone if that fails.
+            let group = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            if !group.is_ok_and(|g| g.success()) {
+                let _ = child.kill();
+            }
+            break (child.wait().ok(), Ending::Killed);
+        }
+        std::thread::sleep(POLL);
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let read = |f: &mut std::fs::File| -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        f.rewind()?;
+        f.read_to_end(&mut buf)?;
+        Ok(buf)
+    };
+    let (stdout, stderr) = (read(&mut out_file)?, read(&mut err_file)?);
+    let _ = std::fs::remove_file(&out_path);
+    let _ = std::fs::remove_file(&err_path);
+    Ok(Ran {
+        stdout,
+        stderr,
+        status,
+        secs,
+        ending,
+    })
+}
+
+/// Runs every staged binary with the GPU required, up to `jobs` at once (most of a GPU test
+/// binary's time is NVRTC builds on the CPU), started in `order` (indices into `staged`, each
+/// once); results in manifest order. Past `launch.deadline` no binary starts and a running
+/// one is killed, so a run that a caller's own limit would cut still reports every binary.
 fn run_binaries(
     staged: &[Staged],
     order: &[usize],
     jobs: usize,
-    root: &Path,
-    bin: &Path,
-    form: crate::gpu::ModuleForm,
+    launch: &Launch,
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<Ran>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -421,21 +613,7 @@ fn run_binaries(
         for _ in 0..jobs.min(staged.len()) {
             scope.spawn(|| {
                 while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let s = &staged[i];
-                    let started = Instant::now();
-                    let r = Command::new(&s.file)
-                        .args(TEST_ARGS)
-                        .env("RUSTC_BOOTSTRAP", "1")
-                        .current_dir(root)
-                        .env(REQUIRE_GPU_VAR, "1")
-                        .env("BINADE_BIN", bin)
-                        .env(crate::gpu::MODULE_FORM_VAR, form.name())
-                        .output()
-                        .with_context(|| format!("starting {}", s.file.display()))
-                        .map(|out| Ran {
-                            out,
-                            secs: started.elapsed().as_secs_f64(),
-                        });
+                    let r = run_one(&staged[i], i, launch);
                     if let Ok(mut all) = results.lock() {
                         all[i] = Some(r);
                     }
@@ -542,39 +720,91 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    fn staged_files(files: &[&str]) -> Vec<Staged> {
+        files
+            .iter()
+            .map(|f| Staged {
+                target: f.to_string(),
+                file: PathBuf::from(f),
+                commit: "c".into(),
+            })
+            .collect()
+    }
+
+    fn launch(deadline: Option<Instant>) -> Launch<'static> {
+        Launch {
+            root: Path::new("."),
+            bin: Path::new("/bin/true"),
+            form: crate::gpu::ModuleForm::Ptx,
+            deadline,
+        }
+    }
+
+    /// A binary still running at the deadline is killed, one that the deadline finds not yet
+    /// started is not started, and one that ended before it keeps its output: each says so.
+    #[test]
+    fn the_deadline_kills_a_running_binary_and_starts_no_other() {
+        let dir = std::env::temp_dir().join(format!("binade-deadline-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A "test binary" that prints one passed test, then sleeps far past the deadline
+        // (libtest's arguments land in $0 and $@, which it ignores).
+        let slow = dir.join("slow.sh");
+        std::fs::write(
+            &slow,
+            "#!/bin/sh\necho 'test a ... ok <0.001s>'\nsleep 30\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let slow = slow.to_string_lossy().into_owned();
+        let staged = staged_files(&["/bin/echo", &slow, "/bin/echo"]);
+        let bar = indicatif::ProgressBar::hidden();
+        let started = Instant::now();
+        let deadline = Some(started + std::time::Duration::from_millis(700));
+        // One runner: echo, then the slow one (killed at the deadline), then the last echo,
+        // which the deadline finds not started.
+        let ran = run_binaries(&staged, &[0, 1, 2], 1, &launch(deadline), &bar).unwrap();
+        let took = started.elapsed().as_secs_f64();
+        assert!(
+            took < 10.0,
+            "the run took {took} s: the slow binary was not killed"
+        );
+        let endings: Vec<Ending> = ran.iter().map(|r| r.ending).collect();
+        assert_eq!(
+            endings,
+            [Ending::Exited, Ending::Killed, Ending::NotStarted]
+        );
+        assert!(ran[0].succeeded() && !ran[1].succeeded() && !ran[2].succeeded());
+        assert_eq!(passed_so_far(&String::from_utf8_lossy(&ran[1].stdout)), 1);
+        assert_eq!(ran[1].status_cell(), "killed (deadline)");
+        assert_eq!(ran[2].status_cell(), "not started (deadline)");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn passed_tests_are_counted_before_a_summary() {
+        let out = "running 3 tests\ntest a ... ok\ntest b ... ok <1.500s>\ntest c ... FAILED\ntest d ... ignored\n";
+        assert_eq!(passed_so_far(out), 2);
+        assert_eq!(passed_so_far(""), 0);
+    }
+
     #[test]
     fn binaries_run_concurrently_come_back_in_manifest_order() {
-        let staged: Vec<Staged> = [
+        let staged = staged_files(&[
             "/bin/echo",
             "/bin/true",
             "/bin/echo",
             "/bin/false",
             "/bin/echo",
-        ]
-        .iter()
-        .map(|f| Staged {
-            target: f.to_string(),
-            file: PathBuf::from(f),
-            commit: "c".into(),
-        })
-        .collect();
+        ]);
         let bar = indicatif::ProgressBar::hidden();
-        let ran = run_binaries(
-            &staged,
-            &[4, 3, 2, 1, 0],
-            2,
-            Path::new("."),
-            Path::new("/bin/true"),
-            crate::gpu::ModuleForm::Ptx,
-            &bar,
-        )
-        .unwrap();
+        let ran = run_binaries(&staged, &[4, 3, 2, 1, 0], 2, &launch(None), &bar).unwrap();
         let outs: Vec<(String, bool)> = ran
             .iter()
             .map(|r| {
                 (
-                    String::from_utf8_lossy(&r.out.stdout).into_owned(),
-                    r.out.status.success(),
+                    String::from_utf8_lossy(&r.stdout).into_owned(),
+                    r.succeeded(),
                 )
             })
             .collect();
@@ -589,21 +819,9 @@ mod tests {
                 echo
             ]
         );
-        let missing = [Staged {
-            target: "missing".into(),
-            file: PathBuf::from("/no/such/binary"),
-            commit: "c".into(),
-        }];
-        assert!(run_binaries(
-            &missing,
-            &[0],
-            3,
-            Path::new("."),
-            Path::new("/bin/true"),
-            crate::gpu::ModuleForm::Ptx,
-            &bar
-        )
-        .is_err());
+        assert!(ran.iter().all(|r| r.ending == Ending::Exited));
+        let missing = staged_files(&["/no/such/binary"]);
+        assert!(run_binaries(&missing, &[0], 3, &launch(None), &bar).is_err());
     }
 
     #[test]
