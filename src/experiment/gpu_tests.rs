@@ -317,7 +317,7 @@ pub fn run(ctx: &Context) -> Result<Outcome> {
         ]);
     }
     let deadline_text = if deadline_s > 0.0 {
-        format!("Past {deadline_s} s from the first start no binary was started and a running one was killed with its process group (`deadline_s`), so that a caller's own limit does not cut the run before this report is written; such binaries count as failures.")
+        format!("A deadline of {deadline_s} s from the runner's start (`deadline_s`): past it no binary is started and a running one is killed with its process group, so that a caller's own limit does not cut the run before this report is written; such binaries count as failures ({cut} in this run).")
     } else {
         "No deadline (`deadline_s` 0).".to_string()
     };
