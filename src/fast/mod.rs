@@ -114,6 +114,10 @@ pub struct Checks {
     /// tie that rounded up (`d = -1/2`, `r = k + 1`) (off: `r`'s low bit alone, in every
     /// compiled path of the pass: portable, AVX2, AVX-512).
     pub down_flip: bool,
+    /// The bit-mask pass counts the ties that rounded up (`d = -1/2`), whose base is one less
+    /// than their `r` (off: every tie is counted so; in the AVX2 pass the count is the tie
+    /// bits alone instead of the base bits under them, the shortcut this check is of).
+    pub down_count: bool,
     /// On threads, a block's planner forms its units in its one read of the block from
     /// memory, from an estimated start: its look-back estimates each predecessor that has not
     /// planned yet instead of waiting for it (off: the planner
@@ -158,6 +162,7 @@ impl Checks {
         scan_bound: true,
         cooldown: true,
         down_flip: true,
+        down_count: true,
         one_read_plan: true,
         keeps_need_unit: true,
         signed_neg_part: true,

@@ -375,30 +375,33 @@ fn term_bits(x: f64, scale: f64) -> (f64, u64, u64, u64) {
     )
 }
 
-/// The masks of `chunk` by the fastest compiled path this CPU has; `checks.down_flip` off is
-/// the kill matrix's mutant (the base's low bit not flipped at `d = -1/2` ties).
+/// The masks of `chunk` by the fastest compiled path this CPU has; `checks.down_flip` off and
+/// `checks.down_count` off are the kill matrix's mutants (the base's low bit not flipped at
+/// `d = -1/2` ties; every tie counted as one with `d = -1/2`).
 fn masks<T: FastTerm>(chunk: &[T], scale: f64, checks: Checks) -> Masks {
-    if checks.down_flip {
-        masks_flip::<T, true>(chunk, scale)
-    } else {
-        masks_flip::<T, false>(chunk, scale)
+    match (checks.down_flip, checks.down_count) {
+        (true, true) => masks_flip::<T, true, true>(chunk, scale),
+        (false, true) => masks_flip::<T, false, true>(chunk, scale),
+        (true, false) => masks_flip::<T, true, false>(chunk, scale),
+        (false, false) => masks_flip::<T, false, false>(chunk, scale),
     }
 }
 
-/// [`masks`] with the flip of the base's low bit at `d = -1/2` ties on (`FLIP`) or off.
-fn masks_flip<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
+/// [`masks`] with the flip of the base's low bit at `d = -1/2` ties on (`FLIP`) or off, and
+/// the `d = -1/2` ties counted (`DOWN`) or, the mutant, every tie counted instead.
+fn masks_flip<T: FastTerm, const FLIP: bool, const DOWN: bool>(chunk: &[T], scale: f64) -> Masks {
     #[cfg(target_arch = "x86_64")]
     {
         if super::has_avx512() {
             // SAFETY: the CPU has AVX-512F, AVX2 and FMA (checked just above by has_avx512).
-            return unsafe { masks_avx512::<T, FLIP>(chunk, scale) };
+            return unsafe { masks_avx512::<T, FLIP, DOWN>(chunk, scale) };
         }
         if super::has_avx2() {
             // SAFETY: the CPU has AVX2, FMA and POPCNT (checked just above by has_avx2).
-            return unsafe { masks_avx2::<T, FLIP>(chunk, scale) };
+            return unsafe { masks_avx2::<T, FLIP, DOWN>(chunk, scale) };
         }
     }
-    masks_portable::<T, FLIP>(chunk, scale, 0, empty_masks())
+    masks_portable::<T, FLIP, DOWN>(chunk, scale, 0, empty_masks())
 }
 
 /// [`tie_corrections`] compiled with the POPCNT instruction.
@@ -423,7 +426,7 @@ fn empty_masks() -> Masks {
 }
 
 /// The masks of `chunk`, whose first term is term `from` of the chunk, into `m`.
-fn masks_portable<T: FastTerm, const FLIP: bool>(
+fn masks_portable<T: FastTerm, const FLIP: bool, const DOWN: bool>(
     chunk: &[T],
     scale: f64,
     from: usize,
@@ -436,7 +439,7 @@ fn masks_portable<T: FastTerm, const FLIP: bool>(
         acc[k % 4] += r;
         m.b[i / 64] |= (low ^ (down & u64::from(FLIP))) << (i % 64);
         m.t[i / 64] |= tie << (i % 64);
-        m.down += down;
+        m.down += if DOWN { down } else { tie };
         let (x, y) = (x.widen(), x.widen() * scale);
         m.off |= x < 0.0 || y >= Y_LIMIT || y.is_nan();
     }
@@ -466,7 +469,10 @@ fn masks_portable<T: FastTerm, const FLIP: bool>(
 /// bits).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,popcnt")]
-unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
+unsafe fn masks_avx2<T: FastTerm, const FLIP: bool, const DOWN: bool>(
+    chunk: &[T],
+    scale: f64,
+) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm256_set1_pd(scale);
     let magic = _mm256_set1_pd(MAGIC);
@@ -510,7 +516,15 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
         m.t[w] = tw;
         // With the flip, the d = -1/2 ties are the base bits under the tie bits: t's low bit
         // is 0 at a tie (r even), so there the base bit is the d = -1/2 flag alone.
-        down += u64::from(if FLIP { bw & tw } else { dw }.count_ones());
+        // (The `down_count` mutant counts every tie: the tie bits without the base bits.)
+        let counted = if !DOWN {
+            tw
+        } else if FLIP {
+            bw & tw
+        } else {
+            dw
+        };
+        down += u64::from(counted.count_ones());
     }
     let a = lanes(_mm256_add_pd(acc[0], acc[1]));
     // Integers below 2^53 in any order: exact (the counts are at most MAX_CHUNK).
@@ -522,7 +536,7 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
         .any(|&v| v < 0.0)
         || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
-    masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
+    masks_portable::<T, FLIP, DOWN>(words.remainder(), scale, done, m)
 }
 
 /// [`masks_avx2`] eight terms at a time with AVX-512F: the same `t`, `r` and `d` (fused
@@ -538,7 +552,10 @@ unsafe fn masks_avx2<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> 
 /// (shifts and ORs of them were compiled into a vector insert and a horizontal OR a word).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -> Masks {
+unsafe fn masks_avx512<T: FastTerm, const FLIP: bool, const DOWN: bool>(
+    chunk: &[T],
+    scale: f64,
+) -> Masks {
     use std::arch::x86_64::*;
     let vs = _mm512_set1_pd(scale);
     let magic = _mm512_set1_pd(MAGIC);
@@ -567,7 +584,8 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -
             xmin[q % 4] = _mm512_min_pd(xmin[q % 4], x);
             bw[q] = if FLIP { low8 ^ down8 } else { low8 };
             tw[q] = tie8;
-            downs = _mm512_mask_add_epi64(downs, down8, downs, one);
+            let counted = if DOWN { down8 } else { tie8 };
+            downs = _mm512_mask_add_epi64(downs, counted, downs, one);
         }
         m.b[w] = u64::from_le_bytes(bw);
         m.t[w] = u64::from_le_bytes(tw);
@@ -583,7 +601,7 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool>(chunk: &[T], scale: f64) -
     );
     m.off = _mm512_reduce_min_pd(x) < 0.0 || m.rsum.is_nan();
     let done = chunk.len() - words.remainder().len();
-    masks_portable::<T, FLIP>(words.remainder(), scale, done, m)
+    masks_portable::<T, FLIP, DOWN>(words.remainder(), scale, done, m)
 }
 
 /// The ties' corrections of the masks' first `len` terms (step 4 of the module doc): the first
@@ -794,12 +812,14 @@ mod tests {
         {
             if super::super::has_avx2() {
                 // SAFETY: the CPU has AVX2, FMA and POPCNT.
-                out.push(("AVX2", unsafe { masks_avx2::<f64, true>(chunk, scale) }));
+                out.push(("AVX2", unsafe {
+                    masks_avx2::<f64, true, true>(chunk, scale)
+                }));
             }
             if super::super::has_avx512() {
                 // SAFETY: the CPU has AVX-512F, AVX2 and FMA.
                 out.push(("AVX-512", unsafe {
-                    masks_avx512::<f64, true>(chunk, scale)
+                    masks_avx512::<f64, true, true>(chunk, scale)
                 }));
             }
         }
@@ -908,7 +928,7 @@ mod tests {
                 for (o, &bad) in odd.iter().enumerate() {
                     let mut chunk = vec![0.5 * f64::EPSILON; n];
                     chunk[at] = bad;
-                    let p = masks_portable::<f64, true>(&chunk, scale, 0, empty_masks());
+                    let p = masks_portable::<f64, true, true>(&chunk, scale, 0, empty_masks());
                     for (path, v) in masks_paths(&chunk, scale) {
                         let case = format!("n {n}, term {at} = odd[{o}] ({bad}): the {path} pass");
                         // The vector passes leave terms past the rounding (an infinity
@@ -945,7 +965,7 @@ mod tests {
                 .collect();
             let scale = 2f64.powi(52);
             // Every vector path this CPU has builds the portable pass's masks.
-            let p = masks_portable::<f64, true>(&chunk, scale, 0, empty_masks());
+            let p = masks_portable::<f64, true, true>(&chunk, scale, 0, empty_masks());
             for (path, v) in masks_paths(&chunk, scale) {
                 assert_eq!(
                     (v.b, v.t, v.rsum, v.down, v.off),

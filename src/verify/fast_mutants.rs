@@ -135,6 +135,11 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name: "bit-mask pass: every tie counted as one that rounded up (the tie bits without the base bits)",
+            checks: with(|c| c.down_count = false),
+            expect: Expect::WrongBoth,
+        },
+        FastMutant {
             name: "two-read plan: look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| {
                 c.one_read_plan = false;
