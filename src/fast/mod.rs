@@ -118,6 +118,11 @@ pub struct Checks {
     /// than their `r` (off: every tie is counted so; in the AVX2 pass the count is the tie
     /// bits alone instead of the base bits under them, the shortcut this check is of).
     pub down_count: bool,
+    /// The tie corrections by PEXT (`scan::tie_corrections_pext`, taken where
+    /// [`has_fast_pext`]) compare a word's first tie with the last tie of the words before it
+    /// (off: with itself, so a change of the prefix XOR across a word boundary is lost). On a
+    /// CPU that does not take that path it changes nothing.
+    pub pext_carry: bool,
     /// On threads, a block's planner forms its units in its one read of the block from
     /// memory, from an estimated start: its look-back estimates each predecessor that has not
     /// planned yet instead of waiting for it (off: the planner
@@ -163,6 +168,7 @@ impl Checks {
         cooldown: true,
         down_flip: true,
         down_count: true,
+        pext_carry: true,
         one_read_plan: true,
         keeps_need_unit: true,
         signed_neg_part: true,
@@ -234,6 +240,57 @@ pub(crate) fn has_avx512() -> bool {
     {
         false
     }
+}
+
+/// Whether the tie corrections take PEXT (`scan::tie_corrections_pext`): the CPU has BMI2 and
+/// POPCNT, its PEXT is not microcoded ([`pext_is_microcoded`]) and the vector paths are not
+/// limited. Asked once a chunk with ties, so the CPU's answer is kept.
+pub(crate) fn has_fast_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        vector_limit() <= 1
+            && *FAST.get_or_init(|| {
+                std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+                    && !pext_is_microcoded()
+            })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU's PEXT is microcoded ([`microcoded_pext`] of its CPUID vendor and
+/// signature).
+#[cfg(target_arch = "x86_64")]
+fn pext_is_microcoded() -> bool {
+    use std::arch::x86_64::__cpuid;
+    #[allow(unused_unsafe)]
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86_64 processor.
+    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let mut name = [0u8; 12];
+    name[..4].copy_from_slice(&vendor.ebx.to_le_bytes());
+    name[4..8].copy_from_slice(&vendor.edx.to_le_bytes());
+    name[8..].copy_from_slice(&vendor.ecx.to_le_bytes());
+    microcoded_pext(&name, signature)
+}
+
+/// AMD's processors before family 19h (Zen 1 and 2, and Hygon's, which are Zen 1) run PEXT
+/// as microcode whose time grows with the bits of its mask; from family 19h (Zen 3) on, and on
+/// Intel's processors with BMI2, it is one fast instruction. `vendor` is CPUID leaf 0's
+/// vendor string, `signature` leaf 1's EAX: the family is its base family, plus its extended
+/// family where the base is 0Fh.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn microcoded_pext(vendor: &[u8; 12], signature: u32) -> bool {
+    let base = (signature >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((signature >> 20) & 0xff)
+    } else {
+        base
+    };
+    (vendor == b"AuthenticAMD" || vendor == b"HygonGenuine") && family < 0x19
 }
 
 /// Which compiled paths the chunk scan and the bit-mask pass take on this CPU (for reports).
@@ -498,6 +555,22 @@ pub(crate) fn ordered_sum_fast_from<T: FastTerm>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// PEXT is taken as microcoded on AMD's families 17h and 18h (Zen 1, 2; Hygon) and as fast
+    /// on family 19h (Zen 3, 4) and 1Ah (Zen 5) and on Intel's: CPUID leaf 1 signatures of
+    /// each kind.
+    #[test]
+    fn pext_is_microcoded_before_amd_family_19h() {
+        let (amd, hygon, intel) = (b"AuthenticAMD", b"HygonGenuine", b"GenuineIntel");
+        assert!(microcoded_pext(amd, 0x0080_0F12)); // family 17h, Zen 1 (EPYC 7001)
+        assert!(microcoded_pext(amd, 0x0083_0F10)); // family 17h, Zen 2 (EPYC 7002)
+        assert!(microcoded_pext(hygon, 0x0090_0F01)); // family 18h, Dhyana
+        assert!(!microcoded_pext(amd, 0x00A0_0F11)); // family 19h, Zen 3 (EPYC 7003)
+        assert!(!microcoded_pext(amd, 0x00A1_0F11)); // family 19h, Zen 4 (EPYC 9004)
+        assert!(!microcoded_pext(amd, 0x00B0_0F21)); // family 1Ah, Zen 5
+        assert!(!microcoded_pext(intel, 0x0005_0654)); // Skylake-SP
+        assert!(!microcoded_pext(intel, 0x0008_06F8)); // Sapphire Rapids
+    }
     use crate::format::{F32, F64};
 
     fn loop_sum<T: FastTerm>(x: &[T]) -> T {

@@ -140,6 +140,16 @@ pub fn fast_mutants() -> Vec<FastMutant> {
             expect: Expect::WrongBoth,
         },
         FastMutant {
+            name: "tie corrections by PEXT: a word's first tie not compared with the words before (a path only some CPUs take)",
+            checks: with(|c| c.pext_carry = false),
+            // Where this CPU does not take the PEXT path the mutant must change no bit.
+            expect: if crate::fast::has_fast_pext() {
+                Expect::WrongBoth
+            } else {
+                Expect::SameBits
+            },
+        },
+        FastMutant {
             name: "two-read plan: look-back reads an unfinished block as zero (plan only)",
             checks: with(|c| {
                 c.one_read_plan = false;
