@@ -1,4 +1,4 @@
-# Call A of the seventh session of 2026-12-07. Binaries of 9158fbd (.dev2.tgz, staged from a
+# Call A of the seventh session of 2026-12-07. Binaries of 208df52 (.dev2.tgz, staged from a
 # clean tree): the buffered producers (WalkedShape::BUFFERED) built at f70dd6c and never
 # measured (call 2 of 2026-12-07-f found no machine).
 # Prediction, written before the call: ../../walked-buffer/PREDICTION.md (buffered producers

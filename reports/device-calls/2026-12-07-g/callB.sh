@@ -1,5 +1,5 @@
 # Call B of the seventh session of 2026-12-07, on the machine call A left warm. Binaries of
-# 9158fbd: the whole test suite with BINADE_REQUIRE_GPU=1, started longest first by
+# 208df52: the whole test suite with BINADE_REQUIRE_GPU=1, started longest first by
 # reports/gpu-tests/gpu-tests.csv (a1d2e7c's run; 4534506). The last full run, call 1 of
 # 2026-12-07-f, was cut by its 440 s limit at 38 of 40 binaries (alphabetical order).
 # The runner's own deadline (experiments/gpu-tests.toml, deadline_s = 540, added after this
