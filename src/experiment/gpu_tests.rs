@@ -514,18 +514,19 @@ const POLL: std::time::Duration = std::time::Duration::from_millis(50);
 /// temporary folder (pipes would need a reader each, or fill and stall the binary), read back
 /// and removed. The binary leads a process group of its own, so that at the deadline the
 /// processes it started (`binade`, NVRTC workers) are killed with it.
-fn run_one(s: &Staged, index: usize, launch: &Launch) -> Result<Ran> {
+fn run_one(s: &Staged, launch: &Launch) -> Result<Ran> {
     use std::io::{Read, Seek};
     use std::os::unix::process::CommandExt;
     if launch.deadline.is_some_and(|d| Instant::now() >= d) {
         return Ok(Ran::not_started());
     }
-    // Unique in this process (two runs at once, as the unit tests are, share the process id).
+    // Unique in this process: one number a binary's run (runs at once in one process, as the
+    // unit tests make them, share the process id).
     static RUN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = |ext: &str| {
         std::env::temp_dir().join(format!(
-            "binade-gpu-tests-{}-{run}-{index}.{ext}",
+            "binade-gpu-tests-{}-{run}.{ext}",
             std::process::id()
         ))
     };
@@ -613,7 +614,7 @@ fn run_binaries(
         for _ in 0..jobs.min(staged.len()) {
             scope.spawn(|| {
                 while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let r = run_one(&staged[i], i, launch);
+                    let r = run_one(&staged[i], launch);
                     if let Ok(mut all) = results.lock() {
                         all[i] = Some(r);
                     }
@@ -664,20 +665,9 @@ mod tests {
         );
     }
 
-    fn staged_named(names: &[&str]) -> Vec<Staged> {
-        names
-            .iter()
-            .map(|n| Staged {
-                target: n.to_string(),
-                file: PathBuf::from(n),
-                commit: "c".into(),
-            })
-            .collect()
-    }
-
     #[test]
     fn the_longest_binaries_start_first_and_new_ones_before_them() {
-        let staged = staged_named(&["a", "b", "c", "d", "e"]);
+        let staged = staged_files(&["a", "b", "c", "d", "e"]);
         let earlier = vec![
             ("a".to_string(), 1.0),
             ("b".to_string(), 300.0),
