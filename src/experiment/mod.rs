@@ -116,9 +116,10 @@ impl Context {
     }
 
     /// The folder of the peer programs (`experiments/peers`): beside the experiment file when
-    /// it is there (a folder given with `--experiments`, or the project root as the working
-    /// folder), else in the source tree the binary was built from, so an installed `binade`
-    /// run from another folder still finds them.
+    /// it is there (a folder given with `--experiments`), else under the working folder's
+    /// `experiments/` (the project root, where the binaries run on the GPU machine, whose tree
+    /// need not lie where it was built), else in the source tree the binary was built from, so
+    /// an installed `binade` run from another folder still finds them.
     pub fn peers_dir(&self) -> std::path::PathBuf {
         let beside = self
             .file
@@ -127,6 +128,10 @@ impl Context {
             .join("peers");
         if beside.is_dir() {
             return beside;
+        }
+        let here = std::path::Path::new("experiments").join("peers");
+        if here.is_dir() {
+            return here;
         }
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("experiments")
