@@ -1257,6 +1257,9 @@ pub struct WalkedJob<'a, T = f64> {
     start: u64,
     /// Made for a trace build: its results carry the walker's clock stamps.
     traced: bool,
+    /// At most this many producer blocks a launch ([`WalkedJob::cap_producers`]); `None`: as
+    /// many as stay resident beside the walkers.
+    producer_cap: Option<u32>,
     /// The layout its buffers were made for: terms per tile, the terms' format, and whether
     /// split words are allocated ([`WalkedSum::launch`] refuses a build of another layout).
     layout_made: JobLayout,
@@ -1372,8 +1375,21 @@ impl<T: WalkedTerm> WalkedJob<'_, T> {
             out: self.out,
             start: self.start,
             traced: self.traced,
+            producer_cap: self.producer_cap,
             layout_made: self.layout_made,
         })
+    }
+
+    /// The same job launched with at most `blocks` producer blocks (at least one), kept by
+    /// [`WalkedJob::with_terms`]. No bit depends on it: every ticket is drawn by some
+    /// producer whatever their number, and the host counts the tickets drawn past the last
+    /// from the producers launched. It exists for the kill of a walker that trusts an earlier
+    /// launch's word ([`super::walked_kill::stale_words`]): with one producer the walker,
+    /// composing 1,024 tiles a step, reads ahead of the tiles published.
+    pub fn cap_producers(mut self, blocks: u32) -> Self {
+        debug_assert!(blocks >= 1, "a launch needs a producer");
+        self.producer_cap = Some(blocks.max(1));
+        self
     }
 
     /// The loop's start: +0 (the default) or -0 (`Iterator::sum`'s); other values are refused.
@@ -1384,6 +1400,15 @@ impl<T: WalkedTerm> WalkedJob<'_, T> {
         self.start = T::start_bits(start);
         Ok(())
     }
+}
+
+/// Blocks of a launch of `sums` sums of `tickets` tiles on a device where `resident` blocks
+/// stay resident: a walker a sum, and producers in the room the walkers leave (at least one),
+/// never more than the tiles nor than `cap`.
+fn grid_blocks(resident: u32, sums: u32, tickets: u64, cap: Option<u32>) -> u32 {
+    let room = u64::from(resident.saturating_sub(sums).max(1));
+    let room = cap.map_or(room, |c| room.min(u64::from(c.max(1))));
+    sums + room.min(tickets.max(1)) as u32
 }
 
 /// The walked engine, compiled for one device.
@@ -1612,6 +1637,7 @@ impl WalkedSum {
             out: s.alloc_zeros::<u64>(out_words(self.shape.trace) * sums as usize)?,
             start: 0,
             traced: self.shape.trace,
+            producer_cap: None,
             layout_made: JobLayout::of(self.shape),
         })
     }
@@ -1641,14 +1667,14 @@ impl WalkedSum {
     /// Blocks one launch of one sum of `tiles` tiles runs: the walker and at most as many
     /// producers as stay resident beside it (never more than the tiles).
     pub fn grid(&self, tiles: u64) -> u32 {
-        self.launch_grid(1, tiles)
+        self.launch_grid(1, tiles, None)
     }
 
     /// Blocks a launch of `sums` sums of `tickets` tiles in all runs: a walker a sum and at
-    /// most as many producers as stay resident beside them (never more than the tiles).
-    fn launch_grid(&self, sums: u32, tickets: u64) -> u32 {
-        let room = u64::from(self.resident.saturating_sub(sums).max(1));
-        sums + room.min(tickets.max(1)) as u32
+    /// most as many producers as stay resident beside them (never more than the tiles, nor
+    /// than `cap`).
+    fn launch_grid(&self, sums: u32, tickets: u64, cap: Option<u32>) -> u32 {
+        grid_blocks(self.resident, sums, tickets, cap)
     }
 
     /// Launches every sum of the job (one kernel). Nothing to launch for no terms. Refused
@@ -1673,7 +1699,7 @@ impl WalkedSum {
             job.epoch = 0;
         }
         job.epoch += 1;
-        let grid = self.launch_grid(job.sums, job.tickets);
+        let grid = self.launch_grid(job.sums, job.tickets, job.producer_cap);
         let producers = grid - job.sums;
         let (base, epoch, ngroups) = (job.tickets_issued, job.epoch, job.groups.len() as u32);
         let mut b = self.gpu.stream().launch_builder(&self.kernel);
@@ -1926,6 +1952,23 @@ pub fn compile_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A launch has a walker a sum and producers in the room left, at least one, at most the
+    /// tiles, and at most the cap where one is set.
+    #[test]
+    fn launch_grids_count_walkers_and_capped_producers() {
+        assert_eq!(grid_blocks(528, 1, 24_415, None), 528);
+        assert_eq!(grid_blocks(528, 1, 10, None), 11);
+        assert_eq!(grid_blocks(528, 1, 24_415, Some(1)), 2);
+        assert_eq!(grid_blocks(528, 1, 24_415, Some(0)), 2, "a cap of 0 is one");
+        assert_eq!(
+            grid_blocks(528, 600, 1_000, None),
+            601,
+            "walkers fill it: one producer"
+        );
+        assert_eq!(grid_blocks(528, 18, 3_000, Some(64)), 82);
+        assert_eq!(grid_blocks(528, 18, 3_000, Some(10_000)), 528);
+    }
 
     /// A job's buffers fit builds of their tiles and terms' format, with split words or
     /// without where they have them, and only builds without split words (no splits, the
