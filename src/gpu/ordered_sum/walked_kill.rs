@@ -396,13 +396,16 @@ pub fn first_wrong<T: WalkedTerm>(
 const STALE_ROUNDS: usize = 5;
 /// Rounds of [`stale_words`] after those, with one producer block.
 const STALE_ONE_PRODUCER_ROUNDS: usize = 2;
+/// Terms of [`stale_words`]' rounds with one producer block (at most): 2,048 tiles of 4,096,
+/// two walker steps.
+const STALE_ONE_PRODUCER_TERMS: usize = 1 << 23;
 
 /// The first term of [`stale_words`]' inputs: the sum stays in `[2^40, 2^41)` from it on.
 const STALE_FIRST: f64 = 1_099_511_627_776.0;
 
 /// A job's buffers launched on `n` terms, 2^40 and then uniform ones (seed `seed`), and then
-/// on the same terms with the uniform ones times `1 + 2^-20`, seven rounds: every
-/// second-launch total must be the loop's. The other terms keep the old plans' binade (the
+/// on the same terms with the uniform ones times `1 + 2^-20`, five rounds (and two more,
+/// below): every second-launch total must be the loop's. The other terms keep the old plans' binade (the
 /// walker composes only units planned for its sum's binade) while units differ (about eight
 /// terms a tile round to another multiple of the quantum 2^-12), so a walker that takes a
 /// word of the first launch as published composes a wrong unit wherever it reads ahead of
@@ -412,7 +415,8 @@ const STALE_FIRST: f64 = 1_099_511_627_776.0;
 /// and kept the walker behind: that mutant survived on the H200 at d17d386 and d5bab74.)
 /// With every resident producer that is a race the input makes likely, not certain: the
 /// mutant survived it once, on the H100 at 5ccd8b6 (call C of 2026-12-07-h). So the last
-/// rounds launch one producer block ([`super::walked::WalkedJob::cap_producers`]): it publishes
+/// rounds launch one producer block ([`super::walked::WalkedJob::cap_producers`]), on the first
+/// 2^23 terms (a fresh job on them, launched on both inputs in turn as above): it publishes
 /// one tile at a time, while the walker, past the first tile, composes 1,024 tiles a step: it
 /// is then far ahead of the tiles published (still a race, but a one-sided one).
 /// Returns (sums checked, the first wrong).
@@ -421,29 +425,40 @@ pub fn stale_words(sum: &WalkedSum, n: usize, seed: u64) -> Result<(u64, Option<
     let mut b: Vec<f64> = a.iter().map(|x| x * (1.0 + 2f64.powi(-20))).collect();
     a[0] = STALE_FIRST;
     b[0] = STALE_FIRST;
-    let want = loop_sum::<F64>(&b).to_bits();
     let s = sum.gpu().stream();
     let (da, db) = (s.clone_htod(&a)?, s.clone_htod(&b)?);
-    let mut job = sum.job(da.slice(0..n))?;
     let mut checked = 0u64;
-    for round in 0..STALE_ROUNDS + STALE_ONE_PRODUCER_ROUNDS {
-        if round == STALE_ROUNDS {
-            job = job.cap_producers(1);
+    // Every resident producer on all n terms, then one producer on the first few tiles' worth
+    // (a walker step's 1,024 tiles and more: one producer block's launch stays short).
+    let one = n.min(STALE_ONE_PRODUCER_TERMS);
+    for (len, cap, rounds) in [
+        (n, None, STALE_ROUNDS),
+        (one, Some(1), STALE_ONE_PRODUCER_ROUNDS),
+    ] {
+        let want = loop_sum::<F64>(&b[..len]).to_bits();
+        let mut job = sum.job(da.slice(0..len))?;
+        if let Some(c) = cap {
+            job = job.cap_producers(c);
         }
-        sum.run(&mut job)?;
-        let mut on_b = job.with_terms(db.slice(0..n))?;
-        let got = sum.run(&mut on_b)?;
-        checked += 2;
-        if got.total.to_bits() != want {
-            return Ok((
-                checked,
-                Some(format!(
-                    "2^40 then uniform x (1 + 2^-20) after 2^40 then uniform on one job's buffers, n={n} seed={seed:#x}, round {round}: {:#018x}, the loop {want:#018x}",
-                    got.total.to_bits()
-                )),
-            ));
+        for round in 0..rounds {
+            sum.run(&mut job)?;
+            let mut on_b = job.with_terms(db.slice(0..len))?;
+            let got = sum.run(&mut on_b)?;
+            checked += 2;
+            if got.total.to_bits() != want {
+                let producers = cap.map_or("every resident producer block".to_string(), |c| {
+                    format!("{c} producer block")
+                });
+                return Ok((
+                    checked,
+                    Some(format!(
+                        "2^40 then uniform x (1 + 2^-20) after 2^40 then uniform on one job's buffers, n={len} seed={seed:#x}, {producers}, round {round}: {:#018x}, the loop {want:#018x}",
+                        got.total.to_bits()
+                    )),
+                ));
+            }
+            job = on_b.with_terms(da.slice(0..len))?;
         }
-        job = on_b.with_terms(da.slice(0..n))?;
     }
     Ok((checked, None))
 }
