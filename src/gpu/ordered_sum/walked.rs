@@ -1385,7 +1385,7 @@ impl<T: WalkedTerm> WalkedJob<'_, T> {
     /// producer whatever their number, and the host counts the tickets drawn past the last
     /// from the producers launched. It exists for the kill of a walker that trusts an earlier
     /// launch's word ([`super::walked_kill::stale_words`]): with one producer the walker,
-    /// composing 1,024 tiles a step, reads ahead of the tiles published.
+    /// composing 1,024 tiles a step, is far ahead of the tiles published.
     pub fn cap_producers(mut self, blocks: u32) -> Self {
         debug_assert!(blocks >= 1, "a launch needs a producer");
         self.producer_cap = Some(blocks.max(1));
