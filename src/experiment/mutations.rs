@@ -348,7 +348,7 @@ fn build_report(
         "what it breaks".into(),
     ];
     headers.extend(Check::ALL.iter().map(|c| c.name().to_string()));
-    headers.push("device pipeline (H200)".into());
+    headers.push("device pipeline (GPU)".into());
     headers.push("killed by".into());
     headers.push("first failing check".into());
     let mut table = Table::new("kill-matrix", "Kill matrix", &[]);

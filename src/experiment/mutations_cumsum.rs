@@ -30,7 +30,7 @@ pub fn cumsum_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
         Err(e) => {
             return (
                 t,
-                format!("Running-sum mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                format!("Running-sum mutants: not run on this machine ({e}). They are run by this experiment on the GPU machine."),
                 0,
             )
         }

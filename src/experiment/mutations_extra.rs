@@ -75,7 +75,7 @@ pub fn device_rows(ctx: &Context, b: &Budget) -> DeviceColumn {
         Err(e) => {
             return DeviceColumn {
                 cells: Vec::new(),
-                note: format!("Device column: not run on this machine ({e}). It is filled by running this experiment on the H200."),
+                note: format!("Device column: not run on this machine ({e}). It is filled by running this experiment on the GPU machine."),
                 failures: 0,
             }
         }
@@ -165,7 +165,7 @@ pub fn onepass_rows(ctx: &Context, b: &Budget) -> (Table, String, u64) {
         Err(e) => {
             return (
                 t,
-                format!("One-pass mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                format!("One-pass mutants: not run on this machine ({e}). They are run by this experiment on the GPU machine."),
                 0,
             )
         }

@@ -20,7 +20,7 @@ pub fn numpy_rows(ctx: &Context, seed: u64) -> (Table, String, u64) {
         Err(e) => {
             return (
                 t,
-                format!("numpy-order mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                format!("numpy-order mutants: not run on this machine ({e}). They are run by this experiment on the GPU machine."),
                 0,
             )
         }

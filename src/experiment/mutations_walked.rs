@@ -89,7 +89,7 @@ pub fn walked_rows(ctx: &Context, sizes: &[usize], seed: u64) -> (Table, String,
         Err(e) => {
             return (
                 t,
-                format!("Walked-engine mutants: not run on this machine ({e}). They are run by this experiment on the H200."),
+                format!("Walked-engine mutants: not run on this machine ({e}). They are run by this experiment on the GPU machine."),
                 0,
             )
         }
