@@ -510,9 +510,8 @@ struct Launch<'a> {
 /// How often a runner looks whether its binary has exited.
 const POLL: std::time::Duration = std::time::Duration::from_millis(50);
 
-/// Runs one binary to its end or to the deadline. Its output goes to two files in the system's
-/// temporary folder (pipes would need a reader each, or fill and stall the binary), read back
-/// and removed. The binary leads a process group of its own, so that at the deadline the
+/// Runs one binary to its end or to the deadline. Its output goes to two unnamed temporary
+/// files (pipes would need a reader each, or fill and stall the binary), read back after. The binary leads a process group of its own, so that at the deadline the
 /// processes it started (`binade`, NVRTC workers) are killed with it.
 fn run_one(s: &Staged, launch: &Launch) -> Result<Ran> {
     use std::io::{Read, Seek};
@@ -520,27 +519,9 @@ fn run_one(s: &Staged, launch: &Launch) -> Result<Ran> {
     if launch.deadline.is_some_and(|d| Instant::now() >= d) {
         return Ok(Ran::not_started());
     }
-    // Unique in this process: one number a binary's run (runs at once in one process, as the
-    // unit tests make them, share the process id).
-    static RUN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = |ext: &str| {
-        std::env::temp_dir().join(format!(
-            "binade-gpu-tests-{}-{run}.{ext}",
-            std::process::id()
-        ))
-    };
-    let (out_path, err_path) = (name("out"), name("err"));
-    let create = |p: &Path| {
-        std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(p)
-            .with_context(|| format!("{}: cannot create the output file", p.display()))
-    };
-    let (mut out_file, mut err_file) = (create(&out_path)?, create(&err_path)?);
+    // Unnamed files (removed by the system as soon as they are closed, whatever happens).
+    let created = || tempfile::tempfile().context("cannot create a temporary output file");
+    let (mut out_file, mut err_file) = (created()?, created()?);
     let started = Instant::now();
     let mut child = Command::new(&s.file)
         .args(TEST_ARGS)
@@ -578,8 +559,6 @@ fn run_one(s: &Staged, launch: &Launch) -> Result<Ran> {
         Ok(buf)
     };
     let (stdout, stderr) = (read(&mut out_file)?, read(&mut err_file)?);
-    let _ = std::fs::remove_file(&out_path);
-    let _ = std::fs::remove_file(&err_path);
     Ok(Ran {
         stdout,
         stderr,
@@ -682,8 +661,8 @@ mod tests {
 
     #[test]
     fn earlier_times_are_read_from_a_report_and_a_damaged_one_is_refused() {
-        let dir = std::env::temp_dir().join(format!("binade-gpu-tests-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let good = dir.join("good.csv");
         std::fs::write(
             &good,
@@ -707,7 +686,6 @@ mod tests {
         let no_column = dir.join("no-column.csv");
         std::fs::write(&no_column, "test binary,time\n`x`,1\n").unwrap();
         assert!(read_earlier_times(&no_column).is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn staged_files(files: &[&str]) -> Vec<Staged> {
@@ -734,8 +712,8 @@ mod tests {
     /// started is not started, and one that ended before it keeps its output: each says so.
     #[test]
     fn the_deadline_kills_a_running_binary_and_starts_no_other() {
-        let dir = std::env::temp_dir().join(format!("binade-deadline-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         // A "test binary" that prints one passed test, then sleeps far past the deadline
         // (libtest's arguments land in $0 and $@, which it ignores).
         let slow = dir.join("slow.sh");
@@ -768,7 +746,6 @@ mod tests {
         assert_eq!(passed_so_far(&String::from_utf8_lossy(&ran[1].stdout)), 1);
         assert_eq!(ran[1].status_cell(), "killed (deadline)");
         assert_eq!(ran[2].status_cell(), "not started (deadline)");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -661,8 +661,8 @@ unsafe fn masks_avx512<T: FastTerm, const FLIP: bool, const DOWN: bool>(
 
 /// The ties' corrections of the masks' first `len` terms (step 4 of the module doc): the first
 /// tie's parity (or [`NO_TIE`]) and the sum of the later ties' corrections, by PEXT where the
-/// CPU's is fast, else with POPCNT where the CPU has it; under the `first_tie` and `later_ties` mutants, the first as if the start were
-/// even and the later ones dropped.
+/// CPU's is fast, else with POPCNT where the CPU has it; under the `first_tie` and
+/// `later_ties` mutants, the first as if the start were even and the later ones dropped.
 fn corrections(m: &Masks, len: usize, checks: Checks) -> (u8, u64) {
     #[cfg(target_arch = "x86_64")]
     let (first, later) = if super::has_fast_pext() {
