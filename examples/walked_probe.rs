@@ -3,9 +3,12 @@
 //! is measured, so a run cut by a time limit still says how far it got. Not a report:
 //! `reports/walked-probe` holds its runs with the predictions written before them.
 //!
-//!     walked_probe [REPS] [phases|events|-] [SIZES]   (default 11 timed launches after 3
+//!     walked_probe [REPS] [phases|events|caps|-] [SIZES]   (default 11 timed launches after 3
 //!                                     untimed ones; `phases`: the producers alone, cut after
-//!                                     each step; `events`: the engine, its trace build and
+//!                                     each step; `caps`: the engine with its producer blocks
+//!                                     capped at 3, 2 and 1 a multiprocessor (one less for the
+//!                                     walker), beside the engine compiled for 3 resident
+//!                                     blocks and the engine; `events`: the engine, its trace build and
 //!                                     trace builds with the compose ahead on and the first
 //!                                     tile's producer finish off, whose walker's event log of three launches after
 //!                                     the timed ones goes to `walker-events.csv` (the build's
@@ -36,6 +39,7 @@ use binade::gpu::timing::{event_times, median};
 use binade::gpu::{Gpu, OnePassSum};
 use binade::walk::loop_sum;
 use cudarc::driver::CudaSlice;
+use std::rc::Rc;
 
 /// The walked builds probed: a name and the shape. The engine's shape against the buffered
 /// producers (`WalkedShape::BUFFERED`: the next tile's terms copied into shared memory while
@@ -136,10 +140,36 @@ const DISTRIBUTIONS: [Distribution; 4] = [
 const POOL: usize = 1 << 25;
 const SEED: u64 = 2026;
 
-/// One build under test.
+/// One build under test: a walked build with the cap on its producer blocks a launch
+/// (`WalkedJob::cap_producers`; `None`: as many as stay resident), or the one-pass engine.
 enum Build {
-    Walked(WalkedSum),
+    Walked(Rc<WalkedSum>, Option<u32>),
     OnePass(OnePassSum),
+}
+
+/// The `caps` mode's builds: the engine's shape launched with its producer blocks capped at
+/// `per_sm` a multiprocessor less one (the walker's block), beside the engine compiled for 3
+/// resident blocks (80 registers a thread, 3 a multiprocessor less the walker's launched) and
+/// the engine (4). A cap at 3 launches as many producers as the 3-block build, so the two
+/// tell its register budget from its block count.
+fn cap_builds() -> Vec<(String, WalkedShape, Option<u32>)> {
+    let d = WalkedShape::DEFAULT;
+    let mut v = vec![
+        ("walked".to_string(), d, None),
+        (
+            "walked, 3 blocks".to_string(),
+            WalkedShape { min_blocks: 3, ..d },
+            None,
+        ),
+    ];
+    for per_sm in [3u32, 2, 1] {
+        v.push((
+            format!("walked, producers capped at {per_sm} a multiprocessor"),
+            d,
+            Some(per_sm),
+        ));
+    }
+    v
 }
 
 fn main() -> Result<()> {
@@ -151,12 +181,15 @@ fn main() -> Result<()> {
         None => 11,
     };
     let mode = std::env::args().nth(2);
-    let (phases, events) = match mode.as_deref() {
-        None | Some("-") => (false, false),
-        Some("phases") => (true, false),
-        Some("events") => (false, true),
+    let (phases, events, caps) = match mode.as_deref() {
+        None | Some("-") => (false, false, false),
+        Some("phases") => (true, false, false),
+        Some("events") => (false, true, false),
+        Some("caps") => (false, false, true),
         Some(other) => {
-            bail!("the second argument is `phases`, `events`, `-` or nothing, not {other:?}")
+            bail!(
+                "the second argument is `phases`, `events`, `caps`, `-` or nothing, not {other:?}"
+            )
         }
     };
     let sizes: Vec<usize> = match std::env::args().nth(3) {
@@ -171,13 +204,21 @@ fn main() -> Result<()> {
     };
     let gpu = Gpu::open().map_err(|e| anyhow::anyhow!("no GPU: {e}"))?;
     let mut builds: Vec<(String, Build)> = Vec::new();
-    let shapes = if phases {
-        phase_builds()
-    } else if events {
-        event_builds()
-    } else {
-        walked_builds()
+    let uncapped = |v: Vec<(&'static str, WalkedShape)>| {
+        v.into_iter()
+            .map(|(n, s)| (n.to_string(), s, None))
+            .collect::<Vec<_>>()
     };
+    let shapes = if phases {
+        uncapped(phase_builds())
+    } else if events {
+        uncapped(event_builds())
+    } else if caps {
+        cap_builds()
+    } else {
+        uncapped(walked_builds())
+    };
+    let sms = gpu.multiprocessors()?;
     let mut event_log = if events {
         let mut w = csv::Writer::from_path("walker-events.csv")?;
         w.write_record([
@@ -198,16 +239,24 @@ fn main() -> Result<()> {
     } else {
         None
     };
-    for (name, shape) in shapes {
+    let mut compiled: Vec<(WalkedShape, Rc<WalkedSum>)> = Vec::new();
+    for (name, shape, per_sm) in shapes {
+        let cap = per_sm.map(|k| (k * sms).saturating_sub(1).max(1));
+        if let Some((_, w)) = compiled.iter().find(|(s, _)| *s == shape) {
+            eprintln!("{name}: a build compiled before, at most {cap:?} producer blocks");
+            builds.push((name, Build::Walked(Rc::clone(w), cap)));
+            continue;
+        }
         let t = std::time::Instant::now();
-        let w = WalkedSum::build(&gpu, shape, WalkedMutant::None)?;
+        let w = Rc::new(WalkedSum::build(&gpu, shape, WalkedMutant::None)?);
         eprintln!(
             "compiled {name} in {:.1} s: {} registers, {} blocks per multiprocessor",
             t.elapsed().as_secs_f64(),
             w.registers,
             w.blocks_per_multiprocessor
         );
-        builds.push((name.to_string(), Build::Walked(w)));
+        compiled.push((shape, Rc::clone(&w)));
+        builds.push((name, Build::Walked(w, cap)));
     }
     builds.push((
         "one-pass engine".to_string(),
@@ -215,7 +264,7 @@ fn main() -> Result<()> {
     ));
     let filler = match &builds[builds.len() - 1].1 {
         Build::OnePass(op) => op,
-        Build::Walked(_) => unreachable!("the one-pass engine is the last build"),
+        Build::Walked(..) => unreachable!("the one-pass engine is the last build"),
     };
     let mut out = csv::Writer::from_writer(std::io::stdout());
     out.write_record([
@@ -261,9 +310,15 @@ fn main() -> Result<()> {
             for (name, build) in &builds {
                 eprintln!("start {name}, {}, {n} terms", dist.name());
                 let row = match build {
-                    Build::Walked(w) => {
+                    Build::Walked(w, cap) => {
                         let mut jobs = (0..k)
-                            .map(|r| w.job(pool.slice(r * n..r * n + n)))
+                            .map(|r| {
+                                let j = w.job(pool.slice(r * n..r * n + n))?;
+                                Ok(match cap {
+                                    Some(c) => j.cap_producers(*c),
+                                    None => j,
+                                })
+                            })
                             .collect::<Result<Vec<_>>>()?;
                         let first = match w.run(&mut jobs[0]) {
                             Ok(f) => f,
