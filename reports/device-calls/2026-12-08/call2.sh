@@ -1,7 +1,7 @@
 # Call 2 of 2026-12-08: where the engine's 3-block gain at 8,294,400 terms comes from, and
 # whether a cap on the producer blocks meets issue 11's goal there (<= 1.5x `cupy.sum`).
-# Binaries: the suite's of 561ab59 (.dev2.tgz) and walked_probe with its `caps` mode
-# (.devprobe.tgz, the commit named in its MANIFEST line). `walked_probe 11 caps SIZES`, twice,
+# Binary: walked_probe with its `caps` mode (.devprobe.tgz, built at 44c8eff, the commit its
+# MANIFEST line names); nothing of the suite's .dev2.tgz is needed. `walked_probe 11 caps SIZES`, twice,
 # then `cupy_sum.py` on the same sizes.
 # Prediction, written before the call (reports/walked-caps/PREDICTION.md):
 # - every total of every build the loop's bits;
