@@ -11,9 +11,7 @@
 set -u
 bin=${BINADE_BIN:-.devbin/binade}
 out=${OUT:-/tmp/binade-device-out}
-for p in python3 /opt/torch/.venv/bin/python; do
-  if "$p" -c "import cupy" 2>/dev/null; then export BINADE_PYTHON="$p"; break; fi
-done
+BINADE_PYTHON=${BINADE_PYTHON:-$(bash "$(dirname "$0")/cupy-python.sh")}; export BINADE_PYTHON
 export BINADE_REQUIRE_GPU=1
 mkdir -p "$out" device-reports
 rc=0

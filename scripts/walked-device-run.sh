@@ -15,13 +15,11 @@ mkdir -p "$out"
 tar xJf .dev1.tgz
 cp .dev1/COMMIT "$out/COMMIT"
 nvidia-smi -L > "$out/smi.txt" 2>&1
-for p in python3 /opt/torch/.venv/bin/python; do
-  if "$p" -c "import cupy" 2>/dev/null; then py=$p; break; fi
-done
+py=$(bash "$(dirname "$0")/cupy-python.sh")
 rc=0
 timeout "${PROBE_LIMIT:-150}" .dev1/walked_probe 5 - "$sizes" > "$out/probe.csv" 2> "$out/probe.err" || rc=$?
 echo "walked_probe: exit status $rc"
-timeout 60 "${py:-python3}" experiments/peers/cupy_sum.py --sizes "$sizes" --pool 33554432 --seed 2026 \
+timeout 60 "$py" experiments/peers/cupy_sum.py --sizes "$sizes" --pool 33554432 --seed 2026 \
   --reps 7 > "$out/cupy.json" 2> "$out/cupy.err" || { rc=$?; echo "cupy_sum: exit status $rc"; }
 # shellcheck disable=SC2086
 BINADE_REQUIRE_GPU=1 timeout "${TEST_LIMIT:-330}" .dev1/gpu_walked --test-threads 4 ${TESTS:-} \

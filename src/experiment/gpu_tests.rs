@@ -511,8 +511,9 @@ struct Launch<'a> {
 const POLL: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Runs one binary to its end or to the deadline. Its output goes to two unnamed temporary
-/// files (pipes would need a reader each, or fill and stall the binary), read back after. The binary leads a process group of its own, so that at the deadline the
-/// processes it started (`binade`, NVRTC workers) are killed with it.
+/// files (pipes would need a reader each, or fill and stall the binary), read back after.
+/// The binary leads a process group of its own, so that at the deadline the processes it
+/// started (`binade`, NVRTC workers) are killed with it.
 fn run_one(s: &Staged, launch: &Launch) -> Result<Ran> {
     use std::io::{Read, Seek};
     use std::os::unix::process::CommandExt;

@@ -23,7 +23,7 @@ S=2097152,4194304,8294400,16777216,33554432,100000000
 pack() { tar czf $OUT/r3.tgz -C /tmp r3; }
 cd $R/a && timeout 170 $D/.devbin/examples/walked_probe 11 caps $S > probe.csv 2> probe.err; echo "probe a rc $?" | tee -a $R/rc.txt
 cd $D; pack
-timeout 60 python3 experiments/peers/cupy_sum.py --sizes $S --pool 33554432 --seed 2026 > $R/cupy.json 2> $R/cupy.err; echo "cupy rc $?" | tee -a $R/rc.txt
+timeout 60 "$(bash scripts/cupy-python.sh)" experiments/peers/cupy_sum.py --sizes $S --pool 33554432 --seed 2026 > $R/cupy.json 2> $R/cupy.err; echo "cupy rc $?" | tee -a $R/rc.txt
 pack
 grep -h ",8294400," $R/a/probe.csv | cut -d, -f1-4
 L=$(left); echo "left $L s"

@@ -1667,14 +1667,7 @@ impl WalkedSum {
     /// Blocks one launch of one sum of `tiles` tiles runs: the walker and at most as many
     /// producers as stay resident beside it (never more than the tiles).
     pub fn grid(&self, tiles: u64) -> u32 {
-        self.launch_grid(1, tiles, None)
-    }
-
-    /// Blocks a launch of `sums` sums of `tickets` tiles in all runs: a walker a sum and at
-    /// most as many producers as stay resident beside them (never more than the tiles, nor
-    /// than `cap`).
-    fn launch_grid(&self, sums: u32, tickets: u64, cap: Option<u32>) -> u32 {
-        grid_blocks(self.resident, sums, tickets, cap)
+        grid_blocks(self.resident, 1, tiles, None)
     }
 
     /// Launches every sum of the job (one kernel). Nothing to launch for no terms. Refused
@@ -1699,7 +1692,7 @@ impl WalkedSum {
             job.epoch = 0;
         }
         job.epoch += 1;
-        let grid = self.launch_grid(job.sums, job.tickets, job.producer_cap);
+        let grid = grid_blocks(self.resident, job.sums, job.tickets, job.producer_cap);
         let producers = grid - job.sums;
         let (base, epoch, ngroups) = (job.tickets_issued, job.epoch, job.groups.len() as u32);
         let mut b = self.gpu.stream().launch_builder(&self.kernel);

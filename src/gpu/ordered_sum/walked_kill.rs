@@ -405,18 +405,19 @@ const STALE_FIRST: f64 = 1_099_511_627_776.0;
 
 /// A job's buffers launched on `n` terms, 2^40 and then uniform ones (seed `seed`), and then
 /// on the same terms with the uniform ones times `1 + 2^-20`, five rounds (and two more,
-/// below): every second-launch total must be the loop's. The other terms keep the old plans' binade (the
-/// walker composes only units planned for its sum's binade) while units differ (about eight
-/// terms a tile round to another multiple of the quantum 2^-12), so a walker that takes a
-/// word of the first launch as published composes a wrong unit wherever it reads ahead of
-/// the producers. The sum never leaves its binade after the first term, so the walker
-/// finishes no tile but the first and composes 1,024 tiles a step, faster than the producers
-/// publish them: it reads ahead. (Uniform terms alone cross a binade at tiles 1, 2, 4, ...
-/// and kept the walker behind: that mutant survived on the H200 at d17d386 and d5bab74.)
+/// below): every second-launch total must be the loop's. The other terms keep the old plans'
+/// binade (the walker composes only units planned for its sum's binade) while units differ
+/// (about eight terms a tile round to another multiple of the quantum 2^-12), so a walker
+/// that takes a word of the first launch as published composes a wrong unit wherever it
+/// reads ahead of the producers. The sum never leaves its binade after the first term, so
+/// the walker finishes no tile but the first and composes 1,024 tiles a step, faster than the
+/// producers publish them: it reads ahead. (Uniform terms alone cross a binade at tiles 1,
+/// 2, 4, ... and kept the walker behind: that mutant survived on the H200 at d17d386 and
+/// d5bab74.)
 /// With every resident producer that is a race the input makes likely, not certain: the
 /// mutant survived it once, on the H100 at 5ccd8b6 (call C of 2026-12-07-h). So the last
-/// rounds launch one producer block ([`super::walked::WalkedJob::cap_producers`]), on the first
-/// 2^23 terms (a fresh job on them, launched on both inputs in turn as above): it publishes
+/// rounds launch one producer block ([`super::walked::WalkedJob::cap_producers`]), on the
+/// first 2^23 terms (a fresh job on them, launched on both inputs in turn as above): it publishes
 /// one tile at a time, while the walker, past the first tile, composes 1,024 tiles a step: it
 /// is then far ahead of the tiles published (still a race, but a one-sided one).
 /// Returns (sums checked, the first wrong).
